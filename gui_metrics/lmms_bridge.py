@@ -1,0 +1,49 @@
+"""Exposes every registered gui metric to lmms-eval's metric registries by name.
+
+After :func:`register_with_lmms_eval`, a task YAML can list ``- metric: fpr_acc`` and
+lmms-eval finds its aggregation and direction; the task's ``process_results`` supplies
+the per-sample values through :func:`sample_values`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from gui_metrics.manager import all_metrics, metrics_for
+
+_REGISTERED: set[str] = set()
+
+
+def register_with_lmms_eval() -> list[str]:
+    """Register all gui metrics (idempotent); returns the names newly registered."""
+    from lmms_eval.api import registry as reg
+
+    added = []
+    for name, spec in all_metrics().items():
+        if name in _REGISTERED:
+            continue
+        existing = reg.AGGREGATION_REGISTRY.get(name)
+        existing = existing or reg.METRIC_AGGREGATION_REGISTRY.get(name) or (name in reg.HIGHER_IS_BETTER_REGISTRY and name)
+        if existing and getattr(existing, "__gui_metric__", None) is None:
+            raise ValueError(f"gui metric {name!r} collides with lmms-eval's own aggregation of that name; rename the metric")
+        agg = _aggregation(spec.name, spec.aggregate)
+        reg.AGGREGATION_REGISTRY[name] = agg
+        reg.METRIC_AGGREGATION_REGISTRY[name] = agg
+        reg.HIGHER_IS_BETTER_REGISTRY[name] = spec.higher_is_better
+        _REGISTERED.add(name)
+        added.append(name)
+    return added
+
+
+def _aggregation(name: str, fn):
+    def aggregate(items):
+        return fn(list(items))
+
+    aggregate.__name__ = f"gui_metric_{name}"
+    aggregate.__gui_metric__ = name  # marks ours, so re-registration is not a collision
+    return aggregate
+
+
+def sample_values(kinds: Iterable[str], record: Mapping[str, Any]) -> dict[str, Any]:
+    """``process_results`` output: the per-sample value of every metric for these kinds."""
+    return {spec.name: spec.score(record) for kind in kinds for spec in metrics_for(kind)}

@@ -1,0 +1,165 @@
+"""lmms-eval glue for the MPR-GUI tasks: the task class and the per-document hooks.
+
+``MPRTask`` is a YAML ``class:`` task whose ``download`` gathers the rows for the
+language, source and dimensions named in the YAML ``metadata`` (official copy or the
+synthetic world) into one JSONL and hands it to lmms-eval's own loader; ``process_docs``
+then turns those rows into canonical documents. Nothing else of lmms-eval is overridden.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+import datasets
+from lmms_eval.api.task import ConfigurableTask
+from PIL import Image
+
+from gui_metrics.lmms_bridge import sample_values
+from gui_tasks.errors import DataError
+from gui_tasks.mpr import official
+from gui_tasks.mpr.answer import extract_letter
+from gui_tasks.mpr.prompts import LETTERS, build_prompt, protocol_from_kwargs
+from gui_tasks.mpr.schema import DIMENSIONS, LANGS, validate_row
+from gui_tasks.paths import cache_dir
+
+RECORD_KINDS = ("mcq", "mpr")
+
+
+class MPRTask(ConfigurableTask):
+    """An MPR-GUI task whose rows come from ``metadata`` (lang, source, dimensions)."""
+
+    def __init__(self, *args: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        config = dict(config or {})
+        config.pop("class", None)  # the YAML key that named this class is not a TaskConfig field
+        super().__init__(*args, config=config, **kwargs)
+
+    def download(self, dataset_kwargs: dict | None = None) -> None:
+        meta = _metadata(self.config)
+        path = materialise_rows(meta)
+        self.DATASET_PATH, self.DATASET_NAME = "json", None
+        super().download({**(dataset_kwargs or {}), "data_files": {"test": str(path)}})
+
+
+def _metadata(config: Any) -> dict[str, Any]:
+    meta = getattr(config, "metadata", None) or {}
+    if isinstance(meta, list):  # lmms-eval may keep several metadata dicts
+        merged: dict[str, Any] = {}
+        for m in meta:
+            merged.update(m or {})
+        meta = merged
+    return dict(meta)
+
+
+def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Rows (official transport rows or synthetic canonical docs) for one task's metadata."""
+    lang = str(meta.get("lang", ""))
+    if lang not in LANGS:
+        raise DataError(f"task metadata lang {lang!r} is not one of {LANGS}", file="<task yaml>", field="metadata.lang")
+    dims = tuple(meta.get("dimensions") or DIMENSIONS)
+    bad = [d for d in dims if d not in DIMENSIONS]
+    if bad:
+        raise DataError(f"unknown dimensions {bad}", file="<task yaml>", field="metadata.dimensions")
+    source = meta.get("source")
+    if source == "official":
+        return list(official.read_raw_rows(official.data_root(), lang, dims))
+    if source == "synthetic":
+        from gui_tasks.synth.mpr import load_or_build
+
+        files = load_or_build(seed=int(meta.get("seed", 0)), per_dimension=int(meta.get("per_dimension", 8)), langs=(lang,))
+        with open(files[lang], encoding="utf-8") as fh:
+            rows = [json.loads(line) for line in fh if line.strip()]
+        return [r for r in rows if r["dimension"] in dims]
+    raise DataError(f"task metadata source {source!r} must be 'official' or 'synthetic'", file="<task yaml>", field="metadata.source")
+
+
+def materialise_rows(meta: Mapping[str, Any]) -> Path:
+    """Write the task's rows to a content-addressed JSONL (atomic: safe for several ranks)."""
+    rows = task_rows(meta)
+    if not rows:
+        raise DataError(f"no rows for task metadata {dict(meta)}", file="<task yaml>", field="metadata")
+    text = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    out_dir = cache_dir() / "mpr_rows"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"{meta.get('source')}-{meta.get('lang')}-{digest}.jsonl"
+    if not path.exists():
+        fd, tmp = tempfile.mkstemp(dir=out_dir, suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    return path
+
+
+def interleave_dimensions(docs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Order documents round-robin over dimensions, so a small ``--limit`` sees them all."""
+    seen: dict[str, int] = {}
+    keyed = []
+    for doc in docs:
+        k = seen.get(doc["dimension"], 0)
+        seen[doc["dimension"]] = k + 1
+        keyed.append(((k, DIMENSIONS.index(doc["dimension"])), doc))
+    keyed.sort(key=lambda kv: kv[0])
+    return [doc for _, doc in keyed]
+
+
+def _to_dataset(docs: list[dict[str, Any]]) -> datasets.Dataset:
+    return datasets.Dataset.from_list(interleave_dimensions(docs))
+
+
+def process_docs_official(dataset: datasets.Dataset) -> datasets.Dataset:
+    """Official transport rows -> canonical documents (errors name file, row, field)."""
+    return _to_dataset([official.normalise_row(dict(r)) for r in dataset])
+
+
+def process_docs_synthetic(dataset: datasets.Dataset) -> datasets.Dataset:
+    """Synthetic rows are canonical already: validate them and order them."""
+    docs = []
+    for i, r in enumerate(dataset):
+        row = dict(r)
+        validate_row(row, file="<synthetic set>", row_index=i)
+        docs.append(row)
+    return _to_dataset(docs)
+
+
+def doc_to_visual(doc: Mapping[str, Any]) -> list[Image.Image]:
+    """The screenshot(s) of a question, in order (several for RI/SI sequences)."""
+    out = []
+    for p in doc["images"]:
+        with Image.open(p) as im:
+            out.append(im.convert("RGB"))
+    return out
+
+
+def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None) -> str:
+    return build_prompt(doc["question"], doc["options"], protocol_from_kwargs(lmms_eval_specific_kwargs))
+
+
+def doc_to_target(doc: Mapping[str, Any]) -> str:
+    return doc["answer"]
+
+
+def score_response(doc: Mapping[str, Any], response: str | None) -> dict[str, Any]:
+    """The per-sample record every MCQ/MPR metric reads."""
+    parsed = extract_letter(response, doc["options"], letters=LETTERS)
+    return {
+        "id": doc["id"],
+        "lang": doc["lang"],
+        "dimension": doc["dimension"],
+        "answer": doc["answer"],
+        "pred": parsed.letter,
+        "status": parsed.status,
+        "rule": parsed.rule,
+        "correct": parsed.status == "parsed" and parsed.letter == doc["answer"],
+    }
+
+
+def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any]:
+    response = results[0] if results else None
+    if not isinstance(response, str):
+        response = None if response is None else str(response)
+    return sample_values(RECORD_KINDS, score_response(doc, response))
