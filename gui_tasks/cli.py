@@ -1,0 +1,169 @@
+"""``gui-eval``: the harness's own commands (demo, data, checkpoints, reports, submissions)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from gui_tasks.paths import cache_dir
+
+DEMO_TASKS = ("mpr_gui_synth_zh", "mpr_gui_synth_en")
+
+
+def _make_tiny_model(args: argparse.Namespace) -> int:
+    from gui_models.tiny_model import build_tiny_model
+
+    out = build_tiny_model(Path(args.dir), family=args.family, seed=args.seed)
+    print(out)
+    return 0
+
+
+def _synth(args: argparse.Namespace) -> int:
+    from gui_tasks.synth.mpr import build_mpr_synth, load_or_build
+
+    langs = tuple(args.langs.split(",")) if args.langs else None
+    kwargs = {"seed": args.seed, "per_dimension": args.per_dimension, **({"langs": langs} if langs else {})}
+    files = build_mpr_synth(Path(args.out), **kwargs) if args.out else load_or_build(**kwargs)
+    for lang, path in files.items():
+        print(f"{lang}\t{path}")
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from gui_tasks.mpr.report import main
+
+    return main(args.rest)
+
+
+def _submit(args: argparse.Namespace) -> int:
+    from gui_tasks.leaderboard import main
+
+    return main(args.rest)
+
+
+def _hook(args: argparse.Namespace) -> int:
+    from gui_tasks.lmms_integration import install_lmms_hook
+
+    path = install_lmms_hook(remove=args.remove)
+    print(("removed " if args.remove else "wrote ") + str(path))
+    return 0
+
+
+def _tasks_path(args: argparse.Namespace) -> int:
+    from gui_tasks.lmms_integration import yaml_tasks_dir
+
+    print(yaml_tasks_dir())
+    return 0
+
+
+def _metrics(args: argparse.Namespace) -> int:
+    from gui_metrics import all_metrics
+
+    for name, spec in sorted(all_metrics().items()):
+        kinds = ",".join(sorted(spec.applies_to))
+        print(f"{name}\t{'higher' if spec.higher_is_better else 'lower'}\t{kinds}\t{spec.description}")
+    return 0
+
+
+def lmms_eval_command(model_args: str, tasks: Sequence[str], out: Path, *, limit: int | None, model: str = "gui_hf",
+                      batch_size: int = 1, extra: Sequence[str] = ()) -> list[str]:
+    """The ``python -m lmms_eval`` command line the demo and tests run."""
+    cmd = [sys.executable, "-m", "lmms_eval", "--model", model, "--model_args", model_args, "--tasks", ",".join(tasks),
+           "--batch_size", str(batch_size), "--output_path", str(out), "--log_samples", "--verbosity", "WARNING"]
+    if limit is not None:
+        cmd += ["--limit", str(limit)]
+    return cmd + list(extra)
+
+
+def find_results(out: Path) -> list[Path]:
+    """lmms-eval's ``*_results.json`` files under ``out`` (the CLI exits 0 even when a run failed)."""
+    return sorted(out.rglob("*_results.json"))
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from gui_models.tiny_model import build_tiny_model
+    from gui_tasks.synth.mpr import load_or_build
+
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    os.environ.update({k: env[k] for k in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE")})
+    ckpt = Path(args.checkpoint) if args.checkpoint else cache_dir() / "tiny-qwen2-vl"
+    if not (ckpt / "config.json").is_file():
+        print(f"[demo] building tiny checkpoint in {ckpt}", flush=True)
+        build_tiny_model(ckpt, family="qwen2_vl", seed=0)
+    print("[demo] building the synthetic MPR-GUI set (cached after the first run)", flush=True)
+    load_or_build(seed=0, per_dimension=8)
+    out = Path(args.out)
+    before = set(find_results(out))
+    cmd = lmms_eval_command(f"pretrained={ckpt},device=cpu", args.tasks.split(","), out, limit=args.limit)
+    print("[demo] " + " ".join(cmd), flush=True)
+    proc = subprocess.run(cmd, env=env)
+    new = [p for p in find_results(out) if p not in before]
+    if proc.returncode != 0 or not new:
+        print(f"[demo] lmms-eval failed (exit {proc.returncode}, {len(new)} new result files in {out})", file=sys.stderr)
+        return 1
+    results = json.loads(new[-1].read_text(encoding="utf-8"))
+    missing = [t for t in args.tasks.split(",") if t not in results.get("results", {})]
+    if missing:
+        print(f"[demo] lmms-eval wrote {new[-1]} without results for {missing}", file=sys.stderr)
+        return 1
+    from gui_tasks.mpr.report import main as report_main
+
+    return report_main([str(new[-1]), "--out", str(out / "report")])
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="gui-eval", description=__doc__)
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("demo", help="offline end-to-end run: tiny checkpoint + synthetic MPR-GUI + report")
+    s.add_argument("--out", default="runs/demo")
+    s.add_argument("--tasks", default=",".join(DEMO_TASKS))
+    s.add_argument("--limit", type=int, default=16)
+    s.add_argument("--checkpoint", default=None, help="use this checkpoint folder instead of the tiny one")
+    s.set_defaults(func=_demo)
+
+    s = sub.add_parser("make-tiny-model", help="write a tiny random Qwen2-VL-family checkpoint (offline)")
+    s.add_argument("dir")
+    s.add_argument("--family", default="qwen2_vl", choices=["qwen2_vl", "qwen2_5_vl"])
+    s.add_argument("--seed", type=int, default=0)
+    s.set_defaults(func=_make_tiny_model)
+
+    s = sub.add_parser("synth", help="build (or find in the cache) the synthetic MPR-GUI set")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--per-dimension", type=int, default=8)
+    s.add_argument("--langs", default=None, help="comma-separated subset of en,zh,fr,ru,ja,th")
+    s.add_argument("--out", default=None, help="write here instead of the cache")
+    s.set_defaults(func=_synth)
+
+    s = sub.add_parser("report", help="Table 2-style language x dimension report from lmms-eval results")
+    s.add_argument("rest", nargs=argparse.REMAINDER)
+    s.set_defaults(func=_report)
+
+    s = sub.add_parser("submit", help="validated leaderboard submission from an lmms-eval run")
+    s.add_argument("rest", nargs=argparse.REMAINDER)
+    s.set_defaults(func=_submit)
+
+    s = sub.add_parser("install-lmms-hook", help="make `lmms-eval tasks list` see our tasks (writes a .pth file)")
+    s.add_argument("--remove", action="store_true")
+    s.set_defaults(func=_hook)
+
+    s = sub.add_parser("tasks-path", help="print the installed yaml_tasks folder (for --include_path)")
+    s.set_defaults(func=_tasks_path)
+
+    s = sub.add_parser("metrics", help="list every registered gui metric")
+    s.set_defaults(func=_metrics)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

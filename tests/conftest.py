@@ -1,0 +1,39 @@
+"""Shared fixtures: offline environment, a private cache, the tiny checkpoint."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+os.environ.update(OFFLINE)
+
+
+@pytest.fixture(scope="session")
+def session_cache(tmp_path_factory) -> Path:
+    """A cache root shared by the whole session (synthetic sets, tiny checkpoints)."""
+    root = Path(os.environ.get("GUI_EVAL_TEST_CACHE") or tmp_path_factory.mktemp("gui_eval_cache"))
+    os.environ["GUI_EVAL_CACHE"] = str(root)
+    return root
+
+
+@pytest.fixture(scope="session")
+def tiny_checkpoint(session_cache) -> Path:
+    """A tiny random Qwen2-VL checkpoint, built once per session."""
+    from gui_models.tiny_model import build_tiny_model
+
+    out = session_cache / "tiny-qwen2-vl"
+    if not (out / "config.json").is_file():
+        build_tiny_model(out, family="qwen2_vl", seed=0)
+    return out
+
+
+@pytest.fixture()
+def subprocess_env(session_cache) -> dict[str, str]:
+    """Environment for lmms-eval subprocesses: offline, our cache, a private HF datasets cache."""
+    env = {**os.environ, **OFFLINE, "GUI_EVAL_CACHE": str(session_cache)}
+    env["HF_DATASETS_CACHE"] = str(session_cache / "hf_datasets")
+    env["LMMS_EVAL_DATASETS_CACHE"] = str(session_cache / "hf_datasets")
+    return env

@@ -1,0 +1,116 @@
+"""Our tasks, metrics and backend through the real lmms-eval CLI, in subprocesses.
+
+The CLI exits 0 even when an evaluation raises, so every test reads the files it wrote.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from gui_tasks.cli import find_results, lmms_eval_command
+from gui_tasks.lmms_integration import yaml_tasks_dir
+
+pytestmark = pytest.mark.slow
+LMMS = [sys.executable, "-m", "lmms_eval"]
+
+
+def _run(cmd, env, timeout=600):
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
+    return proc, proc.stdout + proc.stderr
+
+
+def _results(out: Path) -> dict:
+    files = find_results(out)
+    assert files, f"lmms-eval wrote no results under {out}"
+    return json.loads(files[-1].read_text(encoding="utf-8"))
+
+
+def _samples(out: Path, task: str) -> list[dict]:
+    files = sorted(out.rglob(f"*_samples_{task}.jsonl"))
+    assert files, f"no samples file for {task} under {out}"
+    return [json.loads(line) for line in files[-1].read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("argv", [["--tasks", "list"], ["tasks", "list"]], ids=["legacy", "subcommand"])
+def test_tasks_are_listed_without_include_path(argv, subprocess_env):
+    proc, out = _run([sys.executable, "-c", "from lmms_eval.cli.dispatch import main; main()", *argv], subprocess_env)
+    for name in ("mpr_gui_zh", "mpr_gui_synth_zh", "mpr_gui_synth_cot_th", "mpr_gui_en_ael"):
+        assert name in out, out[-2000:]
+
+
+def test_gui_hf_on_synthetic_task_with_explicit_include_path(tmp_path, tiny_checkpoint, subprocess_env):
+    out = tmp_path / "run"
+    cmd = lmms_eval_command(f"pretrained={tiny_checkpoint},device=cpu", ["mpr_gui_synth_zh"], out, limit=4,
+                            extra=["--include_path", str(yaml_tasks_dir())])
+    proc, log = _run(cmd, subprocess_env)
+    res = _results(out)["results"]["mpr_gui_synth_zh"]
+    for key in ("mcq_acc,none", "fpr_acc,none", "format_error_rate,none", "mpr_acc_au,none"):
+        assert key in res, (key, res, log[-3000:])
+    samples = _samples(out, "mpr_gui_synth_zh")
+    assert len(samples) == 4
+    rec = samples[0]["mcq_acc"]
+    assert rec["lang"] == "zh" and rec["status"] in {"parsed", "malformed", "empty"}
+    assert [s["mcq_acc"]["dimension"] for s in samples] == ["AU", "AP", "WF", "WI"]
+    assert 0.0 <= res["format_error_rate,none"] <= 1.0
+
+
+THIRD_PARTY_PLUGIN = '''
+"""A third-party metric: share of answers that picked B (registered by entry point only)."""
+import pluggy
+from gui_metrics import MetricSpec
+
+hookimpl = pluggy.HookimplMarker("gui_metrics")
+
+
+def _rate(records):
+    return sum(r["pred"] == "B" for r in records) / len(records)
+
+
+@hookimpl
+def gui_metrics_register():
+    return [MetricSpec("picked_b_rate", _rate, False, frozenset({"mcq"}), "share of B answers")]
+'''
+
+
+def _fake_distribution(site: Path) -> None:
+    (site / "acme_gui_metrics.py").write_text(THIRD_PARTY_PLUGIN, encoding="utf-8")
+    info = site / "acme_gui_metrics-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: acme-gui-metrics\nVersion: 0.1\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text("[gui_metrics]\nacme = acme_gui_metrics\n", encoding="utf-8")
+    (info / "RECORD").write_text("", encoding="utf-8")
+
+
+def test_third_party_metric_plugin_is_used_in_a_run(tmp_path, tiny_checkpoint, subprocess_env):
+    site = tmp_path / "site"
+    site.mkdir()
+    _fake_distribution(site)
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    base = yaml_tasks_dir() / "mpr_gui" / "mpr_gui_synth_en.yaml"
+    (tasks / "acme_task.yaml").write_text(textwrap.dedent(f"""\
+        include: {base}
+        task: acme_synth_en
+        metric_list:
+          - metric: mcq_acc
+            aggregation: mcq_acc
+            higher_is_better: true
+          - metric: picked_b_rate
+            aggregation: picked_b_rate
+            higher_is_better: false
+        """), encoding="utf-8")
+    env = {**subprocess_env, "PYTHONPATH": str(site)}
+    out = tmp_path / "run"
+    cmd = lmms_eval_command(f"pretrained={tiny_checkpoint},device=cpu", ["acme_synth_en"], out, limit=3,
+                            extra=["--include_path", str(tasks)])
+    proc, log = _run(cmd, env)
+    res = _results(out)["results"]["acme_synth_en"]
+    samples = _samples(out, "acme_synth_en")
+    expected = sum(s["picked_b_rate"]["pred"] == "B" for s in samples) / len(samples)
+    assert res["picked_b_rate,none"] == pytest.approx(expected), log[-3000:]
