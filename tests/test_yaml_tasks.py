@@ -1,0 +1,57 @@
+"""The generated task YAMLs: fresh, indexed by lmms-eval, named without collisions."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gui_tasks import lmms_integration
+from gui_tasks.lmms_integration import yaml_tasks_dir
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_generated_yamls_are_up_to_date():
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "gen_yaml_tasks.py"), "--check"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_task_index_of_our_folder_alone():
+    from lmms_eval.tasks import TaskManager
+
+    tm = TaskManager("ERROR", include_path=str(yaml_tasks_dir()), include_defaults=False)
+    names = set(tm.all_tasks)
+    langs = ("en", "zh", "fr", "ru", "ja", "th")
+    assert {f"mpr_gui_{l}" for l in langs} <= names
+    assert {f"mpr_gui_synth_{l}" for l in langs} <= names
+    assert {f"mpr_gui_cot_{l}" for l in langs} <= names
+    assert {"mpr_gui", "mpr_gui_synth", "mpr_gui_cot", "mpr_gui_synth_cot"} <= set(tm.all_groups)
+    assert len([n for n in names if n.startswith("mpr_gui_zh_")]) == 8
+
+
+def test_our_names_do_not_collide_with_builtin_tasks():
+    import os
+
+    import lmms_eval.tasks as lt
+
+    tm = lt.TaskManager("ERROR", include_path=str(yaml_tasks_dir()), include_defaults=False)
+    builtin = set(tm._get_task_and_group(os.path.dirname(lt.__file__)))
+    assert builtin and not set(tm.all_tasks) & builtin
+
+
+def test_explicit_include_path_is_not_indexed_twice():
+    ours = str(yaml_tasks_dir())
+    assert lmms_integration._with_our_path([ours + "/"]) == [ours + "/"]
+    assert lmms_integration._with_our_path(None) == [ours]
+    assert lmms_integration._with_our_path("/x") == ["/x", ours]
+
+
+def test_pth_hook_is_written_and_removed(tmp_path):
+    path = lmms_integration.install_lmms_hook(site_dir=str(tmp_path))
+    line = path.read_text(encoding="utf-8")
+    assert line.startswith("import ") and line.count("\n") == 1 and "register_import_hook" in line
+    lmms_integration.install_lmms_hook(remove=True, site_dir=str(tmp_path))
+    assert not path.exists()
