@@ -1,0 +1,124 @@
+"""Finding intervention plugins by name and running the selected ones in order."""
+
+from __future__ import annotations
+
+import difflib
+import warnings
+from contextlib import ExitStack, contextmanager
+from importlib.metadata import entry_points
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+import pluggy
+
+from gui_interventions import hookspecs
+from gui_interventions.payloads import ForwardContext, RequestContext, ResponseContext
+
+GROUP = "gui_interventions"
+
+
+def available() -> dict[str, Callable[..., Any]]:
+    """Every intervention factory registered in the ``gui_interventions`` entry-point group.
+
+    An entry point's value is a factory (usually a class) called with the run's
+    parameters for that intervention; it returns the plugin object. A plugin that fails
+    to import is a warning naming it, not a crash.
+    """
+    found: dict[str, Callable[..., Any]] = {}
+    for ep in entry_points(group=GROUP):
+        try:
+            found[ep.name] = ep.load()
+        except Exception as exc:
+            warnings.warn(f"gui_interventions: plugin {ep.name!r} ({ep.value}) failed to load: {exc!r}", stacklevel=2)
+    return found
+
+
+def parse_selection(spec: str | Sequence[str] | None) -> list[str]:
+    """``"a+b"`` (model-args form) or a list -> ordered, de-duplicated names."""
+    if spec is None or spec == "":
+        return []
+    names = spec.split("+") if isinstance(spec, str) else list(spec)
+    out: list[str] = []
+    for n in (x.strip() for x in names):
+        if n and n not in out:
+            out.append(n)
+    return out
+
+
+def split_params(names: Sequence[str], params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """``{"crop.alpha": 0.8}`` -> ``{"crop": {"alpha": 0.8}}``; a prefix naming no selected plugin is an error."""
+    per: dict[str, dict[str, Any]] = {n: {} for n in names}
+    for key, value in params.items():
+        plugin, _, param = key.partition(".")
+        if plugin not in per or not param:
+            raise ValueError(f"intervention parameter {key!r} names no selected intervention (selected: {', '.join(names) or 'none'})")
+        per[plugin][param] = value
+    return per
+
+
+class InterventionRun:
+    """The selected plugins of one run, registered on their own plugin manager, called in order."""
+
+    def __init__(self, plugins: Sequence[tuple[str, Any]]) -> None:
+        self.pm = pluggy.PluginManager("gui_interventions")
+        self.pm.add_hookspecs(hookspecs)
+        self.plugins = list(plugins)
+        for name, plugin in self.plugins:
+            self.pm.register(plugin, name=name)
+        self.pm.check_pending()
+
+    @property
+    def names(self) -> list[str]:
+        return [n for n, _ in self.plugins]
+
+    def _impls(self, hook: str) -> list[pluggy.HookImpl]:
+        impls = {id(i.plugin): i for i in getattr(self.pm.hook, hook).get_hookimpls()}
+        return [impls[id(p)] for _, p in self.plugins if id(p) in impls]
+
+    def _call(self, impl: pluggy.HookImpl, **kwargs: Any) -> Any:
+        return impl.function(**{k: v for k, v in kwargs.items() if k in impl.argnames})
+
+    def request(self, request: RequestContext) -> RequestContext:
+        for impl in self._impls("gui_intervention_request"):
+            new = self._call(impl, request=request)
+            if new is not None:
+                if not isinstance(new, RequestContext):
+                    raise TypeError(f"intervention {impl.plugin_name!r} returned {type(new).__name__}, expected RequestContext")
+                request = new
+        return request
+
+    @contextmanager
+    def forward(self, forward: ForwardContext) -> Iterator[None]:
+        """All selected forward-stage context managers, entered in order, always exited."""
+        with ExitStack() as stack:
+            for impl in self._impls("gui_intervention_forward"):
+                cm = self._call(impl, forward=forward)
+                if cm is not None:
+                    stack.enter_context(cm)
+            yield
+
+    def response(self, response: ResponseContext) -> str:
+        text = response.text
+        for impl in self._impls("gui_intervention_response"):
+            new = self._call(impl, response=ResponseContext(text=text, request=response.request, rerun=response.rerun))
+            if new is not None:
+                text = str(new)
+        return text
+
+
+def build_run(selection: str | Sequence[str] | None, params: Mapping[str, Any] | None = None,
+              factories: Mapping[str, Callable[..., Any]] | None = None) -> InterventionRun:
+    """Instantiate only the selected interventions; unknown names get a did-you-mean error."""
+    names = parse_selection(selection)
+    per = split_params(names, params or {})
+    table = available() if factories is None and names else dict(factories or {})
+    plugins = []
+    for name in names:
+        if name not in table:
+            close = difflib.get_close_matches(name, table, n=3)
+            hint = f" Did you mean {', '.join(close)}?" if close else ""
+            raise ValueError(f"unknown intervention {name!r}.{hint} Available: {', '.join(sorted(table)) or 'none'}")
+        try:
+            plugins.append((name, table[name](**per[name])))
+        except TypeError as exc:
+            raise ValueError(f"bad parameters for intervention {name!r}: {exc}") from exc
+    return InterventionRun(plugins)

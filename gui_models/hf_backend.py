@@ -1,0 +1,177 @@
+"""``gui_hf``: an lmms-eval backend for Hugging Face VLMs with the intervention stages wired in.
+
+Model args (``--model_args k=v,...``):
+    pretrained         checkpoint folder or hub id (required)
+    device             ``cpu``, ``cuda``, ``cuda:1`` (default: cuda if available, else cpu);
+                       under ``accelerate launch`` each rank takes its local GPU, or the CPU
+    dtype              ``auto`` (float32 on CPU, bfloat16 on GPU), ``float32``, ``bfloat16``, ``float16``
+    batch_size         requests per forward pass (left padding)
+    max_new_tokens     default when the task sets none (128)
+    min_pixels, max_pixels   override the processor's image budget (Qwen2-VL family)
+    system_prompt      optional system message
+    trust_remote_code, attn_implementation   passed to ``from_pretrained``
+    interventions      ``a+b``: intervention plugins by name, applied in that order
+    <name>.<param>     a parameter for intervention ``name`` (e.g. ``prompt_affix.suffix=...``)
+Decoding is greedy unless the task's ``generation_kwargs`` set ``do_sample`` or a temperature > 0.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Sequence
+
+import torch
+from accelerate import Accelerator
+from lmms_eval.api.instance import Instance
+from lmms_eval.api.model import lmms
+from tqdm import tqdm
+
+from gui_interventions import ForwardContext, RequestContext, ResponseContext, build_run
+
+_DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+_KNOWN = {"pretrained", "device", "dtype", "batch_size", "max_batch_size", "max_new_tokens", "min_pixels", "max_pixels",
+          "system_prompt", "trust_remote_code", "attn_implementation", "interventions", "device_map"}
+
+
+def _as_bool(value: Any) -> bool:
+    return value if isinstance(value, bool) else str(value).strip().lower() in {"1", "true", "yes"}
+
+
+class GuiHF(lmms):
+    """Greedy, batched generation with a HF ``AutoModelForImageTextToText`` and its processor."""
+
+    def __init__(self, pretrained: str, device: str | None = None, dtype: str = "auto", batch_size: int | str = 1,
+                 max_new_tokens: int | str = 128, min_pixels: int | None = None, max_pixels: int | None = None,
+                 system_prompt: str | None = None, trust_remote_code: bool | str = False,
+                 attn_implementation: str | None = None, interventions: str | None = None, **kwargs: Any) -> None:
+        super().__init__()
+        from transformers import AutoModelForImageTextToText, AutoProcessor
+
+        kwargs.pop("max_batch_size", None)
+        kwargs.pop("device_map", None)
+        bad = [k for k in kwargs if "." not in k]
+        if bad:
+            raise ValueError(f"gui_hf: unknown model args {bad}; known: {sorted(_KNOWN)} and <intervention>.<param>")
+        self.accelerator = Accelerator()
+        self._rank, self._world_size = self.accelerator.process_index, self.accelerator.num_processes
+        if self._world_size > 1:
+            device = f"cuda:{self.accelerator.local_process_index}" if torch.cuda.is_available() else "cpu"
+        self._device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
+        torch_dtype = (torch.bfloat16 if self._device.type == "cuda" else torch.float32) if dtype == "auto" else _DTYPES[str(dtype)]
+
+        proc_kwargs: dict[str, Any] = {"trust_remote_code": _as_bool(trust_remote_code)}
+        if min_pixels is not None:
+            proc_kwargs["min_pixels"] = int(min_pixels)
+        if max_pixels is not None:
+            proc_kwargs["max_pixels"] = int(max_pixels)
+        self.processor = AutoProcessor.from_pretrained(str(pretrained), **proc_kwargs)
+        self.tokenizer = self.processor.tokenizer
+        self.tokenizer.padding_side = "left"  # generated tokens start at the same column for every row
+        model_kwargs: dict[str, Any] = {"dtype": torch_dtype, "trust_remote_code": _as_bool(trust_remote_code)}
+        if attn_implementation:
+            model_kwargs["attn_implementation"] = attn_implementation
+        self.model = AutoModelForImageTextToText.from_pretrained(str(pretrained), **model_kwargs).to(self._device).eval()
+        self.batch_size_per_gpu = int(batch_size)
+        self.max_new_tokens = int(max_new_tokens)
+        self.system_prompt = system_prompt
+        self.interventions = build_run(interventions, kwargs)
+
+    # --- lmms-eval interface -------------------------------------------------------------
+
+    @property
+    def rank(self) -> int:
+        return self._rank
+
+    @property
+    def world_size(self) -> int:
+        return self._world_size
+
+    @property
+    def batch_size(self) -> int:
+        return self.batch_size_per_gpu
+
+    @property
+    def device(self) -> torch.device:
+        return self._device
+
+    def loglikelihood(self, requests: list[Instance]) -> list[tuple[float, bool]]:
+        raise NotImplementedError("gui_hf does not score loglikelihood requests; our tasks use generate_until")
+
+    def generate_until_multi_round(self, requests: list[Instance]) -> list[str]:
+        raise NotImplementedError("gui_hf has no multi-round generation yet")
+
+    def generate_until(self, requests: list[Instance]) -> list[str]:
+        """Responses in request order; batches group consecutive requests with equal gen_kwargs."""
+        results: list[str | None] = [None] * len(requests)
+        contexts = [self._request_context(r) for r in requests]
+        pbar = tqdm(total=len(requests), disable=self.rank != 0, desc="gui_hf")
+        batch: list[int] = []
+        for i in range(len(requests) + 1):
+            key = _gen_key(contexts[i].gen_kwargs) if i < len(requests) else None
+            if batch and (i == len(requests) or len(batch) == self.batch_size or key != _gen_key(contexts[batch[0]].gen_kwargs)):
+                texts = self._generate([contexts[j] for j in batch])
+                for j, text in zip(batch, texts):
+                    results[j] = self.interventions.response(
+                        ResponseContext(text=text, request=contexts[j], rerun=lambda req: self._generate([req])[0]))
+                pbar.update(len(batch))
+                batch = []
+            if i < len(requests):
+                batch.append(i)
+        pbar.close()
+        return [r if r is not None else "" for r in results]
+
+    # --- internals ------------------------------------------------------------------------------
+
+    def _request_context(self, request: Instance) -> RequestContext:
+        context, gen_kwargs, doc_to_visual, doc_id, task, split = request.args
+        doc = self.task_dict[task][split][doc_id] if getattr(self, "task_dict", None) else None
+        visuals = doc_to_visual(doc) if doc is not None else []
+        visuals = [v for v in (visuals if isinstance(visuals, (list, tuple)) else [visuals]) if v is not None]
+        req = RequestContext(text=str(context), images=tuple(visuals), doc_id=int(doc_id), task=str(task),
+                             gen_kwargs=dict(gen_kwargs or {}), doc=doc)
+        return self.interventions.request(req)
+
+    def _messages(self, req: RequestContext) -> list[dict[str, Any]]:
+        content = [{"type": "image"} for _ in req.images] + [{"type": "text", "text": req.text}]
+        msgs = [{"role": "user", "content": content}]
+        if self.system_prompt:
+            msgs.insert(0, {"role": "system", "content": [{"type": "text", "text": self.system_prompt}]})
+        return msgs
+
+    def _generate(self, reqs: Sequence[RequestContext]) -> list[str]:
+        prompts = [self.processor.apply_chat_template(self._messages(r), add_generation_prompt=True, tokenize=False) for r in reqs]
+        images = [im.convert("RGB") for r in reqs for im in r.images]
+        inputs = self.processor(text=prompts, images=images or None, return_tensors="pt", padding=True).to(self._device)
+        gen = _generation_args(reqs[0].gen_kwargs, self.max_new_tokens, self.tokenizer)
+        with torch.inference_mode(), self.interventions.forward(ForwardContext(self.model, self.processor, inputs, list(reqs))):
+            out = self.model.generate(**inputs, **gen)
+        new_tokens = out[:, inputs["input_ids"].shape[1]:]
+        texts = self.tokenizer.batch_decode(new_tokens, skip_special_tokens=True)
+        return [_cut(t, reqs[0].gen_kwargs.get("until")) for t in texts]
+
+
+def _gen_key(gen_kwargs: dict[str, Any]) -> str:
+    return json.dumps(gen_kwargs, sort_keys=True, default=str)
+
+
+def _generation_args(gen_kwargs: dict[str, Any], default_max: int, tokenizer: Any) -> dict[str, Any]:
+    temperature = float(gen_kwargs.get("temperature") or 0.0)
+    sample = _as_bool(gen_kwargs.get("do_sample", False)) or temperature > 0
+    args: dict[str, Any] = {"max_new_tokens": int(gen_kwargs.get("max_new_tokens") or default_max), "do_sample": sample,
+                            "num_beams": int(gen_kwargs.get("num_beams") or 1), "pad_token_id": tokenizer.pad_token_id}
+    if sample:
+        args["temperature"] = temperature or 1.0
+        if gen_kwargs.get("top_p") is not None:
+            args["top_p"] = float(gen_kwargs["top_p"])
+    else:
+        args.update(temperature=None, top_p=None, top_k=None)
+    return args
+
+
+def _cut(text: str, until: Any) -> str:
+    """Truncate at the first stop string the task asked for."""
+    stops = [until] if isinstance(until, str) else list(until or [])
+    for stop in stops:
+        if stop and stop in text:
+            text = text.split(stop, 1)[0]
+    return text
