@@ -21,8 +21,10 @@ SPECIAL_TOKENS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|vision_start
 # Small images keep a CPU forward pass cheap: at most 64 merged visual tokens per image.
 MIN_PIXELS, MAX_PIXELS = 4 * 28 * 28, 64 * 28 * 28
 VOCAB_SIZE = 1024
+# initializer_range 0.2 (not 0.02): with tiny widths the default makes every prompt decode
+# to the same tokens; larger weights make outputs depend on the input, so equality tests mean something.
 TEXT = dict(hidden_size=64, intermediate_size=128, num_hidden_layers=4, num_attention_heads=4, num_key_value_heads=2,
-            max_position_embeddings=4096, rms_norm_eps=1e-6)
+            max_position_embeddings=4096, rms_norm_eps=1e-6, initializer_range=0.2)
 # head_dim 16 -> 8 rotary pairs split over (temporal, height, width)
 MROPE = {"rope_type": "default", "mrope_section": [2, 3, 3], "rope_theta": 10000.0}
 
