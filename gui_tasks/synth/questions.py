@@ -1,0 +1,320 @@
+"""MPR-GUI-style four-option questions whose answers follow from the scene (seed section 3.2).
+
+A question is built once, language-independently, from references into the i18n tables;
+``localise`` turns it into text for one language. AEL answers come from true element
+positions, REL from true relations, WF/WI from element roles, AU/AP from ``scene.tap``,
+RI/SI from scripted multi-screen tasks (SI: the sparse variant, first and last frame).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from gui_tasks.synth import i18n
+from gui_tasks.synth.scene import APPS, ICON_FUNCTIONS, ROOT_PAGES, Element, Screen, screen, tap
+
+Ref = tuple  # ("q", label) | ("icon", name) | (table, key, inner_ref | None)
+LETTERS = "ABCD"
+TABLES = {"region": i18n.REGIONS, "relation": i18n.RELATIONS, "function": i18n.FUNCTIONS, "interaction": i18n.INTERACTIONS,
+          "outcome": i18n.OUTCOMES, "action": i18n.ACTIONS, "goal": i18n.GOALS}
+
+
+@dataclass(frozen=True)
+class Question:
+    """A language-independent question: frames, stem references, options, the answer's index."""
+
+    dimension: str
+    frames: tuple[tuple[Screen, str | None], ...]  # (screen, id of the element about to be tapped)
+    stem: dict[str, Ref]
+    options: tuple[Ref, ...]
+    answer: int
+    facts: dict[str, Any]  # what the answer was computed from (for tests and scene files)
+
+
+def localise(ref: Ref, lang: str) -> str:
+    kind = ref[0]
+    if kind == "q":
+        return i18n.quoted(ref[1], lang)
+    if kind == "icon":
+        return i18n.ICON_NAMES[ref[1]][lang]
+    if kind == "plain":
+        return i18n.label(ref[1], lang)
+    table, key, inner = TABLES[kind], ref[1], ref[2] if len(ref) > 2 else None
+    fmt = {"x": localise(inner, lang)} if inner is not None else {}
+    return i18n.phrase(table, key, lang, **fmt)
+
+
+def stem_text(q: Question, lang: str) -> str:
+    return i18n.QUESTIONS[q.dimension][lang].format(**{k: localise(v, lang) for k, v in q.stem.items()})
+
+
+# --- helpers ---------------------------------------------------------------------------
+
+
+def _center(box) -> tuple[float, float]:
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+
+
+def region_of(box, size=(360, 720)) -> str | None:
+    """Screen third of the element's centre; None within 12 px of a third boundary (ambiguous)."""
+    cx, cy = _center(box)
+    w, h = size
+    cols, rows = ("left", "center", "right"), ("top", "middle", "bottom")
+    ci, ri = min(int(cx / (w / 3)), 2), min(int(cy / (h / 3)), 2)
+    if any(abs(cx - k * w / 3) < 12 for k in (1, 2)) or any(abs(cy - k * h / 3) < 12 for k in (1, 2)):
+        return None
+    name = f"{rows[ri]}_{cols[ci]}"
+    return {"middle_center": "center"}.get(name, name)
+
+
+def relation_of(a, b) -> str | None:
+    """Where box ``a`` is relative to box ``b``, when unambiguous (disjoint on one axis, overlapping on the other)."""
+    ax1, ay1, ax2, ay2 = a
+    bx1, by1, bx2, by2 = b
+    x_overlap, y_overlap = min(ax2, bx2) > max(ax1, bx1), min(ay2, by2) > max(ay1, by1)
+    if x_overlap and ay2 <= by1:
+        return "above"
+    if x_overlap and ay1 >= by2:
+        return "below"
+    if y_overlap and ax2 <= bx1:
+        return "left"
+    if y_overlap and ax1 >= bx2:
+        return "right"
+    return None
+
+
+def ref_of(scr: Screen, e: Element) -> Ref | None:
+    """How a question names ``e``: its label (quoted) or, for an unlabeled icon, its icon."""
+    if e.role in ("toggle", "checkbox"):
+        return ("q", scr.get(e.owner).label)
+    if e.label and e.role in ("row", "button", "tab", "input"):
+        if e.role == "button" and e.owner:
+            return None  # several identical "Add" buttons: not nameable
+        return ("q", e.label)
+    if e.role in ("icon", "back") and not e.owner:
+        return ("icon", e.icon)
+    return None
+
+
+def _unique(scr: Screen, cands: list[Element]) -> list[Element]:
+    """Elements whose reference names exactly one element on the screen."""
+    refs = [ref_of(scr, e) for e in scr.elements]
+    return [e for e in cands if ref_of(scr, e) is not None and refs.count(ref_of(scr, e)) == 1]
+
+
+def _options(rng: random.Random, correct: Ref, pool: list[Ref], slot: int) -> tuple[tuple[Ref, ...], int] | None:
+    distractors = [p for p in dict.fromkeys(pool) if p != correct]
+    if len(distractors) < 3:
+        return None
+    picked = rng.sample(distractors, 3)
+    opts = picked[:slot] + [correct] + picked[slot:]
+    return tuple(opts), slot
+
+
+def random_screen(rng: random.Random) -> Screen:
+    app = rng.choice(sorted(APPS))
+    page = rng.choice(sorted(APPS[app]))
+    keys = sorted({r.key for p in APPS[app].values() for r in p.rows if r.trailing in ("toggle", "checkbox", "heart")})
+    state: dict[str, Any] = {k: rng.random() < 0.5 for k in keys}
+    if app == "shop":
+        state.update({f"cart_{k}": rng.random() < 0.4 for k in ("headphones", "backpack", "smart_watch")})
+    return screen(app, page, state)
+
+
+# --- one generator per dimension ---------------------------------------------------------------
+
+
+def q_ael(rng, scr, slot):
+    cands = [e for e in _unique(scr, [e for e in scr.elements if e.role in ("icon", "back", "button", "tab", "input")])
+             if region_of(e.box)]
+    if not cands:
+        return None
+    e = rng.choice(cands)
+    region = region_of(e.box)
+    built = _options(rng, ("region", region), [("region", r) for r in i18n.REGIONS], slot)
+    return built and Question("AEL", ((scr, None),), {"x": ref_of(scr, e)}, *built, {"element": e.id, "region": region})
+
+
+def q_rel(rng, scr, slot):
+    cands = _unique(scr, [e for e in scr.elements if e.role in ("row", "icon", "back", "button", "tab", "input")])
+    pairs = [(a, b, relation_of(a.box, b.box)) for a in cands for b in cands if a is not b]
+    pairs = [p for p in pairs if p[2]]
+    if not pairs:
+        return None
+    a, b, rel = rng.choice(pairs)
+    built = _options(rng, ("relation", rel), [("relation", r) for r in i18n.RELATIONS], slot)
+    return built and Question("REL", ((scr, None),), {"x": ref_of(scr, a), "y": ref_of(scr, b)}, *built,
+                              {"element": a.id, "reference": b.id, "relation": rel})
+
+
+def q_wf(rng, scr, slot):
+    cands = _unique(scr, [e for e in scr.elements if e.role in ("icon", "back") and not e.owner])
+    if not cands:
+        return None
+    e = rng.choice(cands)
+    fn = ICON_FUNCTIONS[e.icon]
+    built = _options(rng, ("function", fn), [("function", f) for f in i18n.FUNCTIONS], slot)
+    return built and Question("WF", ((scr, None),), {"x": ref_of(scr, e)}, *built, {"element": e.id, "function": fn})
+
+
+# Correct interaction per role, and interactions that would also be defensible (never distractors).
+INTERACTION_OF = {"toggle": "ia_toggle", "checkbox": "ia_check", "chevron": "ia_open", "input": "ia_type", "button": "ia_press"}
+NOT_WRONG = {"ia_toggle": {"ia_press", "ia_check"}, "ia_check": {"ia_press", "ia_toggle", "ia_long"}, "ia_open": {"ia_press", "ia_long"},
+             "ia_type": {"ia_press", "ia_long"}, "ia_press": {"ia_open", "ia_long"}}
+
+
+def q_wi(rng, scr, slot):
+    cands = []
+    for e in scr.elements:
+        kind = e.role if e.role in ("toggle", "checkbox", "input") else None
+        if e.role == "row" and e.target:
+            kind = "chevron"
+        if e.role == "button" and not e.owner:
+            kind = "button"
+        if kind:
+            cands.append((e, kind))
+    cands = [(e, k) for e, k in cands if e in _unique(scr, [e])]
+    if not cands:
+        return None
+    e, kind = rng.choice(cands)
+    ia = INTERACTION_OF[kind]
+    pool = [("interaction", k) for k in i18n.INTERACTIONS if k not in NOT_WRONG[ia]]
+    built = _options(rng, ("interaction", ia), pool, slot)
+    return built and Question("WI", ((scr, None),), {"x": ref_of(scr, e)}, *built, {"element": e.id, "interaction": ia})
+
+
+def _outcome_ref(scr: Screen, e: Element) -> Ref | None:
+    page, state, outcome = tap(scr, e.id)
+    if outcome in ("out_on", "out_off", "out_checked"):
+        return ("outcome", outcome, ("q", scr.get(e.owner).label))
+    if outcome == "out_open":
+        return ("outcome", outcome, ("q", APPS[scr.app][page].title))
+    if outcome == "out_keyboard":
+        return ("outcome", outcome, ("q", e.label))
+    if outcome == "out_back":
+        return ("outcome", outcome)
+    return None
+
+
+def q_au(rng, scr, slot):
+    cands = [e for e in _unique(scr, [e for e in scr.elements if e.role in ("toggle", "checkbox", "row", "back", "icon", "input")])
+             if _outcome_ref(scr, e) and not (e.role == "row" and not e.target)]
+    if not cands:
+        return None
+    e = rng.choice(cands)
+    correct = _outcome_ref(scr, e)
+    pool = [("outcome", "out_error")]
+    if correct[1] in ("out_on", "out_off"):
+        pool.append(("outcome", "out_off" if correct[1] == "out_on" else "out_on", correct[2]))
+    pool += [r for o in scr.elements if o is not e and o in _unique(scr, [o]) for r in [_outcome_ref(scr, o)] if r]
+    pool += [("outcome", "out_open", ("q", p.title)) for p in APPS[scr.app].values()]
+    built = _options(rng, correct, pool, slot)
+    return built and Question("AU", ((scr, None),), {"x": ref_of(scr, e)}, *built, {"element": e.id, "outcome": correct[1]})
+
+
+def _goal_for(scr: Screen, e: Element) -> Ref | None:
+    page, state, outcome = tap(scr, e.id)
+    if e.role == "toggle":
+        lab = scr.get(e.owner).label
+        if scr.app == "clock":
+            return ("goal", "goal_alarm_on" if not e.state else "goal_alarm_off", ("plain", lab))
+        return ("goal", "goal_on" if not e.state else "goal_off", ("plain", lab))
+    if e.role == "row" and e.target:
+        return ("goal", "goal_open", ("plain", APPS[scr.app][e.target].title))
+    if e.role == "icon" and e.target in ("new_note", "new_alarm"):
+        return ("goal", f"goal_{e.target}")
+    return None
+
+
+def q_ap(rng, scr, slot):
+    cands = [e for e in scr.elements if _goal_for(scr, e) and ref_of(scr, e) and e in _unique(scr, [e])]
+    if not cands:
+        return None
+    e = rng.choice(cands)
+    goal = _goal_for(scr, e)
+    target_ref = ref_of(scr, e)
+    correct = ("action", "act_tap", target_ref)
+    others = [ref_of(scr, o) for o in _unique(scr, [o for o in scr.elements if o.role in ("row", "icon", "back", "tab")])]
+    pool = [("action", "act_tap", r) for r in others if r and r != target_ref]
+    pool += [("action", "act_long", target_ref), ("action", "act_back" if any(x.role == "back" for x in scr.elements) else "act_swipe")]
+    built = _options(rng, correct, pool, slot)
+    return built and Question("AP", ((scr, None),), {"goal": goal}, *built, {"element": e.id, "goal": goal[1]})
+
+
+# Scripted tasks for RI/SI: (app, start page, taps by element id, goal, initial state).
+TASKS: tuple[tuple[str, str, tuple[str, ...], Ref, dict], ...] = (
+    ("settings", "root", ("row_bluetooth", "row_bluetooth_toggle"), ("goal", "goal_on", ("plain", "bluetooth")), {"bt": False}),
+    ("settings", "root", ("row_bluetooth", "row_bluetooth_toggle"), ("goal", "goal_off", ("plain", "bluetooth")), {"bt": True}),
+    ("settings", "root", ("row_wifi", "row_wifi_toggle"), ("goal", "goal_on", ("plain", "wifi")), {"wifi": False}),
+    ("settings", "root", ("row_wifi", "row_wifi_toggle"), ("goal", "goal_off", ("plain", "wifi")), {"wifi": True}),
+    ("settings", "root", ("row_display", "row_auto_rotate_toggle"), ("goal", "goal_on", ("plain", "auto_rotate")), {"rotate": False}),
+    ("settings", "root", ("row_battery", "row_battery_saver_toggle"), ("goal", "goal_on", ("plain", "battery_saver")), {"saver": False}),
+    ("settings", "root", ("row_sound", "row_vibrate_toggle"), ("goal", "goal_on", ("plain", "vibrate")), {"vibrate": False}),
+    ("shop", "home", ("row_headphones_button", "action_cart"), ("goal", "goal_add", ("plain", "headphones")), {}),
+    ("shop", "home", ("row_backpack_button", "action_cart"), ("goal", "goal_add", ("plain", "backpack")), {}),
+    ("clock", "alarms", ("action_plus", "input"), ("goal", "goal_new_alarm"), {}),
+    ("notes", "list", ("action_plus", "input"), ("goal", "goal_new_note"), {}),
+)
+# Plausible wrong goals (seed Table 15: misinterpretations in the same app).
+SIBLING_GOALS: dict[str, list[Ref]] = {
+    "settings": [("goal", g, ("plain", x)) for g in ("goal_on", "goal_off")
+                 for x in ("bluetooth", "wifi", "auto_rotate", "battery_saver", "vibrate", "dark_mode", "airplane", "dnd")],
+    "shop": [("goal", "goal_add", ("plain", x)) for x in ("headphones", "backpack", "smart_watch")] + [("goal", "goal_open", ("plain", "profile"))],
+    "clock": [("goal", "goal_alarm_off", ("plain", t)) for t in ("07:00", "08:30")] + [("goal", "goal_new_note"), ("goal", "goal_open", ("plain", "timer"))],
+    "notes": [("goal", "goal_new_alarm"), ("goal", "goal_open", ("plain", "shopping_list")), ("goal", "goal_open", ("plain", "ideas"))],
+}
+
+
+def play(task) -> list[tuple[Screen, str | None]]:
+    """Run a scripted task: every screen, with the element tapped on it (None on the last)."""
+    app, page, taps, _, init = task
+    scr = screen(app, page, dict(init))
+    frames = []
+    for eid in taps:
+        frames.append((scr, eid))
+        page, state, _ = tap(scr, eid)
+        scr = screen(app, page, state)
+    frames.append((scr, None))
+    return frames
+
+
+def q_sequence(dimension: str) -> Callable:
+    def make(rng, _scr, slot):
+        task = rng.choice(TASKS)
+        frames = play(task)
+        if dimension == "SI":
+            frames = [frames[0], frames[-1]]
+        goal = task[3]
+        built = _options(rng, goal, SIBLING_GOALS[task[0]], slot)
+        return built and Question(dimension, tuple(frames), {}, *built, {"task": [task[0], task[1], list(task[2])], "goal": goal[1]})
+
+    return make
+
+
+GENERATORS: dict[str, Callable] = {"AU": q_au, "AP": q_ap, "WF": q_wf, "WI": q_wi, "AEL": q_ael, "REL": q_rel,
+                                   "RI": q_sequence("RI"), "SI": q_sequence("SI")}
+
+
+def generate(dimension: str, n: int, rng: random.Random) -> list[Question]:
+    """``n`` distinct questions; the i-th has its answer at letter i mod 4 (balanced over A-D)."""
+    out: list[Question] = []
+    seen: set = set()
+    attempts = 0
+    while len(out) < n:
+        attempts += 1
+        if attempts > 200 * n:
+            raise RuntimeError(f"could not generate {n} distinct {dimension} questions")
+        q = GENERATORS[dimension](rng, random_screen(rng), len(out) % 4)
+        if not q:
+            continue
+        key = (tuple(s.key for s, _ in q.frames), repr(q.stem), q.options[q.answer])
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(q)
+    return out
+
+
+__all__ = ["Question", "generate", "localise", "stem_text", "region_of", "relation_of", "play", "TASKS", "ROOT_PAGES"]

@@ -1,0 +1,166 @@
+"""Draws a ``Screen`` in one language with PIL: the same boxes in every language."""
+
+from __future__ import annotations
+
+import math
+
+from PIL import Image, ImageDraw
+
+from gui_tasks.synth.fonts import font, runs
+from gui_tasks.synth.i18n import label as tr
+from gui_tasks.synth.scene import Element, Screen
+
+LIGHT = {"bg": (248, 248, 250), "fg": (28, 28, 30), "muted": (142, 142, 147), "line": (224, 224, 228), "card": (255, 255, 255)}
+DARK = {"bg": (18, 18, 20), "fg": (235, 235, 240), "muted": (150, 150, 158), "line": (56, 56, 60), "card": (30, 30, 34)}
+ACCENT, ON, OFF, RED = (10, 122, 255), (52, 199, 89), (200, 200, 206), (230, 40, 40)
+
+
+def text_width(text: str, size: int) -> int:
+    return int(sum(font(i, size).getlength(s) for i, s in runs(text)))
+
+
+def fit(text: str, size: int, width: int) -> str:
+    """``text`` truncated with an ellipsis to ``width`` pixels (layout never depends on text)."""
+    if text_width(text, size) <= width:
+        return text
+    while text and text_width(text + "…", size) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def draw_text(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill, anchor: str = "lm") -> None:
+    """Draw ``text`` run by run with the font that covers each character."""
+    x, y = xy
+    if anchor[0] == "m":
+        x -= text_width(text, size) / 2
+    for idx, part in runs(text):
+        f = font(idx, size)
+        d.text((x, y), part, font=f, fill=fill, anchor="l" + anchor[1])
+        x += f.getlength(part)
+
+
+def _icon(d: ImageDraw.ImageDraw, name: str, box, color, filled: bool = False) -> None:
+    x1, y1, x2, y2 = box
+    cx, cy, r = (x1 + x2) / 2, (y1 + y2) / 2, min(x2 - x1, y2 - y1) / 2 - 3
+    w = 2
+    if name == "gear":
+        for k in range(8):
+            a = k * math.pi / 4
+            d.line([(cx + r * 0.6 * math.cos(a), cy + r * 0.6 * math.sin(a)), (cx + r * math.cos(a), cy + r * math.sin(a))], fill=color, width=4)
+        d.ellipse([cx - r * 0.65, cy - r * 0.65, cx + r * 0.65, cy + r * 0.65], outline=color, width=w)
+        d.ellipse([cx - r * 0.25, cy - r * 0.25, cx + r * 0.25, cy + r * 0.25], outline=color, width=w)
+    elif name == "search":
+        d.ellipse([cx - r * 0.8, cy - r * 0.8, cx + r * 0.3, cy + r * 0.3], outline=color, width=w)
+        d.line([(cx + r * 0.2, cy + r * 0.2), (cx + r, cy + r)], fill=color, width=3)
+    elif name == "plus":
+        d.line([(cx - r, cy), (cx + r, cy)], fill=color, width=3)
+        d.line([(cx, cy - r), (cx, cy + r)], fill=color, width=3)
+    elif name == "trash":
+        d.rectangle([cx - r * 0.6, cy - r * 0.5, cx + r * 0.6, cy + r], outline=color, width=w)
+        d.line([(cx - r, cy - r * 0.6), (cx + r, cy - r * 0.6)], fill=color, width=w)
+        d.rectangle([cx - r * 0.25, cy - r, cx + r * 0.25, cy - r * 0.6], outline=color, width=w)
+    elif name == "share":
+        pts = [(cx + r * 0.7, cy - r * 0.7), (cx - r * 0.7, cy), (cx + r * 0.7, cy + r * 0.7)]
+        d.line([pts[0], pts[1], pts[2]], fill=color, width=w)
+        for px, py in pts:
+            d.ellipse([px - 4, py - 4, px + 4, py + 4], fill=color)
+    elif name == "heart":
+        poly = [(cx + r * 16 * math.sin(t) ** 3 / 17, cy - r * (13 * math.cos(t) - 5 * math.cos(2 * t) - 2 * math.cos(3 * t) - math.cos(4 * t)) / 17)
+                for t in [k * 2 * math.pi / 40 for k in range(40)]]
+        d.polygon(poly, fill=RED if filled else None, outline=RED if filled else color)
+    elif name == "bell":
+        d.pieslice([cx - r * 0.8, cy - r, cx + r * 0.8, cy + r * 0.9], 180, 360, outline=color, width=w)
+        d.rectangle([cx - r * 0.8, cy - r * 0.05, cx + r * 0.8, cy + r * 0.55], outline=color, width=w)
+        d.ellipse([cx - 3, cy + r * 0.6, cx + 3, cy + r * 0.6 + 6], fill=color)
+    elif name == "back":
+        d.line([(cx + r * 0.4, cy - r * 0.8), (cx - r * 0.4, cy), (cx + r * 0.4, cy + r * 0.8)], fill=color, width=3)
+    elif name == "chevron":
+        d.line([(cx - 3, cy - 6), (cx + 3, cy), (cx - 3, cy + 6)], fill=color, width=2)
+    elif name == "cart":
+        d.line([(cx - r, cy - r * 0.8), (cx - r * 0.6, cy - r * 0.8), (cx - r * 0.3, cy + r * 0.4), (cx + r * 0.8, cy + r * 0.4),
+                (cx + r, cy - r * 0.4), (cx - r * 0.5, cy - r * 0.4)], fill=color, width=w)
+        for px in (cx - r * 0.2, cx + r * 0.6):
+            d.ellipse([px - 3, cy + r * 0.6, px + 3, cy + r * 0.6 + 6], fill=color)
+    elif name == "user":
+        d.ellipse([cx - r * 0.4, cy - r, cx + r * 0.4, cy - r * 0.2], outline=color, width=w)
+        d.arc([cx - r * 0.8, cy - r * 0.05, cx + r * 0.8, cy + r * 1.4], 180, 360, fill=color, width=w)
+    elif name == "play":
+        d.polygon([(cx - r * 0.5, cy - r * 0.8), (cx - r * 0.5, cy + r * 0.8), (cx + r * 0.8, cy)], fill=color)
+    elif name == "home":
+        d.polygon([(cx, cy - r), (cx - r, cy - r * 0.1), (cx + r, cy - r * 0.1)], outline=color)
+        d.rectangle([cx - r * 0.7, cy - r * 0.1, cx + r * 0.7, cy + r], outline=color, width=w)
+    else:
+        raise ValueError(f"unknown icon {name!r}")
+
+
+def render(scr: Screen, lang: str, tap_marker: Element | None = None) -> Image.Image:
+    """The screenshot of ``scr`` in ``lang``; ``tap_marker`` circles the element about to be tapped."""
+    theme = DARK if dict(scr.state).get("dark") else LIGHT
+    img = Image.new("RGB", scr.size, theme["bg"])
+    d = ImageDraw.Draw(img)
+    for e in scr.elements:
+        _element(d, e, lang, theme)
+    if tap_marker is not None:
+        x1, y1, x2, y2 = tap_marker.box
+        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+        d.ellipse([cx - 14, cy - 14, cx + 14, cy + 14], outline=RED, width=3)
+    return img
+
+
+def _element(d: ImageDraw.ImageDraw, e: Element, lang: str, t: dict) -> None:
+    x1, y1, x2, y2 = e.box
+    cy = (y1 + y2) / 2
+    if e.role == "status":
+        draw_text(d, (14, cy), "9:41", 13, t["fg"])
+        d.rectangle([x2 - 38, cy - 6, x2 - 14, cy + 6], outline=t["fg"], width=1)
+        d.rectangle([x2 - 36, cy - 4, x2 - 22, cy + 4], fill=t["fg"])
+    elif e.role == "title":
+        draw_text(d, ((x1 + x2) / 2, cy), fit(tr(e.label, lang), 20, x2 - x1), 20, t["fg"], anchor="mm")
+    elif e.role in ("back", "icon") and not e.owner:
+        _icon(d, e.icon, e.box, ACCENT)
+    elif e.role == "icon":
+        _icon(d, e.icon, e.box, t["muted"], filled=bool(e.state))
+    elif e.role == "input":
+        d.rounded_rectangle(e.box, radius=10, fill=t["card"], outline=t["line"])
+        _icon(d, "search", (x1 + 6, y1 + 8, x1 + 30, y2 - 8), t["muted"])
+        draw_text(d, (x1 + 36, cy), fit(tr(e.label, lang), 16, x2 - x1 - 48), 16, t["muted"])
+    elif e.role == "row":
+        d.rectangle(e.box, fill=t["card"])
+        d.line([(16, y2 - 1), (x2, y2 - 1)], fill=t["line"])
+        x = 16
+        if e.icon:
+            d.ellipse([16, cy - 16, 48, cy + 16], fill=t["line"])
+            _icon(d, e.icon, (16, cy - 16, 48, cy + 16), t["fg"])
+            x = 60
+        # Trailing widgets occupy at most 124 px on the right (see scene.screen).
+        draw_text(d, (x, cy), fit(tr(e.label, lang), 17, x2 - x - 140), 17, t["fg"])
+    elif e.role == "toggle":
+        d.rounded_rectangle(e.box, radius=(y2 - y1) // 2, fill=ON if e.state else OFF)
+        kx = x2 - 14 if e.state else x1 + 14
+        d.ellipse([kx - 12, cy - 12, kx + 12, cy + 12], fill=(255, 255, 255))
+    elif e.role == "checkbox":
+        d.rounded_rectangle(e.box, radius=4, outline=ACCENT, width=2, fill=ACCENT if e.state else None)
+        if e.state:
+            d.line([(x1 + 5, cy), (x1 + 10, y2 - 6), (x2 - 5, y1 + 6)], fill=(255, 255, 255), width=3)
+    elif e.role == "button":
+        d.rounded_rectangle(e.box, radius=10, fill=ACCENT)
+        draw_text(d, ((x1 + x2) / 2, cy), fit(tr(e.label, lang), 15, x2 - x1 - 12), 15, (255, 255, 255), anchor="mm")
+    elif e.role == "text" and e.icon:
+        _icon(d, e.icon, e.box, t["muted"])
+    elif e.role == "toast":
+        d.rounded_rectangle(e.box, radius=12, fill=(60, 60, 64))
+        draw_text(d, ((x1 + x2) / 2, cy), fit(tr(e.label, lang), 14, x2 - x1 - 16), 14, (255, 255, 255), anchor="mm")
+    elif e.role == "tab":
+        color = ACCENT if e.state else t["muted"]
+        d.line([(x1, y1), (x2, y1)], fill=t["line"])
+        _icon(d, e.icon, ((x1 + x2) / 2 - 12, y1 + 6, (x1 + x2) / 2 + 12, y1 + 30), color)
+        draw_text(d, ((x1 + x2) / 2, y1 + 44), fit(tr(e.label, lang), 12, x2 - x1 - 8), 12, color, anchor="mm")
+
+
+def strings(scr: Screen, lang: str) -> list[str]:
+    """Every text drawn on ``scr`` in ``lang`` (for glyph-coverage checks)."""
+    out = ["9:41"]
+    for e in scr.elements:
+        if e.label and e.role in ("title", "input", "row", "button", "toast", "tab"):
+            out.append(tr(e.label, lang))
+    return out
