@@ -115,11 +115,12 @@ def draw(table: MPRTable, path: Path) -> None:
     import numpy as np
 
     data = np.array([[r.values[c] for c in COLUMNS] for r in table.rows], dtype=float)
-    labels = [f"{r.model} {r.lang.upper()}" + (f" ({r.gap_to_en:+.1f})" if r.gap_to_en is not None else "") for r in table.rows]
+    several_sources = len({r.source for r in table.rows}) > 1
+    labels = [f"{r.model}{f' [{r.source}]' if several_sources else ''} {r.lang.upper()}"
+              + (f" ({r.gap_to_en:+.1f})" if r.gap_to_en is not None else "") for r in table.rows]
     fig, ax = plt.subplots(figsize=(1.0 * len(COLUMNS) + 3, 0.45 * len(labels) + 1.8))
     masked = np.ma.masked_invalid(data)
-    cmap = matplotlib.colormaps["RdYlGn"].copy()
-    cmap.set_bad("#dddddd")
+    cmap = matplotlib.colormaps["RdYlGn"].with_extremes(bad="#dddddd")
     im = ax.imshow(masked, cmap=cmap, vmin=0, vmax=100, aspect="auto")
     ax.set_xticks(range(len(COLUMNS)), COLUMNS)
     ax.set_yticks(range(len(labels)), labels)
