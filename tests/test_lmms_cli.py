@@ -114,3 +114,19 @@ def test_third_party_metric_plugin_is_used_in_a_run(tmp_path, tiny_checkpoint, s
     samples = _samples(out, "acme_synth_en")
     expected = sum(s["picked_b_rate"]["pred"] == "B" for s in samples) / len(samples)
     assert res["picked_b_rate,none"] == pytest.approx(expected), log[-3000:]
+
+
+FIXTURES = __import__("pathlib").Path(__file__).parent / "fixtures" / "mpr_official"
+
+
+def test_builtin_qwen2_vl_backend_runs_official_task_from_local_copy(tmp_path, tiny_checkpoint, subprocess_env):
+    """An existing lmms-eval backend on our task; official data from $MPR_GUI_DATA_DIR (no installed file edited)."""
+    env = {**subprocess_env, "MPR_GUI_DATA_DIR": str(FIXTURES)}
+    out = tmp_path / "run"
+    args = f"pretrained={tiny_checkpoint},device=cpu,device_map=cpu,max_pixels=50176,min_pixels=3136"
+    proc, log = _run(lmms_eval_command(args, ["mpr_gui_zh"], out, limit=None, model="qwen2_vl"), env)
+    res = _results(out)["results"]["mpr_gui_zh"]
+    samples = _samples(out, "mpr_gui_zh")
+    assert len(samples) == 14, log[-3000:]  # every fixture row of zh: 6 files x 2 rows + RI + SI
+    assert {s["mcq_acc"]["dimension"] for s in samples} == {"AU", "AP", "WF", "WI", "AEL", "REL", "RI", "SI"}
+    assert res["mcq_acc,none"] == pytest.approx(sum(s["mcq_acc"]["correct"] for s in samples) / 14)

@@ -95,3 +95,26 @@ def test_missing_question_file_is_a_clear_error(official_copy):
     (official_copy / "rel_el_en.jsonl").unlink()
     with pytest.raises(DataError, match="rel_el_en.jsonl"):
         _process("en")
+
+
+def test_reasoning_chain_protocol_prompt_and_scoring():
+    from gui_tasks.mpr.prompts import DIRECT, REASONING, build_prompt
+
+    doc = {"id": "x", "lang": "en", "dimension": "AU", "question": "Q?", "options": ["a", "b", "c", "d"], "answer": "C"}
+    direct = lmms_task.doc_to_text(doc, {"prompt_protocol": DIRECT})
+    chain = lmms_task.doc_to_text(doc, {"prompt_protocol": REASONING})
+    assert direct == "Q?\nA. a\nB. b\nC. c\nD. d\nAnswer with the option's letter from the given choices directly."
+    assert chain.startswith("Q?\nA. a") and "Answer: <letter>" in chain
+    record = lmms_task.score_response(doc, "Option A is tempting, but the screen shows c.\nAnswer: C")
+    assert (record["pred"], record["status"], record["correct"]) == ("C", "parsed", True)
+    with pytest.raises(ValueError, match="unknown MPR prompt protocol"):
+        build_prompt("Q", ["a", "b", "c", "d"], "nope")
+
+
+def test_process_results_never_raises_on_hostile_output():
+    doc = {"id": "x", "lang": "th", "dimension": "SI", "question": "Q?", "options": ["a", "b", "c", "d"], "answer": "A"}
+    for response in ["", None, "\x00" * 50, "{broken json", "A" * 100000, "คำตอบ: Ｄ"]:
+        out = lmms_task.process_results(doc, [response])
+        assert out["mcq_acc"]["status"] in {"parsed", "malformed", "empty"}
+    assert lmms_task.process_results(doc, ["คำตอบ: Ｄ"])["mcq_acc"]["pred"] == "D"
+    assert lmms_task.process_results(doc, [])["format_error_rate"]["status"] == "empty"
