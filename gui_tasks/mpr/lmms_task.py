@@ -131,7 +131,8 @@ def doc_to_visual(doc: Mapping[str, Any]) -> list[Image.Image]:
     out = []
     for p in doc["images"]:
         with Image.open(p) as im:
-            out.append(im.convert("RGB"))
+            im.load()  # decode now, so the file can close; no extra copy when it is RGB already
+            out.append(im if im.mode == "RGB" else im.convert("RGB"))
     return out
 
 
