@@ -27,7 +27,10 @@ def get_plugin_manager(*, fresh: bool = False) -> pluggy.PluginManager:
                 pm.load_setuptools_entrypoints("gui_metrics")
             except Exception as exc:  # a broken third-party plugin must not take the harness down
                 warnings.warn(f"gui_metrics: failed to load a plugin entry point: {exc!r}", stacklevel=2)
-            pm.check_pending()
+            try:
+                pm.check_pending()
+            except pluggy.PluginValidationError as exc:
+                warnings.warn(f"gui_metrics: a plugin implements an unknown hook: {exc}", stacklevel=2)
             _PM, _METRICS = pm, None
         return _PM
 

@@ -4,6 +4,7 @@ Model args (``--model_args k=v,...``):
     pretrained         checkpoint folder or hub id (required)
     device             ``cpu``, ``cuda``, ``cuda:1`` (default: cuda if available, else cpu);
                        under ``accelerate launch`` each rank takes its local GPU, or the CPU
+    device_map         e.g. ``auto``: shard one large model over the visible GPUs instead of ``device``
     dtype              ``auto`` (float32 on CPU, bfloat16 on GPU), ``float32``, ``bfloat16``, ``float16``
     batch_size         requests per forward pass (left padding)
     max_new_tokens     default when the task sets none (128)
@@ -47,8 +48,8 @@ class GuiHF(lmms):
         super().__init__()
         from transformers import AutoModelForImageTextToText, AutoProcessor
 
-        kwargs.pop("max_batch_size", None)
-        kwargs.pop("device_map", None)
+        kwargs.pop("max_batch_size", None)  # passed by the lmms-eval CLI; batching is fixed-size here
+        device_map = kwargs.pop("device_map", None)
         bad = [k for k in kwargs if "." not in k]
         if bad:
             raise ValueError(f"gui_hf: unknown model args {bad}; known: {sorted(_KNOWN)} and <intervention>.<param>")
@@ -70,7 +71,12 @@ class GuiHF(lmms):
         model_kwargs: dict[str, Any] = {"dtype": torch_dtype, "trust_remote_code": _as_bool(trust_remote_code)}
         if attn_implementation:
             model_kwargs["attn_implementation"] = attn_implementation
-        self.model = AutoModelForImageTextToText.from_pretrained(str(pretrained), **model_kwargs).to(self._device).eval()
+        if device_map and self._world_size == 1:
+            model = AutoModelForImageTextToText.from_pretrained(str(pretrained), device_map=device_map, **model_kwargs)
+            self._device = next(model.parameters()).device  # inputs go where the embeddings live
+        else:
+            model = AutoModelForImageTextToText.from_pretrained(str(pretrained), **model_kwargs).to(self._device)
+        self.model = model.eval()
         self.batch_size_per_gpu = int(batch_size)
         self.max_new_tokens = int(max_new_tokens)
         self.system_prompt = system_prompt

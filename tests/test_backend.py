@@ -87,6 +87,9 @@ def test_tiny_checkpoints_of_both_families_load_and_expose_decoder_layers(family
     layers = decoder_layers(model)
     assert len(layers) == 4 and type(layers[0]).__name__.endswith("DecoderLayer")
     assert "<|image_pad|>" in processor.tokenizer.get_vocab()
+    lm = GuiHF(pretrained=str(out), device="cpu", batch_size=2)
+    answers = lm.generate_until(make_requests(lm, n=2, images=2))
+    assert len(answers) == 2 and all(isinstance(a, str) for a in answers)
 
 
 def test_tiny_checkpoint_is_deterministic(tmp_path):
