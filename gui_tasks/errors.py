@@ -4,9 +4,14 @@ from __future__ import annotations
 
 
 class DataError(ValueError):
-    """Bad benchmark data (not a bad model output: those are classified, never raised)."""
+    """Bad benchmark data (not a bad model output: those are classified, never raised).
+
+    ``file``, ``row`` (0-based index, None for a whole-file problem) and ``field`` (None when
+    no single field is at fault) are kept as attributes and all named in the message.
+    """
 
     def __init__(self, message: str, *, file: str, row: int | None = None, field: str | None = None) -> None:
-        self.file, self.row, self.field = file, row, field
-        where = file + (f", row {row}" if row is not None else "") + (f", field {field!r}" if field else "")
-        super().__init__(f"{where}: {message}")
+        self.file, self.row, self.field, self.reason = str(file), row, field, message
+        row_part = f"row {row}" if row is not None else "row -"
+        field_part = f"field {field!r}" if field else "field -"
+        super().__init__(f"{self.file}, {row_part}, {field_part}: {message}")

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Fonts for the synthetic GUI world: Latin and Cyrillic (DejaVu Sans), Thai (Noto Sans Thai),
-# Chinese and Japanese (Droid Sans Fallback). Skips when all three are present.
+# Fonts for the synthetic GUI world (gui_tasks/synth/fonts.py): DejaVu Sans (Latin, Cyrillic),
+# Garuda (Thai), Droid Sans Fallback (Chinese, Japanese); about 3 MB from Debian.
+# Idempotent: exits at once when all three files are present.
 set -euo pipefail
 need=()
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
-ls /usr/share/fonts/truetype/noto/NotoSansThai-Regular.ttf >/dev/null 2>&1 || need+=(fonts-noto-core)
+[ -f /usr/share/fonts/truetype/tlwg/Garuda.ttf ] || need+=(fonts-tlwg-garuda-ttf)
 [ -f /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf ] || need+=(fonts-droid-fallback)
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" != 0 ] && ! command -v sudo >/dev/null; then
@@ -12,5 +13,8 @@ if [ "$(id -u)" != 0 ] && ! command -v sudo >/dev/null; then
 fi
 SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
 echo "[fonts] installing ${need[*]}" >&2
-$SUDO apt-get update -qq >/dev/null
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+# Try without refreshing the package lists first (fast when they are current), then with.
+if ! DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null 2>&1; then
+    $SUDO apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi

@@ -2,7 +2,9 @@
 
 Model outputs are untrusted: :func:`extract_letter` never raises, it classifies the output
 as ``parsed`` (one letter), ``malformed`` (no letter, or an ambiguous one) or ``empty``.
-Guessing is avoided on purpose: "A or B" is malformed, not A.
+Guessing is avoided on purpose: "A or B" is malformed, not A. The official data's inline
+options (:func:`split_inline_options`) and answers (:func:`normalise_answer`) are *data*,
+so those two raise ``ValueError`` for the caller to turn into a ``DataError``.
 """
 
 from __future__ import annotations
@@ -13,149 +15,254 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Literal, Sequence
 
+# Recorded in task metadata and results; bump when extract_letter's behaviour changes.
 PARSER_PROTOCOL = "mcq-letter-v1"
 Status = Literal["parsed", "malformed", "empty"]
 
-# Cyrillic capitals that look like option letters (Russian answers sometimes use them).
-_HOMOGLYPHS = str.maketrans({"А": "A", "В": "B", "С": "C"})
-_MARKERS = (
-    r"final answer|correct answer|the answer|answer|correct option|the option|option|choice|"
-    r"la bonne réponse|réponse|правильный ответ|ответ|вариант|"
-    r"正确答案|正確答案|最终答案|答案|选项|選項|选择|答え|正解|回答|คำตอบที่ถูกต้อง|คำตอบ|ตัวเลือก"
+_MAX_CHARS = 40_000  # longer outputs keep their head and tail (the final answer sits at the end)
+# Letters of scripts that glue to a neighbouring Latin letter to form a word ("Bариант", "Ab").
+_WORDISH = r"A-Za-z0-9\u00C0-\u024F\u0370-\u03FF\u0400-\u04FF"
+# Stand-alone Cyrillic capitals that look like A, B, C (Russian outputs sometimes use them).
+_HOMOGLYPHS = {"А": "A", "В": "B", "С": "C"}
+
+
+def _nfkc(pattern: str) -> str:  # responses are NFKC-normalised (Thai SARA AM decomposes), so are the patterns
+    return unicodedata.normalize("NFKC", pattern)
+
+
+# Markers that claim the final answer. A response claiming two different letters this way is malformed.
+_FINAL = _nfkc(
+    r"final answer|final choice|réponse finale|choix final|окончательный ответ|итоговый ответ|"
+    r"最终答案|最終答案|最终选择|最終的な答え|最終回答|คำตอบสุดท้าย"
 )
-_MARKERS = unicodedata.normalize("NFKC", _MARKERS)  # responses are NFKC-normalised (Thai SARA AM decomposes)
-_SEP = r"(?:\s|is|est|:|=|-|—|是|为|為|は|で|：|选|\*|\"|'|「|\(|\[|（|【)*"
-_ALT = r"\s*(?:or|and|/|,|、|或者|或|还是|и|или|ou|et|หรือ|か|と)\s*[\(\[（]?\s*([{L}])(?![A-Za-z])"
+# Ordinary answer markers: the last one in a reasoning chain wins.
+_MARKER = _nfkc(
+    r"(?:correct|right|best) (?:answer|option|choice|letter)|the answer|answer|"
+    r"bonne réponse|réponse correcte|la réponse|réponse|правильный ответ|правильный вариант|ответ|"
+    r"正确答案|正確答案|正确选项|正確選項|答案|回答|答|答え|正解|解答|"
+    r"คำตอบที่ถูกต้อง|คำตอบ|ตอบ"
+)
+# Words that label a letter as an option ("option B", "选项B", "вариант C", "ข้อ C").
+_LABEL_WORD = _nfkc(r"options?|choices?|letter|вариант|选项|選項|選択肢|ตัวเลือก|ข้อ")
+# What may stand between a marker and its letter: "is", "est", "是", "は", "คือ", quotes, brackets, "option".
+_SEP_TOKEN = _nfkc(
+    r"\s+|[:=\-—–\"'«»「『【(\[]|is|was|would be|should be|will be|must be|be|est|sera|c'est|la|le|это|"
+    r"是|为|為|应该是|应为|选|選|は|が|で|คือ|ได้แก่|" + _LABEL_WORD
+)
+_SEP = rf"(?:{_SEP_TOKEN}){{0,8}}"
+# A captured letter: upper case, or lower case only when nothing word-like follows ("answer: b)").
+_LETTER = r"(?-i:(?:([{U}])|([{l}])(?=\s*(?:$|[).\]:,;!?。）])))(?![{W}]))"
+# After a letter, another letter offered as an alternative makes the answer ambiguous.
+# Words after a capital "A" that make it a letter, not the article ("A is correct", "A or B").
+_NOT_ARTICLE = r"or|and|is|was|seems|looks|fits|matches|describes|should|would|must|can|correctly|best"
+_ALT = r"\s*(?:or|and|/|,|、|或者|或|还是|и|или|ou|et|หรือ|か|と|又は)\s*[(\[]?\s*([{U}])(?![{W}])"
 
 
 @dataclass(frozen=True)
 class LetterParse:
     """The outcome of reading an option letter from a response."""
 
-    letter: str | None
-    status: Status
-    rule: str
-
-
-def _clean(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text)  # full-width letters and colons become ASCII
-    text = "".join(ch if ch in "\n\t" or unicodedata.category(ch)[0] != "C" else " " for ch in text)
-    return text.replace("**", "").replace("`", "").strip()
-
-
-def _norm_option(text: str) -> str:
-    return re.sub(r"[\s\W_]+", " ", unicodedata.normalize("NFKC", text).casefold()).strip()
-
-
-def _ambiguous(text: str, end: int, letter: str, letters: str) -> bool:
-    m = re.match(_ALT.format(L=letters), text[end:])
-    return bool(m and m.group(1) != letter)
+    letter: str | None  # the option letter, set only when status == "parsed"
+    status: Status  # "parsed" | "malformed" | "empty"
+    rule: str  # which rule decided ("marker", "final-claim", "ambiguous", "no-letter", ...)
 
 
 def extract_letter(text: str | None, options: Sequence[str] | None = None, letters: str = "ABCD") -> LetterParse:
     """The option letter a response commits to, or a classified failure; never raises."""
     try:
-        return _extract(text, options, letters)
+        letters = "".join(dict.fromkeys(ch for ch in str(letters).upper() if "A" <= ch <= "Z"))
+        if not letters:
+            return LetterParse(None, "malformed", "no-letters-configured")
+        return _extract(text, list(options) if options else None, letters)
     except Exception as exc:  # defensive: a parser bug must count as a format error, not crash a run
         return LetterParse(None, "malformed", f"parser-error:{type(exc).__name__}")
 
 
-def _extract(text: str | None, options: Sequence[str] | None, letters: str) -> LetterParse:
-    if text is None or not isinstance(text, str) or not text.strip():
-        return LetterParse(None, "empty", "empty")
-    text = _clean(text[:20000] + (" " + text[-20000:] if len(text) > 40000 else text[20000:40000]))
-    if not text:
-        return LetterParse(None, "empty", "empty")
-    L = re.escape(letters)
+def _clean(text: str) -> str:
+    """NFKC (full-width letters and colons become ASCII), control characters out, markdown emphasis out."""
+    if len(text) > _MAX_CHARS:
+        text = text[: _MAX_CHARS // 2] + "\n" + text[-_MAX_CHARS // 2 :]
+    if "</think>" in text:  # reasoning models: the answer follows the thinking block
+        after = text.rsplit("</think>", 1)[1]
+        text = after if after.strip() else text
+    text = unicodedata.normalize("NFKC", text)
+    text = "".join(ch if ch in "\n\t" or unicodedata.category(ch)[0] != "C" else " " for ch in text)
+    text = re.sub(rf"(?<![{_WORDISH}])[АВС](?![{_WORDISH}])", lambda m: _HOMOGLYPHS[m.group(0)], text)
+    return text.replace("**", "").replace("__", "").replace("`", "").strip()
 
-    # 1. A whole response that is just a letter: "B", "(b)", "B.", "**B**", "Ｂ", "В".
-    m = re.fullmatch(rf"[\s\(\[（【<\"'.]*([{L}{L.lower()}])[\s\)\]）】>\"'.:]*", text.translate(_HOMOGLYPHS))
-    if m:
-        return LetterParse(m.group(1).upper(), "parsed", "bare-letter")
 
-    # 2. Structured answers: JSON {"answer": "C"} or <answer>C</answer>.
-    for chunk in re.findall(r"\{[^{}]*\}", text)[::-1]:
+def _norm_option(text: str) -> str:
+    return re.sub(r"[\s\W_]+", " ", unicodedata.normalize("NFKC", str(text)).casefold()).strip()
+
+
+def _letter_re(letters: str) -> str:
+    return _LETTER.format(U=re.escape(letters), l=re.escape(letters.lower()), W=_WORDISH)
+
+
+def _ambiguous(text: str, end: int, letter: str, letters: str) -> bool:
+    m = re.match(_ALT.format(U=re.escape(letters), W=_WORDISH), text[end:])
+    return bool(m and m.group(1) != letter)
+
+
+def _marked(text: str, markers: str, letters: str) -> list[tuple[str, int]]:
+    """(letter, end) for every ``marker sep letter`` occurrence, in text order."""
+    pattern = rf"(?<![A-Za-z])(?:{markers}){_SEP}{_letter_re(letters)}"
+    return [((m.group(1) or m.group(2)).upper(), m.end()) for m in re.finditer(pattern, text, flags=re.I)]
+
+
+def _structured(text: str, options: list[str] | None, letters: str) -> list[LetterParse]:
+    """Answers in a structure: <answer>..</answer>, \\boxed{..}, <|begin_of_box|>..; JSON {"answer": ..}."""
+    inner = re.findall(r"<answer>(.*?)</answer>", text, flags=re.I | re.S)
+    inner += re.findall(r"\\boxed\{(?:\\text(?:bf)?\{)?([^{}]*)\}?\}", text)
+    inner += re.findall(r"<\|begin_of_box\|>(.*?)<\|end_of_box\|>", text, flags=re.S)
+    for chunk in re.findall(r"\{[^{}]*\}", text):
         try:
             obj = json.loads(chunk)
         except ValueError:
             continue
-        if isinstance(obj, dict) and isinstance(obj.get("answer"), str):
-            inner = _extract(obj["answer"], options, letters)
-            if inner.status == "parsed":
-                return LetterParse(inner.letter, "parsed", "json")
-    tags = re.findall(rf"<answer>\s*\(?([{L}])\)?[^<]*</answer>", text, flags=re.I)
-    if tags:
-        return LetterParse(tags[-1].upper(), "parsed", "answer-tag")
+        if isinstance(obj, dict):
+            keys = {str(k).casefold(): v for k, v in obj.items()}
+            value = next((keys[k] for k in ("answer", "final_answer", "choice", "option", "selected_option") if k in keys), None)
+            if isinstance(value, str):
+                inner.append(value)
+    return [_extract(chunk, options, letters) for chunk in inner if len(chunk) < len(text)]
 
-    # 3. The last explicit answer marker: "Answer: B", "The correct answer is (C)", "答案：D".
-    marked = list(re.finditer(rf"(?:{_MARKERS}){_SEP}([{L}])(?![A-Za-z])", text.translate(_HOMOGLYPHS), flags=re.I))
-    marked = [mm for mm in marked if mm.group(1).isupper()]
-    if marked:
-        last = marked[-1]
-        if _ambiguous(text, last.end(), last.group(1), L):
-            return LetterParse(None, "malformed", "ambiguous")
-        return LetterParse(last.group(1), "parsed", "marker")
 
-    # 4. A response that opens with an option label: "B. Opens settings", "(C) ...", "D：...".
-    m = re.match(rf"[\(\[（]?([{L}])(?:[\)\]）.:：、]|\s*$)", text)
+def _extract(text: str | None, options: list[str] | None, letters: str) -> LetterParse:
+    if not isinstance(text, str) or not text.strip():
+        return LetterParse(None, "empty", "empty")
+    text = _clean(text)
+    if not text:
+        return LetterParse(None, "empty", "empty")
+    U = re.escape(letters)
+
+    # 1. The whole response is a letter: "B", "(b)", "B.", "**B**", "Ｂ", "【C】", "В".
+    m = re.fullmatch(rf"[\s(\[<\"'.【「]*([{U}{U.lower()}])[\s)\]>\"'.:。】」]*", text)
     if m:
-        if _ambiguous(text, m.end(), m.group(1), L):
-            return LetterParse(None, "malformed", "ambiguous")
-        return LetterParse(m.group(1), "parsed", "leading-label")
+        return LetterParse(m.group(1).upper(), "parsed", "bare-letter")
 
-    # 5. The response repeats exactly one option's text.
-    if options:
-        resp = _norm_option(text)
-        normed = [_norm_option(o) for o in options[: len(letters)]]
-        exact = [i for i, o in enumerate(normed) if o and o == resp]
-        inside = [i for i, o in enumerate(normed) if o and re.search(rf"(?:^| ){re.escape(o)}(?: |$)", resp)]
-        hit = exact if len(exact) == 1 else inside
-        if len(hit) == 1:
-            return LetterParse(letters[hit[0]], "parsed", "option-text")
-
-    # 6. Exactly one distinct stand-alone capital letter ("I think C is right"); the English
-    #    article "A" before a lower-case word is not a letter.
-    lone_matches = [
-        mm
-        for mm in re.finditer(rf"(?<![A-Za-z0-9'])([{L}])(?![A-Za-z0-9'])", text)
-        if not (mm.group(1) == "A" and re.match(r"\s+(?!or\b|and\b)[a-z]", text[mm.end():]))
-    ]
-    lone = [mm.group(1) for mm in lone_matches]
-    if any(_ambiguous(text, mm.end(), mm.group(1), L) for mm in lone_matches):
+    # 2. Final claims: structured answers and "final answer" markers. Two different letters: malformed.
+    claims = _structured(text, options, letters)
+    if any(c.rule == "ambiguous" for c in claims):
         return LetterParse(None, "malformed", "ambiguous")
-    if len(set(lone)) == 1:
-        return LetterParse(lone[0], "parsed", "lone-letter")
-    return LetterParse(None, "malformed", "ambiguous" if lone else "no-letter")
+    final = [c.letter for c in claims if c.letter] + [letter for letter, _ in _marked(text, _FINAL, letters)]
+    if len(set(final)) > 1:
+        return LetterParse(None, "malformed", "conflicting-final")
+    if final:
+        return LetterParse(final[0], "parsed", "final-claim")
+
+    # 3. The last ordinary answer marker: "Answer: B", "The correct answer is (C)", "答案：D", "Ответ: C".
+    marked = _marked(text, _MARKER, letters)
+    if marked:
+        letter, end = marked[-1]
+        if _ambiguous(text, end, letter, letters):
+            return LetterParse(None, "malformed", "ambiguous")
+        return LetterParse(letter, "parsed", "marker")
+
+    # 4. The response opens with an option label: "B. Opens settings", "(C) ...", "D：...", "b) ...".
+    m = re.match(rf"[(\[]?(?:([{U}])|([{U.lower()}])(?=[)\]]))(?:[)\].:、]|\s*$)", text)
+    if m:
+        letter = (m.group(1) or m.group(2)).upper()
+        if _ambiguous(text, m.end(), letter, letters):
+            return LetterParse(None, "malformed", "ambiguous")
+        return LetterParse(letter, "parsed", "leading-label")
+
+    # 5. The response repeats exactly one option's text (the longest when one contains another).
+    if options:
+        hit = _option_text_hit(text, options[: len(letters)])
+        if hit is not None:
+            return LetterParse(letters[hit], "parsed", "option-text")
+
+    # 6. Exactly one distinct stand-alone capital letter ("I think C", "选项B", "我选C"). The English
+    #    article "A" and the pronoun "I" before a lower-case word are not letters.
+    found = []
+    for mm in re.finditer(rf"(?<![{_WORDISH}'’])([{U}])(?![{_WORDISH}'’])", text):
+        letter, after = mm.group(1), text[mm.end() :]
+        labelled = re.search(rf"(?:{_LABEL_WORD})\s*[(\[]?$", text[: mm.start()], flags=re.I)
+        if not labelled and letter == "A" and re.match(rf"\s+(?!(?:{_NOT_ARTICLE})\b)[a-z]", after):
+            continue
+        if not labelled and letter == "I" and re.match(r"\s+[a-z]", after):
+            continue
+        if _ambiguous(text, mm.end(), letter, letters):
+            return LetterParse(None, "malformed", "ambiguous")
+        found.append(letter)
+    if len(set(found)) == 1:
+        return LetterParse(found[0], "parsed", "lone-letter")
+    return LetterParse(None, "malformed", "ambiguous" if found else "no-letter")
 
 
-_LABEL = r"(?<![A-Za-z0-9])[\(（]?{letter}[\)）]?\s*[:：.、\)）]\s*"
+def _option_text_hit(text: str, options: Sequence[str]) -> int | None:
+    resp = _norm_option(text)
+    normed = [_norm_option(o) for o in options]
+    exact = [i for i, o in enumerate(normed) if o and o == resp]
+    if len(exact) == 1:
+        return exact[0]
+    inside = [i for i, o in enumerate(normed) if o and re.search(rf"(?:^| ){re.escape(o)}(?: |$)", resp)]
+    # "open settings" also contains "settings": keep only hits not contained in another hit.
+    inside = [i for i in inside if not any(j != i and normed[i] != normed[j] and normed[i] in normed[j] for j in inside)]
+    return inside[0] if len(inside) == 1 else None
+
+
+# ----------------------------------------------------------------------------------------
+# Official data: options inline in the question, answers as letters
+
+_OPTION_LABEL = re.compile(r"(?<![A-Za-z0-9])(?:[(（]([A-D])[)）]|([A-D])\s*([:：.．、)）]))\s*")
+_STYLE = {"：": ":", "．": ".", "）": ")"}
 
 
 def split_inline_options(question: str) -> tuple[str, list[str]]:
-    """Split an official question holding its options inline ("... A: x B: y C: z D: w")."""
-    text = unicodedata.normalize("NFC", question)
-    positions = []
-    start = 0
-    for letter in "ABCD":
-        m = re.compile(_LABEL.format(letter=letter)).search(text, start)
-        if not m:
-            raise ValueError(f"option {letter} not found after position {start} in {question[:80]!r}")
-        positions.append(m)
-        start = m.end()
-    stem = text[: positions[0].start()].strip()
-    options = [text[positions[i].end() : positions[i + 1].start() if i < 3 else len(text)].strip() for i in range(4)]
-    if not stem:
-        raise ValueError("empty question stem before option A")
-    empty = [ch for ch, o in zip("ABCD", options) if not o]
-    if empty:
-        raise ValueError(f"empty option text for {', '.join(empty)}")
+    """Split an official question holding its options inline ("... A: x B: y C: z D: w").
+
+    Labels "A:", "A：", "A.", "A、", "A)" and "(A)" are recognised, in one line or one per line.
+    All four labels must share one style, appear in order A-D and leave non-empty texts; if a
+    stem mentions a label-like "A." the last A that still leads to B, C, D is taken.
+    """
+    if not isinstance(question, str):
+        raise ValueError(f"question is not a string: {type(question).__name__}")
+    text = question  # not normalised: option texts are returned exactly as written
+    by_style: dict[str, dict[str, list[re.Match[str]]]] = {}
+    for m in _OPTION_LABEL.finditer(text):
+        letter = m.group(1) or m.group(2)
+        style = "()" if m.group(1) else _STYLE.get(m.group(3), m.group(3))
+        by_style.setdefault(style, {}).setdefault(letter, []).append(m)
+    found = [(style, seq) for style, labels in by_style.items() if (seq := _label_sequence(text, labels))]
+    if not found:
+        seen = sorted({letter for labels in by_style.values() for letter in labels})
+        raise ValueError(
+            f"cannot find four inline options labelled A, B, C, D in order (labels seen: {seen or 'none'}) "
+            f"in {question[:120]!r}"
+        )
+    _style, seq = max(found, key=lambda f: f[1][0].start())  # the candidate whose options start last
+    stem = text[: seq[0].start()].strip()
+    options = [text[seq[i].end() : seq[i + 1].start() if i < 3 else len(text)].strip() for i in range(4)]
     return stem, options
 
 
+def _label_sequence(text: str, labels: dict[str, list[re.Match[str]]]) -> list[re.Match[str]] | None:
+    """The latest A followed by the earliest B, C, D that leave a non-empty stem and option texts."""
+    if any(letter not in labels for letter in "ABCD"):
+        return None
+    for a in reversed(labels["A"]):
+        if not text[: a.start()].strip():
+            continue
+        seq, pos = [a], a.end()
+        for letter in "BCD":
+            nxt = next((m for m in labels[letter] if m.start() >= pos and text[pos : m.start()].strip()), None)
+            if nxt is None:
+                break
+            seq.append(nxt)
+            pos = nxt.end()
+        if len(seq) == 4 and text[pos:].strip():
+            return seq
+    return None
+
+
 def normalise_answer(answer: str) -> str:
-    """The letter of an official answer: "C", "c", "(C)", "Ｃ", "C. text" -> "C"."""
-    text = unicodedata.normalize("NFKC", answer or "").strip()
-    m = re.fullmatch(r"[\(\[]?([A-Da-d])[\)\]]?(?:\s*[.:、)\s].*)?", text, flags=re.S)
+    """The letter of an official answer: "C", "c", "(C)", "Ｃ", "C. text", "C：文字" -> "C"."""
+    text = unicodedata.normalize("NFKC", answer if isinstance(answer, str) else "").strip()
+    m = re.fullmatch(r"[(\[]?([A-Da-d])[)\]]?(?:\s*[.:、)]\s*.*)?", text, flags=re.S) or re.fullmatch(
+        r"[(\[]?([A-D])[)\]]?\s+\S.*", text, flags=re.S
+    )
     if not m:
-        raise ValueError(f"not an option letter: {answer!r}")
+        raise ValueError(f"official answer is not an option letter A-D: {answer!r}")
     return m.group(1).upper()

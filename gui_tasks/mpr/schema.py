@@ -1,27 +1,58 @@
-"""The canonical MPR-GUI document (docs/CONVENTIONS.md) and its validation."""
+"""The canonical MPR-GUI document (docs/CONVENTIONS.md): languages, dimensions, FPR-ACC weights, validation.
+
+One place for these constants, so loaders, the synthetic world and the metrics agree.
+"""
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from gui_metrics.mpr import DIMENSIONS, FPR_WEIGHTS  # one place for the paper's dimensions and weights
 from gui_tasks.errors import DataError
 
 # Seed section 3.1: six strictly aligned languages.
 LANGS: tuple[str, ...] = ("en", "zh", "fr", "ru", "ja", "th")
+# Seed section 3.2, in the column order of Table 2: perception AU AP WF WI, reasoning AEL REL RI SI.
+DIMENSIONS: tuple[str, ...] = ("AU", "AP", "WF", "WI", "AEL", "REL", "RI", "SI")
+# Seed appendix A.7: w = 1 for the six single-image dimensions, 1.5 for RI, 2 for SI.
+WEIGHTS: Mapping[str, float] = {"AU": 1.0, "AP": 1.0, "WF": 1.0, "WI": 1.0, "AEL": 1.0, "REL": 1.0, "RI": 1.5, "SI": 2.0}
+FPR_WEIGHTS = WEIGHTS  # the name gui_metrics.mpr uses
 LETTERS = "ABCD"
-SOURCES = ("synthetic", "official")
+SOURCES: tuple[str, ...] = ("synthetic", "official")
 
-__all__ = ["DIMENSIONS", "FPR_WEIGHTS", "LANGS", "LETTERS", "SOURCES", "validate_row"]
+__all__ = ["DIMENSIONS", "FPR_WEIGHTS", "LANGS", "LETTERS", "SOURCES", "WEIGHTS", "MPRDoc", "validate_row"]
+
+
+@dataclass(frozen=True)
+class MPRDoc:
+    """One canonical MPR question in one language; ``to_row()`` gives the JSON-ready row of CONVENTIONS.md."""
+
+    id: str
+    lang: str
+    dimension: str
+    question: str
+    options: tuple[str, ...]
+    answer: str
+    images: tuple[str, ...]
+    source: str = "synthetic"
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_row(self) -> dict[str, Any]:
+        """The row with list-valued options/images and ``meta`` JSON-encoded (sorted keys: stable bytes)."""
+        return {"id": self.id, "lang": self.lang, "dimension": self.dimension, "question": self.question,
+                "options": list(self.options), "answer": self.answer, "images": list(self.images),
+                "source": self.source, "meta": json.dumps(dict(self.meta), ensure_ascii=False, sort_keys=True)}
 
 
 def validate_row(row: Mapping[str, Any], *, file: str, row_index: int) -> None:
     """Raise DataError naming file, row and field unless ``row`` is a canonical MPR document."""
 
-    def bad(field: str, why: str) -> DataError:
-        return DataError(why, file=file, row=row_index, field=field)
+    def bad(name: str, why: str) -> DataError:
+        return DataError(why, file=file, row=row_index, field=name)
 
+    if not isinstance(row, Mapping):
+        raise bad("<row>", f"must be a JSON object, got {type(row).__name__}")
     for key in ("id", "question"):
         if not isinstance(row.get(key), str) or not row[key].strip():
             raise bad(key, "must be a non-empty string")
@@ -38,9 +69,11 @@ def validate_row(row: Mapping[str, Any], *, file: str, row_index: int) -> None:
     if not isinstance(images, list) or not images or not all(isinstance(p, str) and p for p in images):
         raise bad("images", "must be a non-empty list of paths")
     if row.get("source") not in SOURCES:
-        raise bad("source", f"must be one of {SOURCES}")
+        raise bad("source", f"must be one of {SOURCES}, got {row.get('source')!r}")
     meta = row.get("meta", "{}")
     try:
-        json.loads(meta)
+        decoded = json.loads(meta)
     except (TypeError, json.JSONDecodeError):
         raise bad("meta", "must be a JSON-encoded object") from None
+    if not isinstance(decoded, dict):
+        raise bad("meta", f"must encode a JSON object, got {type(decoded).__name__}")

@@ -65,6 +65,19 @@ LABELS: dict[str, dict[str, str]] = {
     "documents": _t("Documents", "文档", "Documents", "Документы", "書類", "เอกสาร"),
     "photos": _t("Photos", "照片", "Photos", "Фото", "写真", "รูปภาพ"),
     "downloads": _t("Downloads", "下载", "Téléchargements", "Загрузки", "ダウンロード", "ดาวน์โหลด"),
+    "browser": _t("Browser", "浏览器", "Navigateur", "Браузер", "ブラウザ", "เบราว์เซอร์"),
+    "search_or_url": _t("Search or type URL", "搜索或输入网址", "Rechercher ou saisir une URL", "Поиск или адрес", "検索またはURLを入力", "ค้นหาหรือพิมพ์ URL"),
+    "news": _t("News", "新闻", "Actualités", "Новости", "ニュース", "ข่าว"),
+    "weather": _t("Weather", "天气", "Météo", "Погода", "天気", "สภาพอากาศ"),
+    "recipes": _t("Recipes", "菜谱", "Recettes", "Рецепты", "レシピ", "สูตรอาหาร"),
+    "block_popups": _t("Block pop-ups", "阻止弹出窗口", "Bloquer les pop-up", "Блокировать всплывающие окна", "ポップアップをブロック", "บล็อกป๊อปอัป"),
+    "save_passwords": _t("Save passwords", "保存密码", "Enregistrer les mots de passe", "Сохранять пароли", "パスワードを保存", "บันทึกรหัสผ่าน"),
+    "desktop_site": _t("Desktop site", "桌面版网站", "Version pour ordinateur", "Версия для ПК", "PC版サイト", "เว็บไซต์เวอร์ชันเดสก์ท็อป"),
+    "delete_confirm": _t("Delete selected items?", "删除所选项目？", "Supprimer les éléments cochés ?", "Удалить выбранное?", "選択した項目を削除しますか？", "ลบรายการที่เลือกหรือไม่"),
+    "cancel": _t("Cancel", "取消", "Annuler", "Отмена", "キャンセル", "ยกเลิก"),
+    "delete": _t("Delete", "删除", "Supprimer", "Удалить", "削除", "ลบ"),
+    "deleted": _t("Deleted", "已删除", "Supprimé", "Удалено", "削除しました", "ลบแล้ว"),
+    "select_first": _t("Select items first", "请先选择项目", "Sélectionnez d'abord", "Сначала выберите", "先に項目を選択してください", "โปรดเลือกรายการก่อน"),
     "added": _t("Added to cart", "已加入购物车", "Ajouté au panier", "Добавлено в корзину", "カートに追加しました", "ใส่รถเข็นแล้ว"),
 }
 # Proper names and times stay as they are in every language.
@@ -83,7 +96,14 @@ ICON_NAMES: dict[str, dict[str, str]] = {
     "cart": _t("the shopping cart icon", "购物车图标", "l'icône de panier", "значок тележки", "カートアイコン", "ไอคอนรถเข็น"),
     "user": _t("the person icon", "人像图标", "l'icône de personne", "значок человека", "人物アイコン", "ไอคอนรูปคน"),
     "play": _t("the play icon", "播放图标", "l'icône de lecture", "значок воспроизведения", "再生アイコン", "ไอคอนเล่น"),
+    "camera": _t("the camera icon", "相机图标", "l'icône d'appareil photo", "значок камеры", "カメラアイコン", "ไอคอนกล้อง"),
     "home": _t("the house icon", "房子图标", "l'icône de maison", "значок дома", "家のアイコン", "ไอคอนรูปบ้าน"),
+}
+
+# How a question names a trailing widget by the row it belongs to.
+WIDGETS: dict[str, dict[str, str]] = {
+    "switch": _t("the {x} switch", "{x}开关", "l'interrupteur {x}", "переключатель {x}", "{x}のスイッチ", "สวิตช์{x}"),
+    "checkbox": _t("the checkbox of {x}", "{x}的复选框", "la case à cocher de {x}", "флажок у {x}", "{x}のチェックボックス", "ช่องทำเครื่องหมายของ{x}"),
 }
 
 # --- option phrases ---------------------------------------------------------------------
@@ -116,6 +136,7 @@ FUNCTIONS: dict[str, dict[str, str]] = {
     "fn_cart": _t("Opens the shopping cart", "打开购物车", "Ouvre le panier", "Открывает корзину", "カートを開く", "เปิดรถเข็น"),
     "fn_play": _t("Starts playback", "开始播放", "Lance la lecture", "Запускает воспроизведение", "再生を開始する", "เริ่มเล่น"),
     "fn_profile": _t("Opens the user profile", "打开个人资料", "Ouvre le profil", "Открывает профиль", "プロフィールを開く", "เปิดโปรไฟล์"),
+    "fn_camera": _t("Opens the camera to take a photo", "打开相机拍照", "Ouvre l'appareil photo", "Открывает камеру для снимка", "カメラを起動して写真を撮る", "เปิดกล้องเพื่อถ่ายรูป"),
     "fn_home": _t("Goes to the home page", "前往首页", "Va à l'accueil", "Переходит на главную", "ホームに移動する", "ไปที่หน้าแรก"),
 }
 INTERACTIONS: dict[str, dict[str, str]] = {
@@ -127,6 +148,7 @@ INTERACTIONS: dict[str, dict[str, str]] = {
     "ia_pinch": _t("Pinch with two fingers to zoom", "双指捏合进行缩放", "Pincer à deux doigts pour zoomer", "Свести два пальца для масштаба", "2本指でピンチしてズームする", "ใช้สองนิ้วจีบเพื่อซูม"),
     "ia_drag": _t("Drag it to another position", "拖动到其他位置", "Le faire glisser ailleurs", "Перетащить в другое место", "別の位置へドラッグする", "ลากไปยังตำแหน่งอื่น"),
     "ia_swipe": _t("Swipe down on it to refresh", "在其上下拉以刷新", "Glisser vers le bas pour actualiser", "Потянуть вниз для обновления", "下にスワイプして更新する", "ปัดลงเพื่อรีเฟรช"),
+    "ia_static": _t("It is a static label and does not react to touch", "这是静态文字，点击没有反应", "C'est un texte fixe, sans réaction au toucher", "Это статичная надпись, она не реагирует на нажатия", "静的なラベルで、タップしても反応しない", "เป็นข้อความคงที่ แตะแล้วไม่มีผล"),
     "ia_long": _t("Long-press it to see more options", "长按以查看更多选项", "Appui long pour plus d'options", "Долгое нажатие для других опций", "長押しして他の選択肢を表示する", "กดค้างเพื่อดูตัวเลือกเพิ่มเติม"),
 }
 OUTCOMES: dict[str, dict[str, str]] = {
@@ -137,6 +159,10 @@ OUTCOMES: dict[str, dict[str, str]] = {
     "out_error": _t("An error message appears", "出现错误提示", "Un message d'erreur apparaît", "Появляется сообщение об ошибке", "エラーメッセージが表示される", "มีข้อความแสดงข้อผิดพลาดปรากฏขึ้น"),
     "out_checked": _t("{x} becomes selected", "{x}被选中", "{x} est coché", "{x} отмечается", "{x}が選択される", "{x}ถูกเลือก"),
     "out_keyboard": _t("A keyboard appears for typing in {x}", "弹出键盘以在{x}中输入", "Un clavier s'affiche pour écrire dans {x}", "Появляется клавиатура для ввода в поле {x}", "{x}に入力するためのキーボードが表示される", "แป้นพิมพ์ปรากฏเพื่อพิมพ์ใน{x}"),
+    "out_dialog": _t("A dialog asks to confirm the deletion", "弹出对话框要求确认删除", "Une boîte de dialogue demande de confirmer la suppression", "Появляется окно подтверждения удаления", "削除を確認するダイアログが表示される", "มีกล่องโต้ตอบให้ยืนยันการลบ"),
+    "out_select_first": _t("A message asks to select items first", "提示需要先选择项目", "Un message demande de sélectionner d'abord des éléments", "Появляется сообщение: сначала выберите элементы", "先に項目を選択するよう求めるメッセージが表示される", "มีข้อความแจ้งให้เลือกรายการก่อน"),
+    "out_deleted": _t("The selected items are deleted", "所选项目被删除", "Les éléments cochés sont supprimés", "Выбранные элементы удаляются", "選択した項目が削除される", "รายการที่เลือกถูกลบ"),
+    "out_dialog_closed": _t("The dialog closes and nothing is deleted", "对话框关闭，不删除任何内容", "La boîte de dialogue se ferme sans rien supprimer", "Окно закрывается, ничего не удаляется", "ダイアログが閉じ、何も削除されない", "กล่องโต้ตอบปิดลงโดยไม่มีการลบ"),
     "out_added": _t("{x} is added to the cart", "{x}被加入购物车", "{x} est ajouté au panier", "{x} добавляется в корзину", "{x}がカートに追加される", "{x}ถูกใส่ในรถเข็น"),
 }
 ACTIONS: dict[str, dict[str, str]] = {
@@ -152,6 +178,7 @@ GOALS: dict[str, dict[str, str]] = {
     "goal_add": _t("add {x} to the cart", "把{x}加入购物车", "ajouter {x} au panier", "добавить {x} в корзину", "{x}をカートに追加する", "ใส่{x}ลงในรถเข็น"),
     "goal_new_note": _t("create a new note", "新建一条备忘录", "créer une nouvelle note", "создать новую заметку", "新しいメモを作成する", "สร้างโน้ตใหม่"),
     "goal_new_alarm": _t("create a new alarm", "新建一个闹钟", "créer une nouvelle alarme", "создать новый будильник", "新しいアラームを作成する", "สร้างการปลุกใหม่"),
+    "goal_delete": _t("delete {x}", "删除{x}", "supprimer {x}", "удалить {x}", "{x}を削除する", "ลบ{x}"),
     "goal_alarm_off": _t("turn off the {x} alarm", "关闭{x}的闹钟", "désactiver l'alarme de {x}", "выключить будильник на {x}", "{x}のアラームをオフにする", "ปิดการปลุกเวลา {x}"),
     "goal_alarm_on": _t("turn on the {x} alarm", "开启{x}的闹钟", "activer l'alarme de {x}", "включить будильник на {x}", "{x}のアラームをオンにする", "เปิดการปลุกเวลา {x}"),
 }
@@ -168,9 +195,12 @@ QUESTIONS: dict[str, dict[str, str]] = {
              "Как пользователю взаимодействовать с элементом {x}?", "ユーザーは{x}をどのように操作すべきですか？", "ผู้ใช้ควรโต้ตอบกับ{x}อย่างไร"),
     "AU": _t("What happens if the user taps {x}?", "如果用户点击{x}，会发生什么？", "Que se passe-t-il si l'utilisateur touche {x} ?",
              "Что произойдёт, если пользователь нажмёт {x}?", "ユーザーが{x}をタップすると何が起きますか？", "จะเกิดอะไรขึ้นหากผู้ใช้แตะ{x}"),
-    "AP": _t("The user wants to {goal}. What should they do on this screen?", "用户想要{goal}。在此界面上应该怎么做？",
-             "L'utilisateur veut {goal}. Que doit-il faire sur cet écran ?", "Пользователь хочет {goal}. Что ему сделать на этом экране?",
-             "ユーザーは「{goal}」ことを望んでいます。この画面で何をすべきですか？", "ผู้ใช้ต้องการ{goal} ควรทำอะไรบนหน้าจอนี้"),
+    "AP": _t("The user wants to {goal}. Starting from this screen, which sequence of actions achieves this goal?",
+             "用户想要{goal}。从当前界面开始，哪一组操作能实现这个目标？",
+             "L'utilisateur veut {goal}. À partir de cet écran, quelle suite d'actions atteint cet objectif ?",
+             "Пользователь хочет {goal}. Какая последовательность действий с этого экрана ведёт к цели?",
+             "ユーザーは「{goal}」ことを望んでいます。この画面から始めて、目的を達成する操作の手順はどれですか？",
+             "ผู้ใช้ต้องการ{goal} เริ่มจากหน้าจอนี้ ลำดับการกระทำใดทำให้บรรลุเป้าหมายนี้"),
     "RI": _t("The screenshots show a user's steps in order. What is the user's goal?", "这些截图按顺序展示了用户的操作步骤。用户的目标是什么？",
              "Les captures montrent les étapes d'un utilisateur, dans l'ordre. Quel est son objectif ?",
              "Скриншоты показывают шаги пользователя по порядку. Какова его цель?",

@@ -3,6 +3,7 @@
 A question is built once, language-independently, from references into the i18n tables;
 ``localise`` turns it into text for one language. AEL answers come from true element
 positions, REL from true relations, WF/WI from element roles, AU/AP from ``scene.tap``,
+AP from action sequences checked by replaying them through ``scene.tap`` (seed Table 10),
 RI/SI from scripted multi-screen tasks (SI: the sparse variant, first and last frame).
 """
 
@@ -13,9 +14,11 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from gui_tasks.synth import i18n
-from gui_tasks.synth.scene import APPS, ICON_FUNCTIONS, ROOT_PAGES, Element, Screen, screen, tap
+from gui_tasks.synth.scene import APPS, DELETABLE, ICON_FUNCTIONS, Element, Screen, checked_keys, screen, tap
 
-Ref = tuple  # ("q", label) | ("icon", name) | (table, key, inner_ref | None)
+# ("q", label) | ("icon", name) | ("plain", label) | ("switch"|"checkbox", row label) | ("steps", (action ref, ...))
+# | (table, key[, inner ref])
+Ref = tuple
 LETTERS = "ABCD"
 TABLES = {"region": i18n.REGIONS, "relation": i18n.RELATIONS, "function": i18n.FUNCTIONS, "interaction": i18n.INTERACTIONS,
           "outcome": i18n.OUTCOMES, "action": i18n.ACTIONS, "goal": i18n.GOALS}
@@ -41,6 +44,10 @@ def localise(ref: Ref, lang: str) -> str:
         return i18n.ICON_NAMES[ref[1]][lang]
     if kind == "plain":
         return i18n.label(ref[1], lang)
+    if kind in i18n.WIDGETS:
+        return i18n.phrase(i18n.WIDGETS, kind, lang, x=i18n.quoted(ref[1], lang))
+    if kind == "steps":
+        return " → ".join(localise(step, lang) for step in ref[1])
     table, key, inner = TABLES[kind], ref[1], ref[2] if len(ref) > 2 else None
     fmt = {"x": localise(inner, lang)} if inner is not None else {}
     return i18n.phrase(table, key, lang, **fmt)
@@ -86,12 +93,12 @@ def relation_of(a, b) -> str | None:
 
 
 def ref_of(scr: Screen, e: Element) -> Ref | None:
-    """How a question names ``e``: its label (quoted) or, for an unlabeled icon, its icon."""
-    if e.role in ("toggle", "checkbox"):
-        return ("q", scr.get(e.owner).label)
-    if e.label and e.role in ("row", "button", "tab", "input"):
-        if e.role == "button" and e.owner:
-            return None  # several identical "Add" buttons: not nameable
+    """How a question names ``e``: its label (quoted), its row's switch/checkbox, or an unlabeled icon's shape."""
+    if e.role == "toggle":
+        return ("switch", scr.get(e.owner).label)
+    if e.role == "checkbox":
+        return ("checkbox", scr.get(e.owner).label)
+    if e.label and e.role in ("row", "button", "tab", "input", "title"):
         return ("q", e.label)
     if e.role in ("icon", "back") and not e.owner:
         return ("icon", e.icon)
@@ -99,9 +106,15 @@ def ref_of(scr: Screen, e: Element) -> Ref | None:
 
 
 def _unique(scr: Screen, cands: list[Element]) -> list[Element]:
-    """Elements whose reference names exactly one element on the screen."""
+    """Elements not covered by a dialog whose reference names exactly one element on the screen."""
     refs = [ref_of(scr, e) for e in scr.elements]
-    return [e for e in cands if ref_of(scr, e) is not None and refs.count(ref_of(scr, e)) == 1]
+    return [e for e in cands if scr.active(e) and ref_of(scr, e) is not None and refs.count(ref_of(scr, e)) == 1]
+
+
+def find(scr: Screen, ref: Ref) -> Element | None:
+    """The one active element that ``ref`` names on ``scr`` (None if none or several)."""
+    hits = [e for e in scr.elements if scr.active(e) and ref_of(scr, e) == ref]
+    return hits[0] if len(hits) == 1 else None
 
 
 def _options(rng: random.Random, correct: Ref, pool: list[Ref], slot: int) -> tuple[tuple[Ref, ...], int] | None:
@@ -120,6 +133,8 @@ def random_screen(rng: random.Random) -> Screen:
     state: dict[str, Any] = {k: rng.random() < 0.5 for k in keys}
     if app == "shop":
         state.update({f"cart_{k}": rng.random() < 0.4 for k in ("headphones", "backpack", "smart_watch")})
+    if (app, page) in DELETABLE and any(state.values()) and rng.random() < 0.3:
+        state["dialog"] = True
     return screen(app, page, state)
 
 
@@ -160,18 +175,19 @@ def q_wf(rng, scr, slot):
 
 
 # Correct interaction per role, and interactions that would also be defensible (never distractors).
-INTERACTION_OF = {"toggle": "ia_toggle", "checkbox": "ia_check", "chevron": "ia_open", "input": "ia_type", "button": "ia_press"}
+INTERACTION_OF = {"toggle": "ia_toggle", "checkbox": "ia_check", "chevron": "ia_open", "input": "ia_type", "button": "ia_press",
+                  "title": "ia_static"}
 NOT_WRONG = {"ia_toggle": {"ia_press", "ia_check"}, "ia_check": {"ia_press", "ia_toggle", "ia_long"}, "ia_open": {"ia_press", "ia_long"},
-             "ia_type": {"ia_press", "ia_long"}, "ia_press": {"ia_open", "ia_long"}}
+             "ia_type": {"ia_press", "ia_long"}, "ia_press": {"ia_open", "ia_long"}, "ia_static": set()}
 
 
 def q_wi(rng, scr, slot):
     cands = []
     for e in scr.elements:
-        kind = e.role if e.role in ("toggle", "checkbox", "input") else None
+        kind = e.role if e.role in ("toggle", "checkbox", "input", "title") else None
         if e.role == "row" and e.target:
             kind = "chevron"
-        if e.role == "button" and not e.owner:
+        if e.role == "button":
             kind = "button"
         if kind:
             cands.append((e, kind))
@@ -193,13 +209,15 @@ def _outcome_ref(scr: Screen, e: Element) -> Ref | None:
         return ("outcome", outcome, ("q", APPS[scr.app][page].title))
     if outcome == "out_keyboard":
         return ("outcome", outcome, ("q", e.label))
-    if outcome == "out_back":
+    if outcome in ("out_back", "out_dialog", "out_select_first", "out_deleted", "out_dialog_closed"):
         return ("outcome", outcome)
+    if outcome == "out_added":
+        return ("outcome", outcome, ("q", scr.get(e.owner).label))
     return None
 
 
 def q_au(rng, scr, slot):
-    cands = [e for e in _unique(scr, [e for e in scr.elements if e.role in ("toggle", "checkbox", "row", "back", "icon", "input")])
+    cands = [e for e in _unique(scr, [e for e in scr.elements if e.role in ("toggle", "checkbox", "row", "back", "icon", "input", "button")])
              if _outcome_ref(scr, e) and not (e.role == "row" and not e.target)]
     if not cands:
         return None
@@ -209,38 +227,99 @@ def q_au(rng, scr, slot):
     if correct[1] in ("out_on", "out_off"):
         pool.append(("outcome", "out_off" if correct[1] == "out_on" else "out_on", correct[2]))
     pool += [r for o in scr.elements if o is not e and o in _unique(scr, [o]) for r in [_outcome_ref(scr, o)] if r]
-    pool += [("outcome", "out_open", ("q", p.title)) for p in APPS[scr.app].values()]
+    pool += [("outcome", "out_open", ("q", p.title)) for p in APPS[scr.app].values() if p.title != scr.get("title").label]
+    if (scr.app, scr.page) in DELETABLE:  # deleting without confirmation, or confirming when cancelling: subtle mistakes
+        pool += [("outcome", o) for o in ("out_dialog", "out_select_first", "out_deleted", "out_dialog_closed")]
     built = _options(rng, correct, pool, slot)
     return built and Question("AU", ((scr, None),), {"x": ref_of(scr, e)}, *built, {"element": e.id, "outcome": correct[1]})
 
 
-def _goal_for(scr: Screen, e: Element) -> Ref | None:
-    page, state, outcome = tap(scr, e.id)
-    if e.role == "toggle":
-        lab = scr.get(e.owner).label
-        if scr.app == "clock":
-            return ("goal", "goal_alarm_on" if not e.state else "goal_alarm_off", ("plain", lab))
-        return ("goal", "goal_on" if not e.state else "goal_off", ("plain", lab))
-    if e.role == "row" and e.target:
-        return ("goal", "goal_open", ("plain", APPS[scr.app][e.target].title))
-    if e.role == "icon" and e.target in ("new_note", "new_alarm"):
-        return ("goal", f"goal_{e.target}")
-    return None
+def perform(scr: Screen, steps: tuple[Ref, ...]) -> Screen | None:
+    """Replay ``steps`` (("action", "act_tap"|"act_long", target ref)) from ``scr``; None if a target is not
+    on the screen at that step. A long press changes nothing in this world (no context menus)."""
+    for step in steps:
+        el = find(scr, step[2])
+        if el is None:
+            return None
+        if step[1] == "act_tap":
+            page, state, _ = tap(scr, el.id)
+            scr = screen(scr.app, page, state)
+    return scr
+
+
+def _goal_reached(goal: dict[str, Any], scr: Screen | None) -> bool:
+    """Whether the final screen satisfies ``goal`` ({"key": state key, "value": wanted}, dialog closed)."""
+    return scr is not None and not scr.modal and bool(dict(scr.state).get(goal["key"])) == goal["value"]
+
+
+def _plans(scr: Screen) -> list[tuple[Ref, dict[str, Any], tuple[Ref, ...]]]:
+    """(goal ref, goal predicate, shortest plan) for goals reachable in one to three taps from ``scr``."""
+    if scr.modal:
+        return []
+    out = []
+    spec = APPS[scr.app]
+    for e in _unique(scr, [e for e in scr.elements if e.role == "toggle"]):
+        key = {r.label: r.key for r in spec[scr.page].rows}[scr.get(e.owner).label]
+        out.append((_toggle_goal(scr.app, scr.get(e.owner).label, not e.state), {"key": key, "value": not e.state},
+                    (("action", "act_tap", ref_of(scr, e)),)))
+    for row in _unique(scr, [e for e in scr.elements if e.role == "row" and e.target]):
+        sub = screen(scr.app, row.target, dict(scr.state))
+        for t in _unique(sub, [t for t in sub.elements if t.role == "toggle"]):
+            lab = sub.get(t.owner).label
+            key = {r.label: r.key for r in spec[row.target].rows}[lab]
+            if find(scr, ("switch", lab)) is None:  # otherwise the one-step plan is the shortest
+                out.append((_toggle_goal(scr.app, lab, not t.state), {"key": key, "value": not t.state},
+                            (("action", "act_tap", ref_of(scr, row)), ("action", "act_tap", ("switch", lab)))))
+    if (scr.app, scr.page) in DELETABLE:
+        checked = set(checked_keys(scr))
+        for c in _unique(scr, [e for e in scr.elements if e.role == "checkbox"]):
+            lab = scr.get(c.owner).label
+            key = {r.label: r.key for r in spec[scr.page].rows}[lab]
+            if checked <= {key}:  # exactly this item ends up selected
+                steps = () if key in checked else (("action", "act_tap", ("checkbox", lab)),)
+                steps += (("action", "act_tap", ("icon", "trash")), ("action", "act_tap", ("q", "delete")))
+                out.append((("goal", "goal_delete", ("plain", lab)), {"key": f"gone_{key}", "value": True}, steps))
+    return out
+
+
+def _toggle_goal(app: str, label: str, on: bool) -> Ref:
+    if app == "clock":
+        return ("goal", "goal_alarm_on" if on else "goal_alarm_off", ("plain", label))
+    return ("goal", "goal_on" if on else "goal_off", ("plain", label))
+
+
+def _plan_variants(scr: Screen, steps: tuple[Ref, ...]) -> list[tuple[Ref, ...]]:
+    """Seed Table 10 distractors: wrong order, a missing step, a wrong target, a wrong action type."""
+    out: list[tuple[Ref, ...]] = []
+    if len(steps) > 1:
+        out.append(tuple(reversed(steps)))
+        out += [steps[:i] + steps[i + 1:] for i in range(len(steps))]
+        out.append(steps[1:] + steps[:1])
+    for i, (_, act, target) in enumerate(steps):
+        out.append(steps[:i] + (("action", "act_long", target),) + steps[i + 1:])
+    # wrong target: the same kind of widget elsewhere on the screen where that step happens
+    cur: Screen | None = scr
+    for i, step in enumerate(steps):
+        if cur is None:
+            break
+        el = find(cur, step[2])
+        if el is None:
+            break
+        same = [o for o in _unique(cur, [o for o in cur.elements if o.role == el.role and o is not el])]
+        out += [steps[:i] + (("action", step[1], ref_of(cur, o)),) + steps[i + 1:] for o in same]
+        cur = perform(cur, (step,))
+    return out
 
 
 def q_ap(rng, scr, slot):
-    cands = [e for e in scr.elements if _goal_for(scr, e) and ref_of(scr, e) and e in _unique(scr, [e])]
-    if not cands:
+    plans = _plans(scr)
+    if not plans:
         return None
-    e = rng.choice(cands)
-    goal = _goal_for(scr, e)
-    target_ref = ref_of(scr, e)
-    correct = ("action", "act_tap", target_ref)
-    others = [ref_of(scr, o) for o in _unique(scr, [o for o in scr.elements if o.role in ("row", "icon", "back", "tab")])]
-    pool = [("action", "act_tap", r) for r in others if r and r != target_ref]
-    pool += [("action", "act_long", target_ref), ("action", "act_back" if any(x.role == "back" for x in scr.elements) else "act_swipe")]
-    built = _options(rng, correct, pool, slot)
-    return built and Question("AP", ((scr, None),), {"goal": goal}, *built, {"element": e.id, "goal": goal[1]})
+    goal, pred, steps = rng.choice(plans)
+    variants = [v for v in dict.fromkeys(_plan_variants(scr, steps)) if v and v != steps and not _goal_reached(pred, perform(scr, v))]
+    built = _options(rng, ("steps", steps), [("steps", v) for v in variants], slot)
+    return built and Question("AP", ((scr, None),), {"goal": goal}, *built,
+                              {"goal": goal[1], "goal_state": pred, "steps": steps})
 
 
 # Scripted tasks for RI/SI: (app, start page, taps by element id, goal, initial state).
@@ -255,6 +334,10 @@ TASKS: tuple[tuple[str, str, tuple[str, ...], Ref, dict], ...] = (
     ("shop", "home", ("row_headphones_button", "action_cart"), ("goal", "goal_add", ("plain", "headphones")), {}),
     ("shop", "home", ("row_backpack_button", "action_cart"), ("goal", "goal_add", ("plain", "backpack")), {}),
     ("clock", "alarms", ("action_plus", "input"), ("goal", "goal_new_alarm"), {}),
+    ("browser", "start", ("action_gear", "row_block_popups_toggle"), ("goal", "goal_on", ("plain", "block_popups")), {"popups": False}),
+    ("browser", "start", ("action_gear", "row_save_passwords_toggle"), ("goal", "goal_off", ("plain", "save_passwords")), {"passwords": True}),
+    ("files", "root", ("row_photos_check", "action_trash", "dialog_delete"), ("goal", "goal_delete", ("plain", "photos")), {}),
+    ("notes", "list", ("row_ideas_check", "action_trash", "dialog_delete"), ("goal", "goal_delete", ("plain", "ideas")), {}),
     ("notes", "list", ("action_plus", "input"), ("goal", "goal_new_note"), {}),
 )
 # Plausible wrong goals (seed Table 15: misinterpretations in the same app).
@@ -263,7 +346,11 @@ SIBLING_GOALS: dict[str, list[Ref]] = {
                  for x in ("bluetooth", "wifi", "auto_rotate", "battery_saver", "vibrate", "dark_mode", "airplane", "dnd")],
     "shop": [("goal", "goal_add", ("plain", x)) for x in ("headphones", "backpack", "smart_watch")] + [("goal", "goal_open", ("plain", "profile"))],
     "clock": [("goal", "goal_alarm_off", ("plain", t)) for t in ("07:00", "08:30")] + [("goal", "goal_new_note"), ("goal", "goal_open", ("plain", "timer"))],
-    "notes": [("goal", "goal_new_alarm"), ("goal", "goal_open", ("plain", "shopping_list")), ("goal", "goal_open", ("plain", "ideas"))],
+    "notes": [("goal", "goal_new_alarm"), ("goal", "goal_open", ("plain", "shopping_list")), ("goal", "goal_open", ("plain", "ideas")),
+              ("goal", "goal_delete", ("plain", "meeting")), ("goal", "goal_delete", ("plain", "shopping_list")), ("goal", "goal_new_note")],
+    "browser": [("goal", g, ("plain", x)) for g in ("goal_on", "goal_off") for x in ("block_popups", "save_passwords", "desktop_site")],
+    "files": [("goal", "goal_delete", ("plain", x)) for x in ("documents", "photos", "downloads")]
+             + [("goal", "goal_open", ("plain", "downloads"))],
 }
 
 
@@ -317,4 +404,4 @@ def generate(dimension: str, n: int, rng: random.Random) -> list[Question]:
     return out
 
 
-__all__ = ["Question", "generate", "localise", "stem_text", "region_of", "relation_of", "play", "TASKS", "ROOT_PAGES"]
+__all__ = ["Question", "generate", "localise", "stem_text", "region_of", "relation_of", "ref_of", "find", "perform", "play", "TASKS"]

@@ -28,12 +28,18 @@ def fit(text: str, size: int, width: int) -> str:
     return text + "…"
 
 
-def draw_text(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill, anchor: str = "lm") -> None:
-    """Draw ``text`` run by run with the font that covers each character."""
+Log = list  # of (font index, text run) actually drawn, for glyph-coverage checks
+
+
+def draw_text(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill, anchor: str = "lm",
+              log: Log | None = None) -> None:
+    """Draw ``text`` run by run with the font that covers each character (runs appended to ``log``)."""
     x, y = xy
     if anchor[0] == "m":
         x -= text_width(text, size) / 2
     for idx, part in runs(text):
+        if log is not None:
+            log.append((idx, part))
         f = font(idx, size)
         d.text((x, y), part, font=f, fill=fill, anchor="l" + anchor[1])
         x += f.getlength(part)
@@ -86,6 +92,14 @@ def _icon(d: ImageDraw.ImageDraw, name: str, box, color, filled: bool = False) -
         d.arc([cx - r * 0.8, cy - r * 0.05, cx + r * 0.8, cy + r * 1.4], 180, 360, fill=color, width=w)
     elif name == "play":
         d.polygon([(cx - r * 0.5, cy - r * 0.8), (cx - r * 0.5, cy + r * 0.8), (cx + r * 0.8, cy)], fill=color)
+    elif name == "camera":
+        d.rounded_rectangle([cx - r, cy - r * 0.55, cx + r, cy + r * 0.8], radius=3, outline=color, width=w)
+        d.rectangle([cx - r * 0.35, cy - r * 0.85, cx + r * 0.35, cy - r * 0.55], fill=color)
+        d.ellipse([cx - r * 0.42, cy - r * 0.28, cx + r * 0.42, cy + r * 0.56], outline=color, width=w)
+    elif name == "globe":
+        d.ellipse([cx - r, cy - r, cx + r, cy + r], outline=color, width=w)
+        d.ellipse([cx - r * 0.45, cy - r, cx + r * 0.45, cy + r], outline=color, width=1)
+        d.line([(cx - r, cy), (cx + r, cy)], fill=color, width=1)
     elif name == "home":
         d.polygon([(cx, cy - r), (cx - r, cy - r * 0.1), (cx + r, cy - r * 0.1)], outline=color)
         d.rectangle([cx - r * 0.7, cy - r * 0.1, cx + r * 0.7, cy + r], outline=color, width=w)
@@ -93,13 +107,19 @@ def _icon(d: ImageDraw.ImageDraw, name: str, box, color, filled: bool = False) -
         raise ValueError(f"unknown icon {name!r}")
 
 
-def render(scr: Screen, lang: str, tap_marker: Element | None = None) -> Image.Image:
-    """The screenshot of ``scr`` in ``lang``; ``tap_marker`` circles the element about to be tapped."""
+def render(scr: Screen, lang: str, tap_marker: Element | None = None, log: Log | None = None) -> Image.Image:
+    """The screenshot of ``scr`` in ``lang``; ``tap_marker`` circles the element about to be tapped.
+
+    Every text run drawn is appended to ``log`` as (font index, text), if given.
+    """
     theme = DARK if dict(scr.state).get("dark") else LIGHT
     img = Image.new("RGB", scr.size, theme["bg"])
     d = ImageDraw.Draw(img)
     for e in scr.elements:
-        _element(d, e, lang, theme)
+        if e.role == "dialog":  # dim everything behind the dialog
+            img.paste(Image.blend(img, Image.new("RGB", img.size, (0, 0, 0)), 0.45))
+            d = ImageDraw.Draw(img)
+        _element(d, e, lang, theme, log)
     if tap_marker is not None:
         x1, y1, x2, y2 = tap_marker.box
         cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
@@ -107,15 +127,15 @@ def render(scr: Screen, lang: str, tap_marker: Element | None = None) -> Image.I
     return img
 
 
-def _element(d: ImageDraw.ImageDraw, e: Element, lang: str, t: dict) -> None:
+def _element(d: ImageDraw.ImageDraw, e: Element, lang: str, t: dict, log: Log | None) -> None:
     x1, y1, x2, y2 = e.box
     cy = (y1 + y2) / 2
     if e.role == "status":
-        draw_text(d, (14, cy), "9:41", 13, t["fg"])
+        draw_text(d, (14, cy), "9:41", 13, t["fg"], log=log)
         d.rectangle([x2 - 38, cy - 6, x2 - 14, cy + 6], outline=t["fg"], width=1)
         d.rectangle([x2 - 36, cy - 4, x2 - 22, cy + 4], fill=t["fg"])
     elif e.role == "title":
-        draw_text(d, ((x1 + x2) / 2, cy), fit(tr(e.label, lang), 20, x2 - x1), 20, t["fg"], anchor="mm")
+        draw_text(d, ((x1 + x2) / 2, cy), fit(tr(e.label, lang), 20, x2 - x1), 20, t["fg"], anchor="mm", log=log)
     elif e.role in ("back", "icon") and not e.owner:
         _icon(d, e.icon, e.box, ACCENT)
     elif e.role == "icon":
@@ -123,7 +143,7 @@ def _element(d: ImageDraw.ImageDraw, e: Element, lang: str, t: dict) -> None:
     elif e.role == "input":
         d.rounded_rectangle(e.box, radius=10, fill=t["card"], outline=t["line"])
         _icon(d, "search", (x1 + 6, y1 + 8, x1 + 30, y2 - 8), t["muted"])
-        draw_text(d, (x1 + 36, cy), fit(tr(e.label, lang), 16, x2 - x1 - 48), 16, t["muted"])
+        draw_text(d, (x1 + 36, cy), fit(tr(e.label, lang), 16, x2 - x1 - 48), 16, t["muted"], log=log)
     elif e.role == "row":
         d.rectangle(e.box, fill=t["card"])
         d.line([(16, y2 - 1), (x2, y2 - 1)], fill=t["line"])
@@ -133,7 +153,7 @@ def _element(d: ImageDraw.ImageDraw, e: Element, lang: str, t: dict) -> None:
             _icon(d, e.icon, (16, cy - 16, 48, cy + 16), t["fg"])
             x = 60
         # Trailing widgets occupy at most 124 px on the right (see scene.screen).
-        draw_text(d, (x, cy), fit(tr(e.label, lang), 17, x2 - x - 140), 17, t["fg"])
+        draw_text(d, (x, cy), fit(tr(e.label, lang), 17, x2 - x - 140), 17, t["fg"], log=log)
     elif e.role == "toggle":
         d.rounded_rectangle(e.box, radius=(y2 - y1) // 2, fill=ON if e.state else OFF)
         kx = x2 - 14 if e.state else x1 + 14
@@ -143,24 +163,27 @@ def _element(d: ImageDraw.ImageDraw, e: Element, lang: str, t: dict) -> None:
         if e.state:
             d.line([(x1 + 5, cy), (x1 + 10, y2 - 6), (x2 - 5, y1 + 6)], fill=(255, 255, 255), width=3)
     elif e.role == "button":
-        d.rounded_rectangle(e.box, radius=10, fill=ACCENT)
-        draw_text(d, ((x1 + x2) / 2, cy), fit(tr(e.label, lang), 15, x2 - x1 - 12), 15, (255, 255, 255), anchor="mm")
+        d.rounded_rectangle(e.box, radius=10, fill=RED if e.label == "delete" else ACCENT)
+        draw_text(d, ((x1 + x2) / 2, cy), fit(tr(e.label, lang), 15, x2 - x1 - 12), 15, (255, 255, 255), anchor="mm", log=log)
     elif e.role == "text" and e.icon:
         _icon(d, e.icon, e.box, t["muted"])
     elif e.role == "toast":
         d.rounded_rectangle(e.box, radius=12, fill=(60, 60, 64))
-        draw_text(d, ((x1 + x2) / 2, cy), fit(tr(e.label, lang), 14, x2 - x1 - 16), 14, (255, 255, 255), anchor="mm")
+        draw_text(d, ((x1 + x2) / 2, cy), fit(tr(e.label, lang), 14, x2 - x1 - 16), 14, (255, 255, 255), anchor="mm", log=log)
+    elif e.role == "dialog":
+        d.rounded_rectangle(e.box, radius=16, fill=t["card"])
+        draw_text(d, ((x1 + x2) / 2, y1 + 48), fit(tr(e.label, lang), 17, x2 - x1 - 24), 17, t["fg"], anchor="mm", log=log)
     elif e.role == "tab":
         color = ACCENT if e.state else t["muted"]
         d.line([(x1, y1), (x2, y1)], fill=t["line"])
         _icon(d, e.icon, ((x1 + x2) / 2 - 12, y1 + 6, (x1 + x2) / 2 + 12, y1 + 30), color)
-        draw_text(d, ((x1 + x2) / 2, y1 + 44), fit(tr(e.label, lang), 12, x2 - x1 - 8), 12, color, anchor="mm")
+        draw_text(d, ((x1 + x2) / 2, y1 + 44), fit(tr(e.label, lang), 12, x2 - x1 - 8), 12, color, anchor="mm", log=log)
 
 
 def strings(scr: Screen, lang: str) -> list[str]:
-    """Every text drawn on ``scr`` in ``lang`` (for glyph-coverage checks)."""
+    """Every full (untruncated) label on ``scr`` in ``lang`` (for glyph-coverage checks)."""
     out = ["9:41"]
     for e in scr.elements:
-        if e.label and e.role in ("title", "input", "row", "button", "toast", "tab"):
+        if e.label and e.role in ("title", "input", "row", "button", "toast", "tab", "dialog"):
             out.append(tr(e.label, lang))
     return out

@@ -8,7 +8,7 @@ RI/SI sequences are derived from.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 WIDTH, HEIGHT = 360, 720
@@ -23,7 +23,7 @@ class Element:
     """One on-screen element; ``label`` is an i18n key (or a verbatim name), ``icon`` a glyph name."""
 
     id: str
-    role: str  # status, title, back, icon, input, row, toggle, checkbox, button, tab, toast, text
+    role: str  # status, title, back, icon, input, row, toggle, checkbox, button, tab, toast, text, dialog
     box: Box
     label: str | None = None
     icon: str | None = None
@@ -44,6 +44,15 @@ class Screen:
     state: tuple[tuple[str, Any], ...]
     elements: tuple[Element, ...]
     size: tuple[int, int] = (WIDTH, HEIGHT)
+
+    @property
+    def modal(self) -> bool:
+        """True while a dialog is open: only the dialog's own elements react to taps."""
+        return any(e.role == "dialog" for e in self.elements)
+
+    def active(self, e: Element) -> bool:
+        """Whether ``e`` can be interacted with now (not covered by an open dialog)."""
+        return not self.modal or e.id.startswith("dialog")
 
     def get(self, eid: str) -> Element:
         for e in self.elements:
@@ -104,8 +113,8 @@ APPS: dict[str, dict[str, Page]] = {
         "new_alarm": Page("new_alarm", (), back=True, search="alarm_name", bottom_button="save"),
     },
     "messages": {
-        "chats": Page("messages", (Row("anna", icon="user"), Row("max", icon="user"), Row("lena", icon="user")),
-                      actions=(("plus", None),), search="search",
+        "chats": Page("messages", (Row("anna", "none", icon="user"), Row("max", "none", icon="user"), Row("lena", "none", icon="user")),
+                      actions=(("camera", None), ("plus", None)), search="search",
                       tabs=(("bell", "chats"), ("user", "contacts"), ("gear", "settings"))),
     },
     "notes": {
@@ -129,12 +138,23 @@ APPS: dict[str, dict[str, Page]] = {
         "root": Page("files", (Row("documents", "checkbox", "d1"), Row("photos", "checkbox", "d2"), Row("downloads", "checkbox", "d3")),
                      actions=(("trash", None), ("share", None), ("search", None))),
     },
+    "browser": {
+        "start": Page("browser", (Row("news", "none", icon="globe"), Row("weather", "none", icon="globe"),
+                                  Row("recipes", "none", icon="globe")),
+                      actions=(("share", None), ("gear", "browser_settings")), search="search_or_url"),
+        "browser_settings": Page("settings", (Row("block_popups", "toggle", "popups"), Row("save_passwords", "toggle", "passwords"),
+                                              Row("desktop_site", "toggle", "desktop")), back=True),
+    },
 }
-ROOT_PAGES = {"settings": "root", "clock": "alarms", "messages": "chats", "notes": "list", "shop": "home", "music": "library", "files": "root"}
+ROOT_PAGES = {"settings": "root", "clock": "alarms", "messages": "chats", "notes": "list", "shop": "home", "music": "library",
+              "files": "root", "browser": "start"}
 # What each icon does (WF answers), seed section 3.2: widget function from visual cues.
 ICON_FUNCTIONS = {"gear": "fn_settings", "search": "fn_search", "plus": "fn_add", "trash": "fn_delete", "share": "fn_share",
                   "heart": "fn_like", "bell": "fn_notify", "back": "fn_back", "cart": "fn_cart", "play": "fn_play",
-                  "user": "fn_profile", "home": "fn_home"}
+                  "user": "fn_profile", "home": "fn_home", "camera": "fn_camera"}
+# Pages whose trash icon deletes the checked rows after a confirmation dialog.
+DELETABLE = {("files", "root"), ("notes", "list")}
+DIALOG_BOX: Box = (32, 250, WIDTH - 32, 430)
 
 
 def screen(app: str, page: str, state: dict[str, Any]) -> Screen:
@@ -158,6 +178,7 @@ def screen(app: str, page: str, state: dict[str, Any]) -> Screen:
         rows = spec.rows
         if spec.show_rows_if and not state.get(spec.show_rows_if):
             rows = rows[:1]
+        rows = tuple(r for r in rows if not state.get(f"gone_{r.key}"))
     for i, row in enumerate(rows):
         rid = f"row_{row.label}".replace(":", "").replace(" ", "_").replace("-", "_")
         target = row.key if row.trailing == "chevron" else None
@@ -187,6 +208,11 @@ def screen(app: str, page: str, state: dict[str, Any]) -> Screen:
         for i, (icon, lab) in enumerate(spec.tabs):
             els.append(Element(f"tab_{lab}", "tab", (i * w, HEIGHT - TAB_H, (i + 1) * w, HEIGHT), label=lab, icon=icon,
                                state=i == spec.tab_selected))
+    if state.get("dialog"):
+        x1, y1, x2, y2 = DIALOG_BOX
+        els.append(Element("dialog", "dialog", DIALOG_BOX, label="delete_confirm"))
+        els.append(Element("dialog_cancel", "button", (x1 + 16, y2 - 60, (x1 + x2) // 2 - 8, y2 - 16), label="cancel", owner="dialog"))
+        els.append(Element("dialog_delete", "button", ((x1 + x2) // 2 + 8, y2 - 60, x2 - 16, y2 - 16), label="delete", owner="dialog"))
     return Screen(app, page, tuple(sorted(state.items())), tuple(els))
 
 
@@ -196,6 +222,20 @@ def tap(scr: Screen, eid: str) -> tuple[str, dict[str, Any], str]:
     state = dict(scr.state)
     state.pop("toast", None)
     page = scr.page
+    if not scr.active(el):
+        return page, dict(scr.state), "none"
+    if el.id == "dialog_cancel":
+        state.pop("dialog", None)
+        return page, state, "out_dialog_closed"
+    if el.id == "dialog_delete":
+        state.pop("dialog", None)
+        for key in checked_keys(scr):
+            state[key], state[f"gone_{key}"] = False, True
+        return page, {**state, "toast": "deleted"}, "out_deleted"
+    if el.role == "icon" and el.icon == "trash" and (scr.app, page) in DELETABLE:
+        if checked_keys(scr):
+            return page, {**state, "dialog": True}, "out_dialog"
+        return page, {**state, "toast": "select_first"}, "out_select_first"
     if el.role in ("toggle", "checkbox") or (el.role == "icon" and el.icon == "heart" and el.owner):
         key = _state_key(scr, el)
         state[key] = not el.state
@@ -213,6 +253,11 @@ def tap(scr: Screen, eid: str) -> tuple[str, dict[str, Any], str]:
     return page, state, "none"
 
 
+def checked_keys(scr: Screen) -> list[str]:
+    """State keys of the rows whose checkbox is ticked on ``scr``."""
+    return [_state_key(scr, e) for e in scr.elements if e.role == "checkbox" and e.state]
+
+
 def _state_key(scr: Screen, el: Element) -> str:
     row = scr.get(el.owner)
     for r in APPS[scr.app][scr.page].rows:
@@ -222,7 +267,7 @@ def _state_key(scr: Screen, el: Element) -> str:
 
 
 def _parent(app: str, page: str) -> str:
-    return ROOT_PAGES[app]
+    return "root" if app == "settings" else ROOT_PAGES[app]
 
 
 def restate(scr: Screen, page: str, state: dict[str, Any]) -> Screen:
@@ -234,4 +279,5 @@ def with_state(scr: Screen, **changes: Any) -> Screen:
     return screen(scr.app, scr.page, {**dict(scr.state), **changes})
 
 
-__all__ = ["APPS", "ROOT_PAGES", "ICON_FUNCTIONS", "Element", "Screen", "screen", "tap", "restate", "with_state", "replace"]
+__all__ = ["APPS", "ROOT_PAGES", "ICON_FUNCTIONS", "DELETABLE", "Element", "Screen", "checked_keys", "screen", "tap", "restate",
+           "with_state"]
