@@ -9,15 +9,14 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+# The dimensions (seed section 3.2) and FPR-ACC weights (appendix A.7) live with the metric
+# that uses them: gui_metrics may not import gui_tasks, so the dependency points this way.
+from gui_metrics.mpr import DIMENSIONS, FPR_WEIGHTS
 from gui_tasks.errors import DataError
 
 # Seed section 3.1: six strictly aligned languages.
 LANGS: tuple[str, ...] = ("en", "zh", "fr", "ru", "ja", "th")
-# Seed section 3.2, in the column order of Table 2: perception AU AP WF WI, reasoning AEL REL RI SI.
-DIMENSIONS: tuple[str, ...] = ("AU", "AP", "WF", "WI", "AEL", "REL", "RI", "SI")
-# Seed appendix A.7: w = 1 for the six single-image dimensions, 1.5 for RI, 2 for SI.
-WEIGHTS: Mapping[str, float] = {"AU": 1.0, "AP": 1.0, "WF": 1.0, "WI": 1.0, "AEL": 1.0, "REL": 1.0, "RI": 1.5, "SI": 2.0}
-FPR_WEIGHTS = WEIGHTS  # the name gui_metrics.mpr uses
+WEIGHTS: Mapping[str, float] = FPR_WEIGHTS
 LETTERS = "ABCD"
 SOURCES: tuple[str, ...] = ("synthetic", "official")
 

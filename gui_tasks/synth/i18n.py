@@ -103,6 +103,7 @@ ICON_NAMES: dict[str, dict[str, str]] = {
 # How a question names a trailing widget by the row it belongs to.
 WIDGETS: dict[str, dict[str, str]] = {
     "switch": _t("the {x} switch", "{x}开关", "l'interrupteur {x}", "переключатель {x}", "{x}のスイッチ", "สวิตช์{x}"),
+    "title": _t("the {x} title", "标题{x}", "le titre {x}", "заголовок {x}", "タイトルの{x}", "หัวข้อ{x}"),
     "checkbox": _t("the checkbox of {x}", "{x}的复选框", "la case à cocher de {x}", "флажок у {x}", "{x}のチェックボックス", "ช่องทำเครื่องหมายของ{x}"),
 }
 
@@ -227,5 +228,10 @@ def quoted(key: str, lang: str) -> str:
 
 
 def phrase(table: Mapping[str, Mapping[str, str]], key: str, lang: str, **fmt: str) -> str:
-    text = table[key][lang].format(**fmt)
-    return text[:1].upper() + text[1:] if lang in ("en", "fr", "ru") and table is GOALS else text
+    """``table[key][lang]`` with its ``{x}``/``{y}`` slots filled."""
+    return table[key][lang].format(**fmt)
+
+
+def as_option(text: str) -> str:
+    """An option text starts with a capital letter (a no-op for scripts without case)."""
+    return text[:1].upper() + text[1:]

@@ -1,13 +1,15 @@
 """Builds the synthetic MPR-GUI set: images, canonical JSONL per language, scene annotations.
 
-Same seed, same bytes: questions come from one seeded RNG, images are written without
-timestamps, JSON with sorted keys. ``load_or_build`` caches a finished set under the cache
-root and builds into a temporary folder that is renamed into place, so a half-written set
-is never reused and two ranks building at once are safe.
+Same seed, same bytes: questions come from one seeded RNG, PNGs carry no timestamps, JSON
+has sorted keys. ``load_or_build`` caches a finished set under the cache root; it builds in
+a temporary folder renamed into place (a half-written set is never reused) under a file
+lock, so two ranks calling it at once build once and both read the same set.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -15,91 +17,138 @@ import random
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Iterator, Sequence
 
-from gui_tasks.mpr.schema import DIMENSIONS, LANGS, LETTERS
+from gui_tasks.mpr.schema import DIMENSIONS, LANGS, LETTERS, MPRDoc, validate_row
 from gui_tasks.paths import cache_dir
-from gui_tasks.synth import i18n
-from gui_tasks.synth.questions import Question, generate, localise, stem_text
+from gui_tasks.synth import fonts, i18n
+from gui_tasks.synth.questions import Question, generate, option_text, stem_text
 from gui_tasks.synth.render import render
+from gui_tasks.synth.scene import Screen
 
-GENERATOR_VERSION = "mpr-synth-v2"
+# Bump whenever the bytes of a set change (scenes, strings, rendering, fonts): it keys the cache.
+GENERATOR_VERSION = 3
 
 
-def _scene_id(q: Question) -> str:
-    return hashlib.sha1(json.dumps([s.key for s, _ in q.frames] + [m for _, m in q.frames]).encode()).hexdigest()[:12]
+def set_name(seed: int, per_dimension: int) -> str:
+    """Folder name of a cached set: generator version and parameters."""
+    return f"mpr-v{GENERATOR_VERSION}-seed{seed}-n{per_dimension}"
 
 
 def build_questions(seed: int = 0, per_dimension: int = 8) -> list[Question]:
     """The language-independent question list (all dimensions, in DIMENSIONS order)."""
-    rng = random.Random(f"{GENERATOR_VERSION}:{seed}")
+    rng = random.Random(f"mpr-synth-v{GENERATOR_VERSION}:{seed}")
     return [q for dim in DIMENSIONS for q in generate(dim, per_dimension, rng)]
 
 
-def build_mpr_synth(root: Path, *, seed: int = 0, per_dimension: int = 8, langs: tuple[str, ...] = LANGS) -> dict[str, Path]:
+def question_id(dimension: str, index: int) -> str:
+    """Stable id shared by every language, e.g. ``synth-ael-0003``."""
+    return f"synth-{dimension.lower()}-{index:04d}"
+
+
+def build_mpr_synth(root: Path, *, seed: int = 0, per_dimension: int = 8, langs: Sequence[str] = LANGS) -> dict[str, Path]:
     """Write the set for ``langs`` under ``root``; returns ``{lang: jsonl path}``."""
-    unknown = [l for l in langs if l not in LANGS]
-    if unknown:
+    return _write(Path(root), Path(root), seed=seed, per_dimension=per_dimension, langs=tuple(langs))
+
+
+def _write(root: Path, final_root: Path, *, seed: int, per_dimension: int, langs: tuple[str, ...]) -> dict[str, Path]:
+    """Write into ``root`` with every path inside the files pointing at ``final_root`` (where it will live)."""
+    unknown = [lang for lang in langs if lang not in LANGS]
+    if unknown or not langs:
         raise ValueError(f"unknown languages {unknown}; choose from {LANGS}")
-    root = Path(root)
+    if per_dimension < 1:
+        raise ValueError(f"per_dimension must be >= 1, got {per_dimension}")
+    final_root = final_root.resolve()
     (root / "scenes").mkdir(parents=True, exist_ok=True)
-    questions = build_questions(seed, per_dimension)
     counters: dict[str, int] = {}
-    files: dict[str, Path] = {}
-    rows_by_lang: dict[str, list[str]] = {lang: [] for lang in langs}
+    rows: dict[str, list[str]] = {lang: [] for lang in langs}
     rendered: dict[tuple[str, str, str | None], str] = {}
-    for q in questions:
+    for q in build_questions(seed, per_dimension):
         k = counters[q.dimension] = counters.get(q.dimension, -1) + 1
-        qid = f"synth-{q.dimension.lower()}-{k:04d}"
-        sid = _scene_id(q)
-        scene_doc = {"id": sid, "question_id": qid, "dimension": q.dimension, "facts": q.facts,
+        qid = question_id(q.dimension, k)
+        scene_rel = f"scenes/{qid}.json"
+        scene_doc = {"id": qid, "dimension": q.dimension, "facts": q.facts, "fonts": fonts.describe(),
                      "frames": [{"screen": s.to_json(), "tapped": m, "labels": _labels(s)} for s, m in q.frames]}
-        (root / "scenes" / f"{qid}.json").write_text(json.dumps(scene_doc, ensure_ascii=False, sort_keys=True), encoding="utf-8")
+        _write_text(root / scene_rel, json.dumps(scene_doc, ensure_ascii=False, sort_keys=True) + "\n")
         for lang in langs:
-            paths = []
+            images = []
             for scr, marker in q.frames:
                 key = (lang, scr.key, marker)
                 if key not in rendered:
                     name = hashlib.sha1(f"{scr.key}|{marker}".encode()).hexdigest()[:16] + ".png"
-                    out = root / "images" / lang / name
-                    out.parent.mkdir(parents=True, exist_ok=True)
+                    (root / "images" / lang).mkdir(parents=True, exist_ok=True)
                     # compress_level=1: half the decode time of the default (6) for 20% more bytes (benchmarks/bench_harness.py)
-                    render(scr, lang, scr.get(marker) if marker else None).save(out, format="PNG", compress_level=1)
-                    rendered[key] = str(out.resolve())
-                paths.append(rendered[key])
-            options = [localise(o, lang) for o in q.options]
+                    render(scr, lang, scr.get(marker) if marker else None).save(root / "images" / lang / name, format="PNG",
+                                                                               compress_level=1)
+                    rendered[key] = str(final_root / "images" / lang / name)
+                images.append(rendered[key])
+            options = tuple(option_text(q, i, lang) for i in range(4))
             if len(set(options)) != 4:
                 raise AssertionError(f"{qid}: options not distinct in {lang}: {options}")
-            row = {"id": qid, "lang": lang, "dimension": q.dimension, "question": stem_text(q, lang), "options": options,
-                   "answer": LETTERS[q.answer], "images": paths, "source": "synthetic",
-                   "meta": json.dumps({"scene": f"scenes/{qid}.json", "seed": seed, "generator": GENERATOR_VERSION}, sort_keys=True)}
-            rows_by_lang[lang].append(json.dumps(row, ensure_ascii=False, sort_keys=True))
-    for lang, rows in rows_by_lang.items():
-        files[lang] = root / f"{lang}.jsonl"
-        files[lang].write_text("\n".join(rows) + "\n", encoding="utf-8")
+            doc = MPRDoc(id=qid, lang=lang, dimension=q.dimension, question=stem_text(q, lang), options=options,
+                         answer=LETTERS[q.answer], images=tuple(images), source="synthetic",
+                         meta={"scene_id": qid, "scene": str(final_root / scene_rel), "seed": seed,
+                               "generator": f"mpr-synth-v{GENERATOR_VERSION}"})
+            row = doc.to_row()
+            validate_row(row, file=str(final_root / f"{lang}.jsonl"), row_index=len(rows[lang]))
+            rows[lang].append(json.dumps(row, ensure_ascii=False, sort_keys=True))
+    files = {}
+    for lang, lines in rows.items():
+        _write_text(root / f"{lang}.jsonl", "\n".join(lines) + "\n")
+        files[lang] = final_root / f"{lang}.jsonl"
     return files
 
 
-def _labels(scr) -> dict[str, dict[str, str]]:
+def _write_text(path: Path, text: str) -> None:
+    path.write_bytes(text.encode("utf-8"))  # no newline translation: identical bytes on every platform
+
+
+def _labels(scr: Screen) -> dict[str, dict[str, str]]:
+    """Every labelled element's text in each language (what the renderer draws before truncation)."""
     return {e.id: {lang: i18n.label(e.label, lang) for lang in LANGS} for e in scr.elements if e.label}
 
 
-def load_or_build(seed: int = 0, per_dimension: int = 8, langs: tuple[str, ...] = LANGS, root: Path | None = None) -> dict[str, Path]:
-    """The cached set for these parameters (all six languages are built together)."""
-    base = Path(root) if root else cache_dir() / "synth"
-    final = base / f"{GENERATOR_VERSION}-seed{seed}-n{per_dimension}"
-    if not all((final / f"{lang}.jsonl").is_file() for lang in LANGS):
-        base.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(dir=base, prefix=".building-"))
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """An exclusive advisory lock on ``path`` (created if needed), released on exit."""
+    with open(path, "a+b") as fh:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
         try:
-            build_mpr_synth(tmp, seed=seed, per_dimension=per_dimension, langs=LANGS)
-            # Paths inside the JSONL point into tmp: rewrite them for the final location.
-            for lang in LANGS:
-                p = tmp / f"{lang}.jsonl"
-                p.write_text(p.read_text(encoding="utf-8").replace(str(tmp.resolve()), str(final.resolve())), encoding="utf-8")
-            try:
-                os.rename(tmp, final)
-            except OSError:  # another process finished first: keep theirs
-                pass
+            yield
         finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+
+
+def load_or_build(seed: int = 0, per_dimension: int = 8, langs: Sequence[str] = LANGS, root: Path | None = None) -> dict[str, Path]:
+    """The cached set for these parameters, built on first use (all six languages together).
+
+    ``root`` replaces ``cache_dir()/synth`` as the folder holding sets. Safe to call from
+    several processes at once.
+    """
+    langs = tuple(langs)
+    unknown = [lang for lang in langs if lang not in LANGS]
+    if unknown:
+        raise ValueError(f"unknown languages {unknown}; choose from {LANGS}")
+    base = Path(root) if root is not None else cache_dir() / "synth"
+    base.mkdir(parents=True, exist_ok=True)
+    name = set_name(seed, per_dimension)
+    final = base / name
+
+    def complete() -> bool:
+        return all((final / f"{lang}.jsonl").is_file() for lang in LANGS)
+
+    if not complete():
+        with _locked(base / f".{name}.lock"):
+            if not complete():  # nobody finished it while we waited
+                for stale in base.glob(f".{name}.building-*"):  # left by a crashed build
+                    shutil.rmtree(stale, ignore_errors=True)
+                if final.exists():  # not produced by this code (it renames whole sets): rebuild
+                    shutil.rmtree(final)
+                tmp = Path(tempfile.mkdtemp(dir=base, prefix=f".{name}.building-"))
+                try:
+                    os.chmod(tmp, 0o755)  # mkdtemp makes it private; a finished set is an ordinary folder
+                    _write(tmp, final, seed=seed, per_dimension=per_dimension, langs=LANGS)
+                    os.rename(tmp, final)
+                finally:
+                    shutil.rmtree(tmp, ignore_errors=True)
     return {lang: final / f"{lang}.jsonl" for lang in langs}

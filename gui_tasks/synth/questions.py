@@ -37,6 +37,7 @@ class Question:
 
 
 def localise(ref: Ref, lang: str) -> str:
+    """The text of a reference in ``lang``."""
     kind = ref[0]
     if kind == "q":
         return i18n.quoted(ref[1], lang)
@@ -54,7 +55,13 @@ def localise(ref: Ref, lang: str) -> str:
 
 
 def stem_text(q: Question, lang: str) -> str:
+    """The question stem of ``q`` in ``lang`` (no options)."""
     return i18n.QUESTIONS[q.dimension][lang].format(**{k: localise(v, lang) for k, v in q.stem.items()})
+
+
+def option_text(q: Question, index: int, lang: str) -> str:
+    """Option ``index`` (0 = A) of ``q`` in ``lang``."""
+    return i18n.as_option(localise(q.options[index], lang))
 
 
 # --- helpers ---------------------------------------------------------------------------
@@ -98,7 +105,9 @@ def ref_of(scr: Screen, e: Element) -> Ref | None:
         return ("switch", scr.get(e.owner).label)
     if e.role == "checkbox":
         return ("checkbox", scr.get(e.owner).label)
-    if e.label and e.role in ("row", "button", "tab", "input", "title"):
+    if e.role == "title":
+        return ("title", e.label)
+    if e.label and e.role in ("row", "button", "tab", "input"):
         return ("q", e.label)
     if e.role in ("icon", "back") and not e.owner:
         return ("icon", e.icon)
@@ -278,14 +287,14 @@ def _plans(scr: Screen) -> list[tuple[Ref, dict[str, Any], tuple[Ref, ...]]]:
             if checked <= {key}:  # exactly this item ends up selected
                 steps = () if key in checked else (("action", "act_tap", ("checkbox", lab)),)
                 steps += (("action", "act_tap", ("icon", "trash")), ("action", "act_tap", ("q", "delete")))
-                out.append((("goal", "goal_delete", ("plain", lab)), {"key": f"gone_{key}", "value": True}, steps))
+                out.append((("goal", "goal_delete", ("q", lab)), {"key": f"gone_{key}", "value": True}, steps))
     return out
 
 
 def _toggle_goal(app: str, label: str, on: bool) -> Ref:
     if app == "clock":
         return ("goal", "goal_alarm_on" if on else "goal_alarm_off", ("plain", label))
-    return ("goal", "goal_on" if on else "goal_off", ("plain", label))
+    return ("goal", "goal_on" if on else "goal_off", ("q", label))
 
 
 def _plan_variants(scr: Screen, steps: tuple[Ref, ...]) -> list[tuple[Ref, ...]]:
@@ -318,39 +327,43 @@ def q_ap(rng, scr, slot):
     goal, pred, steps = rng.choice(plans)
     variants = [v for v in dict.fromkeys(_plan_variants(scr, steps)) if v and v != steps and not _goal_reached(pred, perform(scr, v))]
     built = _options(rng, ("steps", steps), [("steps", v) for v in variants], slot)
+    ids, cur = [], scr
+    for step in steps:  # the element each step taps, for the scene file
+        ids.append(find(cur, step[2]).id)
+        cur = perform(cur, (step,))
     return built and Question("AP", ((scr, None),), {"goal": goal}, *built,
-                              {"goal": goal[1], "goal_state": pred, "steps": steps})
+                              {"goal": goal[1], "goal_state": pred, "steps": steps, "tapped_ids": ids})
 
 
 # Scripted tasks for RI/SI: (app, start page, taps by element id, goal, initial state).
 TASKS: tuple[tuple[str, str, tuple[str, ...], Ref, dict], ...] = (
-    ("settings", "root", ("row_bluetooth", "row_bluetooth_toggle"), ("goal", "goal_on", ("plain", "bluetooth")), {"bt": False}),
-    ("settings", "root", ("row_bluetooth", "row_bluetooth_toggle"), ("goal", "goal_off", ("plain", "bluetooth")), {"bt": True}),
-    ("settings", "root", ("row_wifi", "row_wifi_toggle"), ("goal", "goal_on", ("plain", "wifi")), {"wifi": False}),
-    ("settings", "root", ("row_wifi", "row_wifi_toggle"), ("goal", "goal_off", ("plain", "wifi")), {"wifi": True}),
-    ("settings", "root", ("row_display", "row_auto_rotate_toggle"), ("goal", "goal_on", ("plain", "auto_rotate")), {"rotate": False}),
-    ("settings", "root", ("row_battery", "row_battery_saver_toggle"), ("goal", "goal_on", ("plain", "battery_saver")), {"saver": False}),
-    ("settings", "root", ("row_sound", "row_vibrate_toggle"), ("goal", "goal_on", ("plain", "vibrate")), {"vibrate": False}),
-    ("shop", "home", ("row_headphones_button", "action_cart"), ("goal", "goal_add", ("plain", "headphones")), {}),
-    ("shop", "home", ("row_backpack_button", "action_cart"), ("goal", "goal_add", ("plain", "backpack")), {}),
+    ("settings", "root", ("row_bluetooth", "row_bluetooth_toggle"), ("goal", "goal_on", ("q", "bluetooth")), {"bt": False}),
+    ("settings", "root", ("row_bluetooth", "row_bluetooth_toggle"), ("goal", "goal_off", ("q", "bluetooth")), {"bt": True}),
+    ("settings", "root", ("row_wifi", "row_wifi_toggle"), ("goal", "goal_on", ("q", "wifi")), {"wifi": False}),
+    ("settings", "root", ("row_wifi", "row_wifi_toggle"), ("goal", "goal_off", ("q", "wifi")), {"wifi": True}),
+    ("settings", "root", ("row_display", "row_auto_rotate_toggle"), ("goal", "goal_on", ("q", "auto_rotate")), {"rotate": False}),
+    ("settings", "root", ("row_battery", "row_battery_saver_toggle"), ("goal", "goal_on", ("q", "battery_saver")), {"saver": False}),
+    ("settings", "root", ("row_sound", "row_vibrate_toggle"), ("goal", "goal_on", ("q", "vibrate")), {"vibrate": False}),
+    ("shop", "home", ("row_headphones_button", "action_cart"), ("goal", "goal_add", ("q", "headphones")), {}),
+    ("shop", "home", ("row_backpack_button", "action_cart"), ("goal", "goal_add", ("q", "backpack")), {}),
     ("clock", "alarms", ("action_plus", "input"), ("goal", "goal_new_alarm"), {}),
-    ("browser", "start", ("action_gear", "row_block_popups_toggle"), ("goal", "goal_on", ("plain", "block_popups")), {"popups": False}),
-    ("browser", "start", ("action_gear", "row_save_passwords_toggle"), ("goal", "goal_off", ("plain", "save_passwords")), {"passwords": True}),
-    ("files", "root", ("row_photos_check", "action_trash", "dialog_delete"), ("goal", "goal_delete", ("plain", "photos")), {}),
-    ("notes", "list", ("row_ideas_check", "action_trash", "dialog_delete"), ("goal", "goal_delete", ("plain", "ideas")), {}),
+    ("browser", "start", ("action_gear", "row_block_popups_toggle"), ("goal", "goal_on", ("q", "block_popups")), {"popups": False}),
+    ("browser", "start", ("action_gear", "row_save_passwords_toggle"), ("goal", "goal_off", ("q", "save_passwords")), {"passwords": True}),
+    ("files", "root", ("row_photos_check", "action_trash", "dialog_delete"), ("goal", "goal_delete", ("q", "photos")), {}),
+    ("notes", "list", ("row_ideas_check", "action_trash", "dialog_delete"), ("goal", "goal_delete", ("q", "ideas")), {}),
     ("notes", "list", ("action_plus", "input"), ("goal", "goal_new_note"), {}),
 )
 # Plausible wrong goals (seed Table 15: misinterpretations in the same app).
 SIBLING_GOALS: dict[str, list[Ref]] = {
-    "settings": [("goal", g, ("plain", x)) for g in ("goal_on", "goal_off")
+    "settings": [("goal", g, ("q", x)) for g in ("goal_on", "goal_off")
                  for x in ("bluetooth", "wifi", "auto_rotate", "battery_saver", "vibrate", "dark_mode", "airplane", "dnd")],
-    "shop": [("goal", "goal_add", ("plain", x)) for x in ("headphones", "backpack", "smart_watch")] + [("goal", "goal_open", ("plain", "profile"))],
+    "shop": [("goal", "goal_add", ("q", x)) for x in ("headphones", "backpack", "smart_watch")] + [("goal", "goal_open", ("q", "profile"))],
     "clock": [("goal", "goal_alarm_off", ("plain", t)) for t in ("07:00", "08:30")] + [("goal", "goal_new_note"), ("goal", "goal_open", ("plain", "timer"))],
-    "notes": [("goal", "goal_new_alarm"), ("goal", "goal_open", ("plain", "shopping_list")), ("goal", "goal_open", ("plain", "ideas")),
-              ("goal", "goal_delete", ("plain", "meeting")), ("goal", "goal_delete", ("plain", "shopping_list")), ("goal", "goal_new_note")],
-    "browser": [("goal", g, ("plain", x)) for g in ("goal_on", "goal_off") for x in ("block_popups", "save_passwords", "desktop_site")],
-    "files": [("goal", "goal_delete", ("plain", x)) for x in ("documents", "photos", "downloads")]
-             + [("goal", "goal_open", ("plain", "downloads"))],
+    "notes": [("goal", "goal_new_alarm"), ("goal", "goal_open", ("q", "shopping_list")), ("goal", "goal_open", ("q", "ideas")),
+              ("goal", "goal_delete", ("q", "meeting")), ("goal", "goal_delete", ("q", "shopping_list")), ("goal", "goal_new_note")],
+    "browser": [("goal", g, ("q", x)) for g in ("goal_on", "goal_off") for x in ("block_popups", "save_passwords", "desktop_site")],
+    "files": [("goal", "goal_delete", ("q", x)) for x in ("documents", "photos", "downloads")]
+             + [("goal", "goal_open", ("q", "downloads"))],
 }
 
 
@@ -404,4 +417,4 @@ def generate(dimension: str, n: int, rng: random.Random) -> list[Question]:
     return out
 
 
-__all__ = ["Question", "generate", "localise", "stem_text", "region_of", "relation_of", "ref_of", "find", "perform", "play", "TASKS"]
+__all__ = ["Question", "generate", "localise", "stem_text", "option_text", "region_of", "relation_of", "ref_of", "find", "perform", "play", "TASKS"]

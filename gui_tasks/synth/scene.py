@@ -32,7 +32,7 @@ class Element:
     owner: str | None = None  # the row a trailing widget belongs to
 
     def to_json(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if v is not None}
+        return {k: (list(v) if k == "box" else v) for k, v in self.__dict__.items() if v is not None}
 
 
 @dataclass(frozen=True)
