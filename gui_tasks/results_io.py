@@ -1,4 +1,9 @@
-"""Reading what lmms-eval wrote: ``<date>_results.json`` and ``<date>_samples_<task>.jsonl``."""
+"""Reading what lmms-eval wrote: ``<model_dir>/<date>_results.json`` and ``<date>_samples_<task>.jsonl``.
+
+The layout and keys follow ``lmms_eval/loggers/evaluation_tracker.py`` and
+``lmms_eval/evaluator.py`` (0.7.3). Report and submission commands read runs only through
+these loaders, so a change of lmms-eval's layout is handled in one place.
+"""
 
 from __future__ import annotations
 
@@ -6,22 +11,31 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, Mapping
 
 from gui_tasks.errors import DataError
 
 RESULTS_SUFFIX = "_results.json"
+NO_FILTER = "none"  # lmms-eval's name for "no filter": metric keys read "mcq_acc,none"
 
 
 @dataclass(frozen=True)
 class TaskResult:
-    """One task's aggregate metrics (filter suffix stripped) and its YAML metadata."""
+    """One task (or group) of a results file: aggregate metrics and what describes the task."""
 
     task: str
-    metrics: dict[str, float]
-    metadata: dict[str, Any]
-    version: Any
-    n_samples: dict[str, int] | None
+    metrics: dict[str, float]  # "mcq_acc" (",none" stripped); other filters keep "metric,filter"
+    stderr: dict[str, float]  # "mcq_acc_stderr" etc., numeric ones only
+    metadata: dict[str, Any]  # the YAML ``metadata`` (benchmark, lang, source, protocols, version)
+    version: Any  # ``versions[task]``
+    n_samples: dict[str, int] | None  # {"original": N, "effective": n}; None for groups
+    higher_is_better: dict[str, bool | None]
+    config: dict[str, Any]  # the task's full config as lmms-eval dumped it
+    subtasks: tuple[str, ...] = ()  # non-empty for a group
+
+    @property
+    def is_group(self) -> bool:
+        return bool(self.subtasks)
 
 
 @dataclass(frozen=True)
@@ -29,28 +43,43 @@ class RunResults:
     """One lmms-eval results file."""
 
     path: Path
-    model: str
+    model: str  # the backend, e.g. "gui_hf" or "qwen2_5_vl" (``config.model``)
+    model_name: str  # the checkpoint, e.g. "Qwen/Qwen2.5-VL-7B-Instruct" (top-level ``model_name``)
     model_args: str
     tasks: dict[str, TaskResult]
+    lmms_eval_version: str | None = None  # lmms-eval's "branch@sha" string, when it wrote one
+    date: str | None = None
     config: dict[str, Any] = field(default_factory=dict)
-    raw: dict[str, Any] = field(default_factory=dict)
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
     def model_label(self) -> str:
-        """A short model name: the ``pretrained`` argument's last path part, else the backend."""
-        for part in self.model_args.split(","):
-            key, _, value = part.partition("=")
-            if key.strip() == "pretrained" and value:
-                return value.rstrip("/").split("/")[-1]
-        return self.model
+        """A short model name for tables: the checkpoint's last path part, else the backend."""
+        name = self.model_name or _pretrained(self.model_args) or self.model
+        return name.rstrip("/").split("/")[-1] or self.model
+
+    @property
+    def limit(self) -> float | None:
+        """The ``--limit`` the run was made with, or None."""
+        value = self.config.get("limit")
+        return None if value in (None, "None", "") else value
 
     def samples_path(self, task: str) -> Path:
+        """Where lmms-eval wrote this task's samples (with ``--log_samples``) beside this file."""
         prefix = self.path.name[: -len(RESULTS_SUFFIX)]
         return self.path.with_name(f"{prefix}_samples_{task}.jsonl")
 
 
-def find_result_files(paths: list[str | Path] | str | Path) -> list[Path]:
-    """Results files given directly or found recursively under directories, sorted."""
+def _pretrained(model_args: str) -> str:
+    for part in model_args.split(","):
+        key, _, value = part.partition("=")
+        if key.strip() in ("pretrained", "model", "model_version", "model_name", "path") and value.strip():
+            return value.strip()
+    return ""
+
+
+def find_result_files(paths: Iterable[str | Path] | str | Path) -> list[Path]:
+    """Results files given directly, or found recursively under directories; sorted, no duplicates."""
     items = [paths] if isinstance(paths, (str, Path)) else list(paths)
     out: list[Path] = []
     for p in map(Path, items):
@@ -60,13 +89,35 @@ def find_result_files(paths: list[str | Path] | str | Path) -> list[Path]:
             out.append(p)
         else:
             raise DataError("no such file or directory", file=str(p))
-    return out
+    return list(dict.fromkeys(out))
 
 
-def _metric_value(value: Any) -> float | None:
+def _number(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     return float(value)
+
+
+def _split_metrics(values: Mapping[str, Any]) -> tuple[dict[str, float], dict[str, float]]:
+    metrics: dict[str, float] = {}
+    stderr: dict[str, float] = {}
+    for key, value in values.items():
+        name, _, filt = key.partition(",")
+        if name == "alias" or not filt:
+            continue
+        number = _number(value)
+        if number is None:  # "N/A" stderrs, strings
+            continue
+        name = name if filt == NO_FILTER else f"{name},{filt}"
+        (stderr if "_stderr" in name else metrics)[name] = number
+    return metrics, stderr
+
+
+def _metadata(config: Mapping[str, Any]) -> dict[str, Any]:
+    meta = config.get("metadata") or {}
+    if isinstance(meta, list):  # lmms-eval may keep several metadata dicts
+        meta = {k: v for m in meta if isinstance(m, dict) for k, v in m.items()}
+    return dict(meta) if isinstance(meta, dict) else {}
 
 
 def load_results(path: str | Path) -> RunResults:
@@ -74,46 +125,73 @@ def load_results(path: str | Path) -> RunResults:
     path = Path(path)
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise DataError(f"not a readable lmms-eval results file ({exc})", file=str(path)) from exc
     if not isinstance(raw, dict) or not isinstance(raw.get("results"), dict):
-        raise DataError("missing 'results' object", file=str(path), field="results")
+        raise DataError("missing 'results' object: not an lmms-eval results file", file=str(path), field="results")
+    for key in ("configs", "versions", "n-samples", "higher_is_better", "group_subtasks", "config"):
+        if not isinstance(raw.get(key, {}), dict):
+            raise DataError("must be an object", file=str(path), field=key)
     config = raw.get("config") or {}
+    configs, subtasks = raw.get("configs") or {}, raw.get("group_subtasks") or {}
     tasks: dict[str, TaskResult] = {}
     for task, values in raw["results"].items():
         if not isinstance(values, dict):
             raise DataError("task entry is not an object", file=str(path), field=f"results.{task}")
-        metrics = {}
-        for key, value in values.items():
-            name, _, _filter = key.partition(",")
-            if name.endswith("_stderr") or name == "alias":
-                continue
-            v = _metric_value(value)
-            if v is not None:
-                metrics[name] = v
-        meta = ((raw.get("configs") or {}).get(task) or {}).get("metadata") or {}
-        if isinstance(meta, list):
-            meta = {k: v for m in meta for k, v in (m or {}).items()}
-        tasks[task] = TaskResult(task, metrics, dict(meta), (raw.get("versions") or {}).get(task), (raw.get("n-samples") or {}).get(task))
-    return RunResults(path, str(config.get("model", raw.get("model_name", ""))), str(config.get("model_args", "")), tasks, config, raw)
+        task_config = configs.get(task) if isinstance(configs.get(task), dict) else {}
+        metrics, stderr = _split_metrics(values)
+        tasks[task] = TaskResult(
+            task=task,
+            metrics=metrics,
+            stderr=stderr,
+            metadata=_metadata(task_config),
+            version=(raw.get("versions") or {}).get(task),
+            n_samples=(raw.get("n-samples") or {}).get(task),
+            higher_is_better=dict((raw.get("higher_is_better") or {}).get(task) or {}),
+            config=dict(task_config),
+            subtasks=tuple(subtasks.get(task) or ()),
+        )
+    return RunResults(
+        path=path,
+        model=str(config.get("model", "")),
+        model_name=str(raw.get("model_name") or _pretrained(str(config.get("model_args", ""))) or ""),
+        model_args=str(config.get("model_args", "")),
+        tasks=tasks,
+        lmms_eval_version=raw.get("lmms_eval_version"),
+        date=raw.get("date"),
+        config=dict(config),
+        raw=raw,
+    )
 
 
 def load_samples(path: str | Path) -> list[dict[str, Any]]:
-    """Per-sample log lines; a bad line is a DataError naming file and line."""
+    """Per-sample log lines (one JSON object each); a bad line is a DataError naming file and line."""
     path = Path(path)
     if not path.is_file():
-        raise DataError("samples file not found (run lmms-eval with --log_samples)", file=str(path))
+        raise DataError("samples file not found (was lmms-eval run with --log_samples?)", file=str(path))
     out = []
-    with path.open(encoding="utf-8") as fh:
-        for i, line in enumerate(fh):
-            if not line.strip():
-                continue
-            try:
-                out.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise DataError(f"invalid JSON ({exc.msg})", file=str(path), row=i) from exc
+    try:
+        with path.open(encoding="utf-8") as fh:
+            for lineno, line in enumerate(fh, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    obj = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise DataError(f"line {lineno}: invalid JSON ({exc.msg})", file=str(path), row=lineno - 1) from exc
+                if not isinstance(obj, dict):
+                    raise DataError(f"line {lineno}: not a JSON object", file=str(path), row=lineno - 1)
+                out.append(obj)
+    except UnicodeDecodeError as exc:
+        raise DataError(f"not UTF-8 text ({exc.reason})", file=str(path)) from exc
     return out
 
 
+def load_task_samples(run: RunResults, task: str) -> list[dict[str, Any]]:
+    """The samples lmms-eval logged for ``task`` of ``run``."""
+    return load_samples(run.samples_path(task))
+
+
 def is_finite(value: Any) -> bool:
+    """A real number that is neither NaN nor infinite (bools excluded)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)

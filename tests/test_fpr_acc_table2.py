@@ -2,7 +2,7 @@
 
 33 of the 42 rows agree with the paper's FPR-ACC column to 0.1 and are held below. The other
 nine are not self-consistent in the paper (with the appendix A.7 weights their eight columns give
-a different FPR-ACC than printed); they are kept out of the test and listed here:
+a different FPR-ACC than printed); INCONSISTENT_ROWS holds them and a test checks they disagree:
     Qwen-2.5-VL-7B-Instruct EN: paper 87.1, recomputed 85.32
     Qwen-2.5-VL-7B-Instruct ZH: paper 80.4, recomputed 76.89
     Qwen-2.5-VL-7B-Instruct FR: paper 80.3, recomputed 78.33
@@ -57,10 +57,31 @@ CONSISTENT_ROWS = [
 ]
 
 
+# The nine rows whose printed FPR-ACC the appendix A.7 weights do not reproduce, with our recomputation.
+INCONSISTENT_ROWS = [
+    ("Qwen-2.5-VL-7B-Instruct", "EN", (86.1, 89.4, 86.0, 93.4, 86.0, 81.6, 96.0, 72.0), 87.1, 85.32),
+    ("Qwen-2.5-VL-7B-Instruct", "ZH", (83.6, 88.8, 77.8, 88.8, 79.2, 74.3, 68.0, 68.0), 80.4, 76.89),
+    ("Qwen-2.5-VL-7B-Instruct", "FR", (81.7, 83.6, 80.0, 91.3, 76.5, 79.0, 72.0, 72.0), 80.3, 78.33),
+    ("Qwen-2.5-VL-7B-Instruct", "RU", (77.6, 86.1, 76.7, 89.6, 77.3, 75.1, 72.0, 72.0), 80.4, 77.31),
+    ("Qwen-2.5-VL-7B-Instruct", "JA", (81.7, 87.7, 79.2, 90.7, 77.3, 69.1, 88.0, 68.0), 79.5, 79.34),
+    ("Qwen-2.5-VL-7B-Instruct", "TH", (76.8, 82.5, 77.5, 88.8, 73.5, 65.3, 76.0, 72.0), 75.7, 76.04),
+    ("UI-TARS-7B-DPO", "EN", (76.2, 79.5, 88.8, 88.8, 74.0, 71.3, 80.0, 84.0), 79.9, 80.69),
+    ("AgentCPM-GUI-8B", "EN", (64.8, 71.6, 67.1, 82.8, 57.1, 39.3, 80.0, 72.0), 60.4, 68.07),
+    ("AgentCPM-GUI-8B", "ZH", (49.2, 64.8, 58.1, 70.5, 41.8, 32.8, 88.0, 88.0), 59.9, 65.81),
+]
+
+
 @pytest.mark.parametrize("model, lang, dims, paper", CONSISTENT_ROWS, ids=[f"{m}-{l}" for m, l, _, _ in CONSISTENT_ROWS])
 def test_fpr_acc_matches_table2(model, lang, dims, paper):
     assert fpr_acc(dict(zip(DIMENSIONS, dims))) == pytest.approx(paper, abs=0.1)
 
 
-def test_most_table2_rows_are_self_consistent():
-    assert len(CONSISTENT_ROWS) == 33
+@pytest.mark.parametrize("model, lang, dims, paper, ours", INCONSISTENT_ROWS, ids=[f"{m}-{l}" for m, l, *_ in INCONSISTENT_ROWS])
+def test_inconsistent_rows_really_disagree(model, lang, dims, paper, ours):
+    got = fpr_acc(dict(zip(DIMENSIONS, dims)))
+    assert got == pytest.approx(ours, abs=0.005) and abs(got - paper) > 0.1
+
+
+def test_every_table2_row_is_classified():
+    rows = {(m, l) for m, l, *_ in CONSISTENT_ROWS} | {(m, l) for m, l, *_ in INCONSISTENT_ROWS}
+    assert len(CONSISTENT_ROWS) == 33 and len(INCONSISTENT_ROWS) == 9 and len(rows) == 42  # 7 models x 6 languages

@@ -45,11 +45,12 @@ _MARKER = _nfkc(
 # Words that label a letter as an option ("option B", "选项B", "вариант C", "ข้อ C").
 _LABEL_WORD = _nfkc(r"options?|choices?|letter|вариант|选项|選項|選択肢|ตัวเลือก|ข้อ")
 # What may stand between a marker and its letter: "is", "est", "是", "は", "คือ", quotes, brackets, "option".
+# Longer tokens first: the separator is matched atomically (no backtracking), so "选项" must win over "选".
 _SEP_TOKEN = _nfkc(
-    r"\s+|[:=\-—–\"'«»「『【(\[]|is|was|would be|should be|will be|must be|be|est|sera|c'est|la|le|это|"
-    r"是|为|為|应该是|应为|选|選|は|が|で|คือ|ได้แก่|" + _LABEL_WORD
+    _LABEL_WORD + r"|\s+|[:=\-—–\"'«»「『【(\[]|would be|should be|will be|must be|is|was|be|est|sera|c'est|la|le|"
+    r"это|应该是|应为|是|为|為|选|選|は|が|で|คือ|ได้แก่"
 )
-_SEP = rf"(?:{_SEP_TOKEN}){{0,8}}"
+_SEP = rf"(?>(?:{_SEP_TOKEN}){{0,12}})"  # atomic: no backtracking into long whitespace runs
 # A captured letter: upper case, or lower case only when nothing word-like follows ("answer: b)").
 _LETTER = r"(?-i:(?:([{U}])|([{l}])(?=\s*(?:$|[).\]:,;!?。）])))(?![{W}]))"
 # After a letter, another letter offered as an alternative makes the answer ambiguous.
@@ -80,12 +81,15 @@ def extract_letter(text: str | None, options: Sequence[str] | None = None, lette
 
 def _clean(text: str) -> str:
     """NFKC (full-width letters and colons become ASCII), control characters out, markdown emphasis out."""
-    if len(text) > _MAX_CHARS:
-        text = text[: _MAX_CHARS // 2] + "\n" + text[-_MAX_CHARS // 2 :]
+    if len(text) > _MAX_CHARS:  # cut at whitespace so no word is split into a stray letter
+        head, tail = text[: _MAX_CHARS // 2], text[-_MAX_CHARS // 2 :]
+        cut_head = max(head.rfind(" ", -64), head.rfind("\n", -64))
+        cut_tail = min((i for i in (tail.find(" ", 0, 64), tail.find("\n", 0, 64)) if i >= 0), default=0)
+        text = (head[:cut_head] if cut_head > 0 else head) + "\n" + tail[cut_tail:]
     if "</think>" in text:  # reasoning models: the answer follows the thinking block
         after = text.rsplit("</think>", 1)[1]
         text = after if after.strip() else text
-    text = unicodedata.normalize("NFKC", text)
+    text = unicodedata.normalize("NFKC", re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", " ", text))  # ANSI colour codes out
     text = "".join(ch if ch in "\n\t" or unicodedata.category(ch)[0] != "C" else " " for ch in text)
     text = re.sub(rf"(?<![{_WORDISH}])[АВС](?![{_WORDISH}])", lambda m: _HOMOGLYPHS[m.group(0)], text)
     return text.replace("**", "").replace("__", "").replace("`", "").strip()
@@ -100,7 +104,7 @@ def _letter_re(letters: str) -> str:
 
 
 def _ambiguous(text: str, end: int, letter: str, letters: str) -> bool:
-    m = re.match(_ALT.format(U=re.escape(letters), W=_WORDISH), text[end:])
+    m = re.compile(_ALT.format(U=re.escape(letters), W=_WORDISH)).match(text, end)
     return bool(m and m.group(1) != letter)
 
 
@@ -112,9 +116,9 @@ def _marked(text: str, markers: str, letters: str) -> list[tuple[str, int]]:
 
 def _structured(text: str, options: list[str] | None, letters: str) -> list[LetterParse]:
     """Answers in a structure: <answer>..</answer>, \\boxed{..}, <|begin_of_box|>..; JSON {"answer": ..}."""
-    inner = re.findall(r"<answer>(.*?)</answer>", text, flags=re.I | re.S)
+    inner = _tagged(text, "<answer>", "</answer>")
     inner += re.findall(r"\\boxed\{(?:\\text(?:bf)?\{)?([^{}]*)\}?\}", text)
-    inner += re.findall(r"<\|begin_of_box\|>(.*?)<\|end_of_box\|>", text, flags=re.S)
+    inner += _tagged(text, "<|begin_of_box|>", "<|end_of_box|>")
     for chunk in re.findall(r"\{[^{}]*\}", text):
         try:
             obj = json.loads(chunk)
@@ -128,9 +132,24 @@ def _structured(text: str, options: list[str] | None, letters: str) -> list[Lett
     return [_extract(chunk, options, letters) for chunk in inner if len(chunk) < len(text)]
 
 
+def _tagged(text: str, open_tag: str, close_tag: str) -> list[str]:
+    """Contents of ``open_tag ... close_tag`` pairs (innermost opening), in linear time."""
+    tags = re.finditer(f"({re.escape(open_tag)})|{re.escape(close_tag)}", text, flags=re.I)
+    out, opened = [], None
+    for m in tags:
+        if m.group(1):
+            opened = m.end()
+        elif opened is not None:
+            out.append(text[opened : m.start()])
+            opened = None
+    return out
+
+
 def _extract(text: str | None, options: list[str] | None, letters: str) -> LetterParse:
-    if not isinstance(text, str) or not text.strip():
+    if text is None or (isinstance(text, str) and not text.strip()):
         return LetterParse(None, "empty", "empty")
+    if not isinstance(text, str):
+        return LetterParse(None, "malformed", "not-text")
     text = _clean(text)
     if not text:
         return LetterParse(None, "empty", "empty")
@@ -163,7 +182,9 @@ def _extract(text: str | None, options: list[str] | None, letters: str) -> Lette
     m = re.match(rf"[(\[]?(?:([{U}])|([{U.lower()}])(?=[)\]]))(?:[)\].:、]|\s*$)", text)
     if m:
         letter = (m.group(1) or m.group(2)).upper()
-        if _ambiguous(text, m.end(), letter, letters):
+        punct = re.escape(text[m.end() - 1])
+        others = re.findall(rf"(?<![{_WORDISH}])[(\[]?([{U}]){punct}", text[m.end() :])
+        if _ambiguous(text, m.end(), letter, letters) or set(others) - {letter}:  # "A. x B. y": options echoed
             return LetterParse(None, "malformed", "ambiguous")
         return LetterParse(letter, "parsed", "leading-label")
 
@@ -177,8 +198,8 @@ def _extract(text: str | None, options: list[str] | None, letters: str) -> Lette
     #    article "A" and the pronoun "I" before a lower-case word are not letters.
     found = []
     for mm in re.finditer(rf"(?<![{_WORDISH}'’])([{U}])(?![{_WORDISH}'’])", text):
-        letter, after = mm.group(1), text[mm.end() :]
-        labelled = re.search(rf"(?:{_LABEL_WORD})\s*[(\[]?$", text[: mm.start()], flags=re.I)
+        letter, after = mm.group(1), text[mm.end() : mm.end() + 40]
+        labelled = re.search(rf"(?:{_LABEL_WORD})\s*[(\[]?$", text[max(0, mm.start() - 20) : mm.start()], flags=re.I)
         if not labelled and letter == "A" and re.match(rf"\s+(?!(?:{_NOT_ARTICLE})\b)[a-z]", after):
             continue
         if not labelled and letter == "I" and re.match(r"\s+[a-z]", after):

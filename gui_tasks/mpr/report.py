@@ -1,7 +1,11 @@
-"""The paper's Table 2 layout from lmms-eval results: languages x dimensions, FPR-ACC, gap to EN.
+"""The paper's Table 2 from lmms-eval results: languages x dimensions, FPR-ACC and the gap to English.
 
-Rows come from MPR-GUI tasks (``metadata.benchmark == "mpr_gui"``) covering all eight
-dimensions; one row per (model, source, prompt protocol, language). Values in percent.
+Rows come from MPR-GUI tasks (``metadata.benchmark == "mpr_gui"``). Tasks of one model,
+source, prompt protocol and language are merged into one row, so the eight per-dimension
+tasks (``mpr_gui_en_au`` ...) give the same row as ``mpr_gui_en``; when two files give the
+same cell, the later file (by path, i.e. by date) wins. FPR-ACC is recomputed from the
+eight dimension accuracies with the paper's weights (``gui_metrics.mpr.fpr_acc``) and left
+blank unless all eight are present. Values in percent.
 """
 
 from __future__ import annotations
@@ -10,136 +14,213 @@ import argparse
 import csv
 import math
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from gui_metrics.mpr import DIMENSIONS
+from gui_metrics.mpr import DIMENSIONS, fpr_acc
 from gui_tasks.mpr.schema import LANGS
 from gui_tasks.results_io import RunResults, find_result_files, load_results
 
-COLUMNS = (*DIMENSIONS, "FPR-ACC")
+COLUMNS: tuple[str, ...] = (*DIMENSIONS, "FPR-ACC")
 
 
 @dataclass(frozen=True)
 class Row:
+    """One language of one model (and source and prompt protocol); values in percent, NaN = missing."""
+
     model: str
     source: str
     protocol: str
     lang: str
-    task: str
-    values: dict[str, float]  # column -> percent (NaN when missing)
-    format_error: float
-    gap_to_en: float | None
+    values: dict[str, float]  # column (dimension or "FPR-ACC") -> percent
+    gap_to_en: float | None  # FPR-ACC minus the same model's English FPR-ACC; None for EN or without EN
+    format_error: float  # percent of responses with no extractable letter (NaN if not reported)
+    tasks: tuple[str, ...]  # the lmms-eval tasks the row was built from
+    limited: tuple[int, int] | None = None  # (effective, original) documents when run with --limit
+
+    @property
+    def group(self) -> tuple[str, str, str]:
+        return (self.model, self.source, self.protocol)
 
 
 @dataclass(frozen=True)
 class MPRTable:
+    """Rows in display order: by model (source, protocol), then EN ZH FR RU JA TH."""
+
     rows: tuple[Row, ...]
+    notes: tuple[str, ...] = field(default=())
 
 
 def _pct(x: float | None) -> float:
-    return math.nan if x is None or (isinstance(x, float) and math.isnan(x)) else 100.0 * x
+    return math.nan if x is None or math.isnan(x) else 100.0 * x
 
 
-def build_table(runs: Sequence[RunResults], task_prefix: str | None = None) -> MPRTable:
-    """Collect MPR-GUI rows from results; the gap is FPR-ACC minus English's in the same group."""
-    found: dict[tuple[str, str, str, str], Row] = {}
-    for run in runs:
+def build_table(results: Sequence[RunResults | str | Path], task_prefix: str | None = None) -> MPRTable:
+    """Collect MPR-GUI rows from results files, loaded or as paths (see the module docstring for the rules)."""
+    results = [r if isinstance(r, RunResults) else load_results(r) for r in results]
+    cells: dict[tuple[str, str, str, str], dict[str, float]] = {}
+    fmt: dict[tuple[str, str, str, str], list[tuple[float, int]]] = {}
+    tasks: dict[tuple[str, str, str, str], list[str]] = {}
+    limited: dict[tuple[str, str, str, str], tuple[int, int]] = {}
+    for run in sorted(results, key=lambda r: str(r.path)):
         for task, res in run.tasks.items():
             meta = res.metadata
-            if meta.get("benchmark") != "mpr_gui" or (task_prefix and not task.startswith(task_prefix)):
+            if meta.get("benchmark") != "mpr_gui" or meta.get("lang") not in LANGS or res.is_group:
                 continue
-            if list(meta.get("dimensions") or DIMENSIONS) != list(DIMENSIONS) or meta.get("lang") not in LANGS:
+            if task_prefix and not task.startswith(task_prefix):
                 continue
-            values = {d: _pct(res.metrics.get(f"mpr_acc_{d.lower()}")) for d in DIMENSIONS}
-            values["FPR-ACC"] = _pct(res.metrics.get("fpr_acc"))
-            key = (run.model_label, str(meta.get("source", "")), str(meta.get("prompt_protocol", "")), meta["lang"])
-            found[key] = Row(*key, task, values, _pct(res.metrics.get("format_error_rate")), None)
+            key = (run.model_label, str(meta.get("source", "")), str(meta.get("prompt_protocol", "")), str(meta["lang"]))
+            row = cells.setdefault(key, {})
+            for dim in meta.get("dimensions") or DIMENSIONS:
+                value = res.metrics.get(f"mpr_acc_{str(dim).lower()}")
+                if dim in DIMENSIONS and value is not None and not math.isnan(value):
+                    row[dim] = value
+            n = res.n_samples or {}
+            if "format_error_rate" in res.metrics:
+                fmt.setdefault(key, []).append((res.metrics["format_error_rate"], int(n.get("effective") or 1)))
+            if n.get("effective") is not None and n.get("effective") != n.get("original"):
+                eff, orig = limited.get(key, (0, 0))
+                limited[key] = (eff + int(n["effective"]), orig + int(n["original"]))
+            tasks.setdefault(key, []).append(task)
     rows = []
-    for key in sorted(found, key=lambda k: (k[0], k[1], k[2], LANGS.index(k[3]))):
-        row = found[key]
-        en = found.get((*key[:3], "en"))
-        gap = row.values["FPR-ACC"] - en.values["FPR-ACC"] if en is not None and row.lang != "en" else None
-        rows.append(Row(**{**row.__dict__, "gap_to_en": gap}))
-    return MPRTable(tuple(rows))
+    for key in sorted(cells, key=lambda k: (k[0], k[1], k[2], LANGS.index(k[3]))):
+        dims = cells[key]
+        values = {d: _pct(dims.get(d)) for d in DIMENSIONS}
+        values["FPR-ACC"] = _pct(fpr_acc(dims)) if len(dims) == len(DIMENSIONS) else math.nan
+        errs = fmt.get(key, [])
+        fmt_err = _pct(sum(e * n for e, n in errs) / sum(n for _, n in errs)) if errs else math.nan
+        rows.append(Row(*key, values, None, fmt_err, tuple(tasks[key]), limited.get(key)))
+    en = {r.group: r.values["FPR-ACC"] for r in rows if r.lang == "en"}
+    rows = [
+        Row(**{**r.__dict__, "gap_to_en": r.values["FPR-ACC"] - en[r.group] if r.lang != "en" and r.group in en else None})
+        for r in rows
+    ]
+    return MPRTable(tuple(rows), tuple(_notes(rows)))
 
 
-def _fmt(x: float | None) -> str:
-    return "-" if x is None or math.isnan(x) else f"{x:.1f}"
+def _notes(rows: Sequence[Row]) -> list[str]:
+    notes = []
+    for r in rows:
+        if r.limited:
+            notes.append(f"{_label(r, rows)} {r.lang.upper()}: run with --limit ({r.limited[0]} of {r.limited[1]} documents)")
+    errs = [r for r in rows if not math.isnan(r.format_error) and r.format_error > 0]
+    if errs:
+        notes.append("format errors (% of responses with no option letter): "
+                     + ", ".join(f"{_label(r, rows)} {r.lang.upper()} {r.format_error:.1f}" for r in errs))
+    return notes
+
+
+def _label(row: Row, rows: Sequence[Row]) -> str:
+    """The model cell: the model name, plus source and protocol when they differ between rows."""
+    extra = [x for x, i in ((row.source, 1), (row.protocol, 2)) if len({r.group[i] for r in rows}) > 1]
+    return row.model + (f" [{', '.join(extra)}]" if extra else "")
+
+
+def _fmt(x: float) -> str:
+    return "-" if math.isnan(x) else f"{x:.1f}"
 
 
 def _gap(x: float | None) -> str:
     return "" if x is None or math.isnan(x) else f"{x:+.1f}"
 
 
-def header() -> list[str]:
-    return ["Model", "Source", "Lang", *COLUMNS, "Gap to EN", "Format err."]
+def _show_model(table: MPRTable, show_model: bool | None) -> bool:
+    return len({r.group for r in table.rows}) > 1 if show_model is None else show_model
 
 
-def cells(row: Row) -> list[str]:
-    return [row.model, row.source, row.lang.upper(), *(_fmt(row.values[c]) for c in COLUMNS), _gap(row.gap_to_en), _fmt(row.format_error)]
+def header(table: MPRTable, show_model: bool | None = None) -> list[str]:
+    """Column titles: [Model], Lang, the eight dimensions, FPR-ACC, Gap to EN."""
+    return (["Model"] if _show_model(table, show_model) else []) + ["Lang", *COLUMNS, "Gap to EN"]
 
 
-def render_text(table: MPRTable) -> str:
-    """A fixed-width text table in the layout of the paper's Table 2."""
-    data = [header()] + [cells(r) for r in table.rows]
+def cells(table: MPRTable, row: Row, show_model: bool | None = None) -> list[str]:
+    """One row's cells as printed: one decimal, "-" for a missing value, a signed gap."""
+    model = [_label(row, table.rows)] if _show_model(table, show_model) else []
+    return model + [row.lang.upper(), *(_fmt(row.values[c]) for c in COLUMNS), _gap(row.gap_to_en)]
+
+
+def render_text(table: MPRTable, show_model: bool | None = None) -> str:
+    """A fixed-width text table in the layout of the paper's Table 2 (model column when several models)."""
+    data = [header(table, show_model)] + [cells(table, r, show_model) for r in table.rows]
+    n_text = 2 if _show_model(table, show_model) else 1  # left-aligned text columns
     widths = [max(len(r[i]) for r in data) for i in range(len(data[0]))]
-    lines = ["  ".join(c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))) for r in data]
+    lines = ["  ".join(c.ljust(w) if i < n_text else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+             for r in data]
     lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + [f"Note: {n}" for n in table.notes]) + "\n"
 
 
-def write_markdown(table: MPRTable, path: Path) -> None:
-    rows = [header()] + [cells(r) for r in table.rows]
-    text = "| " + " | ".join(rows[0]) + " |\n|" + "---|" * len(rows[0]) + "\n"
-    text += "".join("| " + " | ".join(r) + " |\n" for r in rows[1:])
-    path.write_text(text, encoding="utf-8")
+def write_markdown(table: MPRTable, path: str | Path, show_model: bool | None = None) -> None:
+    """The same table as GitHub markdown, with the notes below it."""
+    head = header(table, show_model)
+    n_text = len(head) - len(COLUMNS) - 1
+    text = "| " + " | ".join(head) + " |\n|" + "---|" * n_text + "---:|" * (len(head) - n_text) + "\n"
+    text += "".join("| " + " | ".join(cells(table, r, show_model)) + " |\n" for r in table.rows)
+    text += "".join(f"\n{n}\n" for n in table.notes)
+    Path(path).write_text(text, encoding="utf-8")
 
 
-def write_csv(table: MPRTable, path: Path) -> None:
-    with path.open("w", newline="", encoding="utf-8") as fh:
+def write_csv(table: MPRTable, path: str | Path) -> None:
+    """Machine-readable: full precision percentages, empty cells for missing values."""
+
+    def num(x: float | None) -> str:
+        return "" if x is None or math.isnan(x) else repr(round(x, 6))
+
+    with Path(path).open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
-        w.writerow(["model", "source", "protocol", "lang", "task", *COLUMNS, "gap_to_en", "format_error"])
+        w.writerow(["model", "source", "prompt_protocol", "lang", *COLUMNS, "gap_to_en", "format_error", "tasks", "limited"])
         for r in table.rows:
-            w.writerow([r.model, r.source, r.protocol, r.lang, r.task, *(r.values[c] for c in COLUMNS),
-                        "" if r.gap_to_en is None else r.gap_to_en, r.format_error])
+            w.writerow([r.model, r.source, r.protocol, r.lang, *(num(r.values[c]) for c in COLUMNS), num(r.gap_to_en),
+                        num(r.format_error), " ".join(r.tasks), f"{r.limited[0]}/{r.limited[1]}" if r.limited else ""])
 
 
-def draw(table: MPRTable, path: Path) -> None:
-    """Heatmap: one row per (model, language), one column per dimension plus FPR-ACC."""
+def draw(table: MPRTable, path: str | Path) -> None:
+    """Heatmap per model: languages down, dimensions and FPR-ACC across, every cell annotated."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
 
-    data = np.array([[r.values[c] for c in COLUMNS] for r in table.rows], dtype=float)
-    several_sources = len({r.source for r in table.rows}) > 1
-    labels = [f"{r.model}{f' [{r.source}]' if several_sources else ''} {r.lang.upper()}"
-              + (f" ({r.gap_to_en:+.1f})" if r.gap_to_en is not None else "") for r in table.rows]
-    fig, ax = plt.subplots(figsize=(1.0 * len(COLUMNS) + 3, 0.45 * len(labels) + 1.8))
-    masked = np.ma.masked_invalid(data)
-    cmap = matplotlib.colormaps["RdYlGn"].with_extremes(bad="#dddddd")
-    im = ax.imshow(masked, cmap=cmap, vmin=0, vmax=100, aspect="auto")
-    ax.set_xticks(range(len(COLUMNS)), COLUMNS)
-    ax.set_yticks(range(len(labels)), labels)
-    ax.axvline(len(DIMENSIONS) - 0.5, color="black", linewidth=1.5)
-    for i in range(data.shape[0]):
-        for j in range(data.shape[1]):
-            ax.text(j, i, _fmt(data[i, j]), ha="center", va="center", fontsize=8)
-    ax.set_title("MPR-GUI accuracy (%) by language and dimension; FPR-ACC with gap to EN")
-    fig.colorbar(im, ax=ax, fraction=0.03)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    groups = list(dict.fromkeys(r.group for r in table.rows))
+    heights = [sum(r.group == g for r in table.rows) for g in groups]
+    fig, axes = plt.subplots(len(groups), 1, squeeze=False, figsize=(len(COLUMNS) * 0.85 + 2.6, 0.5 * sum(heights) + 1.3 * len(groups) + 0.6),
+                             gridspec_kw={"height_ratios": heights})
+    cmap = matplotlib.colormaps["viridis"].with_extremes(bad="#e0e0e0")
+    image = None
+    for ax, group in zip(axes[:, 0], groups):
+        rows = [r for r in table.rows if r.group == group]
+        data = np.array([[r.values[c] for c in COLUMNS] for r in rows], dtype=float)
+        image = ax.imshow(np.ma.masked_invalid(data), cmap=cmap, vmin=0, vmax=100, aspect="auto")
+        ax.set_xticks(range(len(COLUMNS)), COLUMNS)
+        ax.xaxis.tick_top()
+        ax.set_yticks(range(len(rows)), [r.lang.upper() + (f"  ({_gap(r.gap_to_en)} vs EN)" if _gap(r.gap_to_en) else "")
+                                         for r in rows])
+        ax.axvline(len(DIMENSIONS) - 0.5, color="white", linewidth=3)
+        ax.axvline(3.5, color="white", linewidth=1)  # perception | reasoning (seed Table 2)
+        for i in range(data.shape[0]):
+            for j in range(data.shape[1]):
+                value = data[i, j]
+                dark = math.isnan(value) or value > 60
+                ax.text(j, i, _fmt(value), ha="center", va="center", fontsize=9,
+                        color="black" if dark else "white", fontweight="bold" if j == len(DIMENSIONS) else "normal")
+        ax.set_title(f"{_label(rows[0], table.rows)}: accuracy (%) per dimension; FPR-ACC gap to EN beside each language",
+                     fontsize=10, pad=22)
+    if image is not None:
+        fig.colorbar(image, ax=axes[:, 0].tolist(), fraction=0.025, pad=0.02, label="%")
+    fig.savefig(path, dpi=130, bbox_inches="tight")
     plt.close(fig)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="gui-eval report", description=__doc__)
-    ap.add_argument("paths", nargs="+", help="lmms-eval results files or folders holding them")
-    ap.add_argument("--out", default=None, help="write table.md, table.csv and table.png here")
-    ap.add_argument("--task-prefix", default=None, help="only tasks whose name starts with this")
+    """``gui-eval report PATH... [--out DIR] [--task-prefix PREFIX]``."""
+    ap = argparse.ArgumentParser(prog="gui-eval report", description="Table 2-style MPR-GUI report from lmms-eval results.")
+    ap.add_argument("paths", nargs="+", help="lmms-eval *_results.json files or folders holding them (searched recursively)")
+    ap.add_argument("--out", default=None, help="also write table.md, table.csv and table.png into this folder")
+    ap.add_argument("--task-prefix", default=None, help="only tasks whose name starts with this, e.g. mpr_gui_synth")
+    ap.add_argument("--model-column", choices=("auto", "yes", "no"), default="auto",
+                    help="show the model column (auto: when the table holds several models)")
     args = ap.parse_args(argv)
     try:
         runs = [load_results(p) for p in find_result_files(args.paths)]
@@ -148,13 +229,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     table = build_table(runs, args.task_prefix)
     if not table.rows:
-        print(f"gui-eval report: no MPR-GUI result covering all eight dimensions in {', '.join(args.paths)}", file=sys.stderr)
+        where = ", ".join(args.paths)
+        prefix = f" with task prefix {args.task_prefix!r}" if args.task_prefix else ""
+        print(f"gui-eval report: no MPR-GUI result{prefix} in {where} ({len(runs)} results file(s) read)", file=sys.stderr)
         return 1
-    print(render_text(table), end="")
+    show = {"auto": None, "yes": True, "no": False}[args.model_column]
+    print(render_text(table, show), end="")
     if args.out:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
-        write_markdown(table, out / "table.md")
+        write_markdown(table, out / "table.md", show)
         write_csv(table, out / "table.csv")
         draw(table, out / "table.png")
         print(f"wrote {out / 'table.md'}, {out / 'table.csv'}, {out / 'table.png'}")
