@@ -5,10 +5,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from gui_tasks.mpr.answer import PARSER_PROTOCOL
+from gui_tasks.mpr.prompts import DIRECT, REASONING
+from gui_tasks.mpr.schema import DIMENSIONS, LANGS
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "yaml_tasks" / "mpr_gui"
-LANGS = ("en", "zh", "fr", "ru", "ja", "th")
-DIMENSIONS = ("AU", "AP", "WF", "WI", "AEL", "REL", "RI", "SI")
 VERSION = "1.0"
 # Synthetic default set: seed and questions per dimension (docs/CONVENTIONS.md).
 SYNTH_SEED, SYNTH_PER_DIM = 0, 8
@@ -43,7 +45,7 @@ metadata:
   source: {source}
   dimensions: [{dims}]
   prompt_protocol: {protocol}
-  parser_protocol: mcq-letter-v1
+  parser_protocol: {parser}
 {extra}"""
 
 GROUP = """\
@@ -73,14 +75,14 @@ def render_all() -> dict[str, str]:
     groups: dict[str, list[str]] = {}
     for source, prefix in (("official", "mpr_gui"), ("synthetic", "mpr_gui_synth")):
         extra = f"  seed: {SYNTH_SEED}\n  per_dimension: {SYNTH_PER_DIM}\n" if source == "synthetic" else ""
-        for mode, protocol, max_new in (("", "mpr-direct-v1", 16), ("_cot", "mpr-cot-v1", 512)):
+        for mode, protocol, max_new in (("", DIRECT, 16), ("_cot", REASONING, 512)):
             for lang in LANGS:
                 variants = [("", DIMENSIONS)] + ([(f"_{d.lower()}", (d,)) for d in DIMENSIONS] if not mode else [])
                 for suffix, dims in variants:
                     task = f"{prefix}{mode}_{lang}{suffix}"
                     files[f"{task}.yaml"] = TEMPLATE.format(
                         task=task, source=source, max_new_tokens=max_new, protocol=protocol, metrics=_metrics(dims),
-                        version=VERSION, lang=lang, dims=", ".join(dims), extra=extra,
+                        version=VERSION, lang=lang, dims=", ".join(dims), extra=extra, parser=PARSER_PROTOCOL,
                     )
                     if not suffix:
                         groups.setdefault(f"{prefix}{mode}", []).append(task)

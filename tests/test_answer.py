@@ -118,7 +118,7 @@ def test_pronoun_i_and_article_a_are_not_letters_even_when_allowed():
 
 def test_non_text_and_protocol_id():
     assert extract_letter(b"B") == LetterParse(None, "malformed", "not-text")  # type: ignore[arg-type]
-    assert PARSER_PROTOCOL == "mcq-letter-v1"
+    assert PARSER_PROTOCOL == "mcq-letter-v2"
 
 
 # ---- property tests -------------------------------------------------------------------

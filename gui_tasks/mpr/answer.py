@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Literal, Sequence
 
 # Recorded in task metadata and results; bump when extract_letter's behaviour changes.
-PARSER_PROTOCOL = "mcq-letter-v1"
+PARSER_PROTOCOL = "mcq-letter-v2"
 Status = Literal["parsed", "malformed", "empty"]
 
 _MAX_CHARS = 40_000  # longer outputs keep their head and tail (the final answer sits at the end)
