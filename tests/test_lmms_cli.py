@@ -58,6 +58,16 @@ def test_gui_hf_on_synthetic_task_with_explicit_include_path(tmp_path, tiny_chec
     assert rec["lang"] == "zh" and rec["status"] in {"parsed", "malformed", "empty"}
     assert [s["mcq_acc"]["dimension"] for s in samples] == ["AU", "AP", "WF", "WI"]
     assert 0.0 <= res["format_error_rate,none"] <= 1.0
+    # our readers and the report understand what lmms-eval really wrote
+    from gui_tasks.mpr.report import build_table
+    from gui_tasks.results_io import find_result_files, load_results, load_task_samples
+
+    run = load_results(find_result_files(out)[-1])
+    task = run.tasks["mpr_gui_synth_zh"]
+    assert task.metadata["parser_protocol"] == "mcq-letter-v2" and task.n_samples["effective"] == 4
+    assert len(load_task_samples(run, "mpr_gui_synth_zh")) == 4
+    rows = build_table([run]).rows
+    assert [(r.lang, r.source) for r in rows] == [("zh", "synthetic")]
 
 
 THIRD_PARTY_PLUGIN = '''

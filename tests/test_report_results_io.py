@@ -87,20 +87,3 @@ def test_bad_samples_file_names_file_and_line(tmp_path):
         load_samples(path)
     with pytest.raises(DataError, match="samples file not found"):
         load_samples(tmp_path / "missing.jsonl")
-
-
-DEMO = Path(__file__).resolve().parents[1] / "runs"
-
-
-@pytest.mark.skipif(not list(DEMO.rglob("*_results.json")) if DEMO.is_dir() else True, reason="no real run in runs/")
-def test_real_lmms_eval_output_loads():
-    for path in find_result_files(DEMO):
-        run = load_results(path)
-        assert run.model and run.model_args and run.tasks
-        for name, task in run.tasks.items():
-            if task.metadata.get("benchmark") != "mpr_gui" or task.is_group:
-                continue
-            assert {"mcq_acc", "fpr_acc", "format_error_rate"} <= set(task.metrics)
-            samples = load_task_samples(run, name)
-            assert len(samples) == task.n_samples["effective"]
-            assert {"id", "lang", "dimension", "answer", "pred", "status", "correct"} <= set(samples[0]["mcq_acc"])
