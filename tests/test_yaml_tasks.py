@@ -6,7 +6,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from gui_tasks import lmms_integration
 from gui_tasks.lmms_integration import yaml_tasks_dir
