@@ -104,3 +104,18 @@ def test_references_name_one_element_and_localise():
     assert find(scr, ("q", "wifi")).role == "row"
     assert localise(("switch", "wifi"), "fr") == "l'interrupteur « Wi-Fi »"
     assert find(scr, ("q", "missing")) is None
+
+
+def test_large_sets_vary_the_background_of_scripted_tasks():
+    """More RI/SI questions than scripted tasks: other switches vary, the tapped ones keep their meaning."""
+    from gui_tasks.synth.mpr import build_questions
+    from gui_tasks.synth.questions import TASKS, _play
+
+    qs = build_questions(7, per_dimension=3 * len(TASKS))
+    for q in qs:
+        if q.dimension == "RI":
+            task = next(t for t in TASKS if [t[0], t[1], list(t[2])] == q.facts["task"])
+            assert q.options[q.answer] == task[3]
+            start = dict(q.frames[0][0].state)
+            assert all(start.get(k) == v for k, v in task[4].items())
+    assert len({tuple(s.key for s, _ in q.frames) for q in qs if q.dimension == "RI"}) > len(TASKS)

@@ -27,7 +27,7 @@ from gui_tasks.synth.render import render
 from gui_tasks.synth.scene import Screen
 
 # Bump whenever the bytes of a set change (scenes, strings, rendering, fonts): it keys the cache.
-GENERATOR_VERSION = 3
+GENERATOR_VERSION = 4
 
 
 def set_name(seed: int, per_dimension: int) -> str:

@@ -367,23 +367,43 @@ SIBLING_GOALS: dict[str, list[Ref]] = {
 }
 
 
-def play(task) -> list[tuple[Screen, str | None]]:
-    """Run a scripted task: every screen, with the element tapped on it (None on the last)."""
+def play(task, background: dict[str, Any] | None = None) -> list[tuple[Screen, str | None]]:
+    """Run a scripted task: every screen, with the element tapped on it (None on the last).
+
+    ``background`` sets the other switches of the app first (the task's own state wins).
+    """
+    return _play(task, background)[0]
+
+
+def _play(task, background: dict[str, Any] | None = None) -> tuple[list[tuple[Screen, str | None]], list[str]]:
     app, page, taps, _, init = task
-    scr = screen(app, page, dict(init))
-    frames = []
+    scr = screen(app, page, {**(background or {}), **init})
+    frames, outcomes = [], []
     for eid in taps:
         frames.append((scr, eid))
-        page, state, _ = tap(scr, eid)
+        page, state, outcome = tap(scr, eid)
+        outcomes.append(outcome)
         scr = screen(app, page, state)
     frames.append((scr, None))
-    return frames
+    return frames, outcomes
+
+
+def random_background(task, rng: random.Random) -> dict[str, Any]:
+    """Random states for the app's other switches, kept only if the task's taps still mean the same.
+
+    Varying what the task does not touch gives many distinct sequences per scripted task,
+    so large sets (``per_dimension`` > number of tasks) can be built.
+    """
+    keys = sorted({r.key for p in APPS[task[0]].values() for r in p.rows if r.trailing in ("toggle", "checkbox", "heart") and r.key}
+                  - set(task[4]))
+    background = {k: rng.random() < 0.5 for k in keys}
+    return background if _play(task, background)[1] == _play(task)[1] else {}
 
 
 def q_sequence(dimension: str) -> Callable:
     def make(rng, _scr, slot):
         task = rng.choice(TASKS)
-        frames = play(task)
+        frames = play(task, random_background(task, rng))
         if dimension == "SI":
             frames = [frames[0], frames[-1]]
         goal = task[3]
