@@ -114,7 +114,7 @@ def test_large_sets_vary_the_background_of_scripted_tasks():
     qs = build_questions(7, per_dimension=3 * len(TASKS))
     for q in qs:
         if q.dimension == "RI":
-            task = next(t for t in TASKS if [t[0], t[1], list(t[2])] == q.facts["task"])
+            task = next(t for t in TASKS if [t[0], t[1], list(t[2])] == q.facts["task"] and t[3][1] == q.facts["goal"])
             assert q.options[q.answer] == task[3]
             start = dict(q.frames[0][0].state)
             assert all(start.get(k) == v for k, v in task[4].items())

@@ -397,7 +397,11 @@ def random_background(task, rng: random.Random) -> dict[str, Any]:
     keys = sorted({r.key for p in APPS[task[0]].values() for r in p.rows if r.trailing in ("toggle", "checkbox", "heart") and r.key}
                   - set(task[4]))
     background = {k: rng.random() < 0.5 for k in keys}
-    return background if _play(task, background)[1] == _play(task)[1] else {}
+    try:
+        same = _play(task, background)[1] == _play(task)[1]
+    except KeyError:  # a tapped element does not exist in that state (e.g. no dialog without a selection)
+        same = False
+    return background if same else {}
 
 
 def q_sequence(dimension: str) -> Callable:
