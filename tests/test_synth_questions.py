@@ -109,7 +109,7 @@ def test_references_name_one_element_and_localise():
 def test_large_sets_vary_the_background_of_scripted_tasks():
     """More RI/SI questions than scripted tasks: other switches vary, the tapped ones keep their meaning."""
     from gui_tasks.synth.mpr import build_questions
-    from gui_tasks.synth.questions import TASKS, _play
+    from gui_tasks.synth.questions import TASKS
 
     qs = build_questions(7, per_dimension=3 * len(TASKS))
     for q in qs:
