@@ -92,6 +92,9 @@ def _demo(args: argparse.Namespace) -> int:
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     os.environ.update({k: env[k] for k in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE")})
     ckpt = Path(args.checkpoint) if args.checkpoint else cache_dir() / "tiny-qwen2-vl"
+    if args.checkpoint and not (ckpt / "config.json").is_file():
+        print(f"[demo] {ckpt} is not a checkpoint folder (no config.json)", file=sys.stderr)
+        return 2
     if not (ckpt / "config.json").is_file():
         print(f"[demo] building tiny checkpoint in {ckpt}", flush=True)
         build_tiny_model(ckpt, family="qwen2_vl", seed=0)
