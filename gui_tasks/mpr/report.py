@@ -186,7 +186,7 @@ def draw(table: MPRTable, path: str | Path) -> None:
     groups = list(dict.fromkeys(r.group for r in table.rows))
     heights = [sum(r.group == g for r in table.rows) for g in groups]
     fig, axes = plt.subplots(len(groups), 1, squeeze=False, figsize=(len(COLUMNS) * 0.85 + 2.6, 0.5 * sum(heights) + 1.3 * len(groups) + 0.6),
-                             gridspec_kw={"height_ratios": heights})
+                             gridspec_kw={"height_ratios": heights, "hspace": 0.9})
     cmap = matplotlib.colormaps["viridis"].with_extremes(bad="#e0e0e0")
     image = None
     for ax, group in zip(axes[:, 0], groups):
