@@ -106,3 +106,11 @@ def test_decoder_layers_error_names_the_model():
 
     with pytest.raises(ValueError, match="Linear"):
         decoder_layers(nn.Linear(2, 2))
+
+
+def test_pixel_budget_model_args_reach_the_processor(tiny_checkpoint):
+    small = GuiHF(pretrained=str(tiny_checkpoint), device="cpu", max_pixels=28 * 28 * 16, min_pixels=28 * 28 * 4)
+    inputs = small.processor(text=["<|vision_start|><|image_pad|><|vision_end|>hi"], images=[Image.new("RGB", (360, 720))],
+                             return_tensors="pt")
+    t, h, w = inputs["image_grid_thw"][0].tolist()
+    assert h * w * 14 * 14 <= 28 * 28 * 16 * 1.0 and (t, h, w) == (1, 10, 4)
