@@ -61,11 +61,13 @@ class GuiHF(lmms):
         torch_dtype = (torch.bfloat16 if self._device.type == "cuda" else torch.float32) if dtype == "auto" else _DTYPES[str(dtype)]
 
         proc_kwargs: dict[str, Any] = {"trust_remote_code": _as_bool(trust_remote_code)}
-        if min_pixels is not None:
-            proc_kwargs["min_pixels"] = int(min_pixels)
-        if max_pixels is not None:
-            proc_kwargs["max_pixels"] = int(max_pixels)
         self.processor = AutoProcessor.from_pretrained(str(pretrained), **proc_kwargs)
+        if min_pixels is not None or max_pixels is not None:
+            # Qwen2-VL-family pixel budget, as the image processor's size dict (min/max_pixels are deprecated)
+            size = dict(self.processor.image_processor.size)
+            size = {"shortest_edge": int(min_pixels) if min_pixels is not None else size["shortest_edge"],
+                    "longest_edge": int(max_pixels) if max_pixels is not None else size["longest_edge"]}
+            self.processor = AutoProcessor.from_pretrained(str(pretrained), size=size, **proc_kwargs)
         self.tokenizer = self.processor.tokenizer
         self.tokenizer.padding_side = "left"  # generated tokens start at the same column for every row
         model_kwargs: dict[str, Any] = {"dtype": torch_dtype, "trust_remote_code": _as_bool(trust_remote_code)}
