@@ -1,0 +1,101 @@
+"""Coordinate frames of GUI-agent outputs, named explicitly and converted exactly.
+
+Agents answer in different frames (ARCHITECTURE.md, "Models and coordinates"):
+
+- ``relative``     x, y in [0, 1] of the image
+- ``grid1000``     x, y on a 0-1000 grid (Qwen2-VL, OS-Atlas, UI-TARS-1.0, AgentCPM-GUI, Qwen3-VL)
+- ``resized_px``   pixels of the image *after* the processor's smart resize (Qwen2.5-VL, UI-TARS-1.5, GUI-Owl)
+- ``original_px``  pixels of the screenshot as captured
+
+A frame is never guessed from the magnitude of the numbers ("> 1 means pixels" is wrong
+for two of these frames); every conversion names its source and target frame and the
+geometry (original size and the exact resize the processor applied).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+Frame = Literal["relative", "grid1000", "resized_px", "original_px"]
+FRAMES: tuple[str, ...] = ("relative", "grid1000", "resized_px", "original_px")
+
+# Qwen2-VL-family image processor defaults: 14 px patches merged 2x2 (factor 28),
+# between 56*56 and 28*28*1280 pixels.
+QWEN_FACTOR = 28
+QWEN_MIN_PIXELS = 56 * 56
+QWEN_MAX_PIXELS = 28 * 28 * 1280
+MAX_ASPECT_RATIO = 200
+
+
+def smart_resize(height: int, width: int, factor: int = QWEN_FACTOR, min_pixels: int = QWEN_MIN_PIXELS,
+                 max_pixels: int = QWEN_MAX_PIXELS) -> tuple[int, int]:
+    """The (height, width) the Qwen2-VL-family processor resizes an image to.
+
+    Both sides become multiples of ``factor`` close to the original aspect ratio, with the
+    pixel count brought inside [min_pixels, max_pixels] (scaling down with floor, up with ceil).
+    """
+    if height <= 0 or width <= 0:
+        raise ValueError(f"image size must be positive, got {width}x{height}")
+    if max(height, width) / min(height, width) > MAX_ASPECT_RATIO:
+        raise ValueError(f"aspect ratio of {width}x{height} exceeds {MAX_ASPECT_RATIO}")
+    h = max(factor, round(height / factor) * factor)
+    w = max(factor, round(width / factor) * factor)
+    if h * w > max_pixels:
+        beta = math.sqrt(height * width / max_pixels)
+        h = max(factor, math.floor(height / beta / factor) * factor)
+        w = max(factor, math.floor(width / beta / factor) * factor)
+    elif h * w < min_pixels:
+        beta = math.sqrt(min_pixels / (height * width))
+        h = math.ceil(height * beta / factor) * factor
+        w = math.ceil(width * beta / factor) * factor
+    return h, w
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """An original screenshot size and the size the model actually saw."""
+
+    original_width: int
+    original_height: int
+    resized_width: int
+    resized_height: int
+
+    @classmethod
+    def identity(cls, width: int, height: int) -> "Geometry":
+        return cls(width, height, width, height)
+
+    @classmethod
+    def qwen(cls, width: int, height: int, *, factor: int = QWEN_FACTOR, min_pixels: int = QWEN_MIN_PIXELS,
+             max_pixels: int = QWEN_MAX_PIXELS) -> "Geometry":
+        """The geometry of a Qwen2-VL-family processor with these resize parameters."""
+        h, w = smart_resize(height, width, factor, min_pixels, max_pixels)
+        return cls(width, height, w, h)
+
+    def _scale(self, frame: str) -> tuple[float, float]:
+        """Units per image width and height in ``frame``."""
+        if frame == "relative":
+            return 1.0, 1.0
+        if frame == "grid1000":
+            return 1000.0, 1000.0
+        if frame == "resized_px":
+            return float(self.resized_width), float(self.resized_height)
+        if frame == "original_px":
+            return float(self.original_width), float(self.original_height)
+        raise ValueError(f"unknown coordinate frame {frame!r}; known: {', '.join(FRAMES)}")
+
+
+def convert(point: tuple[float, float], src: Frame, dst: Frame, geometry: Geometry) -> tuple[float, float]:
+    """``point`` given in frame ``src`` expressed in frame ``dst`` (no rounding, no clamping)."""
+    sx, sy = geometry._scale(src)
+    dx, dy = geometry._scale(dst)
+    x, y = point
+    return x / sx * dx, y / sy * dy
+
+
+def convert_box(box: tuple[float, float, float, float], src: Frame, dst: Frame, geometry: Geometry) -> tuple[float, float, float, float]:
+    """A box (x1, y1, x2, y2) from ``src`` to ``dst``."""
+    x1, y1 = convert((box[0], box[1]), src, dst, geometry)
+    x2, y2 = convert((box[2], box[3]), src, dst, geometry)
+    return x1, y1, x2, y2
