@@ -1,0 +1,107 @@
+"""Action parsers for each agent family (formats of StaR appendix C), and robustness to arbitrary text."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gui_models.action_parsers import PARSERS, parse_action, register_parser
+from gui_models.actions import Action
+
+CASES = [
+    ("os_atlas", "Thought: the Wi-Fi toggle is off.\nAction: CLICK <point>[[915.8, 252.2]]</point>",
+     Action("CLICK", point=(915.8, 252.2), frame="grid1000")),
+    ("os_atlas", "Action: LONG_CLICK <point>[[101, 872]]</point>", Action("LONG_PRESS", point=(101.0, 872.0), frame="grid1000")),
+    ("os_atlas", "Thought: type it\nAction: TYPE [Shanghai shopping mall]", Action("TYPE", text="Shanghai shopping mall")),
+    ("os_atlas", "Action: SCROLL [UP]", Action("SCROLL", direction="UP")),
+    ("os_atlas", "Action: OPENAPP Zoho Meeting", Action("OPENAPP", text="Zoho Meeting")),
+    ("os_atlas", "Thought: the toggle is already on.\nAction: COMPLETE", Action("COMPLETE")),
+    ("os_atlas", "Action: PRESS_BACK", Action("PRESS_BACK")),
+    ("ui_tars", "Thought: Tap the switch.\nAction: click(start_box='<|box_start|>(912,250)<|box_end|>')",
+     Action("CLICK", point=(912.0, 250.0), frame="grid1000")),
+    ("ui_tars", "Action: click(start_box='(100,200,300,400)')", Action("CLICK", point=(200.0, 300.0), frame="grid1000")),
+    ("ui_tars_1_5", "Action: long_press(start_box='<|box_start|>(56,770)<|box_end|>', time='')",
+     Action("LONG_PRESS", point=(56.0, 770.0), frame="resized_px")),
+    ("ui_tars", "Action: type(content='hello world')", Action("TYPE", text="hello world")),
+    ("ui_tars", "Action: scroll(direction='down')", Action("SCROLL", direction="DOWN")),
+    ("ui_tars", "Action: open_app(app_name='Settings')", Action("OPENAPP", text="Settings")),
+    ("ui_tars", "Thought: done.\nAction: finished()", Action("COMPLETE")),
+    ("agentcpm_gui", '{"thought":"打开开关","POINT":[915,252]}', Action("CLICK", point=(915.0, 252.0), frame="grid1000")),
+    ("agentcpm_gui", '{"POINT":[500,800],"to":"up"}', Action("SCROLL", direction="UP")),
+    ("agentcpm_gui", '{"POINT":[500,800],"duration":1500}', Action("LONG_PRESS", point=(500.0, 800.0), frame="grid1000")),
+    ("agentcpm_gui", '{"TYPE":"北京"}', Action("TYPE", text="北京")),
+    ("agentcpm_gui", '{"PRESS":"BACK"}', Action("PRESS_BACK")),
+    ("agentcpm_gui", '{"thought":"已经打开","STATUS":"satisfied"}', Action("COMPLETE")),
+    ("agentcpm_gui", '{"STATUS":"impossible"}', Action("IMPOSSIBLE")),
+    ("agentcpm_gui", '{"duration":1000}', Action("WAIT")),
+    ("gui_owl", '<think>toggle is off</think>\n<tool_call>\n{"name": "mobile_use", "arguments": {"action": "click", '
+                '"coordinate": [377, 185]}}\n</tool_call>\n<conclusion>Tap Wi-Fi.</conclusion>',
+     Action("CLICK", point=(377.0, 185.0), frame="resized_px")),
+    ("gui_owl", '<tool_call>{"name": "mobile_use", "arguments": {"action": "swipe", "coordinate": [200, 600], '
+                '"coordinate2": [200, 200]}}</tool_call>', Action("SCROLL", direction="UP")),
+    ("gui_owl", '<tool_call>{"name": "mobile_use", "arguments": {"action": "system_button", "button": "Home"}}</tool_call>',
+     Action("PRESS_HOME")),
+    ("gui_owl", '<tool_call>{"name": "mobile_use", "arguments": {"action": "terminate", "status": "success"}}</tool_call>',
+     Action("COMPLETE")),
+    ("qwen2_5_vl", '<tool_call>{"name": "mobile_use", "arguments": {"action": "open", "text": "Clock"}}</tool_call>',
+     Action("OPENAPP", text="Clock")),
+    ("generic", "Action: CLICK <point>[[10, 20]]</point>", Action("CLICK", point=(10.0, 20.0), frame="grid1000")),
+]
+
+
+@pytest.mark.parametrize("family, text, expected", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+def test_real_looking_outputs_parse(family, text, expected):
+    res = parse_action(text, family)
+    assert (res.status, res.action) == ("parsed", expected), res.detail
+
+
+def test_gesture_to_scroll_is_a_named_choice():
+    assert parse_action('{"POINT":[500,800],"to":"up"}', "agentcpm_gui", gesture_to_scroll="inverse").action == Action("SCROLL", direction="DOWN")
+    assert "gesture_to_scroll=inverse" in parse_action('{"POINT":[5,8],"to":"up"}', "agentcpm_gui", gesture_to_scroll="inverse").detail
+
+
+@pytest.mark.parametrize("family, text", [
+    ("os_atlas", "Action: CLICK somewhere near the top"),
+    ("ui_tars", "Action: click(start_box='(nan,1)')"),
+    ("agentcpm_gui", '{"POINT":[1]}'),
+    ("gui_owl", '<tool_call>{"name": "mobile_use", "arguments": {"action": "key", "text": "volume_up"}}</tool_call>'),
+    ("gui_owl", "<tool_call>{broken</tool_call>"),
+    ("generic", "I am not sure what to do."),
+])
+def test_format_errors_are_classified(family, text):
+    res = parse_action(text, family)
+    assert res.status == "malformed" and res.action is None and res.detail
+
+
+@pytest.mark.parametrize("family", sorted(PARSERS))
+def test_empty_output_is_empty(family):
+    assert parse_action("  ", family).status == "empty"
+    assert parse_action(None, family).status == "empty"
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.text(max_size=300), family=st.sampled_from(sorted(PARSERS)))
+def test_arbitrary_text_never_raises(text, family):
+    res = parse_action(text, family)
+    assert res.status in {"parsed", "malformed", "empty"} and (res.action is None) == (res.status != "parsed")
+
+
+def test_unknown_family_and_duplicate_registration():
+    with pytest.raises(ValueError, match="no action parser"):
+        parse_action("x", "nope")
+    with pytest.raises(ValueError, match="already registered"):
+        register_parser("os_atlas")(lambda text, **kw: None)
+
+
+def test_third_party_parser_registration():
+    @register_parser("acme_agent")
+    def parse_acme(text, *, gesture_to_scroll="same"):
+        from gui_models.action_parsers import ParsedAction
+
+        return ParsedAction(Action("WAIT"), "parsed", "acme_agent") if text == "zzz" else ParsedAction(None, "malformed", "acme_agent", "?")
+
+    try:
+        assert parse_action("zzz", "acme_agent").action == Action("WAIT")
+    finally:
+        PARSERS.pop("acme_agent")
