@@ -18,17 +18,19 @@ One lmms-eval path builds a ``TaskManager`` without importing its models
 from __future__ import annotations
 
 import functools
-import importlib.abc
 import os
 import sys
-import sysconfig
-from pathlib import Path
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: this module loads at every interpreter start (.pth hook)
+if TYPE_CHECKING:
+    from pathlib import Path
 
 _MARK = "__gui_eval_patched__"
 
 
 def yaml_tasks_dir() -> Path:
     """The installed folder of our lmms-eval task YAMLs."""
+    from pathlib import Path
+
     import yaml_tasks
 
     return Path(yaml_tasks.__file__).resolve().parent
@@ -69,7 +71,7 @@ def attach() -> None:
     register_with_lmms_eval()
 
 
-class _TasksImportHook(importlib.abc.MetaPathFinder):
+class _TasksImportHook:  # a meta path finder (duck-typed: importlib.abc costs ~10 ms at start-up)
     """Runs :func:`attach` right after ``lmms_eval.tasks`` is imported."""
 
     TARGET = "lmms_eval.tasks"
@@ -87,7 +89,7 @@ class _TasksImportHook(importlib.abc.MetaPathFinder):
         return None
 
 
-class _AttachingLoader(importlib.abc.Loader):
+class _AttachingLoader:  # wraps the real loader of lmms_eval.tasks
     def __init__(self, inner):
         self._inner = inner
 
@@ -115,6 +117,9 @@ PTH_NAME = "gui_eval_lmms_hook.pth"
 
 def install_lmms_hook(*, remove: bool = False, site_dir: str | None = None) -> Path:
     """Write (or remove) the ``.pth`` file that registers the import hook."""
+    import sysconfig
+    from pathlib import Path
+
     target = Path(site_dir or sysconfig.get_paths()["purelib"]) / PTH_NAME
     if remove:
         target.unlink(missing_ok=True)
