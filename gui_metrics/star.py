@@ -41,11 +41,14 @@ STAR_METRICS: dict[str, tuple[Any, bool, str]] = {
     "star_n_fptr": (lambda rs: _rate(_neg(rs), lambda r: r["pred_type"] == "CLICK"), False, "Eq. 11: negatives predicted CLICK"),
     "star_n_fpr": (lambda rs: _rate(_neg(rs), lambda r: r["pred_type"] == "CLICK" and r["hits_toggle"]), False,
                    "Eq. 12: negatives whose CLICK hits the toggle (equals the positive action)"),
+    # not in the paper: how often the output was not an action at all (counted in every rate above as a miss)
+    "star_format_error_rate": (lambda rs: _rate(rs, lambda r: r.get("status", "parsed") != "parsed"), False,
+                               "outputs that are not an action of the agent's format (malformed or empty)"),
 }
 
 
 def star_rates(records: Sequence[Record]) -> dict[str, float]:
-    """All eight rates of appendix A.1 (fractions; NaN where a polarity has no samples)."""
+    """The eight rates of appendix A.1 and the format-error rate (fractions; NaN where a polarity has no samples)."""
     return {name: agg(records) for name, (agg, _, _) in STAR_METRICS.items()}
 
 

@@ -1,4 +1,4 @@
-"""Writes yaml_tasks/mpr_gui/*.yaml from one template (run after changing it; a test checks freshness)."""
+"""Writes yaml_tasks/<benchmark>/*.yaml from their templates (run after changing one; a test checks freshness)."""
 
 from __future__ import annotations
 
@@ -91,23 +91,32 @@ def render_all() -> dict[str, str]:
     return files
 
 
+def folders() -> dict[Path, dict[str, str]]:
+    """Every generated folder of yaml_tasks and its files (one entry per benchmark)."""
+    from gui_tasks.star.yaml_spec import render_all as render_star
+
+    return {OUT: render_all(), ROOT / "yaml_tasks" / "star": render_star()}
+
+
 def main(argv: list[str]) -> int:
     check = "--check" in argv
-    files = render_all()
-    stale = [n for n, t in files.items() if not (OUT / n).is_file() or (OUT / n).read_text(encoding="utf-8") != t]
-    extra = [p.name for p in OUT.glob("*.yaml") if p.name not in files] if OUT.is_dir() else []
-    if check:
-        if stale or extra:
-            print(f"yaml_tasks/mpr_gui is stale: {sorted(stale + extra)}; run python scripts/gen_yaml_tasks.py")
-            return 1
-        return 0
-    OUT.mkdir(parents=True, exist_ok=True)
-    for name in extra:
-        (OUT / name).unlink()
-    for name, text in files.items():
-        (OUT / name).write_text(text, encoding="utf-8")
-    print(f"wrote {len(files)} files to {OUT}")
-    return 0
+    status = 0
+    for out, files in folders().items():
+        stale = [n for n, t in files.items() if not (out / n).is_file() or (out / n).read_text(encoding="utf-8") != t]
+        extra = [p.name for p in out.glob("*.yaml") if p.name not in files] if out.is_dir() else []
+        rel = out.relative_to(ROOT)
+        if check:
+            if stale or extra:
+                print(f"{rel} is stale: {sorted(stale + extra)}; run python scripts/gen_yaml_tasks.py")
+                status = 1
+            continue
+        out.mkdir(parents=True, exist_ok=True)
+        for name in extra:
+            (out / name).unlink()
+        for name, text in files.items():
+            (out / name).write_text(text, encoding="utf-8")
+        print(f"wrote {len(files)} files to {rel}")
+    return status
 
 
 if __name__ == "__main__":

@@ -8,51 +8,32 @@ then turns those rows into canonical documents. Nothing else of lmms-eval is ove
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import tempfile
-from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 import datasets
-from lmms_eval.api.task import ConfigurableTask
-from PIL import Image
 
 from gui_metrics.lmms_bridge import sample_values
 from gui_tasks.errors import DataError
+from gui_tasks.lmms_rows import RowsTask, doc_to_visual
 from gui_tasks.mpr import official
 from gui_tasks.mpr.answer import extract_letter
 from gui_tasks.mpr.prompts import LETTERS, build_prompt, protocol_from_kwargs
 from gui_tasks.mpr.schema import DIMENSIONS, LANGS, validate_row
-from gui_tasks.paths import cache_dir
 
 RECORD_KINDS = ("mcq", "mpr")
+__all__ = ["MPRTask", "doc_to_visual", "doc_to_text", "doc_to_target", "process_docs_official", "process_docs_synthetic",
+           "process_results", "score_response", "task_rows"]
 
 
-class MPRTask(ConfigurableTask):
+class MPRTask(RowsTask):
     """An MPR-GUI task whose rows come from ``metadata`` (lang, source, dimensions)."""
 
-    def __init__(self, *args: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> None:
-        config = dict(config or {})
-        config.pop("class", None)  # the YAML key that named this class is not a TaskConfig field
-        super().__init__(*args, config=config, **kwargs)
+    KIND = "mpr"
 
-    def download(self, dataset_kwargs: dict | None = None) -> None:
-        meta = _metadata(self.config)
-        path = materialise_rows(meta)
-        self.DATASET_PATH, self.DATASET_NAME = "json", None
-        super().download({**(dataset_kwargs or {}), "data_files": {"test": str(path)}})
-
-
-def _metadata(config: Any) -> dict[str, Any]:
-    meta = getattr(config, "metadata", None) or {}
-    if isinstance(meta, list):  # lmms-eval may keep several metadata dicts
-        merged: dict[str, Any] = {}
-        for m in meta:
-            merged.update(m or {})
-        meta = merged
-    return dict(meta)
+    @classmethod
+    def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:
+        return task_rows(meta)
 
 
 def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -75,24 +56,6 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
             rows = [json.loads(line) for line in fh if line.strip()]
         return [r for r in rows if r["dimension"] in dims]
     raise DataError(f"task metadata source {source!r} must be 'official' or 'synthetic'", file="<task yaml>", field="metadata.source")
-
-
-def materialise_rows(meta: Mapping[str, Any]) -> Path:
-    """Write the task's rows to a content-addressed JSONL (atomic: safe for several ranks)."""
-    rows = task_rows(meta)
-    if not rows:
-        raise DataError(f"no rows for task metadata {dict(meta)}", file="<task yaml>", field="metadata")
-    text = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows)
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-    out_dir = cache_dir() / "mpr_rows"
-    out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / f"{meta.get('source')}-{meta.get('lang')}-{digest}.jsonl"
-    if not path.exists():
-        fd, tmp = tempfile.mkstemp(dir=out_dir, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    return path
 
 
 def interleave_dimensions(docs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -124,16 +87,6 @@ def process_docs_synthetic(dataset: datasets.Dataset) -> datasets.Dataset:
         validate_row(row, file="<synthetic set>", row_index=i)
         docs.append(row)
     return _to_dataset(docs)
-
-
-def doc_to_visual(doc: Mapping[str, Any]) -> list[Image.Image]:
-    """The screenshot(s) of a question, in order (several for RI/SI sequences)."""
-    out = []
-    for p in doc["images"]:
-        with Image.open(p) as im:
-            im.load()  # decode now, so the file can close; no extra copy when it is RGB already
-            out.append(im if im.mode == "RGB" else im.convert("RGB"))
-    return out
 
 
 def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None) -> str:

@@ -182,6 +182,8 @@ GOALS: dict[str, dict[str, str]] = {
     "goal_delete": _t("delete {x}", "删除{x}", "supprimer {x}", "удалить {x}", "{x}を削除する", "ลบ{x}"),
     "goal_alarm_off": _t("turn off the {x} alarm", "关闭{x}的闹钟", "désactiver l'alarme de {x}", "выключить будильник на {x}", "{x}のアラームをオフにする", "ปิดการปลุกเวลา {x}"),
     "goal_alarm_on": _t("turn on the {x} alarm", "开启{x}的闹钟", "activer l'alarme de {x}", "включить будильник на {x}", "{x}のアラームをオンにする", "เปิดการปลุกเวลา {x}"),
+    "goal_check": _t("check {x}", "勾选{x}", "cocher {x}", "отметить {x}", "{x}にチェックを入れる", "ติ๊กเลือก{x}"),
+    "goal_uncheck": _t("uncheck {x}", "取消勾选{x}", "décocher {x}", "снять отметку с {x}", "{x}のチェックを外す", "ยกเลิกการติ๊กเลือก{x}"),
 }
 
 # --- question stems --------------------------------------------------------------------

@@ -237,7 +237,7 @@ def tap(scr: Screen, eid: str) -> tuple[str, dict[str, Any], str]:
             return page, {**state, "dialog": True}, "out_dialog"
         return page, {**state, "toast": "select_first"}, "out_select_first"
     if el.role in ("toggle", "checkbox") or (el.role == "icon" and el.icon == "heart" and el.owner):
-        key = _state_key(scr, el)
+        key = state_key(scr, el)
         state[key] = not el.state
         outcome = ("out_on" if not el.state else "out_off") if el.role == "toggle" else "out_checked"
         return page, state, outcome
@@ -255,10 +255,10 @@ def tap(scr: Screen, eid: str) -> tuple[str, dict[str, Any], str]:
 
 def checked_keys(scr: Screen) -> list[str]:
     """State keys of the rows whose checkbox is ticked on ``scr``."""
-    return [_state_key(scr, e) for e in scr.elements if e.role == "checkbox" and e.state]
+    return [state_key(scr, e) for e in scr.elements if e.role == "checkbox" and e.state]
 
 
-def _state_key(scr: Screen, el: Element) -> str:
+def state_key(scr: Screen, el: Element) -> str:
     row = scr.get(el.owner)
     for r in APPS[scr.app][scr.page].rows:
         if r.label == row.label:
@@ -279,5 +279,5 @@ def with_state(scr: Screen, **changes: Any) -> Screen:
     return screen(scr.app, scr.page, {**dict(scr.state), **changes})
 
 
-__all__ = ["APPS", "ROOT_PAGES", "ICON_FUNCTIONS", "DELETABLE", "Element", "Screen", "checked_keys", "screen", "tap", "restate",
+__all__ = ["APPS", "ROOT_PAGES", "ICON_FUNCTIONS", "DELETABLE", "Element", "Screen", "checked_keys", "screen", "state_key", "tap", "restate",
            "with_state"]

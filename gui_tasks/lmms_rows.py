@@ -1,0 +1,81 @@
+"""The one way our lmms-eval tasks get their rows: metadata -> rows -> a content-addressed JSONL.
+
+A YAML ``class:`` task (``RowsTask`` subclass) gathers its rows in ``rows(metadata)`` (an
+official copy or the synthetic world) and hands the JSONL to lmms-eval's own ``json``
+loader; ``process_docs`` then validates and orders them. Nothing else of lmms-eval is
+overridden.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Mapping
+
+from lmms_eval.api.task import ConfigurableTask
+from PIL import Image
+
+from gui_tasks.errors import DataError
+from gui_tasks.paths import cache_dir
+
+
+def task_metadata(config: Any) -> dict[str, Any]:
+    """The YAML ``metadata`` of a task config as one dict (lmms-eval may keep several)."""
+    meta = getattr(config, "metadata", None) or {}
+    if isinstance(meta, list):
+        merged: dict[str, Any] = {}
+        for m in meta:
+            merged.update(m or {})
+        meta = merged
+    return dict(meta)
+
+
+def write_rows(rows: list[dict[str, Any]], kind: str, meta: Mapping[str, Any]) -> Path:
+    """Write ``rows`` to ``cache_dir()/<kind>_rows/<digest>.jsonl`` (atomic: safe for several ranks)."""
+    if not rows:
+        raise DataError(f"no rows for task metadata {dict(meta)}", file="<task yaml>", field="metadata")
+    text = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    out_dir = cache_dir() / f"{kind}_rows"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"{meta.get('source')}-{meta.get('lang', 'all')}-{digest}.jsonl"
+    if not path.exists():
+        fd, tmp = tempfile.mkstemp(dir=out_dir, suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    return path
+
+
+class RowsTask(ConfigurableTask):
+    """A task whose rows come from ``rows(metadata)``; subclasses name ``KIND`` and implement ``rows``."""
+
+    KIND = "task"
+
+    def __init__(self, *args: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        config = dict(config or {})
+        config.pop("class", None)  # the YAML key that named this class is not a TaskConfig field
+        super().__init__(*args, config=config, **kwargs)
+
+    @classmethod
+    def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    def download(self, dataset_kwargs: dict | None = None) -> None:
+        meta = task_metadata(self.config)
+        path = write_rows(self.rows(meta), self.KIND, meta)
+        self.DATASET_PATH, self.DATASET_NAME = "json", None
+        super().download({**(dataset_kwargs or {}), "data_files": {"test": str(path)}})
+
+
+def doc_to_visual(doc: Mapping[str, Any]) -> list[Image.Image]:
+    """The screenshot(s) of a document (``doc["images"]``: absolute paths), in order, as RGB."""
+    out = []
+    for p in doc["images"]:
+        with Image.open(p) as im:
+            im.load()  # decode now, so the file can close; no extra copy when it is RGB already
+            out.append(im if im.mode == "RGB" else im.convert("RGB"))
+    return out

@@ -1,0 +1,124 @@
+"""lmms-eval glue for the StaR state-control tasks (official data and the synthetic world).
+
+YAML ``metadata`` names the source, language, agent family (whose prompt and parser are
+used) and the matching rule; they are stamped on every document, so ``doc_to_text`` and
+``process_results`` (which see only the document) use the same choices, and the logged
+samples show them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Mapping
+
+import datasets
+
+from gui_metrics.lmms_bridge import sample_values
+from gui_models.action_match import RULES, STAR_STATE_CONTROL, match
+from gui_models.actions import Action
+from gui_models.coords import Geometry
+from gui_tasks.errors import DataError
+from gui_tasks.lmms_rows import RowsTask, doc_to_visual
+from gui_tasks.mpr.schema import LANGS
+from gui_tasks.star import official, synth
+from gui_tasks.star.families import build_prompt, family, format_action, parse
+from gui_tasks.star.schema import action_from_json, official_pair, validate_doc
+
+RECORD_KINDS = ("star",)
+__all__ = ["StarStateControlTask", "doc_to_visual", "doc_to_text", "doc_to_target", "process_docs", "process_results",
+           "score_response", "task_rows"]
+
+
+class StarStateControlTask(RowsTask):
+    """``star_state_control*``: rows from ``metadata`` (source, lang, agent_family, match_rule, split/seed/pairs)."""
+
+    KIND = "star"
+
+    @classmethod
+    def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:
+        return task_rows(meta)
+
+
+def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Canonical documents for one task's metadata, stamped with its agent family and matching rule."""
+    fam = str(meta.get("agent_family", "os_atlas"))
+    try:
+        family(fam)
+    except ValueError as exc:
+        raise DataError(str(exc), file="<task yaml>", field="metadata.agent_family") from exc
+    rule = str(meta.get("match_rule", STAR_STATE_CONTROL.name))
+    if rule not in RULES:
+        raise DataError(f"unknown match rule {rule!r}; known: {sorted(RULES)}", file="<task yaml>", field="metadata.match_rule")
+    source = meta.get("source")
+    if source == "official":
+        root = official.data_root()
+        docs = [d for file, i, raw, image in official.read_records(root, str(meta.get("split", "test")))
+                for d in official_pair(raw, file=file, row=i, image_path=image, agent_family=fam, match_rule=rule)]
+    elif source == "synthetic":
+        lang = str(meta.get("lang", "en"))
+        if lang not in LANGS:
+            raise DataError(f"task metadata lang {lang!r} is not one of {LANGS}", file="<task yaml>", field="metadata.lang")
+        files = synth.load_or_build(seed=int(meta.get("seed", 0)), pairs=int(meta.get("pairs", 32)))
+        with open(files[lang], encoding="utf-8") as fh:
+            docs = [{**json.loads(line), "agent_family": fam, "match_rule": rule} for line in fh if line.strip()]
+    else:
+        raise DataError(f"task metadata source {source!r} must be 'official' or 'synthetic'", file="<task yaml>",
+                        field="metadata.source")
+    return docs
+
+
+def process_docs(dataset: datasets.Dataset) -> datasets.Dataset:
+    """Validate the canonical documents (pairs stay adjacent, so a small ``--limit`` sees both polarities)."""
+    docs = []
+    for i, r in enumerate(dataset):
+        doc = dict(r)
+        validate_doc(doc, file="<star rows>", row=i)
+        docs.append(doc)
+    return datasets.Dataset.from_list(docs)
+
+
+def geometry(doc: Mapping[str, Any]) -> Geometry:
+    """The screenshot's frame: the task sends the original image, so model and original pixels coincide."""
+    return Geometry.identity(int(doc["image_width"]), int(doc["image_height"]))
+
+
+def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None) -> str:
+    return build_prompt(doc["agent_family"], doc["instruction"], geometry(doc))
+
+
+def doc_to_target(doc: Mapping[str, Any]) -> str:
+    return format_action(action_from_json(doc["gold"]), doc["agent_family"], geometry(doc))
+
+
+def score_response(doc: Mapping[str, Any], response: str | None) -> dict[str, Any]:
+    """The per-sample record the StaR metrics read (gui_metrics.star)."""
+    geo = geometry(doc)
+    rule = RULES[doc["match_rule"]]
+    parsed = parse(response, doc["agent_family"])
+    gold = action_from_json(doc["gold"])
+    boxes = [tuple(doc["toggle_box"])] if doc["toggle_box"] else []
+    result = match(parsed.action, gold, geo, rule=rule, boxes=boxes)
+    toggle = Action("CLICK", point=tuple(doc["toggle_point"]), frame="grid1000")
+    hits = match(parsed.action, toggle, geo, rule=rule, boxes=boxes).exact if parsed.action is not None else False
+    pred = parsed.action
+    return {
+        "id": doc["id"],
+        "lang": doc["lang"],
+        "polarity": doc["polarity"],
+        "status": parsed.status,
+        "detail": parsed.detail,
+        "pred_type": pred.type if pred is not None else None,
+        "pred_point": list(pred.point_in("grid1000", geo)) if pred is not None and pred.point is not None else None,
+        "type_match": result.type_match,
+        "exact": result.exact,
+        "hits_toggle": hits,
+        "rule": result.rule,
+        "agent_family": doc["agent_family"],
+    }
+
+
+def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any]:
+    response = results[0] if results else None
+    if not isinstance(response, str):
+        response = None if response is None else str(response)
+    return sample_values(RECORD_KINDS, score_response(doc, response))
