@@ -5,36 +5,20 @@ The CLI exits 0 even when an evaluation raises, so every test reads the files it
 
 from __future__ import annotations
 
-import json
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from gui_tasks.cli import find_results, lmms_eval_command
+from gui_tasks.cli import lmms_eval_command
 from gui_tasks.lmms_integration import yaml_tasks_dir
+from lmms_helpers import results as _results
+from lmms_helpers import run as _run
+from lmms_helpers import samples as _samples
 
 pytestmark = pytest.mark.slow
 LMMS = [sys.executable, "-m", "lmms_eval"]
-
-
-def _run(cmd, env, timeout=600):
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
-    return proc, proc.stdout + proc.stderr
-
-
-def _results(out: Path) -> dict:
-    files = find_results(out)
-    assert files, f"lmms-eval wrote no results under {out}"
-    return json.loads(files[-1].read_text(encoding="utf-8"))
-
-
-def _samples(out: Path, task: str) -> list[dict]:
-    files = sorted(out.rglob(f"*_samples_{task}.jsonl"))
-    assert files, f"no samples file for {task} under {out}"
-    return [json.loads(line) for line in files[-1].read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 @pytest.mark.parametrize("argv", [["--tasks", "list"], ["tasks", "list"]], ids=["legacy", "subcommand"])

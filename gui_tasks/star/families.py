@@ -305,7 +305,7 @@ def build_prompt(fam: str, instruction: str, geometry: Geometry, history: Sequen
     if f.name == "agentcpm_gui":
         hist = ("<History>" + "".join(f"<Step{i + 1}>{h}</Step{i + 1}>" for i, h in enumerate(history)) + "</History>\n") if history else ""
         question = instruction if not low_level else f"{instruction}\n{low_level}"
-        return AGENTCPM.format(history=hist, instruction=question)
+        return AGENTCPM.replace("{history}", hist, 1).replace("{instruction}", question, 1)  # the schema has braces: no str.format
     tool = json.dumps(GUI_OWL_TOOL, ensure_ascii=False).replace("{width}x{height}",
                                                                   f"{geometry.original_width}x{geometry.original_height}")
     prev = " ".join(f"Step {i + 1}: {h.strip()};" for i, h in enumerate(history)) if history else "None"
