@@ -34,6 +34,12 @@ def _synth(args: argparse.Namespace) -> int:
     return 0
 
 
+def _star_report(args: argparse.Namespace) -> int:
+    from gui_tasks.star.report import main
+
+    return main(args.rest)
+
+
 def _report(args: argparse.Namespace) -> int:
     from gui_tasks.mpr.report import main
 
@@ -146,6 +152,10 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("report", help="Table 2-style language x dimension report from lmms-eval results")
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_report)
+
+    s = sub.add_parser("star-report", help="Table 7-style StaR state-control report (deltas against zero-shot)")
+    s.add_argument("rest", nargs=argparse.REMAINDER)
+    s.set_defaults(func=_star_report)
 
     s = sub.add_parser("submit", help="validated leaderboard submission from an lmms-eval run")
     s.add_argument("rest", nargs=argparse.REMAINDER)

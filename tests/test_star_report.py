@@ -1,0 +1,60 @@
+"""The Table 7-style StaR report: settings from the run's interventions, deltas to zero-shot, files drawn."""
+
+from __future__ import annotations
+
+import pytest
+
+from gui_tasks.cli import main as cli_main
+from gui_tasks.results_io import load_results
+from gui_tasks.star.report import COLUMNS, build_table, render_text, setting_of
+from test_report_fixtures import write_run
+
+# Table 7, OS-Atlas-7B: zero-shot and w/ state-focused prompt engineering (percent).
+ZERO = (67.16, 43.95, 98.51, 52.10, 1.27, 35.80, 64.10, 28.67)
+FOCUSED = (75.21, 52.55, 94.53, 49.22, 4.42, 55.89, 43.57, 18.91)
+PAPER_DELTAS = (8.05, 8.60, -3.98, -2.88, 3.15, 20.09, -20.53, -9.76)
+
+
+def star_config(task: str) -> dict:
+    return {"task": task, "metadata": {"version": "1.0", "benchmark": "star_state_control", "source": "official", "lang": "en",
+                                       "agent_family": "os_atlas", "match_rule": "star-a2-d40"}}
+
+
+def run(tmp_path, values, interventions=None, stamp="20260101_000000"):
+    metrics = {c: v / 100 for c, v in zip(COLUMNS, values)} | {"star_format_error_rate": 0.01}
+    args = "pretrained=OS-Copilot/OS-Atlas-Pro-7B,device=cpu" + (f",interventions={interventions}" if interventions else "")
+    path = write_run(tmp_path / stamp, {"star_state_control": {"lang": "en", "metrics": metrics, "config": star_config("star_state_control")}},
+                     model="gui_hf", model_args=args, stamp=stamp)
+    return load_results(path)
+
+
+def test_setting_is_read_from_the_interventions_model_arg():
+    assert setting_of("pretrained=x,device=cpu") == "Zero-shot"
+    assert setting_of("pretrained=x,interventions=star_gt_state_star") == "w/ Ground Truth Toggle State and StaR-style Prompting"
+    assert setting_of("pretrained=x,interventions=prompt_affix+star_style") == "w/ prompt_affix + star_style"
+
+
+def test_deltas_reproduce_the_table_7_subscripts(tmp_path):
+    rows = build_table([run(tmp_path, FOCUSED, "star_state_focused", "2"), run(tmp_path, ZERO, None, "1")])
+    assert [r.setting for r in rows] == ["Zero-shot", "w/ State-focused Prompt Engineering"]
+    assert all(d is None for d in rows[0].deltas.values())
+    assert [round(rows[1].deltas[c], 2) for c in COLUMNS] == list(PAPER_DELTAS)
+    text = render_text(rows)
+    assert "| OS-Atlas-Pro-7B | 75.21 ↑8.05 | 52.55 ↑8.60 | 94.53 ↓3.98 |" in text
+
+
+def test_explicit_baseline_gives_every_row_a_delta(tmp_path):
+    rows = build_table([run(tmp_path, ZERO, None, "1")], baseline=[run(tmp_path, FOCUSED, "star_style", "2")])
+    assert round(rows[0].deltas["star_o_amr"], 2) == -8.60
+
+
+def test_cli_writes_table_csv_and_png(tmp_path, capsys):
+    run(tmp_path, ZERO, None, "1"), run(tmp_path, FOCUSED, "star_state_focused", "2")
+    assert cli_main(["star-report", str(tmp_path), "--out", str(tmp_path / "rep")]) == 0
+    for name in ("table.md", "table.csv", "table.png"):
+        assert (tmp_path / "rep" / name).stat().st_size > 100
+    assert "w/ State-focused Prompt Engineering" in capsys.readouterr().out
+
+
+def test_cli_says_when_there_is_nothing_to_report(tmp_path, capsys):
+    assert cli_main(["star-report", str(tmp_path)]) in (1, 2)
