@@ -67,9 +67,10 @@ def app_names_match(pred: str, gold: str) -> bool:
 
 
 def points_match(pred: tuple[float, float], gold: tuple[float, float], boxes: Sequence[Box], rule: MatchRule) -> bool:
-    """Points on the 0-1000 grid. StaR: inside the box holding the gold point, else within the threshold."""
+    """Points on the 0-1000 grid. StaR: inside the (smallest) box holding the gold point, else within the threshold."""
     if rule.kind == "star":
-        hit = next((b for b in boxes if _inside(gold, b)), None)
+        # the element the gold point falls in: the smallest box holding it (rows contain their switches)
+        hit = min((b for b in boxes if _inside(gold, b)), key=lambda b: (b[2] - b[0]) * (b[3] - b[1]), default=None)
         if hit is not None and _inside(pred, hit):
             return True
         return math.dist(pred, gold) <= rule.threshold

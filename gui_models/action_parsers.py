@@ -72,7 +72,8 @@ def _ok(family: str, action: Action, detail: str = "") -> ParsedAction:
     return ParsedAction(action, "parsed", family, detail)
 
 
-def _direction(word: str, gesture: bool, mode: GestureToScroll) -> str | None:
+def scroll_direction(word: str, gesture: bool, mode: GestureToScroll) -> str | None:
+    """A SCROLL direction from a word; a finger ``gesture`` word is inverted when ``mode == "inverse"``."""
     d = word.strip().strip("'\"[] ").upper()
     if d not in _INVERSE:
         return None
@@ -110,7 +111,7 @@ def parse_os_atlas(text: str, *, gesture_to_scroll: GestureToScroll = "same") ->
         return _ok(fam, Action("TYPE", text=m.group(1).strip()))
     m = re.search(r"\bSCROLL\s*\[\s*(\w+)\s*\]", body, re.I)
     if m:
-        d = _direction(m.group(1), False, gesture_to_scroll)
+        d = scroll_direction(m.group(1), False, gesture_to_scroll)
         return _ok(fam, Action("SCROLL", direction=d)) if d else _bad(fam, f"unknown scroll direction {m.group(1)!r}")
     m = re.search(r"\bOPENAPP\s*\[?\s*([^\]\n]+?)\s*\]?\s*$", body, re.I | re.M)
     if m and m.group(1).strip():
@@ -140,7 +141,7 @@ def _ui_tars(text: str, frame: Frame, fam: str, mode: GestureToScroll) -> Parsed
         return _ok(fam, Action("TYPE", text=m.group(2).replace("\\n", "\n").replace("\\'", "'")))
     m = re.search(r"\bscroll\s*\((?:[^)]*?)direction\s*=\s*['\"]?(\w+)", body)
     if m:
-        d = _direction(m.group(1), False, mode)
+        d = scroll_direction(m.group(1), False, mode)
         return _ok(fam, Action("SCROLL", direction=d)) if d else _bad(fam, f"unknown scroll direction {m.group(1)!r}")
     m = re.search(r"\bopen_app\s*\(\s*app_name\s*=\s*(['\"])(.+?)\1", body)
     if m:
@@ -198,7 +199,7 @@ def parse_agentcpm(text: str, *, gesture_to_scroll: GestureToScroll = "same") ->
             return _bad(fam, "POINT is not [x, y]")
         to = o.get("to")
         if isinstance(to, str):
-            d = _direction(to, True, gesture_to_scroll)
+            d = scroll_direction(to, True, gesture_to_scroll)
             return _ok(fam, Action("SCROLL", direction=d), f"gesture_to_scroll={gesture_to_scroll}") if d else _bad(fam, f"unknown direction {to!r}")
         if to is not None:
             return _bad(fam, "drag to a location is not in the action space")
@@ -240,7 +241,7 @@ def _tool_call(text: str, fam: str, mode: GestureToScroll) -> ParsedAction:
             return _bad(fam, "swipe needs coordinate and coordinate2")
         dx, dy = c2[0] - coord[0], c2[1] - coord[1]
         word = ("RIGHT" if dx > 0 else "LEFT") if abs(dx) >= abs(dy) else ("DOWN" if dy > 0 else "UP")
-        return _ok(fam, Action("SCROLL", direction=_direction(word, True, mode)), f"gesture_to_scroll={mode}")
+        return _ok(fam, Action("SCROLL", direction=scroll_direction(word, True, mode)), f"gesture_to_scroll={mode}")
     if action in ("type", "open"):
         value = args.get("text")
         if not isinstance(value, str):

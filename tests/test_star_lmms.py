@@ -73,3 +73,22 @@ def test_each_prompting_plugin_runs_on_the_official_documents(plugin, added, lm,
     assert seen == [lmms_task.doc_to_text(d) + "\n" + added for d in docs]
     scored = [lmms_task.score_response(d, o) for d, o in zip(docs, outs)]
     assert [s["polarity"] for s in scored] == ["positive", "negative"]
+
+
+@pytest.mark.slow
+def test_agentic_tasks_end_to_end_synthetic_with_history_and_official_fixture(tmp_path, tiny_checkpoint, subprocess_env):
+    env = {**subprocess_env, "GUI_ODYSSEY_DATA_DIR": str(Path(__file__).parent / "fixtures" / "star_agentic" / "gui_odyssey")}
+    out = tmp_path / "run"
+    tasks = ["star_agentic_synth_ui_tars", "star_gui_odyssey"]
+    proc, log = run(lmms_eval_command(f"pretrained={tiny_checkpoint},device=cpu", tasks, out, limit=3,
+                                      extra=["--gen_kwargs", "max_new_tokens=12"]), env)
+    res = results(out)["results"]
+    for task in tasks:
+        rows = samples(out, task)
+        assert len(rows) == 3, log[-3000:]
+        recs = [r["step_action_acc"] for r in rows]
+        assert res[task]["step_action_acc,none"] == pytest.approx(sum(r["exact"] for r in recs) / 3)
+        assert {r["rule"] for r in recs} == {"star-a2-d140"}
+    # UI-TARS sees the episode's earlier screenshots before the current one (A.5)
+    assert [len(r["input_media"]) for r in samples(out, "star_agentic_synth_ui_tars")] == [1, 2, 3]
+    assert results(out)["configs"]["star_gui_odyssey"]["metadata"]["history"] == "ground_truth"

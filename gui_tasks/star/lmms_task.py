@@ -30,7 +30,7 @@ __all__ = ["StarStateControlTask", "doc_to_visual", "doc_to_text", "doc_to_targe
 
 
 class StarStateControlTask(RowsTask):
-    """``star_state_control*``: rows from ``metadata`` (source, lang, agent_family, match_rule, split/seed/pairs)."""
+    """``star_state_control*``: rows from ``metadata`` (source, lang, agent_family, match_rule, data_split/seed/pairs)."""
 
     KIND = "star"
 
@@ -52,7 +52,7 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
     source = meta.get("source")
     if source == "official":
         root = official.data_root()
-        docs = [d for file, i, raw, image in official.read_records(root, str(meta.get("split", "test")))
+        docs = [d for file, i, raw, image in official.read_records(root, str(meta.get("data_split", "test")))
                 for d in official_pair(raw, file=file, row=i, image_path=image, agent_family=fam, match_rule=rule)]
     elif source == "synthetic":
         lang = str(meta.get("lang", "en"))

@@ -41,7 +41,7 @@ def data_root() -> Path:
 
 def split_file(root: Path, split: str) -> Path:
     if split not in SPLIT_FILES:
-        raise DataError(f"unknown split {split!r}; known: {sorted(SPLIT_FILES)}", file=str(root), field="metadata.split")
+        raise DataError(f"unknown split {split!r}; known: {sorted(SPLIT_FILES)}", file=str(root), field="metadata.data_split")
     name = SPLIT_FILES[split]
     found = [root / name] if (root / name).is_file() else sorted(root.rglob(name))
     if not found:

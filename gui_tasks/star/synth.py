@@ -129,3 +129,64 @@ def load_or_build(seed: int = 0, pairs: int = 32, root: Path | None = None) -> d
     final = build_once(base, set_name(seed, pairs), lambda tmp, dest: _write(tmp, dest, seed=seed, pairs=pairs),
                        lambda dest: all((dest / f"{lang}.jsonl").is_file() for lang in LANGS))
     return {lang: final / f"{lang}.jsonl" for lang in LANGS}
+
+
+# --- step-wise episodes (the agentic benchmarks' counterpart) --------------------------------------------
+
+AGENTIC_VERSION = 1
+INTERACTIVE = ("back", "icon", "input", "row", "toggle", "checkbox", "button", "tab")
+
+
+def agentic_set_name(seed: int, episodes: int) -> str:
+    return f"star-agentic-v{AGENTIC_VERSION}-seed{seed}-n{episodes}"
+
+
+def build_agentic_docs(root: Path, final_root: Path, *, seed: int, episodes: int, langs: Sequence[str]) -> dict[str, list[dict]]:
+    """Episodes of the scripted synthetic tasks (random other switches): one document per step, COMPLETE last."""
+    from gui_tasks.star.agentic import _step_doc
+    from gui_tasks.synth.questions import TASKS, localise, play, random_background
+
+    rng = random.Random(f"star-agentic-v{AGENTIC_VERSION}:{seed}")
+    docs: dict[str, list[dict]] = {lang: [] for lang in langs}
+    for k in range(episodes):
+        task = TASKS[k % len(TASKS)]
+        frames = play(task, random_background(task, rng))
+        for lang in langs:
+            history: list = []
+            goal = i18n.as_option(localise(task[3], lang))
+            for i, (scr, tapped) in enumerate(frames):
+                geo = Geometry.identity(*scr.size)
+                name = hashlib.sha1(scr.key.encode()).hexdigest()[:16] + ".png"
+                img = root / "images" / lang / name
+                if not img.exists():
+                    img.parent.mkdir(parents=True, exist_ok=True)
+                    render(scr, lang).save(img, format="PNG", compress_level=1)
+                if tapped is None:
+                    gold = Action("COMPLETE")
+                else:
+                    x1, y1, x2, y2 = convert_box(scr.get(tapped).box, "original_px", "grid1000", geo)
+                    gold = Action("CLICK", point=(round((x1 + x2) / 2, 3), round((y1 + y2) / 2, 3)), frame="grid1000")
+                boxes = [convert_box(e.box, "original_px", "grid1000", geo) for e in scr.elements
+                         if e.role in INTERACTIVE and scr.active(e)]
+                image = str(final_root / "images" / lang / name)
+                doc = _step_doc("synthetic", f"ep{k:04d}", i, goal, "", image, geo, gold, list(history), boxes,
+                                {"task": [task[0], task[1], list(task[2])], "tapped": tapped, "seed": seed,
+                                 "generator": f"star-agentic-v{AGENTIC_VERSION}"})
+                docs[lang].append({**doc, "lang": lang})
+                history.append((image, gold))
+    return docs
+
+
+def _write_agentic(tmp: Path, final: Path, *, seed: int, episodes: int) -> None:
+    for lang, docs in build_agentic_docs(tmp, final.resolve(), seed=seed, episodes=episodes, langs=LANGS).items():
+        text = "".join(json.dumps(d, ensure_ascii=False, sort_keys=True) + "\n" for d in docs)
+        (tmp / f"{lang}.jsonl").write_bytes(text.encode("utf-8"))
+
+
+def load_or_build_agentic(seed: int = 0, episodes: int = 15, root: Path | None = None) -> dict[str, Path]:
+    """The cached step-wise episode set (all six languages), built on first use."""
+    base = Path(root) if root is not None else cache_dir() / "synth"
+    final = build_once(base, agentic_set_name(seed, episodes),
+                       lambda tmp, dest: _write_agentic(tmp, dest, seed=seed, episodes=episodes),
+                       lambda dest: all((dest / f"{lang}.jsonl").is_file() for lang in LANGS))
+    return {lang: final / f"{lang}.jsonl" for lang in LANGS}

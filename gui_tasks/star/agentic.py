@@ -1,0 +1,314 @@
+"""Step-wise agentic benchmarks of StaR appendix A.3: AndroidControl, AITZ, GUI-Odyssey.
+
+Every step of every test episode becomes one document: the goal, the step's low-level
+instruction (AndroidControl "low" setting), the current screenshot, the earlier steps'
+ground-truth actions and screenshots (the family decides how many it shows: UI-TARS the
+last four, A.5), the gold action on the 0-1000 grid where it has a point, and the element
+boxes of the screen where the dataset has them (the inside-box part of the A.2 rule).
+
+History is the ground-truth trajectory (teacher forcing), so steps are independent
+requests; StaR feeds UI-TARS its own previous predictions, which needs episode-sequential
+decoding (recorded as ``history: ground_truth`` in the task metadata).
+
+Loaders read each dataset's published layout:
+- AndroidControl: ``android_control_splits.json`` and per-episode
+  ``jsons/metadata_episode_<id>.json`` (goal, screenshots, screenshot_widths/heights,
+  actions, step_instructions) with ``images/episode_<id>_<name>`` and, when present,
+  ``layouts/episode_<id>_<name>`` (JSON lines with ``is_clickable`` and ``bbox_pixels``), the
+  export StaR's preprocessing reads. A final COMPLETE step closes each episode (Table 4
+  counts one COMPLETE per trajectory).
+- AITZ: ``<split>/<category>/<episode>/<episode>.json`` step lists with AITW action codes,
+  ``result_touch_yx``/``result_lift_yx`` in relative (y, x), ``ui_positions`` as relative
+  [y, x, h, w] boxes, ``coat_action_desc`` as the low-level instruction.
+- GUI-Odyssey: ``splits/<split>.json`` (``test``: episode ids), ``annotations/<id>.json``
+  (``task_info.instruction``, ``device_info.w/h``, ``steps`` with ``action``/``info`` on the
+  0-1000 grid) and ``screenshots/<file>``.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterator, Mapping, Sequence
+
+from gui_models.action_match import classify_touch
+from gui_models.action_parsers import GestureToScroll, scroll_direction
+from gui_models.actions import Action
+from gui_models.coords import Geometry, convert, convert_box
+from gui_tasks.errors import DataError
+from gui_tasks.star.schema import action_to_json
+
+DATASETS = ("androidcontrol", "aitz", "gui_odyssey")
+DATA_DIR_ENVS = {"androidcontrol": "ANDROIDCONTROL_DATA_DIR", "aitz": "AITZ_DATA_DIR", "gui_odyssey": "GUI_ODYSSEY_DATA_DIR"}
+HUB_IDS = {"gui_odyssey": "OpenGVLab/GUI-Odyssey"}
+# Table 4 columns: the action categories steps are broken down by.
+CATEGORIES = ("CLICK", "COMPLETE", "SCROLL", "TYPE", "OPENAPP", "PRESS", "Others")
+
+
+def category(action_type: str) -> str:
+    """The Table 4 column of an action type (PRESS_* together; LONG_PRESS, WAIT, IMPOSSIBLE under Others)."""
+    if action_type.startswith("PRESS_"):
+        return "PRESS"
+    return action_type if action_type in CATEGORIES else "Others"
+
+
+def data_root(dataset: str) -> Path:
+    env = DATA_DIR_ENVS[dataset]
+    local = os.environ.get(env)
+    if local:
+        root = Path(local).expanduser()
+        if not root.is_dir():
+            raise DataError(f"${env} points to {root}, which is not a directory", file=str(root))
+        return root
+    hub = HUB_IDS.get(dataset)
+    if hub:
+        try:
+            from huggingface_hub import snapshot_download
+
+            return Path(snapshot_download(repo_id=hub, repo_type="dataset"))
+        except Exception as exc:  # offline, gated: one actionable message
+            raise DataError(f"cannot fetch {hub} ({exc.__class__.__name__}: {exc}); download it and set ${env}=<folder>",
+                            file=hub) from exc
+    raise DataError(f"{dataset} has no hub copy this harness can fetch; prepare it locally (see gui_tasks/star/agentic.py) "
+                    f"and set ${env}=<folder>", file=f"${env}")
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise DataError("file not found", file=str(path)) from exc
+    except ValueError as exc:
+        raise DataError(f"not valid JSON: {exc}", file=str(path)) from exc
+
+
+def _image(path: Path, file: str, row: int, field: str) -> str:
+    if not path.is_file():
+        raise DataError(f"screenshot {path} not found", file=file, row=row, field=field)
+    return str(path.resolve())
+
+
+def _step_doc(dataset: str, episode: str, step: int, goal: str, low: str, image: str, geo: Geometry, gold: Action,
+              history: list[tuple[str, Action]], boxes: Sequence[Sequence[float]], extra: Mapping[str, Any]) -> dict[str, Any]:
+    return {"id": f"{dataset}-{episode}-{step:03d}", "dataset": dataset, "episode_id": episode, "step": step, "goal": goal,
+            "low_level": low, "images": [image], "image_width": geo.original_width, "image_height": geo.original_height,
+            "history_images": [h[0] for h in history], "history_actions": [action_to_json(h[1]) for h in history],
+            "gold": action_to_json(gold), "boxes": [[round(float(v), 3) for v in b] for b in boxes],
+            "action_category": category(gold.type), "meta": json.dumps(dict(extra), sort_keys=True, ensure_ascii=False)}
+
+
+# --- AndroidControl -------------------------------------------------------------------------------------
+
+_AC_SIMPLE = {"navigate_back": "PRESS_BACK", "navigate_home": "PRESS_HOME", "wait": "WAIT"}
+
+
+def androidcontrol_action(raw: Any, geo: Geometry, *, file: str, row: int) -> Action:
+    """One AndroidControl action dict (pixels of the screenshot) as a typed action."""
+    if not isinstance(raw, Mapping) or "action_type" not in raw:
+        raise DataError(f"action {raw!r} has no action_type", file=file, row=row, field="actions")
+    kind = raw["action_type"]
+    try:
+        if kind in ("click", "long_press"):
+            pt = convert((float(raw["x"]), float(raw["y"])), "original_px", "grid1000", geo)
+            return Action("CLICK" if kind == "click" else "LONG_PRESS", point=pt, frame="grid1000")
+        if kind == "scroll":  # AndroidControl names the scroll direction (content), kept as is
+            return Action("SCROLL", direction=str(raw["direction"]).upper())
+        if kind == "input_text":
+            return Action("TYPE", text=str(raw["text"]))
+        if kind == "open_app":
+            return Action("OPENAPP", text=str(raw["app_name"]))
+        if kind in _AC_SIMPLE:
+            return Action(_AC_SIMPLE[kind])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DataError(f"bad {kind} action {raw!r}: {exc}", file=file, row=row, field="actions") from exc
+    raise DataError(f"unknown action_type {kind!r}", file=file, row=row, field="actions")
+
+
+def _ac_boxes(path: Path, geo: Geometry) -> list[tuple[float, ...]]:
+    if not path.is_file():
+        return []
+    boxes = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        el = json.loads(line)
+        b = el.get("bbox_pixels")
+        if el.get("is_clickable") and isinstance(b, Mapping):
+            boxes.append(convert_box((b["x_min"], b["y_min"], b["x_max"], b["y_max"]), "original_px", "grid1000", geo))
+    return boxes
+
+
+def read_androidcontrol(root: Path, split: str = "test") -> Iterator[dict[str, Any]]:
+    splits = _read_json(root / "android_control_splits.json")
+    if split not in splits:
+        raise DataError(f"no split {split!r} (has {sorted(splits)})", file=str(root / "android_control_splits.json"), field=split)
+    for ep in splits[split]:
+        path = root / "jsons" / f"metadata_episode_{ep}.json"
+        meta, file = _read_json(path), str(path)
+        for key in ("goal", "screenshots", "screenshot_widths", "screenshot_heights", "actions", "step_instructions"):
+            if key not in meta:
+                raise DataError(f"missing {key!r}", file=file, field=key)
+        shots, actions = meta["screenshots"], meta["actions"]
+        if len(shots) != len(actions) + 1:
+            raise DataError(f"{len(shots)} screenshots for {len(actions)} actions (want one more screenshot)", file=file,
+                            field="screenshots")
+        history: list[tuple[str, Action]] = []
+        layouts = meta.get("accessibility_trees") or []
+        for i, shot in enumerate(shots):
+            geo = Geometry.identity(int(meta["screenshot_widths"][i]), int(meta["screenshot_heights"][i]))
+            image = _image(root / "images" / f"episode_{ep}_{os.path.basename(str(shot))}", file, i, "screenshots")
+            gold = androidcontrol_action(actions[i], geo, file=file, row=i) if i < len(actions) else Action("COMPLETE")
+            low = meta["step_instructions"][i] if i < len(meta["step_instructions"]) else "The task is completed."
+            boxes = _ac_boxes(root / "layouts" / f"episode_{ep}_{os.path.basename(str(layouts[i]))}", geo) if i < len(layouts) else []
+            yield _step_doc("androidcontrol", str(ep), i, str(meta["goal"]), str(low), image, geo, gold, list(history), boxes,
+                            {"file": file, "row": i})
+            history.append((image, gold))
+
+
+# --- AITZ (AITW action codes) ---------------------------------------------------------------------------
+
+AITW_TYPES = {3: "TYPE", 4: "DUAL_POINT", 5: "PRESS_BACK", 6: "PRESS_HOME", 7: "PRESS_ENTER", 10: "COMPLETE", 11: "IMPOSSIBLE"}
+
+
+def _yx(value: Any) -> tuple[float, float]:
+    v = json.loads(value) if isinstance(value, str) else value
+    if not (isinstance(v, (list, tuple)) and len(v) == 2):
+        raise ValueError(f"{value!r} is not [y, x]")
+    return float(v[0]), float(v[1])
+
+
+def aitz_action(step: Mapping[str, Any], *, gesture_to_scroll: GestureToScroll, file: str, row: int) -> Action:
+    """An AITZ step's action: dual points become a tap (CLICK) or a scroll by the AITW 0.04 rule."""
+    code = step.get("result_action_type")
+    kind = AITW_TYPES.get(int(code)) if isinstance(code, (int, str)) and str(code).lstrip("-").isdigit() else None
+    if kind is None:
+        raise DataError(f"unknown result_action_type {code!r}", file=file, row=row, field="result_action_type")
+    if kind == "TYPE":
+        return Action("TYPE", text=str(step.get("result_action_text", "")))
+    if kind != "DUAL_POINT":
+        return Action(kind)
+    try:
+        ty, tx = _yx(step["result_touch_yx"])
+        ly, lx = _yx(step["result_lift_yx"])
+    except (KeyError, ValueError) as exc:
+        raise DataError(f"bad touch/lift point: {exc}", file=file, row=row, field="result_touch_yx") from exc
+    gesture, finger = classify_touch((tx, ty), (lx, ly))
+    if gesture == "tap":
+        return Action("CLICK", point=(tx * 1000, ty * 1000), frame="grid1000")
+    return Action("SCROLL", direction=scroll_direction(finger, True, gesture_to_scroll))
+
+
+def _aitz_boxes(value: Any) -> list[tuple[float, float, float, float]]:
+    if not value:
+        return []
+    raw = ast.literal_eval(value) if isinstance(value, str) else value
+    return [(x * 1000, y * 1000, (x + w) * 1000, (y + h) * 1000) for y, x, h, w in raw]
+
+
+def read_aitz(root: Path, split: str = "test", *, gesture_to_scroll: GestureToScroll = "same") -> Iterator[dict[str, Any]]:
+    base = root / split
+    if not base.is_dir():
+        raise DataError(f"no {split}/ folder", file=str(base))
+    for path in sorted(base.glob("*/*/*.json")):
+        steps, file = _read_json(path), str(path)
+        if not isinstance(steps, list):
+            raise DataError("expected a list of steps", file=file)
+        history: list[tuple[str, Action]] = []
+        for i, st in enumerate(sorted(steps, key=lambda s: int(s.get("step_id", 0)))):
+            rel = st.get("image_path") or st.get("image_full_path")
+            if not rel:
+                raise DataError("missing image_path", file=file, row=i, field="image_path")
+            image = _image(root / rel if not Path(rel).is_absolute() else Path(rel), file, i, "image_path")
+            from PIL import Image
+
+            with Image.open(image) as im:
+                geo = Geometry.identity(*im.size)
+            gold = aitz_action(st, gesture_to_scroll=gesture_to_scroll, file=file, row=i)
+            try:
+                boxes = _aitz_boxes(st.get("ui_positions"))
+            except (ValueError, SyntaxError) as exc:
+                raise DataError(f"bad ui_positions: {exc}", file=file, row=i, field="ui_positions") from exc
+            yield _step_doc("aitz", str(st.get("episode_id", path.stem)), i, str(st.get("instruction", "")),
+                            str(st.get("coat_action_desc", "")), image, geo, gold, list(history), boxes,
+                            {"file": file, "row": i, "category": path.parent.parent.name})
+            history.append((image, gold))
+
+
+# --- GUI-Odyssey ---------------------------------------------------------------------------------------
+
+_ODY_KEYS = {"KEY_HOME": "PRESS_HOME", "KEY_BACK": "PRESS_BACK", "HOME": "PRESS_HOME", "BACK": "PRESS_BACK",
+             "KEY_ENTER": "PRESS_ENTER", "ENTER": "PRESS_ENTER"}
+
+
+def odyssey_action(step: Mapping[str, Any], *, gesture_to_scroll: GestureToScroll, file: str, row: int) -> Action:
+    kind, info = str(step.get("action", "")).upper(), step.get("info")
+    try:
+        if kind in ("CLICK", "LONG_PRESS") and isinstance(info, str):
+            if info.upper() in _ODY_KEYS:  # special keys are recorded as CLICK with the key name
+                return Action(_ODY_KEYS[info.upper()])
+            if info.upper() == "KEY_APPSELECT":
+                raise RecentApps()
+            raise ValueError(f"unknown key {info!r}")
+        if kind in ("CLICK", "LONG_PRESS"):
+            x, y = info[0]
+            return Action(kind, point=(float(x), float(y)), frame="grid1000")
+        if kind == "SCROLL":
+            (x1, y1), (x2, y2) = info[0], info[1]
+            dx, dy = float(x2) - float(x1), float(y2) - float(y1)
+            word = ("RIGHT" if dx > 0 else "LEFT") if abs(dx) >= abs(dy) else ("DOWN" if dy > 0 else "UP")
+            return Action("SCROLL", direction=scroll_direction(word, True, gesture_to_scroll))
+        if kind in ("TYPE", "TEXT"):
+            return Action("TYPE", text=str(info or ""))
+        if kind in ("COMPLETE", "IMPOSSIBLE"):
+            return Action(kind)
+        if kind in _ODY_KEYS:
+            return Action(_ODY_KEYS[kind])
+        if kind == "INCOMPLETE":
+            return Action("IMPOSSIBLE")
+    except (TypeError, ValueError, IndexError) as exc:
+        raise DataError(f"bad {kind} info {info!r}: {exc}", file=file, row=row, field="info") from exc
+    raise DataError(f"unknown action {kind!r}", file=file, row=row, field="action")
+
+
+class RecentApps(Exception):
+    """The recent-apps key: no counterpart in StaR's action space (Table 3), so the step is not scored."""
+
+
+def read_gui_odyssey(root: Path, split: str = "random_split", *, gesture_to_scroll: GestureToScroll = "same") -> Iterator[dict[str, Any]]:
+    split_path = root / "splits" / f"{split}.json"
+    episodes = _read_json(split_path).get("test")
+    if not isinstance(episodes, list):
+        raise DataError("no 'test' list", file=str(split_path), field="test")
+    for ep in episodes:
+        ep = str(ep).removesuffix(".json")
+        path = root / "annotations" / f"{ep}.json"
+        ann, file = _read_json(path), str(path)
+        try:
+            goal = ann["task_info"]["instruction"]
+            geo = Geometry.identity(int(ann["device_info"]["w"]), int(ann["device_info"]["h"]))
+            steps = ann["steps"]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise DataError(f"missing {exc}", file=file, field=str(exc).strip("'")) from exc
+        history: list[tuple[str, Action]] = []
+        for i, st in enumerate(steps):
+            image = _image(root / "screenshots" / str(st.get("screenshot", "")), file, i, "screenshot")
+            try:
+                gold = odyssey_action(st, gesture_to_scroll=gesture_to_scroll, file=file, row=i)
+            except RecentApps:  # neither scored nor shown as history (no action of the space describes it)
+                continue
+            yield _step_doc("gui_odyssey", ep, int(st.get("step", i)), str(goal), str(st.get("low_level_instruction", "") or ""),
+                            image, geo, gold, list(history), [], {"file": file, "row": i})
+            history.append((image, gold))
+
+
+def read_steps(dataset: str, root: Path, split: str | None, *, gesture_to_scroll: GestureToScroll) -> list[dict[str, Any]]:
+    """Every test step of ``dataset`` as a canonical step document."""
+    if dataset == "androidcontrol":
+        return list(read_androidcontrol(root, split or "test"))
+    if dataset == "aitz":
+        return list(read_aitz(root, split or "test", gesture_to_scroll=gesture_to_scroll))
+    if dataset == "gui_odyssey":
+        return list(read_gui_odyssey(root, split or "random_split", gesture_to_scroll=gesture_to_scroll))
+    raise DataError(f"unknown dataset {dataset!r}; known: {DATASETS}", file="<task yaml>", field="metadata.dataset")

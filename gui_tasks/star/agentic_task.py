@@ -1,0 +1,132 @@
+"""lmms-eval glue for the step-wise agentic benchmarks (StaR appendix A.3) and their synthetic counterpart.
+
+YAML ``metadata``: ``dataset`` (androidcontrol | aitz | gui_odyssey | synthetic), ``data_split`` (not ``split``: lmms-eval
+takes a metadata key of that name as the split to read),
+``setting`` (``high``: the goal only; ``low``: the goal and the step's instruction, the two
+AndroidControl settings), ``agent_family``, ``match_rule`` (default: A.2 with d <= 140),
+``gesture_to_scroll`` (how finger gestures in the data and in agent outputs name a SCROLL).
+They are stamped on each document, so prompting and scoring use the same choices.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Mapping
+
+import datasets
+from PIL import Image
+
+from gui_metrics.lmms_bridge import sample_values
+from gui_models.action_match import RULES, STAR_AGENTIC, match
+from gui_models.coords import Geometry
+from gui_tasks.errors import DataError
+from gui_tasks.lmms_rows import RowsTask
+from gui_tasks.mpr.schema import LANGS
+from gui_tasks.star import agentic, synth
+from gui_tasks.star.families import build_prompt, family, format_action, parse
+from gui_tasks.star.schema import action_from_json
+
+RECORD_KINDS = ("step",)
+SETTINGS = ("high", "low")
+STEP_FIELDS = ("id", "dataset", "episode_id", "step", "goal", "low_level", "images", "image_width", "image_height",
+               "history_images", "history_actions", "gold", "boxes", "action_category", "agent_family", "match_rule",
+               "setting", "gesture_to_scroll", "lang")
+
+
+class StarAgenticTask(RowsTask):
+    """``star_<dataset>*``: step documents from ``metadata``."""
+
+    KIND = "star_agentic"
+
+    @classmethod
+    def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:
+        return task_rows(meta)
+
+
+def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
+    fam = str(meta.get("agent_family", "os_atlas"))
+    try:
+        family(fam)
+    except ValueError as exc:
+        raise DataError(str(exc), file="<task yaml>", field="metadata.agent_family") from exc
+    rule = str(meta.get("match_rule", STAR_AGENTIC.name))
+    if rule not in RULES:
+        raise DataError(f"unknown match rule {rule!r}; known: {sorted(RULES)}", file="<task yaml>", field="metadata.match_rule")
+    setting = str(meta.get("setting", "high"))
+    if setting not in SETTINGS:
+        raise DataError(f"setting must be one of {SETTINGS}, got {setting!r}", file="<task yaml>", field="metadata.setting")
+    gesture = str(meta.get("gesture_to_scroll", "same"))
+    if gesture not in ("same", "inverse"):
+        raise DataError(f"gesture_to_scroll must be 'same' or 'inverse', got {gesture!r}", file="<task yaml>",
+                        field="metadata.gesture_to_scroll")
+    dataset = str(meta.get("dataset", ""))
+    if dataset == "synthetic":
+        lang = str(meta.get("lang", "en"))
+        if lang not in LANGS:
+            raise DataError(f"task metadata lang {lang!r} is not one of {LANGS}", file="<task yaml>", field="metadata.lang")
+        files = synth.load_or_build_agentic(seed=int(meta.get("seed", 0)), episodes=int(meta.get("episodes", 15)))
+        with open(files[lang], encoding="utf-8") as fh:
+            docs = [json.loads(line) for line in fh if line.strip()]
+    elif dataset in agentic.DATASETS:
+        docs = [{**d, "lang": "en"} for d in agentic.read_steps(dataset, agentic.data_root(dataset), meta.get("data_split"),
+                                                                 gesture_to_scroll=gesture)]  # type: ignore[arg-type]
+    else:
+        raise DataError(f"unknown dataset {dataset!r}; known: {(*agentic.DATASETS, 'synthetic')}", file="<task yaml>",
+                        field="metadata.dataset")
+    return [{**d, "agent_family": fam, "match_rule": rule, "setting": setting, "gesture_to_scroll": gesture} for d in docs]
+
+
+def process_docs(dataset: datasets.Dataset) -> datasets.Dataset:
+    docs = []
+    for i, r in enumerate(dataset):
+        doc = dict(r)
+        missing = [f for f in STEP_FIELDS if f not in doc]
+        if missing:
+            raise DataError(f"missing field(s) {missing}", file="<star agentic rows>", row=i, field=missing[0])
+        docs.append(doc)
+    return datasets.Dataset.from_list(docs)
+
+
+def geometry(doc: Mapping[str, Any]) -> Geometry:
+    return Geometry.identity(int(doc["image_width"]), int(doc["image_height"]))
+
+
+def doc_to_visual(doc: Mapping[str, Any]) -> list[Image.Image]:
+    """The family's history screenshots (UI-TARS: the last four, A.5), then the current one."""
+    keep = family(doc["agent_family"]).history_images
+    paths = (list(doc["history_images"])[-keep:] if keep else []) + list(doc["images"])
+    out = []
+    for p in paths:
+        with Image.open(p) as im:
+            im.load()
+            out.append(im if im.mode == "RGB" else im.convert("RGB"))
+    return out
+
+
+def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None) -> str:
+    geo = geometry(doc)
+    history = [format_action(action_from_json(a), doc["agent_family"], geo) for a in doc["history_actions"]]
+    low = doc["low_level"] if doc["setting"] == "low" and doc["low_level"] else None
+    return build_prompt(doc["agent_family"], doc["goal"], geo, history, low)
+
+
+def doc_to_target(doc: Mapping[str, Any]) -> str:
+    return format_action(action_from_json(doc["gold"]), doc["agent_family"], geometry(doc))
+
+
+def score_response(doc: Mapping[str, Any], response: str | None) -> dict[str, Any]:
+    """The per-step record the step metrics read (gui_metrics.agentic)."""
+    geo = geometry(doc)
+    parsed = parse(response, doc["agent_family"], gesture_to_scroll=doc["gesture_to_scroll"])
+    result = match(parsed.action, action_from_json(doc["gold"]), geo, rule=RULES[doc["match_rule"]],
+                   boxes=[tuple(b) for b in doc["boxes"]])
+    return {"id": doc["id"], "dataset": doc["dataset"], "category": doc["action_category"], "status": parsed.status,
+            "detail": parsed.detail, "pred_type": parsed.action.type if parsed.action is not None else None,
+            "type_match": result.type_match, "exact": result.exact, "rule": result.rule, "agent_family": doc["agent_family"]}
+
+
+def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any]:
+    response = results[0] if results else None
+    if not isinstance(response, str):
+        response = None if response is None else str(response)
+    return sample_values(RECORD_KINDS, score_response(doc, response))

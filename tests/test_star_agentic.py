@@ -1,0 +1,138 @@
+"""Step-wise agentic benchmarks (StaR A.3): official-schema fixtures of each dataset, prompts with history, scoring."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gui_metrics.agentic import CATEGORIES as METRIC_CATEGORIES
+from gui_metrics.agentic import step_rates
+from gui_models.actions import Action
+from gui_tasks.errors import DataError
+from gui_tasks.star import agentic, agentic_task
+from gui_tasks.star.schema import action_from_json
+
+FIX = Path(__file__).parent / "fixtures" / "star_agentic"
+
+
+@pytest.fixture()
+def data(monkeypatch):
+    for name, env in agentic.DATA_DIR_ENVS.items():
+        monkeypatch.setenv(env, str(FIX / name))
+
+
+def rows(dataset, **meta):
+    return agentic_task.task_rows({"dataset": dataset, **meta})
+
+
+def gold(doc):
+    return action_from_json(doc["gold"])
+
+
+def test_androidcontrol_episode_gives_one_step_per_action_and_a_final_complete(data):
+    docs = rows("androidcontrol")
+    assert [gold(d).type for d in docs] == ["OPENAPP", "CLICK", "SCROLL", "TYPE", "PRESS_BACK", "COMPLETE"]
+    assert gold(docs[0]).text == "Settings" and gold(docs[2]).direction == "DOWN" and gold(docs[3]).text == "cafes nearby"
+    assert gold(docs[1]).point == pytest.approx((95 / 108 * 1000, 60 / 240 * 1000))
+    assert len(docs[1]["boxes"]) == 2  # clickable elements only, pixels -> 0-1000 grid
+    assert [d["action_category"] for d in docs] == ["OPENAPP", "CLICK", "SCROLL", "TYPE", "PRESS", "COMPLETE"]
+    assert len(docs[3]["history_actions"]) == 3 and docs[3]["history_images"][0].endswith("episode_42_screenshot_0.png")
+
+
+def test_androidcontrol_low_setting_adds_the_step_instruction(data):
+    high, low = rows("androidcontrol")[1], rows("androidcontrol", setting="low")[1]
+    assert "Turn on the Wi-Fi switch" not in agentic_task.doc_to_text(high)
+    assert "Low-level instruction: Turn on the Wi-Fi switch" in agentic_task.doc_to_text(low)
+    assert "Previous actions: Step 1: OPENAPP Settings" in agentic_task.doc_to_text(low)
+
+
+def test_aitz_dual_points_become_taps_or_scrolls_by_the_aitw_rule(data):
+    docs = rows("aitz")
+    assert [gold(d).type for d in docs] == ["CLICK", "TYPE", "PRESS_ENTER", "SCROLL", "COMPLETE"]
+    assert gold(docs[0]).point == (500.0, 250.0)  # relative (y, x) = (0.25, 0.5)
+    assert docs[0]["boxes"][0] == [100.0, 200.0, 900.0, 300.0]  # [y, x, h, w] -> x1, y1, x2, y2
+    assert gold(docs[3]).direction == "UP"  # the finger moves up; gesture_to_scroll="same"
+    assert gold(rows("aitz", gesture_to_scroll="inverse")[3]).direction == "DOWN"
+
+
+def test_gui_odyssey_keys_scrolls_and_the_unmappable_recent_apps_step(data):
+    docs = rows("gui_odyssey")
+    assert [gold(d).type for d in docs] == ["CLICK", "SCROLL", "TYPE", "PRESS_HOME", "COMPLETE"]
+    assert [d["step"] for d in docs] == [0, 1, 3, 4, 5]  # KEY_APPSELECT has no action in Table 3
+    assert gold(docs[0]).point == (500.0, 250.0) and gold(docs[1]).direction == "UP"
+
+
+def test_bad_rows_name_file_row_and_field(tmp_path, monkeypatch):
+    steps = json.loads((FIX / "aitz/test/general/GENERAL-123/GENERAL-123.json").read_text())
+    steps[2]["result_action_type"] = 99
+    d = tmp_path / "test" / "general" / "E"
+    d.mkdir(parents=True)
+    (d / "E.json").write_text(json.dumps(steps))
+    (tmp_path / "test" / "general" / "GENERAL-123").symlink_to(FIX / "aitz/test/general/GENERAL-123")
+    monkeypatch.setenv("AITZ_DATA_DIR", str(tmp_path))
+    with pytest.raises(DataError, match="unknown result_action_type 99") as err:
+        rows("aitz")
+    assert err.value.file.endswith("E.json") and err.value.row == 2 and err.value.field == "result_action_type"
+
+
+def test_missing_dataset_copy_says_which_variable_to_set(monkeypatch):
+    monkeypatch.delenv("ANDROIDCONTROL_DATA_DIR", raising=False)
+    with pytest.raises(DataError, match="ANDROIDCONTROL_DATA_DIR"):
+        rows("androidcontrol")
+
+
+def test_ui_tars_sees_its_last_four_screenshots_and_the_current_one(data):
+    docs = rows("androidcontrol", agent_family="ui_tars")
+    assert [len(agentic_task.doc_to_visual(d)) for d in docs] == [1, 2, 3, 4, 5, 5]
+    assert len(agentic_task.doc_to_visual(rows("androidcontrol")[5])) == 1  # OS-Atlas: current screenshot only
+    assert "Step 2: Action: click(start_box=" in agentic_task.doc_to_text(docs[2])
+
+
+def test_step_scoring_uses_the_14_percent_rule_and_boxes(data):
+    docs = rows("androidcontrol")
+    click = docs[1]  # gold (879.6, 250) inside the switch box (777.8-963.0, 225-275)
+    inside = agentic_task.score_response(click, "Action: CLICK <point>[[960, 230]]</point>")
+    gx, gy = gold(click).point
+    near = agentic_task.score_response(click, f"Action: CLICK <point>[[{gx}, {gy + 140}]]</point>")  # d = 140
+    far = agentic_task.score_response(click, f"Action: CLICK <point>[[{gx}, {gy + 141}]]</point>")
+    assert inside["exact"] and near["exact"] and not far["exact"] and far["type_match"]
+    assert agentic_task.score_response(docs[0], "OPENAPP setting")["exact"]  # stemmed substring either way
+    assert not agentic_task.score_response(docs[2], "SCROLL [UP]")["exact"]
+    junk = agentic_task.score_response(docs[5], "")
+    assert junk["status"] == "empty" and not junk["type_match"]
+
+
+def test_step_rates_per_table_4_category():
+    recs = [{"category": "CLICK", "type_match": True, "exact": True, "status": "parsed"},
+            {"category": "CLICK", "type_match": True, "exact": False, "status": "parsed"},
+            {"category": "TYPE", "type_match": False, "exact": False, "status": "malformed"},
+            {"category": "COMPLETE", "type_match": True, "exact": True, "status": "parsed"}]
+    r = step_rates(recs)
+    assert r["step_action_acc"] == 0.5 and r["step_type_acc"] == 0.75 and r["step_format_error_rate"] == 0.25
+    assert r["step_action_acc_click"] == 0.5 and r["step_type_acc_type"] == 0.0 and r["step_action_acc_complete"] == 1.0
+    assert r["step_action_acc_scroll"] != r["step_action_acc_scroll"]  # NaN: no SCROLL steps
+
+
+def test_metric_categories_are_the_task_categories():
+    assert METRIC_CATEGORIES == agentic.CATEGORIES
+    assert agentic.category("LONG_PRESS") == "Others" and agentic.category("PRESS_ENTER") == "PRESS"
+
+
+def test_reference_answers_parse_back_to_the_gold_action(data):
+    for fam in ("os_atlas", "ui_tars", "agentcpm_gui", "gui_owl"):
+        for doc in rows("gui_odyssey", agent_family=fam) + rows("aitz", agent_family=fam):
+            rec = agentic_task.score_response(doc, agentic_task.doc_to_target(doc))
+            assert rec["exact"], (fam, doc["id"], agentic_task.doc_to_target(doc))
+
+
+def test_synthetic_episodes_align_across_languages(tmp_path):
+    from gui_tasks.star.synth import load_or_build_agentic
+
+    files = load_or_build_agentic(seed=1, episodes=3, root=tmp_path)
+    en = [json.loads(x) for x in files["en"].read_text().splitlines()]
+    ru = [json.loads(x) for x in files["ru"].read_text().splitlines()]
+    assert [d["gold"] for d in en] == [d["gold"] for d in ru] and en[0]["goal"] != ru[0]["goal"]
+    assert {gold(d).type for d in en} == {"CLICK", "COMPLETE"} and en[-1]["step"] == len(en[-1]["history_actions"])
+    assert gold(en[0]) == Action("CLICK", point=tuple(action_from_json(en[0]["gold"]).point), frame="grid1000")
