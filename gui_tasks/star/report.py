@@ -1,4 +1,5 @@
-"""StaR state-control report in the layout of Table 7: settings, models, the eight rates, deltas to zero-shot.
+"""StaR reports: state control in the layout of Table 7 (settings, models, the eight rates, deltas to
+zero-shot), and step-wise agentic results with the action match per Table 4 category.
 
 A row is one (task, model, setting) of lmms-eval results; the setting is read from the run's
 ``interventions=`` model argument (the prompting baselines of appendix B.1). Deltas are in
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from gui_metrics.agentic import CATEGORIES
 from gui_metrics.star import STAR_METRICS
 from gui_tasks.results_io import RunResults, find_result_files, load_results
 
@@ -141,9 +143,70 @@ def draw(rows: Sequence[Row], path: str | Path) -> None:
     plt.close(fig)
 
 
+# --- agentic benchmarks: type / action match overall and per Table 4 category -------------------------
+
+STEP_COLUMNS = ("step_type_acc", "step_action_acc", *(f"step_action_acc_{c.lower()}" for c in CATEGORIES))
+STEP_HEADERS = ("TMR", "AMR", *(f"AMR {c}" for c in CATEGORIES))
+
+
+@dataclass(frozen=True)
+class StepRow:
+    task: str
+    model: str
+    setting: str
+    values: dict[str, float]
+    format_error: float
+    n: int | None
+
+
+def build_step_table(runs: Sequence[RunResults]) -> list[StepRow]:
+    rows = []
+    for run in runs:
+        for name, task in run.tasks.items():
+            if task.is_group or task.metadata.get("benchmark") != "star_agentic":
+                continue
+            rows.append(StepRow(name, run.model_label, setting_of(run.model_args), {c: _pct(task.metrics.get(c)) for c in STEP_COLUMNS},
+                                _pct(task.metrics.get("step_format_error_rate")), (task.n_samples or {}).get("effective")))
+    return rows
+
+
+def render_step_text(rows: Sequence[StepRow]) -> str:
+    head = ["Task", "Model", "Setting", *STEP_HEADERS, "Format err", "n"]
+    lines = ["| " + " | ".join([r.task, r.model, r.setting, *(_cell(r.values[c], None) for c in STEP_COLUMNS),
+                                f"{r.format_error:.2f}", str(r.n or "")]) + " |" for r in rows]
+    return "| " + " | ".join(head) + " |\n|" + "---|" * len(head) + "\n" + "\n".join(lines) + "\n"
+
+
+def draw_steps(rows: Sequence[StepRow], path: str | Path) -> None:
+    """Action match per Table 4 category, one group of bars per task and model."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    cats = ["AMR", *CATEGORIES]
+    cols = ["step_action_acc", *(f"step_action_acc_{c.lower()}" for c in CATEGORIES)]
+    fig, ax = plt.subplots(figsize=(1.1 * len(cats) + 2, 3.6))
+    width = 0.8 / max(1, len(rows))
+    for i, r in enumerate(rows):
+        vals = np.array([r.values[c] for c in cols], dtype=float)
+        ax.bar(np.arange(len(cats)) + i * width, np.nan_to_num(vals), width, label=f"{r.task} | {r.model} | {r.setting}")
+        for j, v in enumerate(vals):
+            ax.text(j + i * width, (0 if np.isnan(v) else v) + 1, "n/a" if np.isnan(v) else f"{v:.0f}", ha="center", fontsize=7)
+    ax.set_xticks(np.arange(len(cats)) + width * (len(rows) - 1) / 2, cats)
+    ax.set_ylim(0, 105)
+    ax.set_ylabel("exact action match (%)")
+    ax.set_title("Step-wise action match per action type (StaR A.2-A.3; Table 4 categories)", fontsize=10)
+    ax.legend(fontsize=7, loc="upper right")
+    fig.savefig(path, dpi=130, bbox_inches="tight")
+    plt.close(fig)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``gui-eval star-report PATH... [--baseline PATH] [--out DIR]``."""
-    ap = argparse.ArgumentParser(prog="gui-eval star-report", description="Table 7-style StaR state-control report.")
+    ap = argparse.ArgumentParser(prog="gui-eval star-report", description="Table 7-style StaR state-control report and "
+                                 "per-action-type step-wise agentic report.")
     ap.add_argument("paths", nargs="+", help="lmms-eval *_results.json files or folders holding them")
     ap.add_argument("--baseline", nargs="*", default=(), help="results to take deltas against (default: the zero-shot runs)")
     ap.add_argument("--out", default=None, help="also write table.md, table.csv and table.png into this folder")
@@ -154,19 +217,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:
         print(f"gui-eval star-report: {exc}", file=sys.stderr)
         return 2
-    rows = build_table(runs, base)
-    if not rows:
-        print(f"gui-eval star-report: no star_state_control result in {', '.join(args.paths)}", file=sys.stderr)
+    rows, steps = build_table(runs, base), build_step_table(runs)
+    if not rows and not steps:
+        print(f"gui-eval star-report: no star_state_control or star_agentic result in {', '.join(args.paths)}", file=sys.stderr)
         return 1
-    text = render_text(rows)
-    print(text, end="")
-    if args.out:
-        out = Path(args.out)
+    out = Path(args.out) if args.out else None
+    if out:
         out.mkdir(parents=True, exist_ok=True)
-        (out / "table.md").write_text(text, encoding="utf-8")
-        write_csv(rows, out / "table.csv")
-        draw(rows, out / "table.png")
-        print(f"wrote {out / 'table.md'}, {out / 'table.csv'}, {out / 'table.png'}")
+    if rows:
+        text = render_text(rows)
+        print(text, end="")
+        if out:
+            (out / "table.md").write_text(text, encoding="utf-8")
+            write_csv(rows, out / "table.csv")
+            draw(rows, out / "table.png")
+            print(f"wrote {out / 'table.md'}, {out / 'table.csv'}, {out / 'table.png'}")
+    if steps:
+        text = render_step_text(steps)
+        print(text, end="")
+        if out:
+            (out / "steps.md").write_text(text, encoding="utf-8")
+            draw_steps(steps, out / "steps.png")
+            print(f"wrote {out / 'steps.md'}, {out / 'steps.png'}")
     return 0
 
 
