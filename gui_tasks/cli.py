@@ -40,6 +40,12 @@ def _report(args: argparse.Namespace) -> int:
     return main(args.rest)
 
 
+def _xli(args: argparse.Namespace) -> int:
+    from gui_tasks.xli.cli import main
+
+    return main(args.rest)
+
+
 def _submit(args: argparse.Namespace) -> int:
     from gui_tasks.leaderboard import main
 
@@ -146,6 +152,10 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("report", help="Table 2-style language x dimension report from lmms-eval results")
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_report)
+
+    s = sub.add_parser("xli", help="GUI-XLI: build memories, search (layer, alpha), t-SNE plot, with/without report")
+    s.add_argument("rest", nargs=argparse.REMAINDER)
+    s.set_defaults(func=_xli)
 
     s = sub.add_parser("submit", help="validated leaderboard submission from an lmms-eval run")
     s.add_argument("rest", nargs=argparse.REMAINDER)
