@@ -124,13 +124,20 @@ class XLIMemory:
             raise ValueError("the memory has no entries to retrieve from")
         li = self.layer_index(layer)
         idx = torch.as_tensor(list(candidates), dtype=torch.long)
-        keys = self.keys[li, idx]
         h = state.detach().to(torch.float32).reshape(-1).cpu()
-        sims = torch.nn.functional.cosine_similarity(keys, h.unsqueeze(0), dim=-1)
+        # unit keys are computed once per layer: one matrix-vector product per lookup, no copy of the keys
+        sims = (self._unit_keys(li) @ (h / h.norm().clamp_min(1e-12)))[idx]
         top = torch.topk(sims, k=min(int(k), len(idx)))  # ties: torch's order (lowest index first on CPU)
         chosen = idx[top.indices]
         return Retrieval(tuple(int(i) for i in chosen), tuple(float(s) for s in top.values),
                          self.values[li, chosen].mean(dim=0))
+
+    def _unit_keys(self, li: int) -> torch.Tensor:
+        cache = self.__dict__.setdefault("_unit_cache", {})
+        if li not in cache:
+            keys = self.keys[li]
+            cache[li] = keys / torch.linalg.vector_norm(keys, dim=-1, keepdim=True).clamp_min(1e-12)
+        return cache[li]
 
     # --- files -------------------------------------------------------------------------------
 
