@@ -174,6 +174,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["xli"]:  # its own sub-commands, each with its own --help
+        return _xli(argparse.Namespace(rest=argv[1:]))
     args = build_parser().parse_args(argv)
     return int(args.func(args) or 0)
 

@@ -71,6 +71,17 @@ def test_memory_round_trip_and_lookup_by_name(tmp_path, monkeypatch):
         XLIMemory.load("missing")
 
 
+def test_memories_live_under_the_harness_cache_unless_told_otherwise(monkeypatch, tmp_path):
+    from gui_interventions.xli_memory import memory_root
+    from gui_tasks.paths import cache_dir
+
+    monkeypatch.delenv("GUI_XLI_MEMORY_DIR", raising=False)
+    monkeypatch.setenv("GUI_EVAL_CACHE", str(tmp_path / "cache"))
+    assert memory_root() == cache_dir() / "xli_memories"
+    monkeypatch.setenv("GUI_XLI_MEMORY_DIR", str(tmp_path / "mine"))
+    assert memory_root() == tmp_path / "mine"
+
+
 def test_presets_are_table_5():
     assert {k: (v["layer"], v["alpha"]) for k, v in PRESETS.items()} == {
         "qwen2.5-vl-7b/zh": (16, 0.12), "qwen2.5-vl-7b/ru": (18, 0.1), "qwen2.5-vl-7b/ja": (13, 0.1),

@@ -183,5 +183,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["report"]:  # the report command parses its own arguments (and --help)
+        from gui_tasks.xli.report import main as report_main
+
+        return report_main(argv[1:])
     args = build_parser().parse_args(argv)
     return int(args.func(args) or 0)
