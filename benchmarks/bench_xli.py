@@ -25,26 +25,31 @@ def _ms(x: float) -> str:
 
 def latency(lm, docs, memory_path: str, layer: int, repeats: int, max_new_tokens: int) -> None:
     from gui_interventions import build_run
+    from gui_tasks.mpr.lmms_task import doc_to_visual
     from gui_tasks.xli.search import score_docs
 
-    from gui_tasks.mpr.lmms_task import doc_to_visual
-
     images = {d["id"]: tuple(doc_to_visual(d)) for d in docs}
+    plain = build_run(None)
+    steered = build_run("gui_xli", {"gui_xli.memory": memory_path, "gui_xli.layer": layer, "gui_xli.alpha": 0.1, "gui_xli.k": 3})
+    plugin = steered.plugins[0][1]
     timings: dict[str, list[float]] = {"without": [], "with": []}
-    selections = {"without": (None, {}), "with": ("gui_xli", {"gui_xli.memory": memory_path, "gui_xli.layer": layer,
-                                                              "gui_xli.alpha": 0.1, "gui_xli.k": 3})}
     score_docs(lm, docs[:2], max_new_tokens=max_new_tokens, images=images)  # warm-up
+    step = lm.batch_size
     for _ in range(repeats):
-        for name, (sel, params) in selections.items():  # interleaved, so drift hits both alike
-            lm.interventions = build_run(sel, params)
-            t = time.perf_counter()
-            score_docs(lm, docs, max_new_tokens=max_new_tokens, images=images)
-            timings[name].append((time.perf_counter() - t) / len(docs))
-    lm.interventions = build_run(None)
-    a, b = statistics.median(timings["without"]), statistics.median(timings["with"])
-    print(f"generation latency per request ({len(docs)} prompts x {repeats}, {max_new_tokens} new tokens, batch {lm.batch_size}):")
-    print(f"  without gui_xli  {_ms(a)}")
-    print(f"  with gui_xli     {_ms(b)}  ({100 * (b - a) / a:+.1f}%, {_ms(b - a)} per request)")
+        for i in range(0, len(docs), step):  # alternate batch by batch, so load drift hits both alike
+            for name, run in (("without", plain), ("with", steered)):
+                lm.interventions = run
+                t = time.perf_counter()
+                score_docs(lm, docs[i:i + step], max_new_tokens=max_new_tokens, images=images)
+                timings[name].append((time.perf_counter() - t) / len(docs[i:i + step]))
+    lm.interventions = plain
+    total_with = sum(timings["with"]) * step
+    print(f"generation latency per request ({len(docs)} prompts x {repeats}, {max_new_tokens} new tokens, batch {step}):")
+    for stat, f in (("median", statistics.median), ("min", min)):
+        a, b = f(timings["without"]), f(timings["with"])
+        print(f"  {stat:>6}: without {_ms(a)}, with {_ms(b)} ({100 * (b - a) / a:+.1f}%)")
+    print(f"  time inside the steering hook: {_ms(plugin.hook_seconds / plugin.hook_calls)} per call, "
+          f"{plugin.hook_calls} calls, {100 * plugin.hook_seconds / total_with:.2f}% of generation time with steering")
 
 
 def lookup_cost(hidden: int = 3584, sizes=(10, 60, 600, 6000), k: int = 3) -> None:

@@ -25,6 +25,7 @@ steered as ``decode`` says. The steering hook is removed when the batch ends, al
 
 from __future__ import annotations
 
+import time
 import warnings
 from contextlib import contextmanager
 from typing import Any, Iterator, Mapping
@@ -103,6 +104,7 @@ class GuiXLI:
         if preset and settings.get("lang") and self.memory.lang and settings["lang"] != self.memory.lang:
             warnings.warn(f"gui_xli: preset {preset} is for {settings['lang']}, the memory for {self.memory.lang}", stacklevel=2)
         self.last_retrievals: list[Any] = []  # per steered row of the last batch (for analyses and tests)
+        self.hook_calls, self.hook_seconds = 0, 0.0  # cost accounting (benchmarks/bench_xli.py)
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -141,20 +143,32 @@ class GuiXLI:
         state: dict[str, Any] = {"calls": 0, "vectors": None}
         self.last_retrievals = [None] * len(rows)
 
-        def retrieve(h: torch.Tensor) -> list[torch.Tensor | None]:
-            vecs: list[torch.Tensor | None] = []
+        def retrieve(h: torch.Tensor, device: torch.device) -> tuple[torch.Tensor, torch.Tensor] | None:
+            """Rows to steer and their mean retrieved values (on ``device``), or None when no row is steered."""
+            states = h.detach().to(torch.float32).cpu()  # one transfer for the batch; the memory lives on the CPU
+            steer_rows, vecs = [], []
             for i, dim in enumerate(rows):
                 if dim is False:
-                    vecs.append(None)
                     continue
                 cands = self.memory.candidates(dim if isinstance(dim, str) else None, self.scope, self.memory_size)
-                found = self.memory.retrieve(h[i], self.layer, cands, self.k)
+                found = self.memory.retrieve(states[i], self.layer, cands, self.k)
                 if state["calls"] == 0:
                     self.last_retrievals[i] = found
+                steer_rows.append(i)
                 vecs.append(found.vector)
-            return vecs
+            if not steer_rows:
+                return None
+            return torch.as_tensor(steer_rows, device=device), torch.stack(vecs).to(device)
 
         def hook(module: Any, args: Any, output: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return steer_output(output)
+            finally:
+                self.hook_calls += 1
+                self.hook_seconds += time.perf_counter() - t0
+
+        def steer_output(output: Any) -> Any:
             hidden = output[0] if isinstance(output, (tuple, list)) else output
             if hidden.shape[-1] != self.memory.hidden_size:
                 raise ValueError(f"gui_xli: memory hidden size {self.memory.hidden_size} != model's {hidden.shape[-1]}")
@@ -175,16 +189,14 @@ class GuiXLI:
                 pos = torch.full((batch,), length - 1, device=hidden.device)  # the newly generated token
             rows_idx = torch.arange(batch, device=hidden.device)
             h = hidden[rows_idx, pos]
-            vecs = retrieve(h) if prefill or self.decode == "retrieve" else state["vectors"]
+            found = retrieve(h, hidden.device) if prefill or self.decode == "retrieve" else state["vectors"]
             if prefill:
-                state["vectors"] = vecs
+                state["vectors"] = found  # reused at every decoding step with decode=reuse
             state["calls"] += 1
-            steer_rows = [i for i, v in enumerate(vecs) if v is not None]
-            if not steer_rows:
+            if found is None:
                 return None
+            sel, v = found
             new = hidden.clone()
-            sel = torch.as_tensor(steer_rows, device=hidden.device)
-            v = torch.stack([vecs[i] for i in steer_rows]).to(hidden.device)
             new[sel, pos[sel]] = steer(h[sel], v, self.alpha)
             if isinstance(output, tuple):
                 return (new, *output[1:])
