@@ -81,3 +81,19 @@ def test_states_after_steering_move_and_english_is_shared(lm, memory_dir):
     assert states["en"].shape == before.shape == after.shape == (8, 64)
     np.testing.assert_allclose(np.linalg.norm(after, axis=1), np.linalg.norm(before, axis=1), rtol=1e-5)
     assert not np.allclose(after, before)
+
+
+def test_search_and_tsne_commands(tiny_checkpoint, memory_dir, tmp_path, capsys):
+    from gui_tasks.xli import cli
+
+    common = ["--checkpoint", str(tiny_checkpoint), "--device", "cpu", "--memory", memory_dir, "--per-dimension", "1"]
+    assert cli.main(["search", *common, "--lang", "ja", "--layers", "1-2", "--alphas", "0.5", "--stage1-alpha", "0.1",
+                     "--max-new-tokens", "2", "--out", str(tmp_path / "s")]) == 0
+    assert "best: layer" in capsys.readouterr().out
+    assert json.loads((tmp_path / "s" / "best.json").read_text(encoding="utf-8"))["layer"] in (1, 2)
+    assert cli.main(["tsne", *common, "--layer", "2", "--alpha", "5", "--method", "pca", "--out", str(tmp_path / "t")]) == 0
+    summary = json.loads((tmp_path / "t" / "tsne.json").read_text(encoding="utf-8"))
+    assert summary["method"] == "pca" and set(summary["alignment"]) == {"ja"}
+    assert "mean cosine to the English counterpart" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="evaluation set's seed"):
+        cli.main(["tsne", *common, "--layer", "2", "--alpha", "5", "--seed", "0", "--out", str(tmp_path / "u")])
