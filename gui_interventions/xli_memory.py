@@ -175,4 +175,4 @@ def entry_record(doc_id: str, dimension: str, **extra: Any) -> dict[str, Any]:
 
 def stack_states(per_layer: Mapping[int, torch.Tensor], layers: Sequence[int]) -> torch.Tensor:
     """``{l: [N, hidden]}`` -> ``[len(layers), N, hidden]`` in ``layers`` order."""
-    return torch.stack([per_layer[int(l)].to(torch.float32) for l in layers])
+    return torch.stack([per_layer[int(n)].to(torch.float32) for n in layers])

@@ -150,7 +150,7 @@ class GuiHF(lmms):
         question + reasoning chain + answer, seed Eq. 2). The forward-stage interventions are active,
         so states can be read with and without steering.
         """
-        found: dict[int, list[torch.Tensor]] = {int(l): [] for l in layers}
+        found: dict[int, list[torch.Tensor]] = {int(n): [] for n in layers}
         for i in range(0, len(reqs), self.batch_size_per_gpu):
             batch = list(reqs[i:i + self.batch_size_per_gpu])
             conts = list(continuations[i:i + len(batch)]) if continuations is not None else None
