@@ -38,6 +38,8 @@ class ForwardContext:
     """The processor's batch tensors (``input_ids``, ``attention_mask``, pixel values, ...)."""
     requests: Sequence[RequestContext]
     """The batch's requests after the request stage, row-aligned with ``inputs``."""
+    layers: Sequence[Any] = ()
+    """The language model's decoder layers (``gui_models.layers.decoder_layers``); ``layers[l - 1]`` outputs h^(l)."""
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from lmms_eval.api.model import lmms
 from tqdm import tqdm
 
 from gui_interventions import ForwardContext, RequestContext, ResponseContext, build_run
+from gui_models.layers import capture_last_token, decoder_layers
 
 _DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 _KNOWN = {"pretrained", "device", "dtype", "batch_size", "max_batch_size", "max_new_tokens", "min_pixels", "max_pixels",
@@ -79,6 +80,10 @@ class GuiHF(lmms):
         else:
             model = AutoModelForImageTextToText.from_pretrained(str(pretrained), **model_kwargs).to(self._device)
         self.model = model.eval()
+        try:  # forward-stage interventions steer these; other runs work without them
+            self.layers = decoder_layers(self.model)
+        except ValueError:
+            self.layers = ()
         self.batch_size_per_gpu = int(batch_size)
         self.max_new_tokens = int(max_new_tokens)
         self.system_prompt = system_prompt
@@ -128,7 +133,45 @@ class GuiHF(lmms):
         pbar.close()
         return [r if r is not None else "" for r in results]
 
+    # --- direct use (memory building, analyses) ------------------------------------------
+
+    def generate_texts(self, reqs: Sequence[RequestContext]) -> list[str]:
+        """Raw responses (no response stage) for already-built requests, in ``batch_size`` batches."""
+        out: list[str] = []
+        for i in range(0, len(reqs), self.batch_size_per_gpu):
+            out += self._generate(list(reqs[i:i + self.batch_size_per_gpu]))
+        return out
+
+    def last_token_states(self, reqs: Sequence[RequestContext], layers: Sequence[int],
+                          continuations: Sequence[str] | None = None) -> dict[int, torch.Tensor]:
+        """``{l: [len(reqs), hidden]}``: h^(l) of the last token of the chat-templated prompt, or of prompt + continuation.
+
+        With ``continuations`` the text after the generation prompt is the given response (GUI-XLI's X =
+        question + reasoning chain + answer, seed Eq. 2). The forward-stage interventions are active,
+        so states can be read with and without steering.
+        """
+        found: dict[int, list[torch.Tensor]] = {int(n): [] for n in layers}
+        for i in range(0, len(reqs), self.batch_size_per_gpu):
+            batch = list(reqs[i:i + self.batch_size_per_gpu])
+            conts = list(continuations[i:i + len(batch)]) if continuations is not None else None
+            inputs = self._inputs(batch, conts)
+            forward = ForwardContext(self.model, self.processor, inputs, batch, layers=self.layers)
+            # capture hooks go on after the steering hooks, so they read the steered state
+            with torch.inference_mode(), self.interventions.forward(forward):
+                with capture_last_token(self.model, list(found), inputs.get("attention_mask")) as got:
+                    self.model(**inputs, use_cache=False)
+            for layer in found:
+                found[layer].append(got[layer])
+        return {layer: torch.cat(parts) for layer, parts in found.items()}
+
     # --- internals ------------------------------------------------------------------------------
+
+    def _inputs(self, reqs: Sequence[RequestContext], continuations: Sequence[str] | None = None) -> Any:
+        prompts = [self.processor.apply_chat_template(self._messages(r), add_generation_prompt=True, tokenize=False) for r in reqs]
+        if continuations is not None:
+            prompts = [p + c for p, c in zip(prompts, continuations)]
+        images = [im.convert("RGB") for r in reqs for im in r.images]
+        return self.processor(text=prompts, images=images or None, return_tensors="pt", padding=True).to(self._device)
 
     def _request_context(self, request: Instance) -> RequestContext:
         context, gen_kwargs, doc_to_visual, doc_id, task, split = request.args
@@ -147,11 +190,10 @@ class GuiHF(lmms):
         return msgs
 
     def _generate(self, reqs: Sequence[RequestContext]) -> list[str]:
-        prompts = [self.processor.apply_chat_template(self._messages(r), add_generation_prompt=True, tokenize=False) for r in reqs]
-        images = [im.convert("RGB") for r in reqs for im in r.images]
-        inputs = self.processor(text=prompts, images=images or None, return_tensors="pt", padding=True).to(self._device)
+        inputs = self._inputs(reqs)
         gen = _generation_args(reqs[0].gen_kwargs, self.max_new_tokens, self.tokenizer)
-        with torch.inference_mode(), self.interventions.forward(ForwardContext(self.model, self.processor, inputs, list(reqs))):
+        forward = ForwardContext(self.model, self.processor, inputs, list(reqs), layers=self.layers)
+        with torch.inference_mode(), self.interventions.forward(forward):
             out = self.model.generate(**inputs, **gen)
         new_tokens = out[:, inputs["input_ids"].shape[1]:]
         texts = self.tokenizer.batch_decode(new_tokens, skip_special_tokens=True)

@@ -46,6 +46,12 @@ def _report(args: argparse.Namespace) -> int:
     return main(args.rest)
 
 
+def _xli(args: argparse.Namespace) -> int:
+    from gui_tasks.xli.cli import main
+
+    return main(args.rest)
+
+
 def _submit(args: argparse.Namespace) -> int:
     from gui_tasks.leaderboard import main
 
@@ -157,6 +163,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_star_report)
 
+    s = sub.add_parser("xli", help="GUI-XLI: build memories, search (layer, alpha), t-SNE plot, with/without report")
+    s.add_argument("rest", nargs=argparse.REMAINDER)
+    s.set_defaults(func=_xli)
+
     s = sub.add_parser("submit", help="validated leaderboard submission from an lmms-eval run")
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_submit)
@@ -174,6 +184,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["xli"]:  # its own sub-commands, each with its own --help
+        return _xli(argparse.Namespace(rest=argv[1:]))
     args = build_parser().parse_args(argv)
     return int(args.func(args) or 0)
 
