@@ -40,6 +40,12 @@ def _report(args: argparse.Namespace) -> int:
     return main(args.rest)
 
 
+def _pss_report(args: argparse.Namespace) -> int:
+    from gui_tasks.grounding.report import main
+
+    return main(args.rest)
+
+
 def _submit(args: argparse.Namespace) -> int:
     from gui_tasks.leaderboard import main
 
@@ -146,6 +152,10 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("report", help="Table 2-style language x dimension report from lmms-eval results")
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_report)
+
+    s = sub.add_parser("pss-report", help="PSS / response-type / cropping report (figures, tables) from grounding runs")
+    s.add_argument("rest", nargs=argparse.REMAINDER)
+    s.set_defaults(func=_pss_report)
 
     s = sub.add_parser("submit", help="validated leaderboard submission from an lmms-eval run")
     s.add_argument("rest", nargs=argparse.REMAINDER)
