@@ -91,3 +91,38 @@ def test_icon_localization_with_crop(tmp_path, tiny_grounding_checkpoint, subpro
     build_report([tmp_path / "run"], tmp_path / "report")
     md = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
     assert "before / after cropping (Table 7)" in md and "before crop" in md
+
+
+FIX = Path(__file__).parent / "fixtures"
+
+
+def _task_run(model, model_args, task, out, env, limit=None):
+    proc = subprocess.run(lmms_eval_command(model_args, [task], out, limit=limit, model=model), env=env, capture_output=True,
+                          text=True, timeout=900)
+    files = find_results(out)
+    assert files, (proc.stdout + proc.stderr)[-3000:]
+    res = json.loads(files[-1].read_text(encoding="utf-8"))["results"][task]
+    samples = [json.loads(line) for line in sorted(out.rglob(f"*_samples_{task}.jsonl"))[-1].read_text().splitlines() if line]
+    return res, samples
+
+
+def test_screenspot_v2_from_a_local_copy_with_gui_hf(tmp_path, tiny_grounding_checkpoint, subprocess_env):
+    env = {**subprocess_env, "SCREENSPOT_V2_DATA_DIR": str(FIX / "screenspot_v2")}
+    res, samples = _task_run("gui_hf", f"pretrained={tiny_grounding_checkpoint},device=cpu,capture_logits=digits",
+                             "gui_screenspot_v2", tmp_path / "run", env)
+    records = [s["grounding_acc"] for s in samples]
+    assert len(records) == 6 and {r["split"] for r in records} == {f"{p}_{t}" for p in ("desktop", "mobile", "web") for t in ("icon", "text")}
+    assert {r["response_type"] for r in records} <= {"correct", "biased", "other", "invalid"}
+    for split in ("mobile_icon", "web_text"):
+        mine = [r for r in records if r["split"] == split]
+        assert res[f"grounding_acc_{split},none"] == pytest.approx(sum(r["correct"] for r in mine) / len(mine))
+    assert all(r["captured"] for r in records)
+
+
+def test_screenspot_scoring_works_with_a_builtin_text_only_backend(tmp_path, tiny_checkpoint, subprocess_env):
+    env = {**subprocess_env, "SCREENSPOT_DATA_DIR": str(FIX / "screenspot")}
+    args = f"pretrained={tiny_checkpoint},device=cpu,device_map=cpu,max_pixels=50176,min_pixels=3136"
+    res, samples = _task_run("qwen2_vl", args, "gui_screenspot", tmp_path / "run", env, limit=3)
+    records = [s["grounding_acc"] for s in samples]
+    assert len(records) == 3 and not any(r["captured"] for r in records)  # text only: no logits, reported as such
+    assert res["grounding_format_error_rate,none"] == pytest.approx(sum(r["status"] != "parsed" for r in records) / 3)
