@@ -1,0 +1,107 @@
+"""Prints the cost of digit-logit capture in gui_hf: generation time with capture off and on, and memory per token.
+
+    python benchmarks/bench_pss_capture.py [--checkpoint DIR] [--requests 8] [--repeats 3] [--max-new-tokens 16]
+
+Without ``--checkpoint`` it builds the tiny Qwen2-VL checkpoint in a temporary folder (offline).
+Off and on runs alternate so machine load affects both alike; the figure is the median over
+repeats. Memory: bytes the recorder holds per generated token (ten digit values, entropy,
+chosen log-prob, float32), the size of the finished ``Capture`` per token as Python objects and
+as JSON, and the transient full-vocabulary row (one step, batch x vocab float32) that is never stored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def _requests(lm, n: int, max_new: int):
+    from lmms_eval.api.instance import Instance
+    from PIL import Image
+
+    from gui_tasks.grounding.prompts import build_prompt
+
+    docs = [{"img": [Image.new("RGB", (640, 400), (30 * i % 255, 120, 200 - 10 * i % 200))]} for i in range(n)]
+    lm.task_dict = {"bench": {"test": docs}}
+    return [Instance("generate_until", (build_prompt(f"the icon number {i}"), {"max_new_tokens": max_new, "until": []},
+                                        lambda d: d["img"], i, "bench", "test"), i, {"task": "bench", "doc_id": i, "repeats": 1})
+            for i in range(n)]
+
+
+def _deep_size(obj, seen=None) -> int:
+    seen = seen if seen is not None else set()
+    if id(obj) in seen:
+        return 0
+    seen.add(id(obj))
+    size = sys.getsizeof(obj)
+    if isinstance(obj, dict):
+        size += sum(_deep_size(k, seen) + _deep_size(v, seen) for k, v in obj.items())
+    elif isinstance(obj, (list, tuple, set)):
+        size += sum(_deep_size(x, seen) for x in obj)
+    elif hasattr(obj, "__dict__"):
+        size += _deep_size(vars(obj), seen)
+    return size
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--checkpoint", default=None)
+    ap.add_argument("--requests", type=int, default=8)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--max-new-tokens", type=int, default=16)
+    ap.add_argument("--batch-size", type=int, default=1)
+    args = ap.parse_args(argv)
+
+    from gui_models.hf_backend import GuiHF
+    from gui_models.logit_capture import DigitLogitsProcessor
+
+    with tempfile.TemporaryDirectory() as tmp:
+        ckpt = args.checkpoint
+        if ckpt is None:
+            from gui_models.tiny_model import build_tiny_model
+
+            ckpt = str(build_tiny_model(Path(tmp) / "tiny"))
+        off = GuiHF(pretrained=ckpt, device="cpu", batch_size=args.batch_size)
+        on = GuiHF(pretrained=ckpt, device="cpu", batch_size=args.batch_size, capture_logits="digits")
+        off.generate_until(_requests(off, 2, args.max_new_tokens))  # warm-up
+        on.generate_until(_requests(on, 2, args.max_new_tokens))
+        times = {"off": [], "on": []}
+        outputs = []
+        for _ in range(args.repeats):
+            for name, lm in (("off", off), ("on", on)):
+                reqs = _requests(lm, args.requests, args.max_new_tokens)
+                t = time.perf_counter()
+                out = lm.generate_until(reqs)
+                times[name].append(time.perf_counter() - t)
+                if name == "on":
+                    outputs = out
+        t_off, t_on = statistics.median(times["off"]), statistics.median(times["on"])
+        tokens = sum(len(o.capture.steps) for o in outputs)
+        vocab = on.model.get_output_embeddings().weight.shape[0]
+        # what the recorder holds for one step of one row, measured on a real recorder
+        rec = DigitLogitsProcessor(on._digit_groups, "cpu")
+        import torch
+
+        rec(torch.zeros(1, 1, dtype=torch.long), torch.zeros(1, vocab))
+        rec(torch.zeros(1, 1, dtype=torch.long), torch.zeros(1, vocab))
+        per_step = rec.stored_bytes() / 2
+        py_bytes = sum(_deep_size(o.capture) for o in outputs) / max(tokens, 1)
+        json_bytes = sum(len(json.dumps(o.capture.to_json())) for o in outputs) / max(tokens, 1)
+        print(f"checkpoint: {ckpt} (vocab {vocab}); {args.requests} requests x {args.repeats} repeats, batch {args.batch_size}, "
+              f"max_new_tokens {args.max_new_tokens}; {tokens} tokens generated per run")
+        print(f"generation time, capture off: {t_off * 1e3 / args.requests:.1f} ms/request (median of {args.repeats})")
+        print(f"generation time, capture on : {t_on * 1e3 / args.requests:.1f} ms/request")
+        print(f"capture overhead: {100 * (t_on / t_off - 1):+.1f} % (aim: at most +10 %)")
+        print(f"recorder memory per generated token: {per_step:.0f} bytes on the device (10 digit values + entropy + log-prob, float32)")
+        print(f"finished capture per token: {py_bytes:.0f} bytes as Python objects, {json_bytes:.0f} bytes as JSON")
+        print(f"transient full-vocabulary row (not stored): {vocab * 4} bytes per batch row")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
