@@ -192,6 +192,15 @@ def format_error_rate(records: Sequence[Record]) -> float:
     return sum(r["status"] != "parsed" for r in records) / len(records) if records else math.nan
 
 
+# Table 1: share of predictions within these relative distances of the ground-truth box.
+DISTANCE_BANDS: tuple[float, ...] = (0.05, 0.10, 0.20, 0.30)
+
+
+def within_distance(records: Sequence[Record], d: float) -> float:
+    """Share of samples whose point lies closer than ``d`` (relative units) to the target box; unparsed answers count as far."""
+    return sum(r.get("distance") is not None and r["distance"] < d for r in records) / len(records) if records else math.nan
+
+
 def no_capture_rate(records: Sequence[Record]) -> float:
     """Share of parsed answers for which no key-token logits exist (text-only backend, merged key digit)."""
     parsed = [r for r in records if r["status"] == "parsed"]
@@ -227,6 +236,9 @@ def _specs() -> list[MetricSpec]:
                                 f"Mean key-token digit entropy of {t} responses (Table 4)."))
     for s in SCREENSPOT_SPLITS + PRO_SPLITS + ICON_SPLITS:
         specs.append(MetricSpec(f"grounding_acc_{s}", split_accuracy(s), True, g, f"Accuracy on split {s} (Table 6)."))
+    for d in DISTANCE_BANDS:
+        specs.append(MetricSpec(f"within_dist_{round(d * 100):03d}", lambda rs, d=d: within_distance(rs, d), True, g,
+                                f"Share of points closer than {d} (relative) to the target box (Table 1)."))
     # Context-aware cropping (section 5, Tables 6-7): the first prediction, before the crop.
     specs.append(MetricSpec("crop_first_acc", lambda rs: accuracy(rs, "first"), True, crop, "Accuracy before cropping (Table 6)."))
     for t in ("correct", "biased", "other"):

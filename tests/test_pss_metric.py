@@ -169,3 +169,28 @@ def test_confusion_far_from_everything():
 def test_only_target_known_merges_into_other():
     assert classify_response((0.75, 0.75), TARGET, None, 0.05) == "other"
     assert classify_response((0.53, 0.45), TARGET, None, 0.05) == "biased"
+
+
+def test_table1_distance_bands_and_type_shares():
+    from gui_metrics.manager import get_metric
+
+    recs = [{"distance": 0.0, "response_type": "correct", "status": "parsed", "correct": True},
+            {"distance": 0.04, "response_type": "biased", "status": "parsed", "correct": False},
+            {"distance": 0.15, "response_type": "misleading", "status": "parsed", "correct": False},
+            {"distance": 0.25, "response_type": "confusion", "status": "parsed", "correct": False},
+            {"distance": None, "response_type": "invalid", "status": "malformed", "correct": False}]
+    assert get_metric("within_dist_005").aggregate(recs) == pytest.approx(2 / 5)
+    assert get_metric("within_dist_020").aggregate(recs) == pytest.approx(3 / 5)
+    assert get_metric("within_dist_030").aggregate(recs) == pytest.approx(4 / 5)
+    assert get_metric("share_other").aggregate(recs) == pytest.approx(2 / 5)  # misleading + confusion
+    assert get_metric("grounding_format_error_rate").aggregate(recs) == pytest.approx(1 / 5)
+
+
+def test_pss_by_type_groups_misleading_and_confusion_into_other():
+    from gui_metrics.manager import get_metric
+
+    recs = [{"pss": 0.6, "response_type": "correct"}, {"pss": 0.2, "response_type": "misleading"},
+            {"pss": 0.4, "response_type": "confusion"}, {"pss": None, "response_type": "other"}]
+    assert get_metric("pss_other").aggregate(recs) == pytest.approx(0.3)
+    assert get_metric("pss_correct").aggregate(recs) == pytest.approx(0.6)
+    assert math.isnan(get_metric("pss_biased").aggregate(recs))

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from gui_metrics.pss import ALL_TYPES, is_type
+from gui_metrics.pss import ALL_TYPES, DISTANCE_BANDS, is_type, within_distance
 from gui_metrics.stats import bootstrap_ci, wasserstein_distance, welch_t_test
 from gui_tasks.results_io import find_result_files, load_results, load_task_samples
 
@@ -103,7 +103,8 @@ def summarise(series: Series) -> dict[str, Any]:
     splits = sorted({r["split"] for r in recs})
     acc = {s: _acc([r for r in recs if r["split"] == s]) for s in splits}
     out = {"task": series.task, "benchmark": series.benchmark, "n": n, "limit": series.limit, "accuracy": _acc(recs),
-           "accuracy_by_split": acc, "by_type": by_type, "welch_t_tests_pss": tests, "wasserstein_biased_vs_other": wd,
+           "accuracy_by_split": acc, "within_distance": {str(d): within_distance(recs, d) for d in DISTANCE_BANDS},
+           "by_type": by_type, "welch_t_tests_pss": tests, "wasserstein_biased_vs_other": wd,
            "params": recs[0].get("params") if recs else None}
     if series.cropped:
         firsts = [r["first"] for r in recs if "first" in r]
@@ -131,6 +132,8 @@ def markdown(summaries: Sequence[dict[str, Any]]) -> str:
         if s["limit"] not in (None, "None"):
             lines += [f"Limited run (--limit {s['limit']}): numbers are not comparable with the paper.", ""]
         lines += [f"Samples: {s['n']}; accuracy {_fmt(s['accuracy'])}; parameters {json.dumps(s['params'])}", "",
+                  "Within relative distance of the target (Table 1): "
+                  + ", ".join(f"< {d}: {_fmt(v)}" for d, v in s["within_distance"].items()), "",
                   "| type | n | share | PSS (95% CI) | digit entropy | perplexity |", "|---|---|---|---|---|---|"]
         for t, v in s["by_type"].items():
             if v["n"] == 0 and t not in ("correct", "biased", "other"):
