@@ -219,3 +219,20 @@ def test_grounding_task_names_are_indexed_and_do_not_collide_with_builtins():
     builtin = set(lt.TaskManager("ERROR", include_path=str(yaml_tasks_dir()), include_defaults=False)
                   ._get_task_and_group(os.path.dirname(lt.__file__)))
     assert "screenspot_v2" in builtin and not (ours & builtin)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from gui_models.grounding import FAMILIES  # noqa: E402
+
+
+@settings(max_examples=200)
+@given(st.text(alphabet=st.sampled_from(list("[](),.0123456789 -xyCLICK<>point{}\"POINT:_2d")), max_size=60),
+       st.sampled_from(sorted(FAMILIES)))
+def test_parse_point_never_raises_and_scores_any_text(text, family):
+    ans = parse_point(text, family)
+    assert ans.status in {"parsed", "malformed", "empty"}
+    assert (ans.point is not None) == (ans.status == "parsed")
+    rec = score_response(DOC, text, ScoreParams(family=family))
+    assert rec["response_type"] in {"correct", "biased", "other", "invalid"}
