@@ -165,3 +165,12 @@ def test_captured_response_survives_pickling_and_reads_as_text():
     back = pickle.loads(pickle.dumps(resp))
     assert back == "[0.5, 0.5]" and capture_of(back) == resp.capture and back.extras == resp.extras
     assert capture_of("[0.5, 0.5]") is None
+
+
+def test_other_tasks_see_an_ordinary_string():
+    from gui_tasks.mpr.lmms_task import process_results
+
+    doc = {"id": "q", "lang": "en", "dimension": "AU", "question": "?", "options": ["a", "b", "c", "d"], "answer": "B"}
+    resp = CapturedResponse("B", Capture(tuple(_steps(["B"]))))
+    assert process_results(doc, [resp]) == process_results(doc, ["B"])
+    assert resp.strip() == "B" and type(resp.strip()) is str and resp + "" == "B"
