@@ -86,7 +86,11 @@ class Crop:
             return CapturedResponse(str(first), first_capture, {"crop": {**info, "skipped": "no image"}})
         image = req.images[0]
         width, height = image.size
-        answer = parse_point(str(first), self.family)
+        text = str(first)
+        for tag in ("</think>", "</thinking>", "</analysis>"):  # answer after a reasoning block, as the tasks read it
+            if tag in text:
+                text = text.rsplit(tag, 1)[-1]
+        answer = parse_point(text, self.family)
         if answer.status != "parsed" or answer.point is None:
             return CapturedResponse(str(first), first_capture, {"crop": {**info, "skipped": f"first answer {answer.status}"}})
         x, y = to_relative(answer, width, height, min_pixels=self.min_pixels, max_pixels=self.max_pixels)

@@ -198,8 +198,8 @@ def _key_char(number: str, start: int) -> int:
     return start
 
 
-def coordinate_numbers(text: str, point: Sequence[float] | None) -> list[tuple[int, str]]:
-    """(start, literal) of the two numbers in ``text`` that carry the point's x and y, in order.
+def coordinate_numbers(text: str, point: Sequence[float] | None, start: int = 0) -> list[tuple[int, str]]:
+    """(start, literal) of the two numbers in ``text[start:]`` that carry the point's x and y, in order.
 
     The first number equal to x, then the first later number equal to y; without a point,
     or when they cannot be found, the result is empty (nothing is guessed).
@@ -207,7 +207,7 @@ def coordinate_numbers(text: str, point: Sequence[float] | None) -> list[tuple[i
     if point is None:
         return []
     found: list[tuple[int, str]] = []
-    pos = 0
+    pos = start
     for target in point[:2]:
         for m in _NUMBER.finditer(text, pos):
             if math.isclose(float(m.group()), float(target), rel_tol=0, abs_tol=1e-9):
@@ -228,18 +228,19 @@ class KeyToken:
     values: tuple[float, ...] | None = field(default=None)
 
 
-def key_tokens(text: str, steps: Sequence[Step], point: Sequence[float] | None, mode: KeyDigits = "leading") -> list[KeyToken]:
+def key_tokens(text: str, steps: Sequence[Step], point: Sequence[float] | None, mode: KeyDigits = "leading",
+               start: int = 0) -> list[KeyToken]:
     """The key tokens of a coordinate answer (section 4.2): the digits that carry the point's values.
 
     ``leading``: the most significant digit of x and of y ("7" and "2" in "[0.71, 0.23]");
-    ``all``: every digit of both numbers.
+    ``all``: every digit of both numbers. The search starts at ``start`` (after a reasoning block).
     """
     if mode not in KEY_DIGIT_MODES:
         raise ValueError(f"key digit mode must be one of {KEY_DIGIT_MODES}, got {mode!r}")
     spans = [(s.start, s.end) for s in steps]
     keys: list[KeyToken] = []
-    for start, literal in coordinate_numbers(text, point):
-        chars = [_key_char(literal, start)] if mode == "leading" else [start + i for i, c in enumerate(literal) if c.isdigit()]
+    for begin, literal in coordinate_numbers(text, point, start):
+        chars = [_key_char(literal, begin)] if mode == "leading" else [begin + i for i, c in enumerate(literal) if c.isdigit()]
         for ch in chars:
             step = None
             for i, (a, b) in enumerate(spans):

@@ -18,7 +18,14 @@ DEMO_TASKS = ("mpr_gui_synth_zh", "mpr_gui_synth_en")
 def _make_tiny_model(args: argparse.Namespace) -> int:
     from gui_models.tiny_model import build_tiny_model
 
-    out = build_tiny_model(Path(args.dir), family=args.family, seed=args.seed)
+    if args.grounding:
+        from gui_models.tiny_grounding import build_tiny_grounding_model
+
+        if args.family != "qwen2_vl":
+            raise SystemExit("--grounding builds a qwen2_vl checkpoint")
+        out = build_tiny_grounding_model(Path(args.dir), seed=args.seed)
+    else:
+        out = build_tiny_model(Path(args.dir), family=args.family, seed=args.seed)
     print(out)
     return 0
 
@@ -140,6 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("dir")
     s.add_argument("--family", default="qwen2_vl", choices=["qwen2_vl", "qwen2_5_vl"])
     s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--grounding", action="store_true", help="also teach it the PSS answer format [x, y] (about 15 s)")
     s.set_defaults(func=_make_tiny_model)
 
     s = sub.add_parser("synth", help="build (or find in the cache) the synthetic MPR-GUI set")

@@ -174,3 +174,14 @@ def test_other_tasks_see_an_ordinary_string():
     resp = CapturedResponse("B", Capture(tuple(_steps(["B"]))))
     assert process_results(doc, [resp]) == process_results(doc, ["B"])
     assert resp.strip() == "B" and type(resp.strip()) is str and resp + "" == "B"
+
+
+def test_answer_after_a_reasoning_block_is_the_one_scored():
+    text = "<think>maybe [0.2, 0.8]</think>[0.71, 0.23]"
+    tokens = ["<think>maybe ", "[", "0", ".", "2", ", ", "0", ".", "8", "]", "</think>", "[", "0", ".", "7", "1", ", ", "0", ".",
+              "2", "3", "]"]
+    steps = _steps(tokens, {14: PEAK7, 19: PEAK2})
+    rec = score_response(DOC, CapturedResponse(text, Capture(tuple(steps))), ScoreParams())
+    assert rec["point"] == pytest.approx([0.71, 0.23]) and rec["correct"]
+    assert [k["digit"] for k in rec["key_tokens"]] == ["7", "2"]
+    assert rec["pss"] == pytest.approx((pss_from_logits(PEAK7) + pss_from_logits(PEAK2)) / 2)

@@ -19,6 +19,14 @@ from gui_models.logit_capture import Capture, capture_of, extras_of, key_tokens
 
 # Not given by the paper; Table 1's smallest relative-distance band is 0.05.
 DEFAULT_TAU = 0.05
+# Our YAMLs keep lmms-eval from stripping reasoning (it would drop the capture), so the answer is read after it here.
+REASONING_END = ("</think>", "</thinking>", "</analysis>")
+
+
+def answer_start(text: str) -> int:
+    """Offset where the answer begins: after the last closing reasoning tag, else 0."""
+    ends = [text.rfind(tag) + len(tag) for tag in REASONING_END if tag in text]
+    return max(ends) if ends else 0
 
 
 @dataclass(frozen=True)
@@ -51,12 +59,12 @@ def _rel_box(box, width: int, height: int) -> list[float]:
     return [box[0] / width, box[1] / height, box[2] / width, box[3] / height]
 
 
-def logit_summary(text: str, capture: Capture | None, literal, params: ScoreParams) -> dict[str, Any]:
+def logit_summary(text: str, capture: Capture | None, literal, params: ScoreParams, start: int = 0) -> dict[str, Any]:
     """PSS and digit entropy (means over key tokens) and perplexity of one answer; None where not captured."""
     if capture is None:
         return {"pss": None, "digit_entropy": None, "perplexity": None, "key_tokens": [], "captured": False}
     steps = [s for s in capture.steps if s.start < len(text)] or list(capture.steps)
-    keys = key_tokens(text, steps, literal, params.key_digits)
+    keys = key_tokens(text, steps, literal, params.key_digits, start)
     rows = []
     for k in keys:
         if k.values is None:
@@ -78,7 +86,8 @@ def logit_summary(text: str, capture: Capture | None, literal, params: ScorePara
 def _judge(doc: Mapping[str, Any], text: str, capture: Capture | None, params: ScoreParams,
            window: list[int] | None = None) -> dict[str, Any]:
     width, height = int(doc["width"]), int(doc["height"])
-    answer = parse_point(text, params.family)
+    start = answer_start(text)
+    answer = parse_point(text[start:], params.family)
     out: dict[str, Any] = {"status": answer.status, "detail": answer.detail, "point": None, "correct": False,
                            "response_type": "invalid", "distance": None}
     if answer.status == "parsed" and answer.point is not None:
@@ -94,7 +103,7 @@ def _judge(doc: Mapping[str, Any], text: str, capture: Capture | None, params: S
             rtype = classify_response(point, target, others, params.tau)
             out.update(point=[point[0], point[1]], correct=rtype == "correct", response_type=rtype,
                        distance=point_to_box_distance(point, target))
-    out.update(logit_summary(text, capture, answer.literal, params))
+    out.update(logit_summary(text, capture, answer.literal, params, start))
     return out
 
 
