@@ -14,6 +14,8 @@ per row, without keeping any full-vocabulary distribution:
   (it is reported as not captured, never guessed).
 - ``logprob``: log-probability of the token actually chosen (full-vocabulary softmax).
 - ``entropy``: entropy (nats) of the full-vocabulary distribution at that step.
+- ``logz``: log of the full-vocabulary normaliser, so ``digits[d] - logz`` is the
+  log-probability of the next token starting with digit d (``Step.digit_logprobs``).
 
 Values are the scores generation decides on: after the model's own logits processors
 (e.g. a repetition penalty in its generation config), before sampling warpers
@@ -54,6 +56,13 @@ class Step:
     start: int = 0
     """Offset of the token's first character in the decoded response (special tokens skipped)."""
     end: int = 0
+    logz: float = 0.0
+    """logsumexp of the step's full-vocabulary scores."""
+
+    @property
+    def digit_logprobs(self) -> tuple[float, ...]:
+        """Full-vocabulary log-probability of each digit group."""
+        return tuple(v - self.logz for v in self.digits)
 
 
 @dataclass(frozen=True)
@@ -69,7 +78,8 @@ class Capture:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Capture":
         steps = tuple(Step(int(s["token_id"]), str(s["text"]), float(s["logprob"]), float(s["entropy"]),
-                           tuple(float(v) for v in s["digits"]), int(s.get("start", 0)), int(s.get("end", 0)))
+                           tuple(float(v) for v in s["digits"]), int(s.get("start", 0)), int(s.get("end", 0)),
+                           float(s.get("logz", 0.0)))
                       for s in data["steps"])
         return cls(steps, str(data.get("version", CAPTURE_VERSION)))
 
@@ -135,6 +145,7 @@ class DigitLogitsProcessor:
         self.single = width == 1
         self.digits: list[Any] = []  # per step: (batch, 10) float32
         self.entropy: list[Any] = []  # per step: (batch,)
+        self.logz: list[Any] = []  # per step: (batch,)
         self.chosen: list[Any] = []  # per step >= 1: (batch,) log-prob of the token chosen at the previous step
         self._prev_logp = None  # (batch, vocab), transient: only the last step is kept
 
@@ -145,7 +156,9 @@ class DigitLogitsProcessor:
             logits = scores.float()
             if self._prev_logp is not None:
                 self.chosen.append(self._prev_logp.gather(1, input_ids[:, -1:]).squeeze(1))
-            logp = torch.log_softmax(logits, dim=-1)
+            logz = torch.logsumexp(logits, dim=-1, keepdim=True)
+            logp = logits - logz
+            self.logz.append(logz.squeeze(1))
             self.entropy.append(-(logp.exp() * logp).nan_to_num(0.0).sum(-1))
             picked = logits[:, self.flat].reshape(logits.shape[0], 10, -1)
             if self.single:
@@ -168,6 +181,7 @@ class DigitLogitsProcessor:
         self._prev_logp = None
         digits = torch.stack(self.digits, 1).cpu()  # (batch, steps, 10)
         entropy = torch.stack(self.entropy, 1).cpu()
+        logz = torch.stack(self.logz, 1).cpu()
         chosen = torch.stack(self.chosen, 1).cpu()
         stops = set(int(s) for s in stop_ids)
         out = []
@@ -176,13 +190,14 @@ class DigitLogitsProcessor:
             end = next((i for i, t in enumerate(ids) if t in stops), len(ids))
             bounds = [0] + [len(tokenizer.decode(ids[: k + 1], skip_special_tokens=True)) for k in range(end)]
             steps = tuple(Step(ids[i], tokenizer.decode([ids[i]]), float(chosen[row, i]), float(entropy[row, i]),
-                               tuple(float(v) for v in digits[row, i].tolist()), bounds[i], bounds[i + 1]) for i in range(end))
+                               tuple(float(v) for v in digits[row, i].tolist()), bounds[i], bounds[i + 1], float(logz[row, i]))
+                          for i in range(end))
             out.append(Capture(steps))
         return out
 
     def stored_bytes(self) -> int:
-        """Bytes the capture holds for the steps so far (digits, entropy, chosen), excluding the transient last row."""
-        return sum(t.element_size() * t.nelement() for ts in (self.digits, self.entropy, self.chosen) for t in ts)
+        """Bytes the capture holds for the steps so far (digits, entropy, logz, chosen), excluding the transient last row."""
+        return sum(t.element_size() * t.nelement() for ts in (self.digits, self.entropy, self.logz, self.chosen) for t in ts)
 
 
 # --- key tokens -----------------------------------------------------------------------------------

@@ -70,6 +70,7 @@ def test_captured_values_equal_generate_scores(lms):
         assert step.entropy == pytest.approx(float(-(logp.exp() * logp).sum()), abs=1e-4)
         expect = [float(torch.logsumexp(scores[g], 0)) for g in groups]
         assert list(step.digits) == pytest.approx(expect, abs=1e-4)
+        assert list(step.digit_logprobs) == pytest.approx([float(torch.logsumexp(logp[g], 0)) for g in groups], abs=1e-4)
     joined = "".join(lm.tokenizer.decode([s.token_id]) for s in steps)
     assert str(out) in joined or joined.startswith(str(out)[: len(joined)])
 
