@@ -79,8 +79,11 @@ def render_all() -> dict[str, str]:
                                                 metrics=_metrics(types, splits), version=VERSION, benchmark=benchmark,
                                                 tau=DEFAULT_TAU, form=DEFAULT_FORM, c=PSS_C, extra=extra, max_new_tokens=max_new)
 
-    add("icon_localization_synth", "synthetic", "relative", SYNTH_TYPES, ICON_SPLITS, "icon_localization",
-        extra=f"  seed: {SYNTH_SEED}\n  n: {SYNTH_N}\n")
+    synth = f"  seed: {SYNTH_SEED}\n  n: {SYNTH_N}\n"
+    add("icon_localization_synth", "synthetic", "relative", SYNTH_TYPES, ICON_SPLITS, "icon_localization", extra=synth)
+    for fam in FAMILY_PROMPTS:
+        add(f"icon_localization_synth_{fam}", "synthetic", fam, SYNTH_TYPES, ICON_SPLITS, "icon_localization", extra=synth,
+            max_new=64)
     for variant in ("screenspot", "screenspot_v2", "screenspot_pro"):
         splits = PRO_SPLITS if variant == "screenspot_pro" else SCREENSPOT_SPLITS
         add(f"gui_{variant}", variant, "relative", SCREENSPOT_TYPES, splits, variant)
