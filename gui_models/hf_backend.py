@@ -165,6 +165,9 @@ class GuiHF(lmms):
         if recorder is not None:
             from transformers import LogitsProcessorList
 
+            if gen["num_beams"] > 1:  # beams reorder rows between steps: per-row records would mix hypotheses
+                raise ValueError("gui_hf: capture_logits needs num_beams=1")
+
             gen["logits_processor"] = LogitsProcessorList([recorder])
         with torch.inference_mode(), self.interventions.forward(ForwardContext(self.model, self.processor, inputs, list(reqs))):
             out = self.model.generate(**inputs, **gen)

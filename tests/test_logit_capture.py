@@ -89,6 +89,14 @@ def test_batched_capture_equals_single(lms):
             assert x.token_id == y.token_id and x.logprob == pytest.approx(y.logprob, abs=1e-3)
 
 
+def test_capture_refuses_beam_search(lms):
+    lm = lms[1]
+    reqs = _requests(lm, n=1)
+    reqs[0].args[1]["num_beams"] = 2
+    with pytest.raises(ValueError, match="num_beams=1"):
+        lm.generate_until(reqs)
+
+
 def test_unknown_capture_mode_is_rejected(tiny_checkpoint):
     with pytest.raises(ValueError, match="capture_logits"):
         GuiHF(pretrained=str(tiny_checkpoint), device="cpu", capture_logits="everything")
