@@ -101,7 +101,7 @@ class InterventionRun:
         for impl in self._impls("gui_intervention_response"):
             new = self._call(impl, response=ResponseContext(text=text, request=response.request, rerun=response.rerun))
             if new is not None:
-                text = str(new)
+                text = new if isinstance(new, str) else str(new)  # str subclasses carry captures (gui_models.logit_capture)
         return text
 
 

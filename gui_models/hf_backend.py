@@ -12,6 +12,9 @@ Model args (``--model_args k=v,...``):
     system_prompt      optional system message
     trust_remote_code, attn_implementation   passed to ``from_pretrained``
     interventions      ``a+b``: intervention plugins by name, applied in that order
+    capture_logits     ``none`` (default) or ``digits``: record per generated token the ten digit values,
+                       the chosen token's log-probability and the step entropy (gui_models.logit_capture);
+                       responses then carry them as ``CapturedResponse.capture``
     <name>.<param>     a parameter for intervention ``name`` (e.g. ``prompt_affix.suffix=...``)
 Decoding is greedy unless the task's ``generation_kwargs`` set ``do_sample`` or a temperature > 0.
 """
@@ -29,10 +32,12 @@ from tqdm import tqdm
 
 from gui_interventions import ForwardContext, RequestContext, ResponseContext, build_run
 from gui_models.layers import capture_last_token, decoder_layers
+from gui_models.logit_capture import CAPTURE_MODES, CapturedResponse, DigitLogitsProcessor, digit_groups
 
 _DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 _KNOWN = {"pretrained", "device", "dtype", "batch_size", "max_batch_size", "max_new_tokens", "min_pixels", "max_pixels",
-          "system_prompt", "trust_remote_code", "attn_implementation", "interventions", "device_map"}
+          "system_prompt", "trust_remote_code", "attn_implementation", "interventions", "device_map",
+          "capture_logits"}
 
 
 def _as_bool(value: Any) -> bool:
@@ -45,7 +50,8 @@ class GuiHF(lmms):
     def __init__(self, pretrained: str, device: str | None = None, dtype: str = "auto", batch_size: int | str = 1,
                  max_new_tokens: int | str = 128, min_pixels: int | None = None, max_pixels: int | None = None,
                  system_prompt: str | None = None, trust_remote_code: bool | str = False,
-                 attn_implementation: str | None = None, interventions: str | None = None, **kwargs: Any) -> None:
+                 attn_implementation: str | None = None, interventions: str | None = None, capture_logits: str = "none",
+                 **kwargs: Any) -> None:
         super().__init__()
         from transformers import AutoModelForImageTextToText, AutoProcessor
 
@@ -88,6 +94,10 @@ class GuiHF(lmms):
         self.max_new_tokens = int(max_new_tokens)
         self.system_prompt = system_prompt
         self.interventions = build_run(interventions, kwargs)
+        self.capture_logits = str(capture_logits or "none").strip().lower()
+        if self.capture_logits not in CAPTURE_MODES:
+            raise ValueError(f"gui_hf: capture_logits={capture_logits!r}; choose one of {CAPTURE_MODES}")
+        self._digit_groups = digit_groups(self.tokenizer) if self.capture_logits == "digits" else None
 
     # --- lmms-eval interface -------------------------------------------------------------
 
@@ -192,12 +202,30 @@ class GuiHF(lmms):
     def _generate(self, reqs: Sequence[RequestContext]) -> list[str]:
         inputs = self._inputs(reqs)
         gen = _generation_args(reqs[0].gen_kwargs, self.max_new_tokens, self.tokenizer)
+        recorder = DigitLogitsProcessor(self._digit_groups, self._device) if self._digit_groups is not None else None
+        if recorder is not None:
+            from transformers import LogitsProcessorList
+
+            if gen["num_beams"] > 1:  # beams reorder rows between steps: per-row records would mix hypotheses
+                raise ValueError("gui_hf: capture_logits needs num_beams=1")
+
+            gen["logits_processor"] = LogitsProcessorList([recorder])
         forward = ForwardContext(self.model, self.processor, inputs, list(reqs), layers=self.layers)
         with torch.inference_mode(), self.interventions.forward(forward):
             out = self.model.generate(**inputs, **gen)
-        new_tokens = out[:, inputs["input_ids"].shape[1]:]
-        texts = self.tokenizer.batch_decode(new_tokens, skip_special_tokens=True)
-        return [_cut(t, reqs[0].gen_kwargs.get("until")) for t in texts]
+        prompt_len = inputs["input_ids"].shape[1]
+        texts = self.tokenizer.batch_decode(out[:, prompt_len:], skip_special_tokens=True)
+        texts = [_cut(t, reqs[0].gen_kwargs.get("until")) for t in texts]
+        if recorder is None:
+            return texts
+        captures = recorder.finish(out, prompt_len, self.tokenizer, self._stop_ids())
+        return [CapturedResponse(t, c) for t, c in zip(texts, captures)]
+
+    def _stop_ids(self) -> list[int]:
+        """Token ids that end a response: the generation config's EOS id(s) and the pad id."""
+        eos = self.model.generation_config.eos_token_id
+        ids = list(eos) if isinstance(eos, (list, tuple)) else [eos]
+        return [int(i) for i in ids + [self.tokenizer.pad_token_id, self.tokenizer.eos_token_id] if i is not None]
 
 
 def _gen_key(gen_kwargs: dict[str, Any]) -> str:

@@ -18,7 +18,14 @@ DEMO_TASKS = ("mpr_gui_synth_zh", "mpr_gui_synth_en")
 def _make_tiny_model(args: argparse.Namespace) -> int:
     from gui_models.tiny_model import build_tiny_model
 
-    out = build_tiny_model(Path(args.dir), family=args.family, seed=args.seed)
+    if args.grounding:
+        from gui_models.tiny_grounding import build_tiny_grounding_model
+
+        if args.family != "qwen2_vl":
+            raise SystemExit("--grounding builds a qwen2_vl checkpoint")
+        out = build_tiny_grounding_model(Path(args.dir), seed=args.seed)
+    else:
+        out = build_tiny_model(Path(args.dir), family=args.family, seed=args.seed)
     print(out)
     return 0
 
@@ -48,6 +55,12 @@ def _report(args: argparse.Namespace) -> int:
 
 def _xli(args: argparse.Namespace) -> int:
     from gui_tasks.xli.cli import main
+
+    return main(args.rest)
+
+
+def _pss_report(args: argparse.Namespace) -> int:
+    from gui_tasks.grounding.report import main
 
     return main(args.rest)
 
@@ -146,6 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("dir")
     s.add_argument("--family", default="qwen2_vl", choices=["qwen2_vl", "qwen2_5_vl"])
     s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--grounding", action="store_true", help="also teach it the PSS answer format [x, y] (about 15 s)")
     s.set_defaults(func=_make_tiny_model)
 
     s = sub.add_parser("synth", help="build (or find in the cache) the synthetic MPR-GUI set")
@@ -166,6 +180,10 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("xli", help="GUI-XLI: build memories, search (layer, alpha), t-SNE plot, with/without report")
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_xli)
+
+    s = sub.add_parser("pss-report", help="PSS / response-type / cropping report (figures, tables) from grounding runs")
+    s.add_argument("rest", nargs=argparse.REMAINDER)
+    s.set_defaults(func=_pss_report)
 
     s = sub.add_parser("submit", help="validated leaderboard submission from an lmms-eval run")
     s.add_argument("rest", nargs=argparse.REMAINDER)

@@ -37,3 +37,14 @@ def subprocess_env(session_cache) -> dict[str, str]:
     env["HF_DATASETS_CACHE"] = str(session_cache / "hf_datasets")
     env["LMMS_EVAL_DATASETS_CACHE"] = str(session_cache / "hf_datasets")
     return env
+
+
+@pytest.fixture(scope="session")
+def tiny_grounding_checkpoint(session_cache) -> Path:
+    """The tiny checkpoint taught the PSS answer format "[x, y]" (about 15 s on one CPU thread), built once per session."""
+    from gui_models.tiny_grounding import build_tiny_grounding_model
+
+    out = session_cache / "tiny-qwen2-vl-grounding"
+    if not (out / "gui_eval_tiny_grounding.json").is_file():
+        build_tiny_grounding_model(out, steps=120, seed=0)
+    return out

@@ -1,0 +1,102 @@
+"""Context-aware cropping (PSS seed section 5) as an intervention: predict, crop around the prediction, predict again.
+
+``interventions=crop`` (``crop.alpha=0.8``, ``crop.family=relative``): the response stage
+parses the first answer, crops an alpha*W x alpha*H window centred on it and clamped to the
+image (section 5.1):
+
+    x_start = min(max(x W - alpha W / 2, 0), W - alpha W)
+    y_start = min(max(y H - alpha H / 2, 0), H - alpha H)
+
+re-runs the model on the crop (same prompt) and returns the second answer. The window is in
+whole pixels (what an image crop can be): width round(alpha W), start rounded to the nearest
+pixel, then clamped; mapping back is exact for that window. The answer returned is the second
+answer as the model wrote it, i.e. in the crop's frame; its ``extras["crop"]`` holds the
+window, the first answer and its capture, and ``map_back`` turns a point in the crop into one
+in the original image (the grounding tasks do this when they score).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gui_interventions import hookimpl
+from gui_interventions.payloads import ResponseContext
+
+# Section 5.1: "we set the crop ratio alpha = 0.8".
+DEFAULT_ALPHA = 0.8
+
+Window = tuple[int, int, int, int]  # x0, y0, x1, y1 in original pixels (x1, y1 exclusive)
+
+
+def crop_window(point: tuple[float, float], width: int, height: int, alpha: float = DEFAULT_ALPHA) -> Window:
+    """The crop window around a relative point (x, y) in [0, 1] of a ``width`` x ``height`` image."""
+    if not 0 < alpha <= 1:
+        raise ValueError(f"crop alpha must be in (0, 1], got {alpha}")
+    cw, ch = max(1, round(alpha * width)), max(1, round(alpha * height))
+    x, y = float(point[0]), float(point[1])
+    x0 = min(max(round(x * width - cw / 2), 0), width - cw)
+    y0 = min(max(round(y * height - ch / 2), 0), height - ch)
+    return int(x0), int(y0), int(x0 + cw), int(y0 + ch)
+
+
+def map_back(point: tuple[float, float], window: Window, width: int, height: int) -> tuple[float, float]:
+    """A relative point in the crop -> the relative point in the original image."""
+    x0, y0, x1, y1 = window
+    return (x0 + float(point[0]) * (x1 - x0)) / width, (y0 + float(point[1]) * (y1 - y0)) / height
+
+
+def to_relative(answer: Any, width: int, height: int, *, min_pixels: int | None = None, max_pixels: int | None = None):
+    """A parsed grounding answer's point as relative coordinates of a ``width`` x ``height`` image."""
+    from gui_models.coords import QWEN_MAX_PIXELS, QWEN_MIN_PIXELS, Geometry, convert
+
+    if answer.frame == "resized_px":
+        geometry = Geometry.qwen(width, height, min_pixels=min_pixels or QWEN_MIN_PIXELS, max_pixels=max_pixels or QWEN_MAX_PIXELS)
+    else:
+        geometry = Geometry.identity(width, height)
+    return convert(answer.point, answer.frame, "relative", geometry)
+
+
+class Crop:
+    """``interventions=crop``: the second pass of context-aware cropping on the first image of each request."""
+
+    def __init__(self, alpha: float | str = DEFAULT_ALPHA, family: str = "relative", min_pixels: int | str | None = None,
+                 max_pixels: int | str | None = None) -> None:
+        from gui_models.grounding import FAMILIES
+
+        self.alpha = float(alpha)
+        if not 0 < self.alpha <= 1:
+            raise ValueError(f"crop.alpha must be in (0, 1], got {alpha}")
+        if family not in FAMILIES:
+            raise ValueError(f"crop.family {family!r} unknown; known: {', '.join(FAMILIES)}")
+        self.family = family
+        self.min_pixels = int(min_pixels) if min_pixels is not None else None
+        self.max_pixels = int(max_pixels) if max_pixels is not None else None
+
+    @hookimpl
+    def gui_intervention_response(self, response: ResponseContext) -> str | None:
+        from gui_models.grounding import parse_point
+        from gui_models.logit_capture import CapturedResponse, capture_of
+
+        first = response.text
+        first_capture = capture_of(first)
+        info: dict[str, Any] = {"alpha": self.alpha, "family": self.family, "first_text": str(first),
+                                "first_capture": first_capture.to_json() if first_capture else None, "window": None}
+        req = response.request
+        if not req.images:
+            return CapturedResponse(str(first), first_capture, {"crop": {**info, "skipped": "no image"}})
+        image = req.images[0]
+        width, height = image.size
+        text = str(first)
+        for tag in ("</think>", "</thinking>", "</analysis>"):  # answer after a reasoning block, as the tasks read it
+            if tag in text:
+                text = text.rsplit(tag, 1)[-1]
+        answer = parse_point(text, self.family)
+        if answer.status != "parsed" or answer.point is None:
+            return CapturedResponse(str(first), first_capture, {"crop": {**info, "skipped": f"first answer {answer.status}"}})
+        x, y = to_relative(answer, width, height, min_pixels=self.min_pixels, max_pixels=self.max_pixels)
+        window = crop_window((min(max(x, 0.0), 1.0), min(max(y, 0.0), 1.0)), width, height, self.alpha)
+        cropped = image.crop(window)
+        second = response.rerun(req.with_(images=(cropped,) + tuple(req.images[1:]),
+                                          metadata={**req.metadata, "crop_window": window}))
+        info.update(window=list(window), first_point=[x, y])
+        return CapturedResponse(str(second), capture_of(second), {"crop": info})

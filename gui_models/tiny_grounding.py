@@ -1,0 +1,69 @@
+"""A tiny checkpoint taught the PSS answer format ``[0.ab, 0.cd]``, so grounding runs end to end offline.
+
+A random tiny model (``gui_models.tiny_model``) never writes a coordinate, so PSS, the
+Algorithm 1 types and the crop's second pass would all stay empty in tests. This fine-tunes it
+for a few seconds on CPU to answer grounding prompts in the paper's format (appendix A) with
+digits tied to the image's colour; it knows nothing about icons, only the format.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+
+def _answer(color: tuple[int, int, int]) -> str:
+    """The point the model is taught for an image of one colour: red -> x, blue -> y, two decimals."""
+    return f"[0.{10 + color[0] * 89 // 255:02d}, 0.{10 + color[2] * 89 // 255:02d}]"
+
+
+def build_tiny_grounding_model(out_dir: str | Path, *, steps: int = 120, seed: int = 0) -> Path:
+    """Build the tiny Qwen2-VL checkpoint and teach it the ``[x, y]`` answer format; returns ``out_dir``."""
+    import torch
+    from PIL import Image
+    from transformers import AutoModelForImageTextToText, AutoProcessor
+
+    from gui_models.tiny_model import build_tiny_model
+
+    out = build_tiny_model(out_dir, family="qwen2_vl", seed=seed)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # tiny matrices: one thread is several times faster than contended ones
+    try:
+        return _teach(out, torch, Image, AutoModelForImageTextToText, AutoProcessor, steps, seed)
+    finally:
+        torch.set_num_threads(threads)
+
+
+def _teach(out, torch, Image, AutoModelForImageTextToText, AutoProcessor, steps: int, seed: int) -> Path:
+    processor = AutoProcessor.from_pretrained(out)
+    model = AutoModelForImageTextToText.from_pretrained(out, dtype=torch.float32)
+    model.train()
+    rng = random.Random(seed)
+    torch.manual_seed(seed)
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
+    prompt = ("According to the image I provide, identify the relative coordinates of the specified object, with values "
+              "ranging from 0 to 1. The output format must be [x, y], and do not output anything else.\nthe {} icon")
+    names = ("anchor", "gear", "key", "crown", "atom", "bell", "heart", "house")
+    for _ in range(steps):
+        texts, images, answers = [], [], []
+        for _ in range(4):
+            color = tuple(rng.randrange(256) for _ in range(3))
+            msgs = [{"role": "user", "content": [{"type": "image"}, {"type": "text", "text": prompt.format(rng.choice(names))}]}]
+            texts.append(processor.apply_chat_template(msgs, add_generation_prompt=True, tokenize=False))
+            images.append(Image.new("RGB", (rng.choice((160, 320)), rng.choice((100, 200))), color))
+            answers.append(_answer(color))
+        batch = processor(text=[t + a + "<|im_end|>" for t, a in zip(texts, answers)], images=images, return_tensors="pt",
+                          padding=True)
+        labels = torch.full_like(batch["input_ids"], -100)
+        for row, a in enumerate(answers):
+            n = len(processor.tokenizer(a, add_special_tokens=False)["input_ids"]) + 1  # the answer and <|im_end|>
+            labels[row, -n:] = batch["input_ids"][row, -n:]  # left padding: the answer ends every row
+        loss = model(**batch, labels=labels).loss
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+    model.eval()
+    model.save_pretrained(out)
+    (out / "gui_eval_tiny_grounding.json").write_text(f'{{"steps": {steps}, "seed": {seed}, "final_loss": {float(loss.detach()):.4f}}}',
+                                                        encoding="utf-8")
+    return out

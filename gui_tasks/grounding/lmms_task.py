@@ -1,0 +1,128 @@
+"""lmms-eval glue for grounding tasks: icon boards (``icon_localization_synth``) and ScreenSpot / -v2 / -Pro.
+
+``GroundingTask`` is a YAML ``class:`` task. Its ``download`` gathers the rows named by the
+YAML ``metadata`` (``source``: synthetic | screenspot | screenspot_v2 | screenspot_pro) into
+one JSONL for lmms-eval's own loader. It overrides ``process_results`` because lmms-eval's
+default strips every response into a new ``str`` before calling a YAML ``process_results``,
+which would drop the logit capture that ``gui_hf`` attaches (``gui_models.logit_capture``);
+the scoring parameters (prompt family, tau, PSS form, key digits) come from the same metadata.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Mapping
+
+import datasets
+from lmms_eval.api.task import ConfigurableTask
+from PIL import Image
+
+from gui_metrics.lmms_bridge import sample_values
+from gui_tasks.errors import DataError
+from gui_tasks.grounding import prompts, screenspot
+from gui_tasks.grounding.schema import validate_doc
+from gui_tasks.grounding.score import ScoreParams, score_response
+from gui_tasks.paths import cache_dir
+
+RECORD_KINDS = ("grounding", "crop")
+SOURCES = ("synthetic",) + screenspot.VARIANTS
+
+
+def task_metadata(config: Any) -> dict[str, Any]:
+    meta = getattr(config, "metadata", None) or {}
+    if isinstance(meta, list):  # lmms-eval may keep several metadata dicts
+        merged: dict[str, Any] = {}
+        for m in meta:
+            merged.update(m or {})
+        meta = merged
+    return dict(meta)
+
+
+def score_params(meta: Mapping[str, Any]) -> ScoreParams:
+    """Scoring parameters from task metadata; the answer family follows the prompt family."""
+    prompt = str(meta.get("prompt", prompts.DEFAULT_PROMPT))
+    if prompt not in prompts.PROMPTS:
+        raise DataError(f"unknown grounding prompt {prompt!r}", file="<task yaml>", field="metadata.prompt")
+    return ScoreParams.from_mapping({**meta, "family": prompts.answer_family(prompt)})
+
+
+class GroundingTask(ConfigurableTask):
+    """A grounding task whose rows come from ``metadata`` and whose samples keep their logit captures."""
+
+    def __init__(self, *args: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        config = dict(config or {})
+        config.pop("class", None)
+        super().__init__(*args, config=config, **kwargs)
+        self._params = score_params(task_metadata(self.config))
+
+    def download(self, dataset_kwargs: dict | None = None) -> None:
+        path = materialise_rows(task_metadata(self.config))
+        self.DATASET_PATH, self.DATASET_NAME = "json", None
+        super().download({**(dataset_kwargs or {}), "data_files": {"test": str(path)}})
+
+    def process_results(self, doc, results, full_docs=None):  # noqa: D401 - lmms-eval hook
+        response = results[0] if results else None
+        if isinstance(response, list):  # repeats: lmms-eval nests the responses
+            response = response[0] if response else None
+        return sample_values(RECORD_KINDS, score_response(doc, response, self._params))
+
+
+def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
+    source = meta.get("source")
+    if source == "synthetic":
+        from gui_tasks.synth.icon_board import load_or_build
+
+        path = load_or_build(seed=int(meta.get("seed", 0)), n=int(meta.get("n", 40)))
+        with open(path, encoding="utf-8") as fh:
+            return [json.loads(line) for line in fh if line.strip()]
+    if source in screenspot.VARIANTS:
+        return screenspot.load_docs(source, screenspot.data_root(source))
+    raise DataError(f"task metadata source {source!r} must be one of {SOURCES}", file="<task yaml>", field="metadata.source")
+
+
+def materialise_rows(meta: Mapping[str, Any]) -> Path:
+    """Write the task's canonical documents to a content-addressed JSONL (atomic: safe for several ranks)."""
+    rows = task_rows(meta)
+    if not rows:
+        raise DataError(f"no rows for task metadata {dict(meta)}", file="<task yaml>", field="metadata")
+    text = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    out_dir = cache_dir() / "grounding_rows"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"{meta.get('source')}-{digest}.jsonl"
+    if not path.exists():
+        fd, tmp = tempfile.mkstemp(dir=out_dir, suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    return path
+
+
+def process_docs(dataset: datasets.Dataset) -> datasets.Dataset:
+    """Validate canonical documents (they are canonical already after ``download``)."""
+    docs = [validate_doc(dict(r), file="<grounding rows>", row=i) for i, r in enumerate(dataset)]
+    return datasets.Dataset.from_list(docs)
+
+
+def doc_to_visual(doc: Mapping[str, Any]) -> list[Image.Image]:
+    with Image.open(doc["image"]) as im:
+        im.load()
+        return [im if im.mode == "RGB" else im.convert("RGB")]
+
+
+def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None) -> str:
+    return prompts.build_prompt(doc["instruction"], prompts.prompt_family(lmms_eval_specific_kwargs))
+
+
+def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any]:
+    """What the YAML names (lmms-eval needs one); ``GroundingTask.process_results`` replaces it with the task's parameters."""
+    response = results[0] if results else None
+    return sample_values(RECORD_KINDS, score_response(doc, response, ScoreParams()))
+
+
+def doc_to_target(doc: Mapping[str, Any]) -> str:
+    return json.dumps(doc["target_box"])

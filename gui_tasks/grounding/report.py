@@ -1,0 +1,254 @@
+"""PSS report from lmms-eval runs of grounding tasks: the paper's tables and figures, drawn to files.
+
+``gui-eval pss-report RUN_DIR... --out DIR`` writes
+- ``pss_by_type.png``: PSS distribution per response type (box plots; Table 2 / Figure 4 view),
+  with the first prediction beside the final one when the run used ``crop`` (Table 7);
+- ``response_types.png``: share of each response type per run (Figure 3);
+- ``pss_vs_entropy.png``: PSS against key-token digit entropy, coloured by type (Tables 4-5);
+- ``report.md`` and ``report.json``: PSS / entropy / perplexity by type (Tables 2, 4, 8), Welch
+  t-tests between types (Table 3), Wasserstein distances biased vs other (Table 5), accuracy per
+  split and before/after cropping (Table 6), PSS by type before/after cropping (Table 7).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from gui_metrics.pss import ALL_TYPES, DISTANCE_BANDS, is_type, within_distance
+from gui_metrics.stats import bootstrap_ci, wasserstein_distance, welch_t_test
+from gui_tasks.results_io import find_result_files, load_results, load_task_samples
+
+BENCHMARKS = ("icon_localization", "screenspot", "screenspot_v2", "screenspot_pro")
+RECORD_METRIC = "grounding_acc"  # every grounding metric logs the same per-sample record; read it from this one
+TYPE_COLORS = {"correct": "#2e7d32", "biased": "#f9a825", "misleading": "#ef6c00", "confusion": "#c62828", "other": "#c62828",
+               "invalid": "#9e9e9e"}
+PAIRS = (("biased", "correct"), ("other", "correct"), ("biased", "other"))  # Table 3
+
+
+@dataclass
+class Series:
+    """The records of one task of one run."""
+
+    label: str
+    task: str
+    benchmark: str
+    records: list[dict[str, Any]]
+    limit: Any = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def cropped(self) -> bool:
+        return any("first" in r for r in self.records)
+
+    def types(self) -> tuple[str, ...]:
+        present = {r["response_type"] for r in self.records}
+        if present & {"misleading", "confusion"}:
+            return ("correct", "biased", "misleading", "confusion")
+        return ("correct", "biased", "other")
+
+
+def collect(paths: Sequence[str | Path]) -> list[Series]:
+    """Every grounding task of every results file under ``paths``, with its per-sample records."""
+    out = []
+    for path in find_result_files(paths):
+        run = load_results(path)
+        for name, task in sorted(run.tasks.items()):
+            if task.is_group or task.metadata.get("benchmark") not in BENCHMARKS:
+                continue
+            samples = load_task_samples(run, name)
+            records = [s[RECORD_METRIC] for s in samples if isinstance(s.get(RECORD_METRIC), dict)]
+            out.append(Series(f"{run.model_label}\n{name}", name, task.metadata["benchmark"], records, run.limit, task.metadata))
+    return out
+
+
+def _values(records, field_name: str, rtype: str | None = None, stage: str = "final") -> list[float]:
+    views = [r if stage == "final" else r.get("first") for r in records]
+    return [float(v[field_name]) for v in views if v is not None and v.get(field_name) is not None
+            and (rtype is None or is_type(v.get("response_type"), rtype)) and math.isfinite(float(v[field_name]))]
+
+
+def _mean(xs: list[float]) -> float | None:
+    return sum(xs) / len(xs) if xs else None
+
+
+def _ttest(a: list[float], b: list[float]) -> dict[str, Any] | None:
+    if len(a) < 2 or len(b) < 2:
+        return None
+    t = welch_t_test(a, b)
+    return {"t": t.t, "df": t.df, "p": t.p_value, "significant": bool(t.p_value < 0.05) if math.isfinite(t.p_value) else None}
+
+
+def summarise(series: Series) -> dict[str, Any]:
+    """All numbers of the report for one series."""
+    recs = series.records
+    n = len(recs)
+    by_type = {}
+    for t in ALL_TYPES + ("invalid",):
+        members = [r for r in recs if is_type(r["response_type"], t)] if t != "invalid" else [r for r in recs if r["response_type"] == "invalid"]
+        pss = _values(recs, "pss", t) if t != "invalid" else []
+        by_type[t] = {"n": len(members), "share": len(members) / n if n else None, "pss_mean": _mean(pss),
+                      "pss_ci95": list(bootstrap_ci(pss)) if len(pss) >= 2 else None,
+                      "entropy_mean": _mean(_values(recs, "digit_entropy", t)) if t != "invalid" else None,
+                      "perplexity_mean": _mean(_values(recs, "perplexity", t)) if t != "invalid" else None}
+    tests = {f"{a}_vs_{b}": _ttest(_values(recs, "pss", a), _values(recs, "pss", b)) for a, b in PAIRS}
+    wd = {}
+    for f in ("pss", "digit_entropy"):
+        a, b = _values(recs, f, "biased"), _values(recs, f, "other")
+        wd[f] = wasserstein_distance(a, b) if a and b else None
+    splits = sorted({r["split"] for r in recs})
+    acc = {s: _acc([r for r in recs if r["split"] == s]) for s in splits}
+    out = {"task": series.task, "benchmark": series.benchmark, "n": n, "limit": series.limit, "accuracy": _acc(recs),
+           "accuracy_by_split": acc, "within_distance": {str(d): within_distance(recs, d) for d in DISTANCE_BANDS},
+           "by_type": by_type, "welch_t_tests_pss": tests, "wasserstein_biased_vs_other": wd,
+           "params": recs[0].get("params") if recs else None}
+    if series.cropped:
+        firsts = [r["first"] for r in recs if "first" in r]
+        out["before_crop"] = {
+            "accuracy": _acc(firsts),
+            "accuracy_by_split": {s: _acc([r["first"] for r in recs if r["split"] == s and "first" in r]) for s in splits},
+            "pss_by_type": {t: _mean(_values(recs, "pss", t, "first")) for t in ("correct", "biased", "other")},
+        }
+        out["after_crop_pss_by_type"] = {t: _mean(_values(recs, "pss", t)) for t in ("correct", "biased", "other")}
+    return out
+
+
+def _acc(recs) -> float | None:
+    return sum(bool(r["correct"]) for r in recs) / len(recs) if recs else None
+
+
+def _fmt(x: Any, digits: int = 3) -> str:
+    return "-" if x is None else f"{x:.{digits}f}" if isinstance(x, float) else str(x)
+
+
+def markdown(summaries: Sequence[dict[str, Any]]) -> str:
+    lines = ["# PSS report", ""]
+    for s in summaries:
+        lines += [f"## {s['task']} ({s['benchmark']})", ""]
+        if s["limit"] not in (None, "None"):
+            lines += [f"Limited run (--limit {s['limit']}): numbers are not comparable with the paper.", ""]
+        lines += [f"Samples: {s['n']}; accuracy {_fmt(s['accuracy'])}; parameters {json.dumps(s['params'])}", "",
+                  "Within relative distance of the target (Table 1): "
+                  + ", ".join(f"< {d}: {_fmt(v)}" for d, v in s["within_distance"].items()), "",
+                  "| type | n | share | PSS (95% CI) | digit entropy | perplexity |", "|---|---|---|---|---|---|"]
+        for t, v in s["by_type"].items():
+            if v["n"] == 0 and t not in ("correct", "biased", "other"):
+                continue
+            ci = "" if not v["pss_ci95"] else f" ({_fmt(v['pss_ci95'][0])}-{_fmt(v['pss_ci95'][1])})"
+            lines.append(f"| {t} | {v['n']} | {_fmt(v['share'])} | {_fmt(v['pss_mean'])}{ci} | {_fmt(v['entropy_mean'])} | "
+                         f"{_fmt(v['perplexity_mean'])} |")
+        lines += ["", "Welch t-tests on PSS (Table 3): " + "; ".join(
+            f"{k}: " + ("-" if v is None else f"t={_fmt(v['t'])}, p={_fmt(v['p'])}") for k, v in s["welch_t_tests_pss"].items()),
+            "", "Wasserstein distance biased vs other (Table 5): " + ", ".join(
+                f"{k}={_fmt(v)}" for k, v in s["wasserstein_biased_vs_other"].items()), "",
+            "| split | accuracy |" + (" before crop |" if "before_crop" in s else ""),
+            "|---|---|" + ("---|" if "before_crop" in s else "")]
+        for split, a in s["accuracy_by_split"].items():
+            extra = f" {_fmt(s['before_crop']['accuracy_by_split'].get(split))} |" if "before_crop" in s else ""
+            lines.append(f"| {split} | {_fmt(a)} |{extra}")
+        if "before_crop" in s:
+            lines += ["", "PSS by response type before / after cropping (Table 7):", "", "| | correct | biased | other |", "|---|---|---|---|",
+                      "| before | " + " | ".join(_fmt(s["before_crop"]["pss_by_type"][t]) for t in ("correct", "biased", "other")) + " |",
+                      "| after | " + " | ".join(_fmt(s["after_crop_pss_by_type"][t]) for t in ("correct", "biased", "other")) + " |",
+                      "", f"Accuracy before {_fmt(s['before_crop']['accuracy'])}, after {_fmt(s['accuracy'])} (Table 6)."]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def draw(series: Sequence[Series], out: Path) -> list[Path]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    files = []
+    # 1. PSS by response type (box plots), final and (with crop) first prediction
+    width = max(4.5, 0.75 * max(len(s.types()) * (2 if s.cropped else 1) for s in series))
+    fig, axes = plt.subplots(1, len(series), figsize=(width * len(series), 4.2), squeeze=False)
+    for ax, s in zip(axes[0], series):
+        types = s.types()
+        stages = [("final", "")] + ([("first", "\nbefore crop")] if s.cropped else [])
+        data, labels, colors = [], [], []
+        for stage, suffix in stages:
+            for t in types:
+                data.append(_values(s.records, "pss", t, stage))
+                labels.append(f"{t}{suffix}\nn={len(data[-1])}")
+                colors.append(TYPE_COLORS[t])
+        box = ax.boxplot([d if d else [math.nan] for d in data], patch_artist=True)
+        for patch, c in zip(box["boxes"], colors):
+            patch.set_facecolor(c)
+            patch.set_alpha(0.6)
+        ax.set_xticks(range(1, len(labels) + 1), labels, fontsize=7)
+        ax.set_ylabel("PSS")
+        ax.set_title(s.label, fontsize=8)
+    fig.tight_layout()
+    files.append(out / "pss_by_type.png")
+    fig.savefig(files[-1], dpi=110)
+    plt.close(fig)
+    # 2. response-type shares (Figure 3)
+    fig, ax = plt.subplots(figsize=(7, 0.7 * len(series) + 1.5))
+    for i, s in enumerate(series):
+        left = 0.0
+        n = len(s.records) or 1
+        for t in s.types() + ("invalid",):
+            share = sum(r["response_type"] == t for r in s.records) / n
+            if share:
+                ax.barh(i, share, left=left, color=TYPE_COLORS[t], label=t)
+                ax.text(left + share / 2, i, f"{share:.0%}", ha="center", va="center", fontsize=7)
+            left += share
+    handles, labels = ax.get_legend_handles_labels()
+    uniq = dict(zip(labels, handles))
+    ax.legend(uniq.values(), uniq.keys(), fontsize=7, loc="lower right")
+    ax.set_yticks(range(len(series)), [s.label.replace("\n", " ") for s in series], fontsize=7)
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("share of responses")
+    fig.tight_layout()
+    files.append(out / "response_types.png")
+    fig.savefig(files[-1], dpi=110)
+    plt.close(fig)
+    # 3. PSS vs digit entropy
+    fig, axes = plt.subplots(1, len(series), figsize=(4.5 * len(series), 3.8), squeeze=False)
+    for ax, s in zip(axes[0], series):
+        for t in s.types():
+            pts = [(r["digit_entropy"], r["pss"]) for r in s.records
+                   if is_type(r["response_type"], t) and r.get("pss") is not None and r.get("digit_entropy") is not None]
+            if pts:
+                ax.scatter(*zip(*pts), s=14, color=TYPE_COLORS[t], label=t, alpha=0.7)
+        ax.set_xlabel("key-token digit entropy (nats)")
+        ax.set_ylabel("PSS")
+        ax.set_title(s.label, fontsize=8)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=7)
+    fig.tight_layout()
+    files.append(out / "pss_vs_entropy.png")
+    fig.savefig(files[-1], dpi=110)
+    plt.close(fig)
+    return files
+
+
+def build_report(paths: Sequence[str | Path], out: str | Path) -> list[Path]:
+    """Write the figures, ``report.md`` and ``report.json`` for every grounding task found; returns the files."""
+    series = collect(paths)
+    if not series:
+        raise FileNotFoundError(f"no grounding task results (benchmarks {BENCHMARKS}) under {list(map(str, paths))}")
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    summaries = [summarise(s) for s in series]
+    files = draw(series, out)
+    (out / "report.json").write_text(json.dumps(summaries, indent=2, default=str), encoding="utf-8")
+    (out / "report.md").write_text(markdown(summaries), encoding="utf-8")
+    return files + [out / "report.json", out / "report.md"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="gui-eval pss-report", description=__doc__.splitlines()[0])
+    ap.add_argument("runs", nargs="+", help="lmms-eval output folders or results files")
+    ap.add_argument("--out", default="runs/pss-report")
+    args = ap.parse_args(argv)
+    for f in build_report(args.runs, args.out):
+        print(f)
+    return 0

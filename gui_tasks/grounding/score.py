@@ -1,0 +1,121 @@
+"""Per-sample scoring of a grounding answer: point, Algorithm 1 type, and the logit metrics of its key tokens.
+
+Open choices are named parameters (``ScoreParams``), recorded in task metadata and in every
+sample record: the distance threshold tau and the frame it is measured in (relative
+coordinates, per axis; the paper's coordinates are relative and Table 1 uses relative
+distances), the PSS value form, and which digits are key tokens.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any, Mapping
+
+from gui_interventions.crop import map_back, to_relative
+from gui_metrics.pss import DEFAULT_FORM, PSS_C, classify_response, digit_entropy, perplexity, point_to_box_distance, pss_from_logits
+from gui_models.grounding import parse_point
+from gui_models.logit_capture import Capture, capture_of, extras_of, key_tokens
+
+# Not given by the paper; Table 1's smallest relative-distance band is 0.05.
+DEFAULT_TAU = 0.05
+# Our YAMLs keep lmms-eval from stripping reasoning (it would drop the capture), so the answer is read after it here.
+REASONING_END = ("</think>", "</thinking>", "</analysis>")
+
+
+def answer_start(text: str) -> int:
+    """Offset where the answer begins: after the last closing reasoning tag, else 0."""
+    ends = [text.rfind(tag) + len(tag) for tag in REASONING_END if tag in text]
+    return max(ends) if ends else 0
+
+
+@dataclass(frozen=True)
+class ScoreParams:
+    family: str = "relative"
+    tau: float = DEFAULT_TAU
+    tau_frame: str = "relative"
+    pss_form: str = DEFAULT_FORM
+    pss_c: float = PSS_C
+    key_digits: str = "leading"
+    min_pixels: int | None = None
+    max_pixels: int | None = None
+
+    @classmethod
+    def from_mapping(cls, meta: Mapping[str, Any]) -> "ScoreParams":
+        known = {k: meta[k] for k in cls.__dataclass_fields__ if k in meta and meta[k] is not None}
+        for k in ("tau", "pss_c"):
+            if k in known:
+                known[k] = float(known[k])
+        for k in ("min_pixels", "max_pixels"):
+            if k in known:
+                known[k] = int(known[k])
+        params = cls(**known)
+        if params.tau_frame != "relative":
+            raise ValueError(f"tau_frame {params.tau_frame!r}: only 'relative' is implemented")
+        return params
+
+
+def _rel_box(box, width: int, height: int) -> list[float]:
+    return [box[0] / width, box[1] / height, box[2] / width, box[3] / height]
+
+
+def logit_summary(text: str, capture: Capture | None, literal, params: ScoreParams, start: int = 0) -> dict[str, Any]:
+    """PSS and digit entropy (means over key tokens) and perplexity of one answer; None where not captured."""
+    if capture is None:
+        return {"pss": None, "digit_entropy": None, "perplexity": None, "key_tokens": [], "captured": False}
+    steps = [s for s in capture.steps if s.start < len(text)] or list(capture.steps)
+    keys = key_tokens(text, steps, literal, params.key_digits, start)
+    rows = []
+    for k in keys:
+        if k.values is None:
+            rows.append({"digit": k.digit, "char": k.char, "pss": None, "entropy": None, "merged": True})
+            continue
+        rows.append({"digit": k.digit, "char": k.char, "merged": False,
+                     "pss": pss_from_logits(k.values, params.pss_form, params.pss_c), "entropy": digit_entropy(k.values),
+                     "logits": [round(v, 5) for v in k.values]})
+    got = [r for r in rows if r["pss"] is not None]
+    return {
+        "pss": sum(r["pss"] for r in got) / len(got) if got else None,
+        "digit_entropy": sum(r["entropy"] for r in got) / len(got) if got else None,
+        "perplexity": perplexity(s.logprob for s in steps) if steps else None,
+        "key_tokens": rows,
+        "captured": True,
+    }
+
+
+def _judge(doc: Mapping[str, Any], text: str, capture: Capture | None, params: ScoreParams,
+           window: list[int] | None = None) -> dict[str, Any]:
+    width, height = int(doc["width"]), int(doc["height"])
+    start = answer_start(text)
+    answer = parse_point(text[start:], params.family)
+    out: dict[str, Any] = {"status": answer.status, "detail": answer.detail, "point": None, "correct": False,
+                           "response_type": "invalid", "distance": None}
+    if answer.status == "parsed" and answer.point is not None:
+        if window is not None:  # the answer is in the crop's frame
+            cw, ch = window[2] - window[0], window[3] - window[1]
+            point = map_back(to_relative(answer, cw, ch, min_pixels=params.min_pixels, max_pixels=params.max_pixels),
+                             tuple(window), width, height)
+        else:
+            point = to_relative(answer, width, height, min_pixels=params.min_pixels, max_pixels=params.max_pixels)
+        if all(math.isfinite(v) for v in point):
+            target = _rel_box(doc["target_box"], width, height)
+            others = None if doc.get("other_boxes") is None else [_rel_box(b, width, height) for b in doc["other_boxes"]]
+            rtype = classify_response(point, target, others, params.tau)
+            out.update(point=[point[0], point[1]], correct=rtype == "correct", response_type=rtype,
+                       distance=point_to_box_distance(point, target))
+    out.update(logit_summary(text, capture, answer.literal, params, start))
+    return out
+
+
+def score_response(doc: Mapping[str, Any], response: Any, params: ScoreParams) -> dict[str, Any]:
+    """The per-sample record read by the ``grounding`` and ``crop`` metrics (gui_metrics.pss)."""
+    text = response if isinstance(response, str) else ("" if response is None else str(response))
+    crop = extras_of(response).get("crop")
+    window = crop.get("window") if crop else None
+    record = {"id": doc["id"], "split": doc["split"], "source": doc["source"], **_judge(doc, str(text), capture_of(response), params, window)}
+    if crop is not None:
+        first_capture = Capture.from_json(crop["first_capture"]) if crop.get("first_capture") else None
+        record["first"] = _judge(doc, crop["first_text"], first_capture, params)
+        record["crop"] = {"window": window, "alpha": crop.get("alpha"), "skipped": crop.get("skipped")}
+    record["params"] = asdict(params)
+    return record
