@@ -8,10 +8,7 @@ then turns those rows into canonical documents. Nothing else of lmms-eval is ove
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
@@ -25,7 +22,7 @@ from gui_tasks.mpr import official
 from gui_tasks.mpr.answer import extract_letter
 from gui_tasks.mpr.prompts import LETTERS, build_prompt, protocol_from_kwargs
 from gui_tasks.mpr.schema import DIMENSIONS, LANGS, validate_row
-from gui_tasks.paths import cache_dir
+from gui_tasks.task_rows import task_metadata, write_rows
 
 RECORD_KINDS = ("mcq", "mpr")
 
@@ -39,20 +36,10 @@ class MPRTask(ConfigurableTask):
         super().__init__(*args, config=config, **kwargs)
 
     def download(self, dataset_kwargs: dict | None = None) -> None:
-        meta = _metadata(self.config)
+        meta = task_metadata(self.config)
         path = materialise_rows(meta)
         self.DATASET_PATH, self.DATASET_NAME = "json", None
         super().download({**(dataset_kwargs or {}), "data_files": {"test": str(path)}})
-
-
-def _metadata(config: Any) -> dict[str, Any]:
-    meta = getattr(config, "metadata", None) or {}
-    if isinstance(meta, list):  # lmms-eval may keep several metadata dicts
-        merged: dict[str, Any] = {}
-        for m in meta:
-            merged.update(m or {})
-        meta = merged
-    return dict(meta)
 
 
 def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -79,20 +66,7 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def materialise_rows(meta: Mapping[str, Any]) -> Path:
     """Write the task's rows to a content-addressed JSONL (atomic: safe for several ranks)."""
-    rows = task_rows(meta)
-    if not rows:
-        raise DataError(f"no rows for task metadata {dict(meta)}", file="<task yaml>", field="metadata")
-    text = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows)
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-    out_dir = cache_dir() / "mpr_rows"
-    out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / f"{meta.get('source')}-{meta.get('lang')}-{digest}.jsonl"
-    if not path.exists():
-        fd, tmp = tempfile.mkstemp(dir=out_dir, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    return path
+    return write_rows(task_rows(meta), folder="mpr_rows", name=f"{meta.get('source')}-{meta.get('lang')}", meta=meta)
 
 
 def interleave_dimensions(docs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

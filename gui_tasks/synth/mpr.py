@@ -8,20 +8,16 @@ lock, so two ranks calling it at once build once and both read the same set.
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import hashlib
 import json
-import os
 import random
-import shutil
-import tempfile
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Sequence
 
 from gui_tasks.mpr.schema import DIMENSIONS, LANGS, LETTERS, MPRDoc, validate_row
 from gui_tasks.paths import cache_dir
 from gui_tasks.synth import fonts, i18n
+from gui_tasks.synth.cache import build_once
 from gui_tasks.synth.questions import Question, generate, option_text, stem_text
 from gui_tasks.synth.render import render
 from gui_tasks.synth.scene import Screen
@@ -108,17 +104,6 @@ def _labels(scr: Screen) -> dict[str, dict[str, str]]:
     return {e.id: {lang: i18n.label(e.label, lang) for lang in LANGS} for e in scr.elements if e.label}
 
 
-@contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """An exclusive advisory lock on ``path`` (created if needed), released on exit."""
-    with open(path, "a+b") as fh:
-        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
-
-
 def load_or_build(seed: int = 0, per_dimension: int = 8, langs: Sequence[str] = LANGS, root: Path | None = None) -> dict[str, Path]:
     """The cached set for these parameters, built on first use (all six languages together).
 
@@ -130,25 +115,6 @@ def load_or_build(seed: int = 0, per_dimension: int = 8, langs: Sequence[str] = 
     if unknown:
         raise ValueError(f"unknown languages {unknown}; choose from {LANGS}")
     base = Path(root) if root is not None else cache_dir() / "synth"
-    base.mkdir(parents=True, exist_ok=True)
-    name = set_name(seed, per_dimension)
-    final = base / name
-
-    def complete() -> bool:
-        return all((final / f"{lang}.jsonl").is_file() for lang in LANGS)
-
-    if not complete():
-        with _locked(base / f".{name}.lock"):
-            if not complete():  # nobody finished it while we waited
-                for stale in base.glob(f".{name}.building-*"):  # left by a crashed build
-                    shutil.rmtree(stale, ignore_errors=True)
-                if final.exists():  # not produced by this code (it renames whole sets): rebuild
-                    shutil.rmtree(final)
-                tmp = Path(tempfile.mkdtemp(dir=base, prefix=f".{name}.building-"))
-                try:
-                    os.chmod(tmp, 0o755)  # mkdtemp makes it private; a finished set is an ordinary folder
-                    _write(tmp, final, seed=seed, per_dimension=per_dimension, langs=LANGS)
-                    os.rename(tmp, final)
-                finally:
-                    shutil.rmtree(tmp, ignore_errors=True)
+    final = build_once(base, set_name(seed, per_dimension), [f"{lang}.jsonl" for lang in LANGS],
+                       lambda tmp, final: _write(tmp, final, seed=seed, per_dimension=per_dimension, langs=LANGS))
     return {lang: final / f"{lang}.jsonl" for lang in langs}

@@ -7,12 +7,19 @@ import math
 from PIL import Image, ImageDraw
 
 from gui_tasks.synth.fonts import font, runs
+from gui_tasks.synth.i18n import TYPED_TEXTS
 from gui_tasks.synth.i18n import label as tr
 from gui_tasks.synth.scene import Element, Screen
 
 LIGHT = {"bg": (248, 248, 250), "fg": (28, 28, 30), "muted": (142, 142, 147), "line": (224, 224, 228), "card": (255, 255, 255)}
 DARK = {"bg": (18, 18, 20), "fg": (235, 235, 240), "muted": (150, 150, 158), "line": (56, 56, 60), "card": (30, 30, 34)}
 ACCENT, ON, OFF, RED = (10, 122, 255), (52, 199, 89), (200, 200, 206), (230, 40, 40)
+SELECTED = (196, 222, 255)  # a row selected by a long press
+
+
+def typed(text: str, lang: str) -> str:
+    """Typed text as drawn: a ``TYPED_TEXTS`` key in ``lang``, anything else verbatim."""
+    return TYPED_TEXTS[text][lang] if text in TYPED_TEXTS else text
 
 
 def text_width(text: str, size: int) -> int:
@@ -143,9 +150,12 @@ def _element(d: ImageDraw.ImageDraw, e: Element, lang: str, t: dict, log: Log | 
     elif e.role == "input":
         d.rounded_rectangle(e.box, radius=10, fill=t["card"], outline=t["line"])
         _icon(d, "search", (x1 + 6, y1 + 8, x1 + 30, y2 - 8), t["muted"])
-        draw_text(d, (x1 + 36, cy), fit(tr(e.label, lang), 16, x2 - x1 - 48), 16, t["muted"], log=log)
+        if e.text:  # typed text replaces the placeholder
+            draw_text(d, (x1 + 36, cy), fit(typed(e.text, lang), 16, x2 - x1 - 48), 16, t["fg"], log=log)
+        else:
+            draw_text(d, (x1 + 36, cy), fit(tr(e.label, lang), 16, x2 - x1 - 48), 16, t["muted"], log=log)
     elif e.role == "row":
-        d.rectangle(e.box, fill=t["card"])
+        d.rectangle(e.box, fill=SELECTED if e.state else t["card"])
         d.line([(16, y2 - 1), (x2, y2 - 1)], fill=t["line"])
         x = 16
         if e.icon:
@@ -186,4 +196,6 @@ def strings(scr: Screen, lang: str) -> list[str]:
     for e in scr.elements:
         if e.label and e.role in ("title", "input", "row", "button", "toast", "tab", "dialog"):
             out.append(tr(e.label, lang))
+        if e.text:
+            out.append(typed(e.text, lang))
     return out

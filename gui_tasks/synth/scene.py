@@ -30,6 +30,7 @@ class Element:
     state: bool | None = None
     target: str | None = None  # page opened by tapping, if any
     owner: str | None = None  # the row a trailing widget belongs to
+    text: str | None = None  # verbatim text typed into an input (GUI Knowledge Bench type actions)
 
     def to_json(self) -> dict[str, Any]:
         return {k: (list(v) if k == "box" else v) for k, v in self.__dict__.items() if v is not None}
@@ -169,7 +170,8 @@ def screen(app: str, page: str, state: dict[str, Any]) -> Screen:
         els.append(Element(f"action_{icon}", "icon", (x2 - 32, STATUS_H + 12, x2, STATUS_H + 44), icon=icon, target=target))
     y = CONTENT_TOP
     if spec.search:
-        els.append(Element("input", "input", (16, y, WIDTH - 16, y + 40), label=spec.search, state=bool(state.get("typed")), icon="search"))
+        els.append(Element("input", "input", (16, y, WIDTH - 16, y + 40), label=spec.search, state=bool(state.get("typed")), icon="search",
+                           text=state.get("typed_text")))
         y += 52
     if page == "cart":
         items = [k for k in ("headphones", "backpack", "smart_watch") if state.get(f"cart_{k}")]
@@ -179,10 +181,12 @@ def screen(app: str, page: str, state: dict[str, Any]) -> Screen:
         if spec.show_rows_if and not state.get(spec.show_rows_if):
             rows = rows[:1]
         rows = tuple(r for r in rows if not state.get(f"gone_{r.key}"))
+        rows = rows[int(state.get("scroll", 0)):]  # scrolled lists start further down (GUI Knowledge Bench scrolls)
     for i, row in enumerate(rows):
         rid = f"row_{row.label}".replace(":", "").replace(" ", "_").replace("-", "_")
         target = row.key if row.trailing == "chevron" else None
-        els.append(Element(rid, "row", (0, y, WIDTH, y + ROW_H), label=row.label, icon=row.icon, target=target))
+        els.append(Element(rid, "row", (0, y, WIDTH, y + ROW_H), label=row.label, icon=row.icon, target=target,
+                           state=True if state.get("selected") == row.label else None))
         cy = y + ROW_H // 2
         if row.trailing == "toggle":
             els.append(Element(f"{rid}_toggle", "toggle", (WIDTH - 68, cy - 14, WIDTH - 16, cy + 14), label=row.label,
@@ -253,6 +257,48 @@ def tap(scr: Screen, eid: str) -> tuple[str, dict[str, Any], str]:
     return page, state, "none"
 
 
+# Pages whose rows are selected by a long press (a selection bar appears), and how far one scroll moves a list.
+LONG_PRESS_SELECT = {("messages", "chats")}
+SCROLL_ROWS = 2
+MIN_SCROLL_ROWS = 6  # lists shorter than this do not scroll
+
+
+def long_press(scr: Screen, eid: str) -> tuple[str, dict[str, Any], str]:
+    """The page and state after a long press on ``eid``: chat rows become selected; elsewhere nothing happens."""
+    el = scr.get(eid)
+    state = dict(scr.state)
+    state.pop("toast", None)
+    if scr.active(el) and el.role == "row" and (scr.app, scr.page) in LONG_PRESS_SELECT and not el.state:
+        return scr.page, {**state, "selected": el.label, "toast": "selected_one"}, "out_selected"
+    return scr.page, dict(scr.state), "none"
+
+
+def type_text(scr: Screen, text: str) -> tuple[str, dict[str, Any], str]:
+    """The page and state after typing ``text`` (verbatim) into the page's input field."""
+    if not any(e.role == "input" and scr.active(e) for e in scr.elements):
+        return scr.page, dict(scr.state), "none"
+    state = {k: v for k, v in scr.state if k != "toast"}
+    return scr.page, {**state, "typed": True, "typed_text": text}, "out_typed"
+
+
+def scroll(scr: Screen, direction: str) -> tuple[str, dict[str, Any], str]:
+    """The page and state after scrolling the list (``"DOWN"`` reveals rows further down)."""
+    state = {k: v for k, v in scr.state if k != "toast"}
+    spec = APPS[scr.app][scr.page]
+    offset = int(state.get("scroll", 0))
+    n = len(spec.rows)
+    if scr.modal or n < MIN_SCROLL_ROWS or direction not in ("UP", "DOWN"):
+        return scr.page, dict(scr.state), "none"
+    new = min(offset + SCROLL_ROWS, n - 1 - SCROLL_ROWS) if direction == "DOWN" else max(offset - SCROLL_ROWS, 0)
+    if new == offset:
+        return scr.page, dict(scr.state), "none"
+    if new:
+        state["scroll"] = new
+    else:
+        state.pop("scroll", None)
+    return scr.page, state, "out_scrolled"
+
+
 def checked_keys(scr: Screen) -> list[str]:
     """State keys of the rows whose checkbox is ticked on ``scr``."""
     return [_state_key(scr, e) for e in scr.elements if e.role == "checkbox" and e.state]
@@ -280,4 +326,4 @@ def with_state(scr: Screen, **changes: Any) -> Screen:
 
 
 __all__ = ["APPS", "ROOT_PAGES", "ICON_FUNCTIONS", "DELETABLE", "Element", "Screen", "checked_keys", "screen", "tap", "restate",
-           "with_state"]
+           "with_state", "long_press", "type_text", "scroll"]
