@@ -40,6 +40,12 @@ def _report(args: argparse.Namespace) -> int:
     return main(args.rest)
 
 
+def _knowledge_report(args: argparse.Namespace) -> int:
+    from gui_tasks.knowledge.report import main
+
+    return main(args.rest)
+
+
 def _submit(args: argparse.Namespace) -> int:
     from gui_tasks.leaderboard import main
 
@@ -146,6 +152,10 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("report", help="Table 2-style language x dimension report from lmms-eval results")
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_report)
+
+    s = sub.add_parser("knowledge-report", help="GUI Knowledge Bench report: Table 2, calibration, action-type confusion PNGs")
+    s.add_argument("rest", nargs=argparse.REMAINDER)
+    s.set_defaults(func=_knowledge_report)
 
     s = sub.add_parser("submit", help="validated leaderboard submission from an lmms-eval run")
     s.add_argument("rest", nargs=argparse.REMAINDER)
