@@ -134,6 +134,8 @@ def _calibration(key: str):
 _GKB = frozenset({"gkb"})
 
 
+# Names: ``gkb_<subtask>_acc`` and ``gkb_<knowledge type>_acc``, never ``gkb_acc_<x>``: lmms-eval picks a group's
+# metrics by substring (``"gkb_acc" in name``), so a name holding another metric's name would be pooled with it.
 @hookimpl
 def gui_metrics_register() -> list[MetricSpec]:
     specs = [
@@ -143,9 +145,9 @@ def gui_metrics_register() -> list[MetricSpec]:
         MetricSpec("gkb_click_bias", click_bias, False, _GKB,
                    "Action type: share of non-click questions answered click (seed appendix A.5)."),
     ]
-    specs += [MetricSpec(f"gkb_acc_{s}", _subtask_acc(s), True, _GKB, f"Accuracy on sub-task {s} (seed Table 2).")
+    specs += [MetricSpec(f"gkb_{s}_acc", _subtask_acc(s), True, _GKB, f"Accuracy on sub-task {s} (seed Table 2).")
               for s in SUBTASKS]
-    specs += [MetricSpec(f"gkb_acc_{k}", _type_acc(k), True, _GKB, f"Accuracy on knowledge type {k}.",
+    specs += [MetricSpec(f"gkb_{k}_acc", _type_acc(k), True, _GKB, f"Accuracy on knowledge type {k}.",
                          params={"pooling": TYPE_POOLING}) for k in KNOWLEDGE_TYPES]
     specs += [MetricSpec(f"gkb_unknown_{k}", _calibration(k), hib, _GKB, f"Yes/no/unknown calibration: {k} of 'unknown'.")
               for k, hib in (("pred_rate", False), ("gold_rate", False), ("precision", True), ("recall", True))]

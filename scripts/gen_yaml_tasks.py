@@ -146,7 +146,7 @@ YES_NO_SUBTASKS = ("state", "goal", "plan")  # sub-tasks with yes/no/unknown que
 
 
 def _gkb_metrics(subtask: str) -> str:
-    names = ["gkb_acc", "gkb_format_error_rate", f"gkb_acc_{subtask}"]
+    names = ["gkb_acc", "gkb_format_error_rate", f"gkb_{subtask}_acc"]
     if subtask in YES_NO_SUBTASKS:
         names += ["gkb_unknown_pred_rate", "gkb_unknown_gold_rate", "gkb_unknown_precision", "gkb_unknown_recall"]
     if subtask == "type":

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping, Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from gui_models.actions import Action
 
@@ -64,5 +64,5 @@ def draw_marks(image: Image.Image, marks: Sequence[Mapping[str, Any]]) -> Image.
         else:
             continue
         if m.get("label"):
-            d.text(anchor, str(m["label"]), fill=RED)
+            d.text(anchor, str(m["label"]), fill=RED, font=ImageFont.load_default(size=2 * r))
     return out

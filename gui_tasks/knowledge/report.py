@@ -73,7 +73,7 @@ def build_report(results: Sequence[RunResults | str | Path]) -> KnowledgeReport:
             if res.n_samples and res.n_samples.get("effective") != res.n_samples.get("original"):
                 limited.add(key)
             for sub in meta.get("subtasks") or SUBTASKS:
-                value = res.metrics.get(f"gkb_acc_{sub}")
+                value = res.metrics.get(f"gkb_{sub}_acc")
                 if sub in SUBTASKS and value is not None and not math.isnan(value):
                     acc.setdefault(key, {})[sub] = (value, n_eff)
             if "gkb_format_error_rate" in res.metrics:

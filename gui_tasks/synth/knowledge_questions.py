@@ -297,7 +297,7 @@ def q_plan(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
         shown = steps if (k // 3) % 2 == 0 else tuple(reversed(steps))
         answer = "yes" if _goal_reached(pred, perform(scr, shown)) else "no"
         return KQuestion("plan", "yes_or_no", (scr,), ("plan_check", {"goal": goal, "steps": ("ynsteps", shown)}), YES_NO, answer,
-                         facts={"goal": goal[1], "steps_shown": [s[2] for s in shown]})
+                         facts={"goal": goal[1], "goal_state": pred, "steps_shown": [s[2] for s in shown]})
     plans = [p for p in plans if len(p[2]) >= 3]
     if not plans:
         return None
@@ -307,7 +307,7 @@ def q_plan(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
         return None
     built = _options(rng, ("steps", steps), [("steps", p) for p in wrong], k % 4)
     return built and KQuestion("plan", "multiple_choice", (scr,), ("plan_order", {"goal": goal}), built[0], LETTERS[built[1]],
-                               facts={"goal": goal[1], "steps": [s[2] for s in steps]})
+                               facts={"goal": goal[1], "goal_state": pred, "steps": [s[2] for s in steps]})
 
 
 GENERATORS: dict[str, Callable[[random.Random, Screen, int], KQuestion | None]] = {
