@@ -21,6 +21,8 @@ from gui_metrics.knowledge import KNOWLEDGE_TYPES, SUBTASKS, UNPARSED, confusion
 from gui_models.actions import DESKTOP_CALLS, MOBILE_CALLS
 from gui_tasks.results_io import RunResults, find_result_files, load_results, load_task_samples
 
+__all__ = ["build_report", "render_text", "write_markdown", "write_csv", "draw_confusion", "find_result_files", "main"]
+
 TYPE_LABELS = {"interface_perception": "Interface Perception", "interaction_prediction": "Interaction Prediction",
                "instruction_understanding": "Instruction Understanding"}
 COLUMNS: tuple[str, ...] = (*SUBTASKS, *KNOWLEDGE_TYPES, "overall")
