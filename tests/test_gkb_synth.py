@@ -152,3 +152,22 @@ def test_load_or_build_caches_the_set(tmp_path):
     b = load_or_build(per_subtask=1, langs=("th",), root=tmp_path)
     assert b["th"] == a["th"] and a["en"].stat().st_mtime_ns == stamp
     assert a["en"].parent.name == "gkb-v1-seed0-n1"
+
+
+def test_synth_command_builds_the_knowledge_set(tmp_path, capsys):
+    from gui_tasks.cli import main
+
+    assert main(["synth", "--benchmark", "knowledge", "--per-dimension", "1", "--langs", "ja", "--out", str(tmp_path)]) == 0
+    rows = _rows(tmp_path / "ja.jsonl")
+    assert [r["subtask"] for r in rows] == list(SUBTASKS) and "ja\t" in capsys.readouterr().out
+
+
+def test_scroll_and_drag_marks_point_the_way_the_finger_moves():
+    from gui_models.actions import Action
+    from gui_tasks.knowledge.marks import marks_for_action
+
+    (down,) = marks_for_action(Action("SCROLL", point=(180, 360), frame="original_px", direction="DOWN"), (360, 720))
+    assert down["kind"] == "arrow" and down["from"] == [180, 360] and down["to"][1] < 360  # content moves up under the finger
+    (drag,) = marks_for_action(Action("DRAG", point=(1, 2), end_point=(3, 4), frame="original_px"), (10, 10), "B")
+    assert drag == {"kind": "arrow", "from": [1, 2], "to": [3, 4], "label": "B"}
+    assert marks_for_action(Action("TYPE", text="x"), (10, 10)) == []
