@@ -149,3 +149,9 @@ def test_missing_local_copy_is_a_data_error(monkeypatch, tmp_path):
     monkeypatch.setenv(official.DATA_DIR_ENV, str(tmp_path / "nope"))
     with pytest.raises(DataError, match="not a directory"):
         official.data_root()
+
+
+def test_action_prediction_without_a_question_tag_is_told_apart_by_its_options():
+    row = {"knowledge": {"knowledge_sub_type": "ActionPrediction"}, "question_text": "Which action?"}
+    assert official.subtask_of({**row, "option_text": ["click", "Double click", "right_single", "drag"]}, file="f", row=0) == "type"
+    assert official.subtask_of({**row, "option_text": ["point='1 2'", "point='3 4'"]}, file="f", row=0) == "parameter"

@@ -112,6 +112,9 @@ def subtask_of(raw: dict[str, Any], *, file: Path | str, row: int) -> str:
         return "parameter"
     if "actiontype" in key or (key.startswith("action") and tag == "actionprediction-type"):
         return "type"
+    if key.startswith("actionprediction"):  # no tag in the question: options that all name action types make it "type"
+        opts = raw.get("option_text")
+        return "type" if isinstance(opts, list) and opts and all(action_name(str(o)) for o in opts) else "parameter"
     for word, subtask in (("state", "state"), ("widget", "widget"), ("function", "widget"), ("icon", "widget"),
                           ("layout", "layout"), ("goal", "goal"), ("plan", "plan")):
         if word in key:
