@@ -33,6 +33,9 @@ def test_synthetic_group_and_official_action_type_end_to_end(tmp_path, tiny_chec
     for sub in SUBTASKS:
         res = results[f"gui_knowledge_synth_en_{sub}"]
         assert f"gkb_{sub}_acc,none" in res and res["gkb_acc,none"] == res[f"gkb_{sub}_acc,none"]
+    synth_type = [json.loads(line)["gkb_acc"] for p in sorted(out.rglob("*_samples_gui_knowledge_synth_en_type.jsonl"))
+                  for line in p.read_text(encoding="utf-8").splitlines()]
+    assert {r["platform"] for r in synth_type} == {"mobile", "desktop"}  # the synthetic world has both action spaces
     samples = [json.loads(line) for p in sorted(out.rglob("*_samples_gui_knowledge_type.jsonl"))
                for line in p.read_text(encoding="utf-8").splitlines()]
     recs = [s["gkb_acc"] for s in samples]

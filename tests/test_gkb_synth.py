@@ -9,12 +9,13 @@ import datasets
 import pytest
 
 from gui_metrics.knowledge import SUBTASKS
-from gui_models.actions import MOBILE_CALLS, from_call
+from gui_models.actions import DESKTOP_CALLS, MOBILE_CALLS, from_call
 from gui_tasks.knowledge import lmms_task
 from gui_tasks.mpr.schema import LANGS
-from gui_tasks.synth.knowledge import build_knowledge_synth, load_or_build
+from gui_tasks.synth.knowledge import GENERATOR_VERSION, build_knowledge_synth, load_or_build, set_name
 from gui_tasks.synth.knowledge_questions import _visible_state, generate, looks
-from gui_tasks.synth.scene import long_press, screen, scroll, tap, type_text
+from gui_tasks.synth.scene import (DESKTOP_APPS, desktop_click, double_click, drag, hotkey, long_press, right_click, screen,
+                                   scroll, tap, type_text)
 
 LETTERS = "ABCD"
 
@@ -65,20 +66,32 @@ def test_state_answers_are_the_element_states(questions):
             assert bool(el.state) == (q.answer == "yes")
 
 
+def _under(scr, point):
+    hit = [e for e in scr.elements if e.role != "status" and scr.active(e)
+           and e.box[0] <= point[0] <= e.box[2] and e.box[1] <= point[1] <= e.box[3]]
+    return min(hit, key=lambda e: (e.box[2] - e.box[0]) * (e.box[3] - e.box[1])) if hit else None  # the innermost element
+
+
 def _apply(scr, call):
-    """Re-apply an action call to a screen, independently of the generator's bookkeeping."""
+    """Re-apply an action call to a screen with the world's transition functions."""
     act = from_call(call, "original_px")
     if act.type == "SCROLL":
         return screen(scr.app, *scroll(scr, act.direction)[:2])
+    if act.type == "HOTKEY":
+        return screen(scr.app, *hotkey(scr, act.text)[:2])
     if act.type == "TYPE":
         key = next(k for k, v in __import__("gui_tasks.synth.i18n", fromlist=["x"]).TYPED_TEXTS.items() if v["en"] == act.text)
         return screen(scr.app, *type_text(scr, key)[:2])
-    hit = [e for e in scr.elements if e.role != "status" and scr.active(e)
-           and e.box[0] <= act.point[0] <= e.box[2] and e.box[1] <= act.point[1] <= e.box[3]]
-    if not hit:
+    el = _under(scr, act.point)
+    if el is None:
         return scr
-    el = min(hit, key=lambda e: (e.box[2] - e.box[0]) * (e.box[3] - e.box[1]))  # the innermost element under the point
-    page, state, _ = (tap if act.type == "CLICK" else long_press)(scr, el.id)
+    if act.type == "DRAG":
+        dst = _under(scr, act.end_point)
+        return screen(scr.app, *drag(scr, el.id, dst.id)[:2]) if dst else scr
+    desktop = scr.app in DESKTOP_APPS
+    fn = {"CLICK": desktop_click if desktop else tap, "LONG_PRESS": long_press, "DOUBLE_CLICK": double_click,
+          "RIGHT_CLICK": right_click}[act.type]
+    page, state, _ = fn(scr, el.id)
     return screen(scr.app, page, state)
 
 
@@ -92,23 +105,29 @@ def test_action_effect_answer_is_the_screen_the_action_produces(questions):
         assert looks(q.frames[0]) in opts  # the unchanged screen is always a distractor
 
 
-def test_action_type_answer_names_the_transition(questions):
-    kinds = []
+def test_action_type_answer_names_the_transition_on_each_platform(questions):
+    kinds = {"mobile": set(), "desktop": set()}
     for q in questions["type"]:
-        kind = MOBILE_CALLS[LETTERS.index(q.answer)]
-        kinds.append(kind)
-        assert q.option_actions == MOBILE_CALLS and q.facts["call"] == kind
+        calls = DESKTOP_CALLS if q.platform == "desktop" else MOBILE_CALLS
+        kind = calls["ABCDEFG".index(q.answer)]
+        kinds[q.platform].add(kind)
+        assert q.option_actions == calls and q.facts["call"] == kind
+        assert (q.frames[0].app in DESKTOP_APPS) == (q.platform == "desktop")
         assert looks(q.frames[0]) != looks(q.frames[1])
-    assert set(kinds) == set(MOBILE_CALLS)  # all four mobile action types occur
+    assert kinds["mobile"] == set(MOBILE_CALLS)  # all four mobile action types occur
+    assert kinds["desktop"] == set(DESKTOP_CALLS[:6])  # 6 desktop questions of 12: the first six types, cycling
 
 
 def test_action_parameter_only_the_answer_reproduces_the_second_screen(questions):
+    checked = set()
     for q in questions["parameter"]:
         name = q.action[1]
-        if name not in ("click", "long_press", "scroll"):
+        if name == "type":
             continue
         outcomes = [looks(_apply(q.frames[0], f"{name}({o[1]})")) for o in q.options]
         assert [o == looks(q.frames[1]) for o in outcomes] == [letter == q.answer for letter in LETTERS]
+        checked.add(name)
+    assert {"click", "right_single"} <= checked
 
 
 def test_goal_answers_follow_the_last_screenshot_showing_the_switch(questions):
@@ -151,7 +170,7 @@ def test_load_or_build_caches_the_set(tmp_path):
     stamp = a["en"].stat().st_mtime_ns
     b = load_or_build(per_subtask=1, langs=("th",), root=tmp_path)
     assert b["th"] == a["th"] and a["en"].stat().st_mtime_ns == stamp
-    assert a["en"].parent.name == "gkb-v1-seed0-n1"
+    assert a["en"].parent.name == set_name(0, 1) == f"gkb-v{GENERATOR_VERSION}-seed0-n1"
 
 
 def test_synth_command_builds_the_knowledge_set(tmp_path, capsys):

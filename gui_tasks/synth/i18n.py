@@ -79,10 +79,15 @@ LABELS: dict[str, dict[str, str]] = {
     "deleted": _t("Deleted", "已删除", "Supprimé", "Удалено", "削除しました", "ลบแล้ว"),
     "select_first": _t("Select items first", "请先选择项目", "Sélectionnez d'abord", "Сначала выберите", "先に項目を選択してください", "โปรดเลือกรายการก่อน"),
     "added": _t("Added to cart", "已加入购物车", "Ajouté au panier", "Добавлено в корзину", "カートに追加しました", "ใส่รถเข็นแล้ว"),
+    "archive": _t("Archive", "归档", "Archives", "Архив", "アーカイブ", "คลังเก็บ"),
+    "open": _t("Open", "打开", "Ouvrir", "Открыть", "開く", "เปิด"),
+    "rename": _t("Rename", "重命名", "Renommer", "Переименовать", "名前を変更", "เปลี่ยนชื่อ"),
+    "moved": _t("Moved to Archive", "已移至归档", "Déplacé dans Archives", "Перемещено в архив", "アーカイブに移動しました", "ย้ายไปที่คลังเก็บแล้ว"),
     "selected_one": _t("1 chat selected", "已选择 1 个聊天", "1 discussion sélectionnée", "Выбран 1 чат", "1件のトークを選択中", "เลือกแล้ว 1 แชท"),
 }
 # Proper names and times stay as they are in every language.
-VERBATIM = {"07:00", "08:30", "22:15", "Home-5G", "Office", "Café", "Blue Sky", "Night Drive", "Ocean"}
+VERBATIM = {"07:00", "08:30", "22:15", "Home-5G", "Office", "Café", "Blue Sky", "Night Drive", "Ocean",
+            "report.pdf", "photo.png", "notes.txt", "budget.xlsx", "slides.pptx", "song.mp3"}
 
 # --- icon descriptions (how a question names an unlabeled icon) ---------------------------------
 ICON_NAMES: dict[str, dict[str, str]] = {

@@ -20,12 +20,12 @@ from gui_tasks.knowledge.schema import SUBTASK_TYPE, SUBTASKS, letters_for, vali
 from gui_tasks.mpr.schema import LANGS
 from gui_tasks.paths import cache_dir
 from gui_tasks.synth.cache import build_once
-from gui_tasks.synth.knowledge_questions import PLATFORM, KQuestion, call_text, generate, stem_text, text
+from gui_tasks.synth.knowledge_questions import KQuestion, call_text, generate, stem_text, text
 from gui_tasks.synth.render import render
 from gui_tasks.synth.scene import Screen
 
 # Bump whenever the bytes of a set change (scenes, strings, rendering, question generators): it keys the cache.
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 AUG_FIELDS = ("augmented_question", "augmented_marks")
 
 
@@ -82,7 +82,7 @@ def _write(root: Path, final_root: Path, *, seed: int, per_subtask: int, langs: 
                 raise AssertionError(f"{qid}: options not distinct in {lang}: {options}")
             doc: dict[str, Any] = {
                 "id": qid, "subtask": q.subtask, "knowledge_type": SUBTASK_TYPE[q.subtask], "question_type": q.question_type,
-                "platform": PLATFORM, "lang": lang, "question": stem_text(q.stem, lang), "action": _action_text(q, lang),
+                "platform": q.platform, "lang": lang, "question": stem_text(q.stem, lang), "action": _action_text(q, lang),
                 "options": options, "option_images": [image(s, lang) for s in q.option_frames],
                 "option_actions": list(q.option_actions), "images": [image(s, lang) for s in q.frames],
                 "image_size": list(q.frames[0].size), "marks": json.dumps(list(q.marks)), "answer": q.answer,

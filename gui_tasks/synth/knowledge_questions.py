@@ -5,8 +5,9 @@ screen state, widget functions from ``ICON_FUNCTIONS``, layout from element boxe
 parameters from the transition that produced the second screen (``scene.tap`` / ``long_press`` /
 ``type_text`` / ``scroll``), action effects by applying the action, goal completion from the last
 screenshot that shows the goal's control, and plans by replaying each ordering. Questions are
-language-independent; ``text`` localises their references. The world is a phone: the platform is
-``mobile`` (four action types).
+language-independent; ``text`` localises their references. Interaction questions alternate between the
+phone apps (``mobile``, four action types) and the desktop file manager of ``scene.DESKTOP_APPS``
+(``desktop``, seven action types: single, double and right click, drag, hotkey, type, scroll).
 """
 
 from __future__ import annotations
@@ -17,17 +18,20 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from gui_models.actions import MOBILE_CALLS, Action, to_call
+from gui_models.actions import DESKTOP_CALLS, MOBILE_CALLS, Action, to_call
 from gui_tasks.knowledge.marks import marks_for_action
 from gui_tasks.synth import i18n
 from gui_tasks.synth.questions import (TASKS, _goal_reached, _options, _plans, _unique, find, localise, perform, play,
                                        random_background, random_screen, ref_of, relation_of)
-from gui_tasks.synth.scene import (APPS, ICON_FUNCTIONS, LONG_PRESS_SELECT, MIN_SCROLL_ROWS, Element, Screen, _state_key,
-                                   long_press, screen, scroll, tap, type_text)
+from gui_tasks.synth.scene import (APPS, DESKTOP_APPS, FILE_NAMES, ICON_FUNCTIONS, LONG_PRESS_SELECT, MIN_SCROLL_ROWS, Element,
+                                   Screen, _state_key, desktop_click, double_click, drag, hotkey, long_press, right_click, screen,
+                                   scroll, tap, type_text)
 
 LETTERS = "ABCD"
+LETTERS_ALL = "ABCDEFG"  # seven desktop action types
 YES_NO = ("yes", "no", "unknown")
-PLATFORM = "mobile"
+# Seed section 3.4: hotkey distractors come from a set of common shortcuts.
+COMMON_HOTKEYS = ("ctrl c", "ctrl v", "ctrl z", "ctrl s", "alt tab", "ctrl shift n")
 FRAME = "original_px"  # points are pixels of the rendered screenshot
 
 
@@ -48,6 +52,7 @@ class KQuestion:
     box: tuple[int, int, int, int] | None = None  # the red box of the augmented variant
     option_actions: tuple[str, ...] = ()
     facts: dict[str, Any] = field(default_factory=dict)
+    platform: str = "mobile"  # "desktop" for the file manager's questions
 
 
 def text(ref: Any, lang: str) -> str:
@@ -152,33 +157,90 @@ def q_layout(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
 # --- interaction prediction -------------------------------------------------------------------
 
 
+def element_at(scr: Screen, point: tuple[float, float]) -> Element | None:
+    """The innermost active element under ``point`` (the status bar does not react)."""
+    hits = [e for e in scr.elements if e.role != "status" and scr.active(e)
+            and e.box[0] <= point[0] <= e.box[2] and e.box[1] <= point[1] <= e.box[3]]
+    return min(hits, key=lambda e: ((e.box[2] - e.box[0]) * (e.box[3] - e.box[1]), e.id)) if hits else None
+
+
+def is_desktop(scr: Screen) -> bool:
+    return scr.app in DESKTOP_APPS
+
+
+def apply(scr: Screen, action: Action) -> Screen:
+    """The screen after ``action`` (points in pixels of ``scr``): the world's transition functions by action type."""
+    kind = action.type
+    if kind == "SCROLL":
+        page, state, _ = scroll(scr, action.direction)
+    elif kind == "TYPE":
+        page, state, _ = type_text(scr, action.text)
+    elif kind == "HOTKEY":
+        page, state, _ = hotkey(scr, action.text)
+    else:
+        el = element_at(scr, action.point)
+        if el is None:
+            return scr
+        if kind == "DRAG":
+            dst = element_at(scr, action.end_point)
+            if dst is None:
+                return scr
+            page, state, _ = drag(scr, el.id, dst.id)
+        else:
+            fn = {"CLICK": desktop_click if is_desktop(scr) else tap, "LONG_PRESS": long_press, "DOUBLE_CLICK": double_click,
+                  "RIGHT_CLICK": right_click}[kind]
+            page, state, _ = fn(scr, el.id)
+    return screen(scr.app, page, state)
+
+
 def transitions(scr: Screen, rng: random.Random) -> list[tuple[str, Action, Screen, dict[str, Any]]]:
-    """(call name, action, next screen, facts) for every action that visibly changes ``scr``."""
-    out = []
+    """(call name, action, next screen, facts) for every action that visibly changes ``scr`` on its platform."""
+    cands: list[tuple[str, Action, dict[str, Any]]] = []
     for e in scr.elements:
-        if not scr.active(e) or e.role in ("status", "title", "toast", "dialog"):
+        if not scr.active(e) or e.role in ("status", "title", "toast", "dialog", "menu"):
             continue
-        page, state, outcome = tap(scr, e.id)
-        nxt = screen(scr.app, page, state)
-        if outcome != "none" and looks(nxt) != looks(scr):
-            out.append(("click", Action("CLICK", point=_center(e), frame=FRAME), nxt, {"element": e.id, "outcome": outcome}))
-        if (scr.app, scr.page) in LONG_PRESS_SELECT and e.role == "row":
-            page, state, outcome = long_press(scr, e.id)
-            if outcome != "none":
-                out.append(("long_press", Action("LONG_PRESS", point=_center(e), frame=FRAME), screen(scr.app, page, state),
-                            {"element": e.id, "outcome": outcome}))
+        at = _center(e)
+        cands.append(("click", Action("CLICK", point=at, frame=FRAME), {"element": e.id}))
+        if is_desktop(scr) and e.role == "row" and e.label in FILE_NAMES:
+            cands.append(("left_double", Action("DOUBLE_CLICK", point=at, frame=FRAME), {"element": e.id}))
+            cands.append(("right_single", Action("RIGHT_CLICK", point=at, frame=FRAME), {"element": e.id}))
+            archive = next((a for a in scr.elements if a.role == "row" and a.label == "archive"), None)
+            if archive is not None:
+                cands.append(("drag", Action("DRAG", point=at, end_point=_center(archive), frame=FRAME), {"element": e.id}))
+        if not is_desktop(scr) and (scr.app, scr.page) in LONG_PRESS_SELECT and e.role == "row":
+            cands.append(("long_press", Action("LONG_PRESS", point=at, frame=FRAME), {"element": e.id}))
+    if is_desktop(scr):
+        cands.append(("hotkey", Action("HOTKEY", text="ctrl a"), {}))
     if any(e.role == "input" and scr.active(e) and not e.text for e in scr.elements):
-        key = rng.choice(sorted(i18n.TYPED_TEXTS))
-        # the typed text is language-bearing: the state holds the key, rendered per language by ``localised``
-        page, state, outcome = type_text(scr, key)
-        out.append(("type", Action("TYPE", text=key), screen(scr.app, page, state), {"typed": key}))
+        key = rng.choice(sorted(i18n.TYPED_TEXTS))  # a TYPED_TEXTS key: the renderer draws it in each language
+        cands.append(("type", Action("TYPE", text=key), {"typed": key}))
     for direction in ("DOWN", "UP"):
-        page, state, outcome = scroll(scr, direction)
-        if outcome != "none":
-            mid = (scr.size[0] // 2, scr.size[1] // 2)
-            out.append(("scroll", Action("SCROLL", point=mid, frame=FRAME, direction=direction), screen(scr.app, page, state),
-                        {"direction": direction}))
+        mid = (scr.size[0] // 2, scr.size[1] // 2)
+        cands.append(("scroll", Action("SCROLL", point=mid, frame=FRAME, direction=direction), {"direction": direction}))
+    out = []
+    for name, action, facts in cands:
+        nxt = apply(scr, action)
+        if looks(nxt) != looks(scr):
+            out.append((name, action, nxt, facts))
     return out
+
+
+def random_desktop_screen(rng: random.Random) -> Screen:
+    """The file manager in a random state: some files moved away, a selection, a scrolled list, an open menu or the viewer."""
+    if rng.random() < 0.1:
+        return screen("explorer", "viewer", {"open_file": rng.choice(FILE_NAMES)})
+    state: dict[str, Any] = {f"moved_{n}": True for n in rng.sample(FILE_NAMES, rng.randrange(3))}
+    left = [n for n in FILE_NAMES if f"moved_{n}" not in state]
+    r = rng.random()
+    if r < 0.3:
+        state["selected"] = rng.choice(left)
+    elif r < 0.4:
+        state["all_selected"] = True
+    elif r < 0.5:
+        state["menu"] = state["selected"] = rng.choice(left)
+    if rng.random() < 0.25 and len(left) + 1 >= MIN_SCROLL_ROWS:
+        state["scroll"] = 2
+    return screen("explorer", "root", state)
 
 
 def call_text(action: Action, lang: str) -> str:
@@ -208,17 +270,55 @@ def q_effect(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
     frames = picked[:slot] + [nxt] + picked[slot:]
     return KQuestion("effect", "multiple_choice", (scr,), None, tuple(("lit", "") for _ in frames), LETTERS[slot],
                      option_frames=tuple(frames), action=("call", action), marks=tuple(_marks(action, scr)),
-                     facts={"call": name, **facts})
+                     facts={"call": name, **facts}, platform="desktop" if is_desktop(scr) else "mobile")
 
 
 def q_type(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
-    want = MOBILE_CALLS[k % 4]
+    calls = DESKTOP_CALLS if is_desktop(scr) else MOBILE_CALLS
+    want = calls[(k // 2) % len(calls)]
     moves = [m for m in transitions(scr, rng) if m[0] == want]
     if not moves:
         return None
     name, action, nxt, facts = rng.choice(moves)
-    return KQuestion("type", "multiple_choice", (scr, nxt), None, tuple(("lit", c) for c in MOBILE_CALLS),
-                     LETTERS[MOBILE_CALLS.index(name)], option_actions=MOBILE_CALLS, facts={"call": name, **facts})
+    return KQuestion("type", "multiple_choice", (scr, nxt), None, tuple(("lit", c) for c in calls),
+                     LETTERS_ALL[calls.index(name)], option_actions=calls, facts={"call": name, **facts},
+                     platform="desktop" if is_desktop(scr) else "mobile")
+
+
+def _fmt_param(a: Action) -> tuple:
+    """An action's parameters as an option text, the way appendix A.3 writes them inside the call."""
+    if a.type == "TYPE":
+        return ("typed", *a.text.split("|")) if "|" in a.text else ("typed", a.text, "same")
+    if a.type == "HOTKEY":
+        return ("lit", f"key='{a.text}'")
+    if a.type == "DRAG":
+        return ("lit", f"start_point='{a.point[0]} {a.point[1]}', end_point='{a.end_point[0]} {a.end_point[1]}'")
+    if a.type == "SCROLL":
+        return ("lit", f"point='{a.point[0]} {a.point[1]}', direction='{a.direction.lower()}'")
+    return ("lit", f"point='{a.point[0]} {a.point[1]}'")
+
+
+def _param_distractors(scr: Screen, action: Action, nxt: Screen) -> list[Action]:
+    """Seed section 3.4 distractors, kept only when they would not also produce ``nxt``."""
+    w, h = scr.size
+    if action.type == "SCROLL":
+        cands = [Action("SCROLL", point=action.point, frame=FRAME, direction=d) for d in ("UP", "DOWN", "LEFT", "RIGHT")]
+    elif action.type == "TYPE":  # case change, partial deletion, typo
+        return [Action("TYPE", text=f"{action.text}|{how}") for how in ("case", "cut", "swap")]
+    elif action.type == "HOTKEY":
+        cands = [Action("HOTKEY", text=k) for k in COMMON_HOTKEYS]
+    elif action.type == "DRAG":  # reversed direction, shortened distance, swapped start and end
+        (x1, y1), (x2, y2) = action.point, action.end_point
+        clamp = lambda x, y: (min(max(int(x), 0), w - 1), min(max(int(y), 0), h - 1))  # noqa: E731
+        cands = [Action("DRAG", point=action.point, end_point=clamp(2 * x1 - x2, 2 * y1 - y2), frame=FRAME),
+                 Action("DRAG", point=action.point, end_point=clamp((x1 + x2) / 2, (y1 + y2) / 2), frame=FRAME),
+                 Action("DRAG", point=action.end_point, end_point=action.point, frame=FRAME)]
+    else:  # nearby but incorrect points: the centres of the closest other elements
+        others = sorted((e for e in scr.elements if e.role != "status" and _center(e) != action.point),
+                        key=lambda e: (abs(_center(e)[0] - action.point[0]) + abs(_center(e)[1] - action.point[1]), e.id))
+        cands = [Action(action.type, point=p, frame=FRAME) for p in dict.fromkeys(_center(e) for e in others)]
+    keep = [c for c in cands if c != action and looks(apply(scr, c)) != looks(nxt)]
+    return list(dict.fromkeys(keep))
 
 
 def q_parameter(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
@@ -227,36 +327,16 @@ def q_parameter(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
         return None
     name, action, nxt, facts = rng.choice(moves)
     slot = k % 4
-    if action.type in ("CLICK", "LONG_PRESS"):
-        # nearby but incorrect points: centres of the closest other elements whose action would not give the same screen
-        act = tap if action.type == "CLICK" else long_press
-        others = []
-        for e in scr.elements:
-            if e.role in ("status",) or _center(e) == action.point:
-                continue
-            page, state, _ = act(scr, e.id)
-            if looks(screen(scr.app, page, state)) != looks(nxt):
-                others.append(e)
-        others.sort(key=lambda e: (abs(_center(e)[0] - action.point[0]) + abs(_center(e)[1] - action.point[1]), e.id))
-        points = list(dict.fromkeys(_center(e) for e in others))[:3]
-        if len(points) < 3:
-            return None
-        cands = [Action(action.type, point=p, frame=FRAME) for p in points]
-        fmt = lambda a: ("lit", f"point='{a.point[0]} {a.point[1]}'")  # noqa: E731
-    elif action.type == "SCROLL":
-        cands = [Action("SCROLL", point=action.point, frame=FRAME, direction=d) for d in ("UP", "DOWN", "LEFT", "RIGHT")
-                 if d != action.direction]
-        fmt = lambda a: ("lit", f"point='{a.point[0]} {a.point[1]}', direction='{a.direction.lower()}'")  # noqa: E731
-    else:  # TYPE: case change, partial deletion, typo (seed section 3.4)
-        cands = [Action("TYPE", text=f"{action.text}|{how}") for how in ("case", "cut", "swap")]
-        fmt = lambda a: ("typed", *a.text.split("|")) if "|" in a.text else ("typed", a.text, "same")  # noqa: E731
-    cands = rng.sample(cands, 3)
-    opts = [fmt(c) for c in cands]
-    opts.insert(slot, fmt(action))
-    marks = [m for letter, a in zip(LETTERS, cands[:slot] + [action] + cands[slot:]) if a.point is not None
-             for m in _marks(a, scr, letter)]
-    return KQuestion("parameter", "multiple_choice", (scr, nxt), None, tuple(opts), LETTERS[slot], action=("lit", name),
-                     marks=tuple(marks), facts={"call": name, **facts})
+    pool = _param_distractors(scr, action, nxt)
+    if len(pool) < 3:
+        return None
+    cands = pool[:3] if action.type in ("CLICK", "LONG_PRESS", "DOUBLE_CLICK", "RIGHT_CLICK") else rng.sample(pool, 3)
+    rng.shuffle(cands)
+    ordered = cands[:slot] + [action] + cands[slot:]
+    opts = tuple(_fmt_param(a) for a in ordered)
+    marks = [m for letter, a in zip(LETTERS, ordered) if a.point is not None for m in _marks(a, scr, letter)]
+    return KQuestion("parameter", "multiple_choice", (scr, nxt), None, opts, LETTERS[slot], action=("lit", name),
+                     marks=tuple(marks), facts={"call": name, **facts}, platform="desktop" if is_desktop(scr) else "mobile")
 
 
 # --- instruction understanding -------------------------------------------------------------------
@@ -316,7 +396,9 @@ GENERATORS: dict[str, Callable[[random.Random, Screen, int], KQuestion | None]] 
 }
 
 
-def _screen_for(subtask: str, rng: random.Random) -> Screen:
+def _screen_for(subtask: str, rng: random.Random, k: int) -> Screen:
+    if subtask in ("effect", "type", "parameter") and k % 2 == 1:  # every other interaction question is on the desktop
+        return random_desktop_screen(rng)
     scr = random_screen(rng)
     if subtask in ("effect", "type", "parameter") and rng.random() < 0.3:  # scrolled lists: scroll-up transitions too
         n = len(APPS[scr.app][scr.page].rows)
@@ -326,7 +408,11 @@ def _screen_for(subtask: str, rng: random.Random) -> Screen:
 
 
 def generate(subtask: str, n: int, rng: random.Random) -> list[KQuestion]:
-    """``n`` distinct questions of one sub-task; the i-th aims at answer i (letters mod 4, yes/no/unknown mod 3)."""
+    """``n`` distinct questions of one sub-task; the i-th aims at answer i (letters mod 4, yes/no/unknown mod 3).
+
+    Interaction questions alternate platforms (even i: mobile, odd i: desktop); action-type questions cycle
+    through the platform's action types.
+    """
     out: list[KQuestion] = []
     seen: set[str] = set()
     attempts = 0
@@ -334,7 +420,7 @@ def generate(subtask: str, n: int, rng: random.Random) -> list[KQuestion]:
         attempts += 1
         if attempts > 400 * n:
             raise RuntimeError(f"could not generate {n} distinct {subtask} questions")
-        q = GENERATORS[subtask](rng, _screen_for(subtask, rng), len(out))
+        q = GENERATORS[subtask](rng, _screen_for(subtask, rng, len(out)), len(out))
         if not q:
             continue
         key = repr((tuple(s.key for s in q.frames), q.stem, q.options, q.answer, q.action, tuple(s.key for s in q.option_frames)))
