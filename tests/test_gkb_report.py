@@ -11,7 +11,7 @@ from gui_tasks.knowledge import report
 
 
 def _task(sub, acc, n, fmt=0.0):
-    return {f"gkb_acc,none": acc, f"gkb_{sub}_acc,none": acc, "gkb_format_error_rate,none": fmt, "alias": sub}
+    return {"gkb_acc,none": acc, f"gkb_{sub}_acc,none": acc, "gkb_format_error_rate,none": fmt, "alias": sub}
 
 
 def _rec(sub, answer, pred, platform="desktop", gold=None, predicted=None, qtype="multiple_choice"):

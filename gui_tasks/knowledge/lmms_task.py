@@ -24,8 +24,7 @@ from gui_tasks.knowledge import official
 from gui_tasks.knowledge.answer import parse_answer
 from gui_tasks.knowledge.marks import draw_marks
 from gui_tasks.knowledge.prompts import build_prompt
-from gui_tasks.knowledge.schema import LANGS, SUBTASKS, VARIANTS, letters_for, validate_doc
-from gui_tasks.synth.knowledge import AUG_FIELDS
+from gui_tasks.knowledge.schema import AUG_FIELDS, LANGS, SUBTASKS, VARIANTS, letters_for, validate_doc
 from gui_tasks.task_rows import task_metadata, write_rows
 
 RECORD_KINDS = ("gkb",)

@@ -40,6 +40,8 @@ SOURCES: tuple[str, ...] = ("official", "synthetic")
 LETTERS = "ABCDEFG"  # seven options at most: the desktop action types (seed section 3.4)
 PLATFORM_CALLS: dict[str, tuple[str, ...]] = {"desktop": DESKTOP_CALLS, "mobile": MOBILE_CALLS}
 MARK_KINDS: tuple[str, ...] = ("box", "point", "arrow")
+# Synthetic rows also carry the red-box variant's question and marks; process_docs swaps them in (and drops them).
+AUG_FIELDS: tuple[str, ...] = ("augmented_question", "augmented_marks")
 
 __all__ = ["KNOWLEDGE_TYPES", "SUBTASKS", "SUBTASK_TYPE", "YES_NO", "LANGS", "PLATFORMS", "QUESTION_TYPES", "VARIANTS",
            "LETTERS", "PLATFORM_CALLS", "CALL_TYPES", "letters_for", "validate_doc"]

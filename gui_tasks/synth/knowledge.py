@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from gui_models.actions import Action
-from gui_tasks.knowledge.schema import SUBTASK_TYPE, SUBTASKS, letters_for, validate_doc
+from gui_tasks.knowledge.schema import AUG_FIELDS, SUBTASK_TYPE, SUBTASKS, letters_for, validate_doc
 from gui_tasks.mpr.schema import LANGS
 from gui_tasks.paths import cache_dir
 from gui_tasks.synth.cache import build_once
@@ -26,7 +26,7 @@ from gui_tasks.synth.scene import Screen
 
 # Bump whenever the bytes of a set change (scenes, strings, rendering, question generators): it keys the cache.
 GENERATOR_VERSION = 2
-AUG_FIELDS = ("augmented_question", "augmented_marks")
+__all__ = ["AUG_FIELDS", "GENERATOR_VERSION", "build_knowledge_synth", "load_or_build", "set_name", "build_questions"]
 
 
 def set_name(seed: int, per_subtask: int) -> str:

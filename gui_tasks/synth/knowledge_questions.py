@@ -21,7 +21,7 @@ from typing import Any, Callable
 from gui_models.actions import DESKTOP_CALLS, MOBILE_CALLS, Action, to_call
 from gui_tasks.knowledge.marks import marks_for_action
 from gui_tasks.synth import i18n
-from gui_tasks.synth.questions import (TASKS, _goal_reached, _options, _plans, _unique, find, localise, perform, play,
+from gui_tasks.synth.questions import (TASKS, _goal_reached, _options, _plans, _unique, localise, perform, play,
                                        random_background, random_screen, ref_of, relation_of)
 from gui_tasks.synth.scene import (APPS, DESKTOP_APPS, FILE_NAMES, ICON_FUNCTIONS, LONG_PRESS_SELECT, MIN_SCROLL_ROWS, Element,
                                    Screen, _state_key, desktop_click, double_click, drag, hotkey, long_press, right_click, screen,
