@@ -155,3 +155,19 @@ def test_action_prediction_without_a_question_tag_is_told_apart_by_its_options()
     row = {"knowledge": {"knowledge_sub_type": "ActionPrediction"}, "question_text": "Which action?"}
     assert official.subtask_of({**row, "option_text": ["click", "Double click", "right_single", "drag"]}, file="f", row=0) == "type"
     assert official.subtask_of({**row, "option_text": ["point='1 2'", "point='3 4'"]}, file="f", row=0) == "parameter"
+
+
+def test_parquet_rows_with_inline_images_as_the_hub_stores_them(tmp_path, monkeypatch):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    monkeypatch.setenv("GUI_EVAL_CACHE", str(tmp_path / "cache"))
+    png = (FIXTURES / "images" / "s2.png").read_bytes()
+    row = json.loads((FIXTURES / "questions.jsonl").read_text().splitlines()[1])  # the widget question
+    row["question_image_dir_list"] = [{"bytes": png, "path": "shot.png"}]
+    root = tmp_path / "hub"
+    root.mkdir()
+    pq.write_table(pa.Table.from_pylist([row]), root / "test-00000.parquet")
+    (doc,) = docs(root=root).values()
+    assert doc["subtask"] == "widget" and doc["answer"] == "A"
+    assert doc["images"][0].startswith(str(tmp_path / "cache" / "gkb_images")) and Path(doc["images"][0]).read_bytes() == png

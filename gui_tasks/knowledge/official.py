@@ -7,12 +7,15 @@ for action effect, whose options are screenshots), ``os_type``, ``app_type``,
 ``annotation.bbox``, ``augmented_question`` and ``groundtruth``. Interaction-prediction
 questions name their action in ``question_text`` (``"ActionEffect: click(point='x y')"``,
 ``"ActionPrediction-Type: ..."``, ``"ActionPrediction-Parameter: click"``). Rows are read from
-every ``*.json`` (a list of rows, or an object holding one) and ``*.jsonl`` file below the root;
-reading and normalising are separate so ``process_docs`` does the schema work.
+every ``*.json`` (a list of rows, or an object holding one), ``*.jsonl`` and ``*.parquet`` file below the
+root; images given inline (``{"bytes": ..., "path": ...}``, as the hub stores Image features) are
+written once to the cache and referred to by path. Reading and normalising are separate so
+``process_docs`` does the schema work.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -66,18 +69,60 @@ def data_root() -> Path:
 
 def read_raw_rows(root: Path, subtasks: Sequence[str] = SUBTASKS, variant: str = "plain") -> Iterator[dict[str, Any]]:
     """One transport row per official question of ``subtasks``: the raw JSON as text plus its origin."""
-    files = sorted(p for p in root.rglob("*") if p.suffix in (".json", ".jsonl") and p.is_file())
+    files = sorted(p for p in root.rglob("*") if p.suffix in (".json", ".jsonl", ".parquet") and p.is_file())
     if not files:
-        raise DataError("no *.json or *.jsonl question files found", file=str(root))
+        raise DataError("no *.json, *.jsonl or *.parquet question files found", file=str(root))
     for path in files:
         for i, raw in _rows_of(path):
             if not isinstance(raw, dict) or "question_text" not in raw:
                 continue  # not a question (e.g. a dataset card or an index file)
             if subtask_of(raw, file=path, row=i) in subtasks:
+                raw = _embedded_images(raw, file=path, row=i)
                 yield {"raw": json.dumps(raw, ensure_ascii=False), "file": str(path), "row": i, "root": str(root), "variant": variant}
 
 
+IMAGE_LIST_FIELDS = ("question_image_dir_list", "option_image_dir_list", "option_text")
+
+
+def _embedded_images(raw: dict[str, Any], *, file: Path, row: int) -> dict[str, Any]:
+    """Inline images (``{"bytes": ..., "path": ...}``) written to ``cache_dir()/gkb_images`` and replaced by their paths."""
+    out = dict(raw)
+    for name in IMAGE_LIST_FIELDS:
+        value = raw.get(name)
+        values = value if isinstance(value, list) else [value]
+        if not any(isinstance(v, dict) for v in values):
+            continue
+        paths = []
+        for k, v in enumerate(values):
+            if not isinstance(v, dict):
+                paths.append(v)
+                continue
+            data = v.get("bytes")
+            if not isinstance(data, (bytes, bytearray)) or not data:
+                raise DataError("inline image without bytes", file=str(file), row=row, field=f"{name}[{k}]")
+            from gui_tasks.paths import cache_dir
+
+            suffix = Path(str(v.get("path") or "")).suffix or ".png"
+            target = cache_dir() / "gkb_images" / (hashlib.sha1(data).hexdigest() + suffix)
+            if not target.is_file():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                tmp = target.with_suffix(target.suffix + f".{os.getpid()}.tmp")
+                tmp.write_bytes(data)
+                os.replace(tmp, target)
+            paths.append(str(target))
+        out[name] = paths if isinstance(value, list) else paths[0]
+    return out
+
+
 def _rows_of(path: Path) -> Iterator[tuple[int, Any]]:
+    if path.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        try:
+            yield from enumerate(pq.read_table(path).to_pylist())
+        except Exception as exc:  # a corrupt or foreign parquet file
+            raise DataError(f"unreadable parquet file ({exc.__class__.__name__}: {exc})", file=str(path)) from exc
+        return
     text = path.read_text(encoding="utf-8")
     if path.suffix == ".jsonl":
         for i, line in enumerate(text.splitlines()):
