@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from gui_models.actions import Action
-from gui_models.coords import Geometry
+from gui_models.coords import Geometry, convert
 
 Box = tuple[float, float, float, float]  # x1, y1, x2, y2 on the 0-1000 grid
 
@@ -85,14 +85,20 @@ def match(pred: Action | None, gold: Action, geometry: Geometry, *, rule: MatchR
     """Type match and exact match of a predicted action (None: unparseable) against the ground truth."""
     if pred is None or pred.type != gold.type:
         return MatchResult(False, False, rule.name)
-    if gold.point is not None:
+    if gold.type == "SCROLL":  # by direction, also when the scroll has a point (GUI Knowledge Bench)
+        ok = pred.direction == gold.direction
+    elif gold.type == "DRAG":
+        ok = pred.end_point is not None and all(
+            points_match(convert(p, pred.frame, "grid1000", geometry), convert(g, gold.frame, "grid1000", geometry), (), rule)
+            for p, g in ((pred.point, gold.point), (pred.end_point, gold.end_point)))
+    elif gold.point is not None:
         ok = points_match(pred.point_in("grid1000", geometry), gold.point_in("grid1000", geometry), boxes, rule)
+    elif gold.type == "HOTKEY":
+        ok = sorted((pred.text or "").lower().split()) == sorted((gold.text or "").lower().split())
     elif gold.type == "TYPE":
         ok = (pred.text or "").strip().lower() == (gold.text or "").strip().lower()
     elif gold.type == "OPENAPP":
         ok = app_names_match(pred.text or "", gold.text or "")
-    elif gold.type == "SCROLL":
-        ok = pred.direction == gold.direction
     else:  # parameterless actions match by type
         ok = True
     return MatchResult(True, ok, rule.name)

@@ -31,11 +31,16 @@ def _make_tiny_model(args: argparse.Namespace) -> int:
 
 
 def _synth(args: argparse.Namespace) -> int:
-    from gui_tasks.synth.mpr import build_mpr_synth, load_or_build
-
     langs = tuple(args.langs.split(",")) if args.langs else None
-    kwargs = {"seed": args.seed, "per_dimension": args.per_dimension, **({"langs": langs} if langs else {})}
-    files = build_mpr_synth(Path(args.out), **kwargs) if args.out else load_or_build(**kwargs)
+    if args.benchmark == "knowledge":
+        from gui_tasks.synth.knowledge import build_knowledge_synth as build, load_or_build
+
+        kwargs = {"seed": args.seed, "per_subtask": args.per_dimension, **({"langs": langs} if langs else {})}
+    else:
+        from gui_tasks.synth.mpr import build_mpr_synth as build, load_or_build
+
+        kwargs = {"seed": args.seed, "per_dimension": args.per_dimension, **({"langs": langs} if langs else {})}
+    files = build(Path(args.out), **kwargs) if args.out else load_or_build(**kwargs)
     for lang, path in files.items():
         print(f"{lang}\t{path}")
     return 0
@@ -61,6 +66,12 @@ def _xli(args: argparse.Namespace) -> int:
 
 def _pss_report(args: argparse.Namespace) -> int:
     from gui_tasks.grounding.report import main
+
+    return main(args.rest)
+
+
+def _knowledge_report(args: argparse.Namespace) -> int:
+    from gui_tasks.knowledge.report import main
 
     return main(args.rest)
 
@@ -162,9 +173,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--grounding", action="store_true", help="also teach it the PSS answer format [x, y] (about 15 s)")
     s.set_defaults(func=_make_tiny_model)
 
-    s = sub.add_parser("synth", help="build (or find in the cache) the synthetic MPR-GUI set")
+    s = sub.add_parser("synth", help="build (or find in the cache) a synthetic set (MPR-GUI or GUI Knowledge Bench)")
+    s.add_argument("--benchmark", choices=("mpr", "knowledge"), default="mpr")
     s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--per-dimension", type=int, default=8)
+    s.add_argument("--per-dimension", type=int, default=8, help="questions per dimension (per sub-task for knowledge)")
     s.add_argument("--langs", default=None, help="comma-separated subset of en,zh,fr,ru,ja,th")
     s.add_argument("--out", default=None, help="write here instead of the cache")
     s.set_defaults(func=_synth)
@@ -184,6 +196,10 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("pss-report", help="PSS / response-type / cropping report (figures, tables) from grounding runs")
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_pss_report)
+
+    s = sub.add_parser("knowledge-report", help="GUI Knowledge Bench report: Table 2, calibration, action-type confusion PNGs")
+    s.add_argument("rest", nargs=argparse.REMAINDER)
+    s.set_defaults(func=_knowledge_report)
 
     s = sub.add_parser("submit", help="validated leaderboard submission from an lmms-eval run")
     s.add_argument("rest", nargs=argparse.REMAINDER)

@@ -24,7 +24,7 @@ LMMS = [sys.executable, "-m", "lmms_eval"]
 @pytest.mark.parametrize("argv", [["--tasks", "list"], ["tasks", "list"]], ids=["legacy", "subcommand"])
 def test_tasks_are_listed_without_include_path(argv, subprocess_env):
     proc, out = _run([sys.executable, "-c", "from lmms_eval.cli.dispatch import main; main()", *argv], subprocess_env)
-    for name in ("mpr_gui_zh", "mpr_gui_synth_zh", "mpr_gui_synth_cot_th", "mpr_gui_en_ael"):
+    for name in ("mpr_gui_zh", "mpr_gui_synth_zh", "mpr_gui_synth_cot_th", "mpr_gui_en_ael", "gui_knowledge_type", "gui_knowledge_synth_th_plan"):
         assert name in out, out[-2000:]
 
 

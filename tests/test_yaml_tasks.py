@@ -57,3 +57,15 @@ def test_pth_hook_is_written_and_removed(tmp_path):
     assert line.startswith("import ") and line.count("\n") == 1 and "register_import_hook" in line
     lmms_integration.install_lmms_hook(remove=True, site_dir=str(tmp_path))
     assert not path.exists()
+
+
+def test_gui_knowledge_tasks_and_groups_are_indexed():
+    from lmms_eval.tasks import TaskManager
+
+    from gui_metrics.knowledge import SUBTASKS
+
+    tm = TaskManager("ERROR", include_path=str(yaml_tasks_dir()), include_defaults=False)
+    names, groups = set(tm.all_tasks), set(tm.all_groups)
+    assert {f"gui_knowledge_{s}" for s in SUBTASKS} | {f"gui_knowledge_aug_{s}" for s in SUBTASKS} <= names
+    assert {f"gui_knowledge_synth_{lang}_{s}" for lang in ("en", "zh", "th") for s in SUBTASKS} <= names
+    assert {"gui_knowledge", "gui_knowledge_aug", "gui_knowledge_synth", "gui_knowledge_synth_ja", "gui_knowledge_synth_aug"} <= groups

@@ -79,9 +79,15 @@ LABELS: dict[str, dict[str, str]] = {
     "deleted": _t("Deleted", "已删除", "Supprimé", "Удалено", "削除しました", "ลบแล้ว"),
     "select_first": _t("Select items first", "请先选择项目", "Sélectionnez d'abord", "Сначала выберите", "先に項目を選択してください", "โปรดเลือกรายการก่อน"),
     "added": _t("Added to cart", "已加入购物车", "Ajouté au panier", "Добавлено в корзину", "カートに追加しました", "ใส่รถเข็นแล้ว"),
+    "archive": _t("Archive", "归档", "Archives", "Архив", "アーカイブ", "คลังเก็บ"),
+    "open": _t("Open", "打开", "Ouvrir", "Открыть", "開く", "เปิด"),
+    "rename": _t("Rename", "重命名", "Renommer", "Переименовать", "名前を変更", "เปลี่ยนชื่อ"),
+    "moved": _t("Moved to Archive", "已移至归档", "Déplacé dans Archives", "Перемещено в архив", "アーカイブに移動しました", "ย้ายไปที่คลังเก็บแล้ว"),
+    "selected_one": _t("1 chat selected", "已选择 1 个聊天", "1 discussion sélectionnée", "Выбран 1 чат", "1件のトークを選択中", "เลือกแล้ว 1 แชท"),
 }
 # Proper names and times stay as they are in every language.
-VERBATIM = {"07:00", "08:30", "22:15", "Home-5G", "Office", "Café", "Blue Sky", "Night Drive", "Ocean"}
+VERBATIM = {"07:00", "08:30", "22:15", "Home-5G", "Office", "Café", "Blue Sky", "Night Drive", "Ocean",
+            "report.pdf", "photo.png", "notes.txt", "budget.xlsx", "slides.pptx", "song.mp3"}
 
 # --- icon descriptions (how a question names an unlabeled icon) ---------------------------------
 ICON_NAMES: dict[str, dict[str, str]] = {
@@ -215,6 +221,47 @@ QUESTIONS: dict[str, dict[str, str]] = {
              "これらはユーザーの作業の一部の場面です。ユーザーの目的は何ですか？",
              "ภาพหน้าจอเหล่านี้เป็นบางช่วงของงานของผู้ใช้ เป้าหมายของผู้ใช้คืออะไร"),
 }
+# GUI Knowledge Bench question stems (seed sections 3.3-3.5); "_box" stems name the element by the red box
+# drawn on the screenshot (the augmented_question variant, seed section 3.3).
+KNOWLEDGE_QUESTIONS: dict[str, dict[str, str]] = {
+    "state_on": _t("Is {x} turned on in this screenshot?", "此截图中{x}是否处于开启状态？", "{x} est-il activé sur cette capture ?",
+                   "Включён ли {x} на этом скриншоте?", "このスクリーンショットで{x}はオンですか？", "ในภาพหน้าจอนี้{x}เปิดอยู่หรือไม่"),
+    "state_on_box": _t("Is the switch in the red box turned on?", "红框中的开关是否处于开启状态？", "L'interrupteur dans le cadre rouge est-il activé ?",
+                       "Включён ли переключатель в красной рамке?", "赤枠内のスイッチはオンですか？", "สวิตช์ในกรอบสีแดงเปิดอยู่หรือไม่"),
+    "state_checked": _t("Is {x} ticked in this screenshot?", "此截图中{x}是否已勾选？", "{x} est-elle cochée sur cette capture ?",
+                        "Отмечен ли {x} на этом скриншоте?", "このスクリーンショットで{x}はチェックされていますか？", "ในภาพหน้าจอนี้{x}ถูกทำเครื่องหมายหรือไม่"),
+    "state_checked_box": _t("Is the checkbox in the red box ticked?", "红框中的复选框是否已勾选？", "La case dans le cadre rouge est-elle cochée ?",
+                            "Отмечен ли флажок в красной рамке?", "赤枠内のチェックボックスはチェックされていますか？", "ช่องทำเครื่องหมายในกรอบสีแดงถูกเลือกหรือไม่"),
+    "widget": QUESTIONS["WF"],
+    "widget_box": _t("What does the icon in the red box do on this screen?", "红框中的图标在此界面中的作用是什么？",
+                     "À quoi sert l'icône dans le cadre rouge sur cet écran ?", "Какую функцию выполняет значок в красной рамке на этом экране?",
+                     "この画面で赤枠内のアイコンは何をしますか？", "ไอคอนในกรอบสีแดงบนหน้าจอนี้มีหน้าที่อะไร"),
+    "layout": QUESTIONS["REL"],
+    "layout_box": _t("Where is the element in the red box relative to {y}?", "红框中的元素相对于{y}在什么位置？",
+                     "Où se trouve l'élément dans le cadre rouge par rapport à {y} ?", "Где находится элемент в красной рамке относительно {y}?",
+                     "赤枠内の要素は{y}から見てどこにありますか？", "องค์ประกอบในกรอบสีแดงอยู่ตรงไหนเมื่อเทียบกับ{y}"),
+    "plan_order": _t("The user wants to {goal}. Starting from this screen, in which order must the steps be done?",
+                     "用户想要{goal}。从当前界面开始，这些步骤应按什么顺序执行？",
+                     "L'utilisateur veut {goal}. À partir de cet écran, dans quel ordre faut-il faire les étapes ?",
+                     "Пользователь хочет {goal}. В каком порядке нужно выполнить шаги, начиная с этого экрана?",
+                     "ユーザーは「{goal}」ことを望んでいます。この画面から始めて、手順はどの順番で行うべきですか？",
+                     "ผู้ใช้ต้องการ{goal} เริ่มจากหน้าจอนี้ ต้องทำขั้นตอนตามลำดับใด"),
+    "plan_check": _t("The user wants to {goal}. Starting from this screen, is this order of steps correct: {steps}?",
+                     "用户想要{goal}。从当前界面开始，以下步骤顺序是否正确：{steps}？",
+                     "L'utilisateur veut {goal}. À partir de cet écran, cet ordre d'étapes est-il correct : {steps} ?",
+                     "Пользователь хочет {goal}. Верен ли, начиная с этого экрана, такой порядок шагов: {steps}?",
+                     "ユーザーは「{goal}」ことを望んでいます。この画面から始める場合、次の手順の順番は正しいですか：{steps}",
+                     "ผู้ใช้ต้องการ{goal} เริ่มจากหน้าจอนี้ ลำดับขั้นตอนนี้ถูกต้องหรือไม่: {steps}"),
+}
+# Text typed into search fields by type actions (seed section 3.4; distractors perturb it).
+TYPED_TEXTS: dict[str, dict[str, str]] = {
+    "typed_weather": _t("weather today", "今天天气", "météo du jour", "погода сегодня", "今日の天気", "อากาศวันนี้"),
+    "typed_wake": _t("Wake up", "起床", "Réveil", "Подъём", "起床", "ตื่นนอน"),
+    "typed_milk": _t("Buy milk", "买牛奶", "Acheter du lait", "Купить молоко", "牛乳を買う", "ซื้อนม"),
+    "typed_anna": _t("Anna", "安娜", "Anna", "Анна", "アンナ", "แอนนา"),
+    "typed_shoes": _t("running shoes", "跑鞋", "chaussures de course", "кроссовки", "ランニングシューズ", "รองเท้าวิ่ง"),
+}
+
 # Quotation marks around a label, per language typography.
 QUOTES: dict[str, tuple[str, str]] = {"en": ("'", "'"), "zh": ("“", "”"), "fr": ("« ", " »"), "ru": ("«", "»"), "ja": ("「", "」"), "th": ("'", "'")}
 

@@ -7,12 +7,19 @@ import math
 from PIL import Image, ImageDraw
 
 from gui_tasks.synth.fonts import font, runs
+from gui_tasks.synth.i18n import TYPED_TEXTS
 from gui_tasks.synth.i18n import label as tr
 from gui_tasks.synth.scene import Element, Screen
 
 LIGHT = {"bg": (248, 248, 250), "fg": (28, 28, 30), "muted": (142, 142, 147), "line": (224, 224, 228), "card": (255, 255, 255)}
 DARK = {"bg": (18, 18, 20), "fg": (235, 235, 240), "muted": (150, 150, 158), "line": (56, 56, 60), "card": (30, 30, 34)}
 ACCENT, ON, OFF, RED = (10, 122, 255), (52, 199, 89), (200, 200, 206), (230, 40, 40)
+SELECTED = (196, 222, 255)  # a row selected by a long press
+
+
+def typed(text: str, lang: str) -> str:
+    """Typed text as drawn: a ``TYPED_TEXTS`` key in ``lang``, anything else verbatim."""
+    return TYPED_TEXTS[text][lang] if text in TYPED_TEXTS else text
 
 
 def text_width(text: str, size: int) -> int:
@@ -103,6 +110,14 @@ def _icon(d: ImageDraw.ImageDraw, name: str, box, color, filled: bool = False) -
     elif name == "home":
         d.polygon([(cx, cy - r), (cx - r, cy - r * 0.1), (cx + r, cy - r * 0.1)], outline=color)
         d.rectangle([cx - r * 0.7, cy - r * 0.1, cx + r * 0.7, cy + r], outline=color, width=w)
+    elif name == "doc":
+        d.polygon([(cx - r * 0.6, cy - r), (cx + r * 0.3, cy - r), (cx + r * 0.7, cy - r * 0.6), (cx + r * 0.7, cy + r),
+                   (cx - r * 0.6, cy + r)], outline=color)
+        for k in (-0.3, 0.1, 0.5):
+            d.line([(cx - r * 0.35, cy + r * k), (cx + r * 0.45, cy + r * k)], fill=color, width=1)
+    elif name == "folder":
+        d.polygon([(cx - r, cy - r * 0.6), (cx - r * 0.2, cy - r * 0.6), (cx, cy - r * 0.35), (cx + r, cy - r * 0.35), (cx + r, cy + r * 0.8),
+                   (cx - r, cy + r * 0.8)], outline=color, fill=None)
     else:
         raise ValueError(f"unknown icon {name!r}")
 
@@ -143,9 +158,12 @@ def _element(d: ImageDraw.ImageDraw, e: Element, lang: str, t: dict, log: Log | 
     elif e.role == "input":
         d.rounded_rectangle(e.box, radius=10, fill=t["card"], outline=t["line"])
         _icon(d, "search", (x1 + 6, y1 + 8, x1 + 30, y2 - 8), t["muted"])
-        draw_text(d, (x1 + 36, cy), fit(tr(e.label, lang), 16, x2 - x1 - 48), 16, t["muted"], log=log)
+        if e.text:  # typed text replaces the placeholder
+            draw_text(d, (x1 + 36, cy), fit(typed(e.text, lang), 16, x2 - x1 - 48), 16, t["fg"], log=log)
+        else:
+            draw_text(d, (x1 + 36, cy), fit(tr(e.label, lang), 16, x2 - x1 - 48), 16, t["muted"], log=log)
     elif e.role == "row":
-        d.rectangle(e.box, fill=t["card"])
+        d.rectangle(e.box, fill=SELECTED if e.state else t["card"])
         d.line([(16, y2 - 1), (x2, y2 - 1)], fill=t["line"])
         x = 16
         if e.icon:
@@ -170,6 +188,11 @@ def _element(d: ImageDraw.ImageDraw, e: Element, lang: str, t: dict, log: Log | 
     elif e.role == "toast":
         d.rounded_rectangle(e.box, radius=12, fill=(60, 60, 64))
         draw_text(d, ((x1 + x2) / 2, cy), fit(tr(e.label, lang), 14, x2 - x1 - 16), 14, (255, 255, 255), anchor="mm", log=log)
+    elif e.role == "menu":
+        d.rounded_rectangle([x1 + 3, y1 + 3, x2 + 3, y2 + 3], radius=8, fill=(0, 0, 0))  # shadow
+        d.rounded_rectangle(e.box, radius=8, fill=t["card"], outline=t["line"])
+    elif e.role == "menuitem":
+        draw_text(d, (x1 + 12, cy), fit(tr(e.label, lang), 15, x2 - x1 - 16), 15, t["fg"], log=log)
     elif e.role == "dialog":
         d.rounded_rectangle(e.box, radius=16, fill=t["card"])
         draw_text(d, ((x1 + x2) / 2, y1 + 48), fit(tr(e.label, lang), 17, x2 - x1 - 24), 17, t["fg"], anchor="mm", log=log)
@@ -184,6 +207,8 @@ def strings(scr: Screen, lang: str) -> list[str]:
     """Every full (untruncated) label on ``scr`` in ``lang`` (for glyph-coverage checks)."""
     out = ["9:41"]
     for e in scr.elements:
-        if e.label and e.role in ("title", "input", "row", "button", "toast", "tab", "dialog"):
+        if e.label and e.role in ("title", "input", "row", "button", "toast", "tab", "dialog", "menuitem"):
             out.append(tr(e.label, lang))
+        if e.text:
+            out.append(typed(e.text, lang))
     return out

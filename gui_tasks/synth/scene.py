@@ -30,6 +30,7 @@ class Element:
     state: bool | None = None
     target: str | None = None  # page opened by tapping, if any
     owner: str | None = None  # the row a trailing widget belongs to
+    text: str | None = None  # verbatim text typed into an input (GUI Knowledge Bench type actions)
 
     def to_json(self) -> dict[str, Any]:
         return {k: (list(v) if k == "box" else v) for k, v in self.__dict__.items() if v is not None}
@@ -146,7 +147,20 @@ APPS: dict[str, dict[str, Page]] = {
                                               Row("desktop_site", "toggle", "desktop")), back=True),
     },
 }
-ROOT_PAGES = {"settings": "root", "clock": "alarms", "messages": "chats", "notes": "list", "shop": "home", "music": "library",
+# A desktop file manager for the desktop action types of GUI Knowledge Bench (seed section 3.4, appendix A.3): a
+# single click selects a file, a double click opens it, a right click opens its context menu, dragging it onto
+# the Archive folder moves it there, ctrl a selects everything. Kept out of APPS so the MPR-GUI sets stay as they are.
+FILE_NAMES = ("report.pdf", "photo.png", "notes.txt", "budget.xlsx", "slides.pptx", "song.mp3")
+DESKTOP_APPS: dict[str, dict[str, Page]] = {
+    "explorer": {
+        "root": Page("files", tuple(Row(n, "none", icon="doc") for n in FILE_NAMES) + (Row("archive", "none", icon="folder"),),
+                     search="search", actions=(("share", None),)),
+        "viewer": Page("files", (), back=True),
+    },
+}
+ALL_APPS: dict[str, dict[str, Page]] = {**APPS, **DESKTOP_APPS}
+MENU_ITEMS = ("open", "rename", "delete")
+ROOT_PAGES = {"explorer": "root", "settings": "root", "clock": "alarms", "messages": "chats", "notes": "list", "shop": "home", "music": "library",
               "files": "root", "browser": "start"}
 # What each icon does (WF answers), seed section 3.2: widget function from visual cues.
 ICON_FUNCTIONS = {"gear": "fn_settings", "search": "fn_search", "plus": "fn_add", "trash": "fn_delete", "share": "fn_share",
@@ -158,18 +172,20 @@ DIALOG_BOX: Box = (32, 250, WIDTH - 32, 430)
 
 
 def screen(app: str, page: str, state: dict[str, Any]) -> Screen:
-    """Lay out ``APPS[app][page]`` in ``state``: every element with its box."""
-    spec = APPS[app][page]
+    """Lay out ``ALL_APPS[app][page]`` in ``state``: every element with its box."""
+    spec = ALL_APPS[app][page]
     els: list[Element] = [Element("status", "status", (0, 0, WIDTH, STATUS_H))]
     if spec.back:
         els.append(Element("back", "back", (8, STATUS_H + 12, 40, STATUS_H + 44), icon="back"))
-    els.append(Element("title", "title", (56, STATUS_H + 8, WIDTH - 96, STATUS_H + 48), label=spec.title))
+    title = state.get("open_file", spec.title) if page == "viewer" else spec.title
+    els.append(Element("title", "title", (56, STATUS_H + 8, WIDTH - 96, STATUS_H + 48), label=title))
     for i, (icon, target) in enumerate(reversed(spec.actions)):
         x2 = WIDTH - 12 - i * 40
         els.append(Element(f"action_{icon}", "icon", (x2 - 32, STATUS_H + 12, x2, STATUS_H + 44), icon=icon, target=target))
     y = CONTENT_TOP
     if spec.search:
-        els.append(Element("input", "input", (16, y, WIDTH - 16, y + 40), label=spec.search, state=bool(state.get("typed")), icon="search"))
+        els.append(Element("input", "input", (16, y, WIDTH - 16, y + 40), label=spec.search, state=bool(state.get("typed")), icon="search",
+                           text=state.get("typed_text")))
         y += 52
     if page == "cart":
         items = [k for k in ("headphones", "backpack", "smart_watch") if state.get(f"cart_{k}")]
@@ -178,11 +194,16 @@ def screen(app: str, page: str, state: dict[str, Any]) -> Screen:
         rows = spec.rows
         if spec.show_rows_if and not state.get(spec.show_rows_if):
             rows = rows[:1]
-        rows = tuple(r for r in rows if not state.get(f"gone_{r.key}"))
+        rows = tuple(r for r in rows if not state.get(f"gone_{r.key}") and not state.get(f"moved_{r.label}"))
+        rows = rows[int(state.get("scroll", 0)):]  # scrolled lists start further down (GUI Knowledge Bench scrolls)
+    menu_at: tuple[int, int] | None = None
     for i, row in enumerate(rows):
         rid = f"row_{row.label}".replace(":", "").replace(" ", "_").replace("-", "_")
         target = row.key if row.trailing == "chevron" else None
-        els.append(Element(rid, "row", (0, y, WIDTH, y + ROW_H), label=row.label, icon=row.icon, target=target))
+        els.append(Element(rid, "row", (0, y, WIDTH, y + ROW_H), label=row.label, icon=row.icon, target=target,
+                           state=True if state.get("selected") == row.label or state.get("all_selected") else None))
+        if state.get("menu") == row.label:  # a right-click context menu below the row
+            menu_at = (120, y + ROW_H - 8)
         cy = y + ROW_H // 2
         if row.trailing == "toggle":
             els.append(Element(f"{rid}_toggle", "toggle", (WIDTH - 68, cy - 14, WIDTH - 16, cy + 14), label=row.label,
@@ -208,6 +229,11 @@ def screen(app: str, page: str, state: dict[str, Any]) -> Screen:
         for i, (icon, lab) in enumerate(spec.tabs):
             els.append(Element(f"tab_{lab}", "tab", (i * w, HEIGHT - TAB_H, (i + 1) * w, HEIGHT), label=lab, icon=icon,
                                state=i == spec.tab_selected))
+    if menu_at is not None:
+        mx, my = menu_at
+        els.append(Element("menu", "menu", (mx, my, mx + 160, my + 32 * len(MENU_ITEMS) + 8)))
+        for i, item in enumerate(MENU_ITEMS):
+            els.append(Element(f"menu_{item}", "menuitem", (mx + 4, my + 4 + 32 * i, mx + 156, my + 36 + 32 * i), label=item, owner="menu"))
     if state.get("dialog"):
         x1, y1, x2, y2 = DIALOG_BOX
         els.append(Element("dialog", "dialog", DIALOG_BOX, label="delete_confirm"))
@@ -253,6 +279,107 @@ def tap(scr: Screen, eid: str) -> tuple[str, dict[str, Any], str]:
     return page, state, "none"
 
 
+# Pages whose rows are selected by a long press (a selection bar appears), and how far one scroll moves a list.
+LONG_PRESS_SELECT = {("messages", "chats")}
+SCROLL_ROWS = 2
+MIN_SCROLL_ROWS = 6  # lists shorter than this do not scroll
+
+
+def long_press(scr: Screen, eid: str) -> tuple[str, dict[str, Any], str]:
+    """The page and state after a long press on ``eid``: chat rows become selected; elsewhere nothing happens."""
+    el = scr.get(eid)
+    state = dict(scr.state)
+    state.pop("toast", None)
+    if scr.active(el) and el.role == "row" and (scr.app, scr.page) in LONG_PRESS_SELECT and not el.state:
+        return scr.page, {**state, "selected": el.label, "toast": "selected_one"}, "out_selected"
+    return scr.page, dict(scr.state), "none"
+
+
+def type_text(scr: Screen, text: str) -> tuple[str, dict[str, Any], str]:
+    """The page and state after typing ``text`` (verbatim) into the page's input field."""
+    if not any(e.role == "input" and scr.active(e) for e in scr.elements):
+        return scr.page, dict(scr.state), "none"
+    state = {k: v for k, v in scr.state if k != "toast"}
+    return scr.page, {**state, "typed": True, "typed_text": text}, "out_typed"
+
+
+def scroll(scr: Screen, direction: str) -> tuple[str, dict[str, Any], str]:
+    """The page and state after scrolling the list (``"DOWN"`` reveals rows further down)."""
+    state = {k: v for k, v in scr.state if k not in ("toast", "menu")}
+    spec = ALL_APPS[scr.app][scr.page]
+    offset = int(state.get("scroll", 0))
+    n = len(spec.rows)
+    if scr.modal or n < MIN_SCROLL_ROWS or direction not in ("UP", "DOWN"):
+        return scr.page, dict(scr.state), "none"
+    new = min(offset + SCROLL_ROWS, n - 1 - SCROLL_ROWS) if direction == "DOWN" else max(offset - SCROLL_ROWS, 0)
+    if new == offset:
+        return scr.page, dict(scr.state), "none"
+    if new:
+        state["scroll"] = new
+    else:
+        state.pop("scroll", None)
+    return scr.page, state, "out_scrolled"
+
+
+def _file_row(scr: Screen, eid: str) -> Element | None:
+    el = scr.get(eid)
+    return el if scr.app == "explorer" and scr.page == "root" and el.role == "row" and el.label in FILE_NAMES else None
+
+
+def desktop_click(scr: Screen, eid: str) -> tuple[str, dict[str, Any], str]:
+    """A single left click: selects a file (closing any menu); menu items act; anything else as ``tap``."""
+    el = scr.get(eid)
+    state = {k: v for k, v in scr.state if k not in ("toast", "menu", "all_selected")}
+    if el.role == "menuitem":
+        name = dict(scr.state)["menu"]
+        if el.label == "open":
+            return "viewer", {**state, "open_file": name}, "out_open"
+        if el.label == "delete":
+            return scr.page, {**state, f"moved_{name}": True, "toast": "deleted"}, "out_deleted"
+        return scr.page, state, "out_menu_closed"
+    row = _file_row(scr, eid)
+    if row is not None:
+        return scr.page, {**state, "selected": row.label}, "out_selected"
+    if scr.app == "explorer" and dict(scr.state).get("menu"):
+        return scr.page, state, "out_menu_closed"
+    return tap(scr, eid)
+
+
+def double_click(scr: Screen, eid: str) -> tuple[str, dict[str, Any], str]:
+    """A double click opens a file in the viewer; elsewhere it acts like a click."""
+    row = _file_row(scr, eid)
+    if row is None:
+        return desktop_click(scr, eid)
+    state = {k: v for k, v in scr.state if k not in ("toast", "menu", "all_selected", "selected", "scroll")}
+    return "viewer", {**state, "open_file": row.label}, "out_open"
+
+
+def right_click(scr: Screen, eid: str) -> tuple[str, dict[str, Any], str]:
+    """A right click opens the context menu of a file; elsewhere nothing happens."""
+    row = _file_row(scr, eid)
+    if row is None or dict(scr.state).get("menu") == row.label:
+        return scr.page, dict(scr.state), "none"
+    state = {k: v for k, v in scr.state if k != "toast"}
+    return scr.page, {**state, "menu": row.label, "selected": row.label}, "out_menu"
+
+
+def drag(scr: Screen, src: str, dst: str) -> tuple[str, dict[str, Any], str]:
+    """Dragging a file onto the Archive folder moves it there; any other drag changes nothing."""
+    row, target = _file_row(scr, src), scr.get(dst)
+    if row is None or target.role != "row" or target.label != "archive":
+        return scr.page, dict(scr.state), "none"
+    state = {k: v for k, v in scr.state if k not in ("toast", "menu", "selected", "all_selected")}
+    return scr.page, {**state, f"moved_{row.label}": True, "toast": "moved"}, "out_moved"
+
+
+def hotkey(scr: Screen, keys: str) -> tuple[str, dict[str, Any], str]:
+    """``ctrl a`` selects every row of the file manager; other shortcuts change nothing here."""
+    if scr.app != "explorer" or scr.page != "root" or sorted(keys.lower().split()) != ["a", "ctrl"]:
+        return scr.page, dict(scr.state), "none"
+    state = {k: v for k, v in scr.state if k not in ("toast", "menu", "selected")}
+    return scr.page, {**state, "all_selected": True}, "out_all_selected"
+
+
 def checked_keys(scr: Screen) -> list[str]:
     """State keys of the rows whose checkbox is ticked on ``scr``."""
     return [state_key(scr, e) for e in scr.elements if e.role == "checkbox" and e.state]
@@ -280,4 +407,5 @@ def with_state(scr: Screen, **changes: Any) -> Screen:
 
 
 __all__ = ["APPS", "ROOT_PAGES", "ICON_FUNCTIONS", "DELETABLE", "Element", "Screen", "checked_keys", "screen", "state_key", "tap", "restate",
-           "with_state"]
+           "with_state", "long_press", "type_text", "scroll", "DESKTOP_APPS", "ALL_APPS", "FILE_NAMES", "desktop_click",
+           "double_click", "right_click", "drag", "hotkey"]

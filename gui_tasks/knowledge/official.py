@@ -1,0 +1,315 @@
+"""Official GUI Knowledge Bench data: locating a copy, reading raw rows, normalising them.
+
+Hub id ``KendrickShi/GUI-Knowledge-Bench`` (BENCHMARKS.md section 2). A row carries
+``question_id``, ``knowledge{knowledge_type, knowledge_sub_type}``, ``question_type``,
+``question_text``, ``question_image_dir_list``, ``option_text`` (and ``option_image_dir_list``
+for action effect, whose options are screenshots), ``os_type``, ``app_type``,
+``annotation.bbox``, ``augmented_question`` and ``groundtruth``. Interaction-prediction
+questions name their action in ``question_text`` (``"ActionEffect: click(point='x y')"``,
+``"ActionPrediction-Type: ..."``, ``"ActionPrediction-Parameter: click"``). Rows are read from
+every ``*.json`` (a list of rows, or an object holding one), ``*.jsonl`` and ``*.parquet`` file below the
+root; images given inline (``{"bytes": ..., "path": ...}``, as the hub stores Image features) are
+written once to the cache and referred to by path. Reading and normalising are separate so
+``process_docs`` does the schema work.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from PIL import Image
+
+from gui_models.actions import CALL_TYPES, from_call
+from gui_tasks.errors import DataError
+from gui_tasks.knowledge.marks import marks_for_action
+from gui_tasks.knowledge.schema import PLATFORM_CALLS, SUBTASK_TYPE, SUBTASKS, YES_NO, letters_for
+
+HUB_ID = "KendrickShi/GUI-Knowledge-Bench"
+DATA_DIR_ENV = "GUI_KNOWLEDGE_DATA_DIR"
+MOBILE_OS = {"android", "ios", "ipados", "harmonyos", "mobile"}
+DESKTOP_OS = {"windows", "macos", "mac", "osx", "linux", "ubuntu", "web", "desktop", "chromeos"}
+# Frame of ``annotation.bbox`` and of action points: pixels of the original screenshot (appendix A.3
+# gives the model "The size of the image is {w}x{h}").
+COORDINATE_FRAME = "original_px"
+_PREFIX = re.compile(r"^\s*(ActionEffect|ActionPrediction-Type|ActionPrediction-Parameter)\s*:\s*", re.I)
+# Option wordings of the action-type question -> action call name.
+_ACTION_WORDS = {
+    "click": "click", "left click": "click", "left_click": "click", "single click": "click", "tap": "click",
+    "left_double": "left_double", "double click": "left_double", "double_click": "left_double", "left double click": "left_double",
+    "doubleclick": "left_double", "right_single": "right_single", "right click": "right_single", "right_click": "right_single",
+    "right single click": "right_single", "drag": "drag", "hotkey": "hotkey", "keyboard shortcut": "hotkey", "type": "type",
+    "typing": "type", "input": "type", "scroll": "scroll", "swipe": "scroll", "long_press": "long_press", "long press": "long_press",
+}
+
+
+def data_root() -> Path:
+    """The local copy named by ``$GUI_KNOWLEDGE_DATA_DIR``, else a hub snapshot (needs network)."""
+    local = os.environ.get(DATA_DIR_ENV)
+    if local:
+        root = Path(local).expanduser()
+        if not root.is_dir():
+            raise DataError(f"${DATA_DIR_ENV} points to {root}, which is not a directory", file=str(root))
+        return root
+    try:
+        from huggingface_hub import snapshot_download
+
+        return Path(snapshot_download(repo_id=HUB_ID, repo_type="dataset"))
+    except Exception as exc:  # offline, gated, missing: one actionable message
+        raise DataError(
+            f"cannot fetch the official GUI Knowledge Bench data from the hub ({exc.__class__.__name__}: {exc}). "
+            f"Download {HUB_ID} yourself and set {DATA_DIR_ENV}=<folder>, or use the gui_knowledge_synth tasks.",
+            file=HUB_ID,
+        ) from exc
+
+
+def read_raw_rows(root: Path, subtasks: Sequence[str] = SUBTASKS, variant: str = "plain") -> Iterator[dict[str, Any]]:
+    """One transport row per official question of ``subtasks``: the raw JSON as text plus its origin."""
+    files = sorted(p for p in root.rglob("*") if p.suffix in (".json", ".jsonl", ".parquet") and p.is_file())
+    if not files:
+        raise DataError("no *.json, *.jsonl or *.parquet question files found", file=str(root))
+    for path in files:
+        for i, raw in _rows_of(path):
+            if not isinstance(raw, dict) or "question_text" not in raw:
+                continue  # not a question (e.g. a dataset card or an index file)
+            if subtask_of(raw, file=path, row=i) in subtasks:
+                raw = _embedded_images(raw, file=path, row=i)
+                yield {"raw": json.dumps(raw, ensure_ascii=False), "file": str(path), "row": i, "root": str(root), "variant": variant}
+
+
+IMAGE_LIST_FIELDS = ("question_image_dir_list", "option_image_dir_list", "option_text")
+
+
+def _embedded_images(raw: dict[str, Any], *, file: Path, row: int) -> dict[str, Any]:
+    """Inline images (``{"bytes": ..., "path": ...}``) written to ``cache_dir()/gkb_images`` and replaced by their paths."""
+    out = dict(raw)
+    for name in IMAGE_LIST_FIELDS:
+        value = raw.get(name)
+        values = value if isinstance(value, list) else [value]
+        if not any(isinstance(v, dict) for v in values):
+            continue
+        paths = []
+        for k, v in enumerate(values):
+            if not isinstance(v, dict):
+                paths.append(v)
+                continue
+            data = v.get("bytes")
+            if not isinstance(data, (bytes, bytearray)) or not data:
+                raise DataError("inline image without bytes", file=str(file), row=row, field=f"{name}[{k}]")
+            from gui_tasks.paths import cache_dir
+
+            suffix = Path(str(v.get("path") or "")).suffix or ".png"
+            target = cache_dir() / "gkb_images" / (hashlib.sha1(data).hexdigest() + suffix)
+            if not target.is_file():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                tmp = target.with_suffix(target.suffix + f".{os.getpid()}.tmp")
+                tmp.write_bytes(data)
+                os.replace(tmp, target)
+            paths.append(str(target))
+        out[name] = paths if isinstance(value, list) else paths[0]
+    return out
+
+
+def _rows_of(path: Path) -> Iterator[tuple[int, Any]]:
+    if path.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        try:
+            yield from enumerate(pq.read_table(path).to_pylist())
+        except Exception as exc:  # a corrupt or foreign parquet file
+            raise DataError(f"unreadable parquet file ({exc.__class__.__name__}: {exc})", file=str(path)) from exc
+        return
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".jsonl":
+        for i, line in enumerate(text.splitlines()):
+            if line.strip():
+                try:
+                    yield i, json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise DataError(f"invalid JSON ({exc.msg})", file=str(path), row=i, field="<line>") from exc
+        return
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataError(f"invalid JSON ({exc.msg})", file=str(path), row=None, field="<file>") from exc
+    if isinstance(data, dict):
+        data = next((v for v in data.values() if isinstance(v, list)), [data])
+    if isinstance(data, list):
+        yield from enumerate(data)
+
+
+def subtask_of(raw: dict[str, Any], *, file: Path | str, row: int) -> str:
+    """The Table 2 sub-task of an official row, from ``knowledge.knowledge_sub_type`` (and the question prefix)."""
+    knowledge = raw.get("knowledge")
+    sub = knowledge.get("knowledge_sub_type") if isinstance(knowledge, dict) else None
+    if not isinstance(sub, str) or not sub.strip():
+        raise DataError("missing knowledge.knowledge_sub_type", file=str(file), row=row, field="knowledge.knowledge_sub_type")
+    key = re.sub(r"[^a-z]", "", sub.lower())
+    prefix = _PREFIX.match(str(raw.get("question_text") or ""))
+    tag = prefix.group(1).lower() if prefix else ""
+    if "effect" in key:
+        return "effect"
+    if "parameter" in key or (key.startswith("action") and tag == "actionprediction-parameter"):
+        return "parameter"
+    if "actiontype" in key or (key.startswith("action") and tag == "actionprediction-type"):
+        return "type"
+    if key.startswith("actionprediction"):  # no tag in the question: options that all name action types make it "type"
+        opts = raw.get("option_text")
+        return "type" if isinstance(opts, list) and opts and all(action_name(str(o)) for o in opts) else "parameter"
+    for word, subtask in (("state", "state"), ("widget", "widget"), ("function", "widget"), ("icon", "widget"),
+                          ("layout", "layout"), ("goal", "goal"), ("plan", "plan")):
+        if word in key:
+            return subtask
+    raise DataError(f"unknown knowledge_sub_type {sub!r}", file=str(file), row=row, field="knowledge.knowledge_sub_type")
+
+
+def _resolve_image(value: Any, *, root: Path, file: Path, row: int, field: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise DataError(f"expected an image path, got {type(value).__name__}", file=str(file), row=row, field=field)
+    rel = Path(value)
+    candidates = [rel] if rel.is_absolute() else [root / rel, file.parent / rel, root / "images" / rel]
+    for cand in candidates:
+        if cand.is_file():
+            return str(cand.resolve())
+    raise DataError(f"image {value!r} not found (looked in {', '.join(str(c.parent) for c in candidates)})",
+                    file=str(file), row=row, field=field)
+
+
+def _image_list(raw: dict, name: str, **where: Any) -> list[str]:
+    value = raw.get(name) or []
+    values = [value] if isinstance(value, str) else value
+    if not isinstance(values, list):
+        raise DataError("must be a path or a list of paths", file=str(where["file"]), row=where["row"], field=name)
+    return [_resolve_image(v, field=f"{name}[{k}]", **where) for k, v in enumerate(values)]
+
+
+def platform_of(raw: dict[str, Any], *, file: Path | str, row: int) -> str:
+    """``desktop`` or ``mobile`` from ``os_type`` (the action space differs, appendix A.3)."""
+    os_type = str(raw.get("os_type") or "").strip().lower().replace(" ", "")
+    if os_type in MOBILE_OS:
+        return "mobile"
+    if os_type in DESKTOP_OS:
+        return "desktop"
+    raise DataError(f"unknown os_type {raw.get('os_type')!r} (mobile: {sorted(MOBILE_OS)}, desktop: {sorted(DESKTOP_OS)})",
+                    file=str(file), row=row, field="os_type")
+
+
+def action_name(option: str) -> str:
+    """The action call name an action-type option stands for ("Double click" -> "left_double"); "" if none."""
+    text = re.sub(r"\(.*", "", str(option)).strip().lower().rstrip(".")
+    return _ACTION_WORDS.get(text, _ACTION_WORDS.get(text.replace("-", " "), ""))
+
+
+def _boxes(value: Any) -> list[list[float]]:
+    """``annotation.bbox`` as boxes: one [x1, y1, x2, y2], a list of them, or dicts holding ``bbox``."""
+    if isinstance(value, dict):
+        value = value.get("bbox")
+    if isinstance(value, list) and len(value) == 4 and all(isinstance(v, (int, float)) for v in value):
+        return [[float(v) for v in value]]
+    if isinstance(value, list):
+        return [b for item in value for b in _boxes(item)]
+    return []
+
+
+def normalise_row(transport: dict[str, Any]) -> dict[str, Any]:
+    """One official row -> the canonical document of ``gui_tasks.knowledge.schema``."""
+    file, row, root = Path(transport["file"]), int(transport["row"]), Path(transport["root"])
+    variant = transport.get("variant", "plain")
+    raw = json.loads(transport["raw"])
+    where = {"root": root, "file": file, "row": row}
+
+    def bad(field: str, why: str) -> DataError:
+        return DataError(why, file=str(file), row=row, field=field)
+
+    subtask = subtask_of(raw, file=file, row=row)
+    qtype = raw.get("question_type")
+    if qtype not in ("multiple_choice", "yes_or_no"):
+        raise bad("question_type", f"must be 'multiple_choice' or 'yes_or_no', got {qtype!r}")
+    text = raw.get("question_text")
+    if not isinstance(text, str) or not text.strip():
+        raise bad("question_text", "missing or empty")
+    images = _image_list(raw, "question_image_dir_list", **where)
+    if not images:
+        raise bad("question_image_dir_list", "no question screenshot")
+    with Image.open(images[0]) as im:
+        size = [int(im.size[0]), int(im.size[1])]
+    platform = platform_of(raw, file=file, row=row) if subtask in ("effect", "type", "parameter") else \
+        ("mobile" if str(raw.get("os_type") or "").strip().lower() in MOBILE_OS else "desktop")
+
+    option_images: list[str] = []
+    if qtype == "yes_or_no":
+        options = list(YES_NO)
+    elif subtask == "effect":
+        option_images = _image_list(raw, "option_image_dir_list", **where) if raw.get("option_image_dir_list") else \
+            _image_list(raw, "option_text", **where)  # BENCHMARKS.md: the option screenshots may sit in option_text
+        options = [""] * len(option_images)
+    else:
+        opts = raw.get("option_text")
+        if not isinstance(opts, list) or not all(isinstance(o, (str, int, float)) for o in opts):
+            raise bad("option_text", "must be a list of option texts")
+        options = [str(o).strip() for o in opts]
+    if qtype == "multiple_choice" and not 2 <= len(options) <= 7:
+        raise bad("option_text" if subtask != "effect" else "option_image_dir_list", f"expected 2 to 7 options, got {len(options)}")
+    answer = _groundtruth(raw.get("groundtruth"), qtype, len(options))
+    if answer is None:
+        raise bad("groundtruth", f"{raw.get('groundtruth')!r} is not a valid answer for a {qtype} question with {len(options)} options")
+
+    body = _PREFIX.sub("", text).strip()
+    question, action, marks = text.strip(), "", []
+    if subtask == "effect":
+        question, action = "", body
+        marks = _action_marks(body, size)
+    elif subtask == "parameter":
+        question, action = "", body.split("(")[0].strip()
+        marks = [m for letter, opt in zip(letters_for(len(options)), options) for m in _action_marks(f"{action}({opt})", size, letter)]
+    elif subtask == "type":
+        question = ""
+    if variant == "augmented":
+        aug = raw.get("augmented_question")
+        boxes = _boxes((raw.get("annotation") or {}).get("bbox") if isinstance(raw.get("annotation"), dict) else None)
+        if isinstance(aug, str) and aug.strip() and subtask not in ("effect", "type", "parameter"):
+            question = aug.strip()
+        marks = [{"kind": "box", "box": b} for b in boxes] + marks
+    option_actions = [action_name(o) for o in options] if subtask == "type" else []
+    if subtask == "type":
+        known = set(PLATFORM_CALLS[platform])
+        if any(a and a not in known for a in option_actions):
+            raise bad("option_text", f"action types {option_actions} are not all in the {platform} action space {sorted(known)}")
+    qid = raw.get("question_id")
+    meta = {"file": str(file), "row": row, "os_type": raw.get("os_type"), "app_type": raw.get("app_type"),
+            "knowledge_sub_type": raw["knowledge"]["knowledge_sub_type"], "coordinate_frame": COORDINATE_FRAME,
+            "augmented_applied": variant == "augmented" and isinstance(raw.get("augmented_question"), str)}
+    return {
+        "id": str(qid) if qid not in (None, "") else f"{file.stem}-{row:05d}",
+        "subtask": subtask, "knowledge_type": SUBTASK_TYPE[subtask], "question_type": qtype, "platform": platform,
+        "lang": "en", "question": question, "action": action, "options": options, "option_images": option_images,
+        "option_actions": option_actions, "images": images, "image_size": size, "marks": json.dumps(marks),
+        "answer": answer, "source": "official", "variant": variant, "meta": json.dumps(meta, ensure_ascii=False, sort_keys=True),
+    }
+
+
+def _groundtruth(value: Any, qtype: str, n_options: int) -> str | None:
+    text = str(value if value is not None else "").strip()
+    if qtype == "yes_or_no":
+        word = text.lower().strip(".")
+        return word if word in YES_NO else None
+    m = re.fullmatch(r"[(\[]?([A-Ga-g])[)\]]?(?:\s*[.:、)]\s*.*)?", text, flags=re.S)
+    letter = m.group(1).upper() if m else None
+    return letter if letter and letter in letters_for(n_options) else None
+
+
+def _action_marks(call: str, size: Sequence[int], label: str | None = None) -> list[dict[str, Any]]:
+    """Marks for an action call in original pixels; a call without coordinates (type, hotkey) draws nothing."""
+    try:
+        action = from_call(call, COORDINATE_FRAME)
+    except ValueError:
+        return []
+    return marks_for_action(action, (int(size[0]), int(size[1])), label)
+
+
+__all__ = ["HUB_ID", "DATA_DIR_ENV", "data_root", "read_raw_rows", "normalise_row", "subtask_of", "platform_of", "action_name",
+           "CALL_TYPES"]

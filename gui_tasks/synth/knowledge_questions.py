@@ -1,0 +1,431 @@
+"""GUI Knowledge Bench questions whose answers follow from the synthetic world (seed sections 3.3-3.5).
+
+Every answer is computed from the generator, never written by hand: control states from the
+screen state, widget functions from ``ICON_FUNCTIONS``, layout from element boxes, action types and
+parameters from the transition that produced the second screen (``scene.tap`` / ``long_press`` /
+``type_text`` / ``scroll``), action effects by applying the action, goal completion from the last
+screenshot that shows the goal's control, and plans by replaying each ordering. Questions are
+language-independent; ``text`` localises their references. Interaction questions alternate between the
+phone apps (``mobile``, four action types) and the desktop file manager of ``scene.DESKTOP_APPS``
+(``desktop``, seven action types: single, double and right click, drag, hotkey, type, scroll).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from gui_models.actions import DESKTOP_CALLS, MOBILE_CALLS, Action, to_call
+from gui_tasks.knowledge.marks import marks_for_action
+from gui_tasks.synth import i18n
+from gui_tasks.synth.questions import (TASKS, _goal_reached, _options, _plans, _unique, localise, perform, play,
+                                       random_background, random_screen, ref_of, relation_of)
+from gui_tasks.synth.scene import (APPS, DESKTOP_APPS, FILE_NAMES, ICON_FUNCTIONS, LONG_PRESS_SELECT, MIN_SCROLL_ROWS, Element,
+                                   Screen, _state_key, desktop_click, double_click, drag, hotkey, long_press, right_click, screen,
+                                   scroll, tap, type_text)
+
+LETTERS = "ABCD"
+LETTERS_ALL = "ABCDEFG"  # seven desktop action types
+YES_NO = ("yes", "no", "unknown")
+# Seed section 3.4: hotkey distractors come from a set of common shortcuts.
+COMMON_HOTKEYS = ("ctrl c", "ctrl v", "ctrl z", "ctrl s", "alt tab", "ctrl shift n")
+FRAME = "original_px"  # points are pixels of the rendered screenshot
+
+
+@dataclass(frozen=True)
+class KQuestion:
+    """A language-independent question: screenshots, stems (plain and red-box), options, the answer."""
+
+    subtask: str
+    question_type: str  # "multiple_choice" | "yes_or_no"
+    frames: tuple[Screen, ...]
+    stem: tuple[str, dict[str, Any]] | None  # (KNOWLEDGE_QUESTIONS key | "goal", references)
+    options: tuple[Any, ...]  # references, localised by ``text``; yes/no questions: YES_NO
+    answer: str
+    aug_stem: tuple[str, dict[str, Any]] | None = None  # the red-box stem; None: same as ``stem``
+    option_frames: tuple[Screen, ...] = ()  # action effect: one screen per option
+    action: str = ""  # effect: the action call; parameter: the call name
+    marks: tuple[dict[str, Any], ...] = ()
+    box: tuple[int, int, int, int] | None = None  # the red box of the augmented variant
+    option_actions: tuple[str, ...] = ()
+    facts: dict[str, Any] = field(default_factory=dict)
+    platform: str = "mobile"  # "desktop" for the file manager's questions
+
+
+def text(ref: Any, lang: str) -> str:
+    """A reference in ``lang``: ("lit", s) verbatim, ("typed", key, how) a perturbed typed text, else ``localise``."""
+    if ref[0] == "lit":
+        return ref[1]
+    if ref[0] == "typed":
+        return f"content='{perturb(i18n.TYPED_TEXTS[ref[1]][lang], ref[2])}'"
+    if ref[0] == "ynsteps":
+        return localise(("steps", ref[1]), lang)
+    return i18n.as_option(localise(ref, lang))
+
+
+def stem_text(stem: tuple[str, dict[str, Any]] | None, lang: str) -> str:
+    """The question text of a stem in ``lang``."""
+    if stem is None:
+        return ""
+    key, refs = stem
+    if key == "goal":
+        return localise(refs["goal"], lang)
+    fmt = {k: (localise(("steps", v[1]), lang) if v[0] == "ynsteps" else localise(v, lang)) for k, v in refs.items()}
+    return i18n.KNOWLEDGE_QUESTIONS[key][lang].format(**fmt)
+
+
+def perturb(s: str, how: str) -> str:
+    """Seed section 3.4 typing distractors: a case change, a partial deletion, a typo (two letters swapped)."""
+    if how == "same":
+        return s
+    if how == "cut":
+        return s[:-1]
+    if how == "swap":
+        return s[1] + s[0] + s[2:]
+    if how == "case":  # scripts without case get a doubled last character instead
+        return s.upper() if s.upper() != s else s + s[-1]
+    raise ValueError(how)
+
+
+def looks(scr: Screen) -> str:
+    """What the screenshot shows: the elements and the theme (state keys that draw nothing do not count)."""
+    return json.dumps([e.to_json() for e in scr.elements], sort_keys=True) + str(bool(dict(scr.state).get("dark")))
+
+
+def _center(e: Element) -> tuple[int, int]:
+    x1, y1, x2, y2 = e.box
+    return (x1 + x2) // 2, (y1 + y2) // 2
+
+
+def _box_mark(e: Element) -> tuple[int, int, int, int]:
+    x1, y1, x2, y2 = e.box
+    return (x1 - 3, y1 - 3, x2 + 3, y2 + 3)
+
+
+def _marks(action: Action, scr: Screen, label: str | None = None) -> list[dict[str, Any]]:
+    return marks_for_action(action, scr.size, label)
+
+
+# --- interface perception -------------------------------------------------------------------
+
+
+def q_state(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
+    want = YES_NO[k % 3]
+    if want == "unknown":  # a switch of the same app that this screen does not show
+        shown = {e.label for e in scr.elements if e.label}
+        labels = sorted({r.label for p in APPS[scr.app].values() for r in p.rows if r.trailing == "toggle" and r.label not in shown})
+        if not labels:
+            return None
+        lab = rng.choice(labels)
+        stem = ("state_on", {"x": ("switch", lab)})
+        return KQuestion("state", "yes_or_no", (scr,), stem, YES_NO, "unknown", aug_stem=stem, facts={"label": lab, "visible": False})
+    cands = [e for e in _unique(scr, [e for e in scr.elements if e.role in ("toggle", "checkbox")]) if bool(e.state) == (want == "yes")]
+    if not cands:
+        return None
+    e = rng.choice(cands)
+    kind = "state_on" if e.role == "toggle" else "state_checked"
+    return KQuestion("state", "yes_or_no", (scr,), (kind, {"x": ref_of(scr, e)}), YES_NO, want, aug_stem=(f"{kind}_box", {}),
+                     box=_box_mark(e), facts={"element": e.id, "state": bool(e.state)})
+
+
+def q_widget(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
+    cands = _unique(scr, [e for e in scr.elements if e.role in ("icon", "back") and not e.owner])
+    if not cands:
+        return None
+    e = rng.choice(cands)
+    fn = ICON_FUNCTIONS[e.icon]
+    built = _options(rng, ("function", fn), [("function", f) for f in i18n.FUNCTIONS], k % 4)
+    return built and KQuestion("widget", "multiple_choice", (scr,), ("widget", {"x": ref_of(scr, e)}), built[0], LETTERS[built[1]],
+                               aug_stem=("widget_box", {}), box=_box_mark(e), facts={"element": e.id, "function": fn})
+
+
+def q_layout(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
+    cands = _unique(scr, [e for e in scr.elements if e.role in ("row", "icon", "back", "button", "tab", "input")])
+    pairs = [(a, b, rel) for a in cands for b in cands if a is not b and (rel := relation_of(a.box, b.box))]
+    if not pairs:
+        return None
+    a, b, rel = rng.choice(pairs)
+    built = _options(rng, ("relation", rel), [("relation", r) for r in i18n.RELATIONS], k % 4)
+    return built and KQuestion("layout", "multiple_choice", (scr,), ("layout", {"x": ref_of(scr, a), "y": ref_of(scr, b)}), built[0],
+                               LETTERS[built[1]], aug_stem=("layout_box", {"y": ref_of(scr, b)}), box=_box_mark(a),
+                               facts={"element": a.id, "reference": b.id, "relation": rel})
+
+
+# --- interaction prediction -------------------------------------------------------------------
+
+
+def element_at(scr: Screen, point: tuple[float, float]) -> Element | None:
+    """The innermost active element under ``point`` (the status bar does not react)."""
+    hits = [e for e in scr.elements if e.role != "status" and scr.active(e)
+            and e.box[0] <= point[0] <= e.box[2] and e.box[1] <= point[1] <= e.box[3]]
+    return min(hits, key=lambda e: ((e.box[2] - e.box[0]) * (e.box[3] - e.box[1]), e.id)) if hits else None
+
+
+def is_desktop(scr: Screen) -> bool:
+    return scr.app in DESKTOP_APPS
+
+
+def apply(scr: Screen, action: Action) -> Screen:
+    """The screen after ``action`` (points in pixels of ``scr``): the world's transition functions by action type."""
+    kind = action.type
+    if kind == "SCROLL":
+        page, state, _ = scroll(scr, action.direction)
+    elif kind == "TYPE":
+        page, state, _ = type_text(scr, action.text)
+    elif kind == "HOTKEY":
+        page, state, _ = hotkey(scr, action.text)
+    else:
+        el = element_at(scr, action.point)
+        if el is None:
+            return scr
+        if kind == "DRAG":
+            dst = element_at(scr, action.end_point)
+            if dst is None:
+                return scr
+            page, state, _ = drag(scr, el.id, dst.id)
+        else:
+            fn = {"CLICK": desktop_click if is_desktop(scr) else tap, "LONG_PRESS": long_press, "DOUBLE_CLICK": double_click,
+                  "RIGHT_CLICK": right_click}[kind]
+            page, state, _ = fn(scr, el.id)
+    return screen(scr.app, page, state)
+
+
+def transitions(scr: Screen, rng: random.Random) -> list[tuple[str, Action, Screen, dict[str, Any]]]:
+    """(call name, action, next screen, facts) for every action that visibly changes ``scr`` on its platform."""
+    cands: list[tuple[str, Action, dict[str, Any]]] = []
+    for e in scr.elements:
+        if not scr.active(e) or e.role in ("status", "title", "toast", "dialog", "menu"):
+            continue
+        at = _center(e)
+        cands.append(("click", Action("CLICK", point=at, frame=FRAME), {"element": e.id}))
+        if is_desktop(scr) and e.role == "row" and e.label in FILE_NAMES:
+            cands.append(("left_double", Action("DOUBLE_CLICK", point=at, frame=FRAME), {"element": e.id}))
+            cands.append(("right_single", Action("RIGHT_CLICK", point=at, frame=FRAME), {"element": e.id}))
+            archive = next((a for a in scr.elements if a.role == "row" and a.label == "archive"), None)
+            if archive is not None:
+                cands.append(("drag", Action("DRAG", point=at, end_point=_center(archive), frame=FRAME), {"element": e.id}))
+        if not is_desktop(scr) and (scr.app, scr.page) in LONG_PRESS_SELECT and e.role == "row":
+            cands.append(("long_press", Action("LONG_PRESS", point=at, frame=FRAME), {"element": e.id}))
+    if is_desktop(scr):
+        cands.append(("hotkey", Action("HOTKEY", text="ctrl a"), {}))
+    if any(e.role == "input" and scr.active(e) and not e.text for e in scr.elements):
+        key = rng.choice(sorted(i18n.TYPED_TEXTS))  # a TYPED_TEXTS key: the renderer draws it in each language
+        cands.append(("type", Action("TYPE", text=key), {"typed": key}))
+    for direction in ("DOWN", "UP"):
+        mid = (scr.size[0] // 2, scr.size[1] // 2)
+        cands.append(("scroll", Action("SCROLL", point=mid, frame=FRAME, direction=direction), {"direction": direction}))
+    out = []
+    for name, action, facts in cands:
+        nxt = apply(scr, action)
+        if looks(nxt) != looks(scr):
+            out.append((name, action, nxt, facts))
+    return out
+
+
+def random_desktop_screen(rng: random.Random) -> Screen:
+    """The file manager in a random state: some files moved away, a selection, a scrolled list, an open menu or the viewer."""
+    if rng.random() < 0.1:
+        return screen("explorer", "viewer", {"open_file": rng.choice(FILE_NAMES)})
+    state: dict[str, Any] = {f"moved_{n}": True for n in rng.sample(FILE_NAMES, rng.randrange(3))}
+    left = [n for n in FILE_NAMES if f"moved_{n}" not in state]
+    r = rng.random()
+    if r < 0.3:
+        state["selected"] = rng.choice(left)
+    elif r < 0.4:
+        state["all_selected"] = True
+    elif r < 0.5:
+        state["menu"] = state["selected"] = rng.choice(left)
+    if rng.random() < 0.25 and len(left) + 1 >= MIN_SCROLL_ROWS:
+        state["scroll"] = 2
+    return screen("explorer", "root", state)
+
+
+def call_text(action: Action, lang: str) -> str:
+    """The action call in ``lang`` (typed content is language-bearing)."""
+    if action.type == "TYPE":
+        return to_call(Action("TYPE", text=i18n.TYPED_TEXTS[action.text][lang]))
+    return to_call(action)
+
+
+def q_effect(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
+    moves = transitions(scr, rng)
+    if not moves:
+        return None
+    name, action, nxt, facts = rng.choice(moves)
+    # distractors (seed section 3.4): the preceding screenshot and similar screens of the same app
+    pool = {looks(scr): scr}
+    for _, _, other, _ in moves:
+        pool.setdefault(looks(other), other)
+    pool.pop(looks(nxt), None)
+    if len(pool) < 3:
+        return None
+    keys = sorted(pool)
+    picked = [pool[x] for x in rng.sample(keys, 3)]
+    slot = k % 4
+    if scr not in picked:  # the unchanged screen is always among the options
+        picked[rng.randrange(3)] = scr
+    frames = picked[:slot] + [nxt] + picked[slot:]
+    return KQuestion("effect", "multiple_choice", (scr,), None, tuple(("lit", "") for _ in frames), LETTERS[slot],
+                     option_frames=tuple(frames), action=("call", action), marks=tuple(_marks(action, scr)),
+                     facts={"call": name, **facts}, platform="desktop" if is_desktop(scr) else "mobile")
+
+
+def q_type(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
+    calls = DESKTOP_CALLS if is_desktop(scr) else MOBILE_CALLS
+    want = calls[(k // 2) % len(calls)]
+    moves = [m for m in transitions(scr, rng) if m[0] == want]
+    if not moves:
+        return None
+    name, action, nxt, facts = rng.choice(moves)
+    return KQuestion("type", "multiple_choice", (scr, nxt), None, tuple(("lit", c) for c in calls),
+                     LETTERS_ALL[calls.index(name)], option_actions=calls, facts={"call": name, **facts},
+                     platform="desktop" if is_desktop(scr) else "mobile")
+
+
+def _fmt_param(a: Action) -> tuple:
+    """An action's parameters as an option text, the way appendix A.3 writes them inside the call."""
+    if a.type == "TYPE":
+        return ("typed", *a.text.split("|")) if "|" in a.text else ("typed", a.text, "same")
+    if a.type == "HOTKEY":
+        return ("lit", f"key='{a.text}'")
+    if a.type == "DRAG":
+        return ("lit", f"start_point='{a.point[0]} {a.point[1]}', end_point='{a.end_point[0]} {a.end_point[1]}'")
+    if a.type == "SCROLL":
+        return ("lit", f"point='{a.point[0]} {a.point[1]}', direction='{a.direction.lower()}'")
+    return ("lit", f"point='{a.point[0]} {a.point[1]}'")
+
+
+def _param_distractors(scr: Screen, action: Action, nxt: Screen) -> list[Action]:
+    """Seed section 3.4 distractors, kept only when they would not also produce ``nxt``."""
+    w, h = scr.size
+    if action.type == "SCROLL":
+        cands = [Action("SCROLL", point=action.point, frame=FRAME, direction=d) for d in ("UP", "DOWN", "LEFT", "RIGHT")]
+    elif action.type == "TYPE":  # case change, partial deletion, typo
+        return [Action("TYPE", text=f"{action.text}|{how}") for how in ("case", "cut", "swap")]
+    elif action.type == "HOTKEY":
+        cands = [Action("HOTKEY", text=k) for k in COMMON_HOTKEYS]
+    elif action.type == "DRAG":  # reversed direction, shortened distance, swapped start and end
+        (x1, y1), (x2, y2) = action.point, action.end_point
+        clamp = lambda x, y: (min(max(int(x), 0), w - 1), min(max(int(y), 0), h - 1))  # noqa: E731
+        cands = [Action("DRAG", point=action.point, end_point=clamp(2 * x1 - x2, 2 * y1 - y2), frame=FRAME),
+                 Action("DRAG", point=action.point, end_point=clamp((x1 + x2) / 2, (y1 + y2) / 2), frame=FRAME),
+                 Action("DRAG", point=action.end_point, end_point=action.point, frame=FRAME)]
+    else:  # nearby but incorrect points: the centres of the closest other elements
+        others = sorted((e for e in scr.elements if e.role != "status" and _center(e) != action.point),
+                        key=lambda e: (abs(_center(e)[0] - action.point[0]) + abs(_center(e)[1] - action.point[1]), e.id))
+        cands = [Action(action.type, point=p, frame=FRAME) for p in dict.fromkeys(_center(e) for e in others)]
+    keep = [c for c in cands if c != action and looks(apply(scr, c)) != looks(nxt)]
+    return list(dict.fromkeys(keep))
+
+
+def q_parameter(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
+    moves = transitions(scr, rng)
+    if not moves:
+        return None
+    name, action, nxt, facts = rng.choice(moves)
+    slot = k % 4
+    pool = _param_distractors(scr, action, nxt)
+    if len(pool) < 3:
+        return None
+    cands = pool[:3] if action.type in ("CLICK", "LONG_PRESS", "DOUBLE_CLICK", "RIGHT_CLICK") else rng.sample(pool, 3)
+    rng.shuffle(cands)
+    ordered = cands[:slot] + [action] + cands[slot:]
+    opts = tuple(_fmt_param(a) for a in ordered)
+    marks = [m for letter, a in zip(LETTERS, ordered) if a.point is not None for m in _marks(a, scr, letter)]
+    return KQuestion("parameter", "multiple_choice", (scr, nxt), None, opts, LETTERS[slot], action=("lit", name),
+                     marks=tuple(marks), facts={"call": name, **facts}, platform="desktop" if is_desktop(scr) else "mobile")
+
+
+# --- instruction understanding -------------------------------------------------------------------
+
+_TOGGLE_TASKS = [t for t in TASKS if len(t[4]) == 1]  # tasks whose goal is one switch's state
+
+
+def _visible_state(scr: Screen, key: str) -> bool | None:
+    """The state of the switch with state key ``key`` if ``scr`` shows it, else None."""
+    for e in scr.elements:
+        if e.role == "toggle" and scr.active(e) and _state_key(scr, e) == key:
+            return bool(e.state)
+    return None
+
+
+def q_goal(rng: random.Random, _scr: Screen, k: int) -> KQuestion | None:
+    task = rng.choice(_TOGGLE_TASKS)
+    frames = [s for s, _ in play(task, random_background(task, rng))]
+    (key, initial), = task[4].items()
+    want = YES_NO[k % 3]
+    shown = {"yes": frames, "no": frames[:-1], "unknown": frames[:1]}[want]
+    # the answer is read off the screenshots: the last one that shows the goal's switch decides
+    seen = [v for v in (_visible_state(s, key) for s in shown) if v is not None]
+    answer = "unknown" if not seen else ("yes" if seen[-1] == (not initial) else "no")
+    if answer != want:
+        return None
+    return KQuestion("goal", "yes_or_no", tuple(shown), ("goal", {"goal": task[3]}), YES_NO, answer,
+                     facts={"task": [task[0], task[1], list(task[2])], "goal": task[3][1], "frames": len(shown)})
+
+
+def q_plan(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
+    plans = _plans(scr)
+    if k % 3 == 0:  # short plans as yes/no questions on one ordering (seed section 3.5)
+        plans = [p for p in plans if len(p[2]) == 2]
+        if not plans:
+            return None
+        goal, pred, steps = rng.choice(plans)
+        shown = steps if (k // 3) % 2 == 0 else tuple(reversed(steps))
+        answer = "yes" if _goal_reached(pred, perform(scr, shown)) else "no"
+        return KQuestion("plan", "yes_or_no", (scr,), ("plan_check", {"goal": goal, "steps": ("ynsteps", shown)}), YES_NO, answer,
+                         facts={"goal": goal[1], "goal_state": pred, "steps_shown": [s[2] for s in shown]})
+    plans = [p for p in plans if len(p[2]) >= 3]
+    if not plans:
+        return None
+    goal, pred, steps = rng.choice(plans)
+    wrong = [p for p in itertools.permutations(steps) if p != steps and not _goal_reached(pred, perform(scr, p))]
+    if len(wrong) < 3:
+        return None
+    built = _options(rng, ("steps", steps), [("steps", p) for p in wrong], k % 4)
+    return built and KQuestion("plan", "multiple_choice", (scr,), ("plan_order", {"goal": goal}), built[0], LETTERS[built[1]],
+                               facts={"goal": goal[1], "goal_state": pred, "steps": [s[2] for s in steps]})
+
+
+GENERATORS: dict[str, Callable[[random.Random, Screen, int], KQuestion | None]] = {
+    "state": q_state, "widget": q_widget, "layout": q_layout, "effect": q_effect, "type": q_type, "parameter": q_parameter,
+    "goal": q_goal, "plan": q_plan,
+}
+
+
+def _screen_for(subtask: str, rng: random.Random, k: int) -> Screen:
+    if subtask in ("effect", "type", "parameter") and k % 2 == 1:  # every other interaction question is on the desktop
+        return random_desktop_screen(rng)
+    scr = random_screen(rng)
+    if subtask in ("effect", "type", "parameter") and rng.random() < 0.3:  # scrolled lists: scroll-up transitions too
+        n = len(APPS[scr.app][scr.page].rows)
+        if n >= MIN_SCROLL_ROWS:
+            scr = screen(scr.app, scr.page, {**dict(scr.state), "scroll": 2})
+    return scr
+
+
+def generate(subtask: str, n: int, rng: random.Random) -> list[KQuestion]:
+    """``n`` distinct questions of one sub-task; the i-th aims at answer i (letters mod 4, yes/no/unknown mod 3).
+
+    Interaction questions alternate platforms (even i: mobile, odd i: desktop); action-type questions cycle
+    through the platform's action types.
+    """
+    out: list[KQuestion] = []
+    seen: set[str] = set()
+    attempts = 0
+    while len(out) < n:
+        attempts += 1
+        if attempts > 400 * n:
+            raise RuntimeError(f"could not generate {n} distinct {subtask} questions")
+        q = GENERATORS[subtask](rng, _screen_for(subtask, rng, len(out)), len(out))
+        if not q:
+            continue
+        key = repr((tuple(s.key for s in q.frames), q.stem, q.options, q.answer, q.action, tuple(s.key for s in q.option_frames)))
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(q)
+    return out
