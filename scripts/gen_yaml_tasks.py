@@ -93,9 +93,10 @@ def render_all() -> dict[str, str]:
 
 def folders() -> dict[Path, dict[str, str]]:
     """Every generated folder of yaml_tasks and its files (one entry per benchmark)."""
+    from gui_tasks.sphinx.yaml_spec import render_all as render_sphinx
     from gui_tasks.star.yaml_spec import render_all as render_star
 
-    return {OUT: render_all(), ROOT / "yaml_tasks" / "star": render_star()}
+    return {OUT: render_all(), ROOT / "yaml_tasks" / "star": render_star(), ROOT / "yaml_tasks" / "sphinx": render_sphinx()}
 
 
 def main(argv: list[str]) -> int:
