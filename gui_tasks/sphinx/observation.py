@@ -51,7 +51,7 @@ def simplified_text(scr: Screen, lang: str = "en") -> str:
 
 
 def set_of_mark(scr: Screen, lang: str = "en"):
-    """Screenshot with each interactable's box and index drawn on it."""
+    """Screenshot with each interactable's centre point marked with its index (section 3.4.1)."""
     from PIL import ImageDraw
 
     from gui_tasks.sphinx.simulator import Observation
@@ -59,6 +59,7 @@ def set_of_mark(scr: Screen, lang: str = "en"):
     img = Observation(scr).screenshot(lang).convert("RGB")
     d = ImageDraw.Draw(img)
     for k, e in enumerate(interactables(scr)):
-        d.rectangle(e.box, outline=(230, 30, 30), width=2)
-        d.text((e.box[0] + 2, e.box[1] + 1), str(k), fill=(230, 30, 30))
+        cx, cy = (e.box[0] + e.box[2]) / 2, (e.box[1] + e.box[3]) / 2
+        d.ellipse((cx - 4, cy - 4, cx + 4, cy + 4), fill=(230, 30, 30))
+        d.text((cx + 6, cy - 6), str(k), fill=(230, 30, 30))
     return img
