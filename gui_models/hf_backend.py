@@ -120,8 +120,28 @@ class GuiHF(lmms):
     def loglikelihood(self, requests: list[Instance]) -> list[tuple[float, bool]]:
         raise NotImplementedError("gui_hf does not score loglikelihood requests; our tasks use generate_until")
 
-    def generate_until_multi_round(self, requests: list[Instance]) -> list[str]:
-        raise NotImplementedError("gui_hf has no multi-round generation yet")
+    def generate_until_multi_round(self, requests: list[Instance]) -> list[list[str]]:
+        """Per request, the outputs of every round (lmms-eval 0.7.3 protocol: args = (ctx, gen_kwargs,
+        doc_to_visual, doc_to_text, doc_id, task, split); ``doc_to_text(doc, round_idx=k,
+        previous_output=[...])`` returns (visuals, text, terminal, previous_output, info))."""
+        results: list[list[str]] = []
+        for request in tqdm(requests, disable=self.rank != 0, desc="gui_hf multi-round"):
+            ctx, gen_kwargs, doc_to_visual, doc_to_text, doc_id, task, split = request.args
+            first = Instance(request_type="generate_until", arguments=(ctx, gen_kwargs, doc_to_visual, doc_id, task, split),
+                             idx=0, metadata=request.metadata)
+            req = self._request_context(first)
+            outs: list[str] = []
+            while True:
+                text = self._generate([req])[0]
+                outs.append(self.interventions.response(
+                    ResponseContext(text=text, request=req, rerun=lambda r: self._generate([r])[0])))
+                visuals, prompt, terminal, _prev, _info = doc_to_text(req.doc, round_idx=len(outs), previous_output=list(outs))
+                if terminal:
+                    break
+                req = self.interventions.request(RequestContext(text=str(prompt), images=tuple(visuals), doc_id=int(doc_id),
+                                                                task=str(task), gen_kwargs=dict(gen_kwargs or {}), doc=req.doc))
+            results.append(outs)
+        return results
 
     def generate_until(self, requests: list[Instance]) -> list[str]:
         """Responses in request order; batches group consecutive requests with equal gen_kwargs."""

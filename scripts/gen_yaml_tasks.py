@@ -97,9 +97,11 @@ def render_all() -> dict[str, str]:
 
 def folders() -> dict[Path, dict[str, str]]:
     """Every generated folder of yaml_tasks and its files (one entry per benchmark)."""
+    from gui_tasks.sphinx.yaml_spec import render_all as render_sphinx
     from gui_tasks.star.yaml_spec import render_all as render_star
 
-    return {OUT: render_all(), GKB_OUT: render_gkb(), ROOT / "yaml_tasks" / "star": render_star()}
+    return {OUT: render_all(), GKB_OUT: render_gkb(), ROOT / "yaml_tasks" / "star": render_star(),
+            ROOT / "yaml_tasks" / "sphinx": render_sphinx()}
 
 
 GKB_TEMPLATE = """\

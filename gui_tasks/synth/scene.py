@@ -173,7 +173,11 @@ DIALOG_BOX: Box = (32, 250, WIDTH - 32, 430)
 
 def screen(app: str, page: str, state: dict[str, Any]) -> Screen:
     """Lay out ``ALL_APPS[app][page]`` in ``state``: every element with its box."""
-    spec = ALL_APPS[app][page]
+    return layout(ALL_APPS[app][page], app, page, state)
+
+
+def layout(spec: Page, app: str, page: str, state: dict[str, Any]) -> Screen:
+    """Lay out any ``Page`` spec (also pages of other worlds, e.g. the SPHINX simulator) in ``state``."""
     els: list[Element] = [Element("status", "status", (0, 0, WIDTH, STATUS_H))]
     if spec.back:
         els.append(Element("back", "back", (8, STATUS_H + 12, 40, STATUS_H + 44), icon="back"))
@@ -406,6 +410,6 @@ def with_state(scr: Screen, **changes: Any) -> Screen:
     return screen(scr.app, scr.page, {**dict(scr.state), **changes})
 
 
-__all__ = ["APPS", "ROOT_PAGES", "ICON_FUNCTIONS", "DELETABLE", "Element", "Screen", "checked_keys", "screen", "state_key", "tap", "restate",
+__all__ = ["APPS", "ROOT_PAGES", "ICON_FUNCTIONS", "DELETABLE", "Element", "Screen", "checked_keys", "layout", "screen", "state_key", "tap", "restate",
            "with_state", "long_press", "type_text", "scroll", "DESKTOP_APPS", "ALL_APPS", "FILE_NAMES", "desktop_click",
            "double_click", "right_click", "drag", "hotkey"]
