@@ -9,15 +9,12 @@ documents, see ``gui_tasks.grounding.schema``) and ``root/images/board-XXXX.png`
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
-import tempfile
 from pathlib import Path
 
 from gui_tasks.paths import cache_dir
 from gui_tasks.synth.icons import ICONS, NAMES, TILE_COLORS, UNCOMMON, draw_icon, rarity, wallpaper
-from gui_tasks.synth.mpr import _locked
+from gui_tasks.synth.cache import build_once
 
 GENERATOR_VERSION = 1
 WIDTH, HEIGHT = 640, 400  # a 16:10 desktop
@@ -77,25 +74,16 @@ def set_name(seed: int, n: int) -> str:
     return f"icons-v{GENERATOR_VERSION}-seed{seed}-n{n}"
 
 
+def _build_into(tmp: Path, final: Path, *, seed: int, n: int) -> None:
+    build_icon_boards(tmp, seed=seed, n=n)
+    # image paths are absolute: rewrite them to the final folder before the rename
+    text = (tmp / "boards.jsonl").read_text(encoding="utf-8").replace(str(tmp.resolve()), str(final.resolve()))
+    (tmp / "boards.jsonl").write_bytes(text.encode("utf-8"))
+
+
 def load_or_build(seed: int = 0, n: int = 40, root: Path | None = None) -> Path:
     """The cached set's JSONL, built on first use; safe from several processes at once."""
     base = Path(root) if root is not None else cache_dir() / "synth"
-    base.mkdir(parents=True, exist_ok=True)
-    name = set_name(seed, n)
-    final = base / name
-    if not (final / "boards.jsonl").is_file():
-        with _locked(base / f".{name}.lock"):
-            if not (final / "boards.jsonl").is_file():
-                if final.exists():
-                    shutil.rmtree(final)
-                tmp = Path(tempfile.mkdtemp(dir=base, prefix=f".{name}.building-"))
-                try:
-                    os.chmod(tmp, 0o755)
-                    build_icon_boards(tmp, seed=seed, n=n)
-                    # image paths are absolute: rewrite them to the final folder before the rename
-                    text = (tmp / "boards.jsonl").read_text(encoding="utf-8").replace(str(tmp.resolve()), str(final.resolve()))
-                    (tmp / "boards.jsonl").write_bytes(text.encode("utf-8"))
-                    os.rename(tmp, final)
-                finally:
-                    shutil.rmtree(tmp, ignore_errors=True)
+    final = build_once(base, set_name(seed, n), lambda tmp, dest: _build_into(tmp, dest, seed=seed, n=n),
+                       lambda dest: (dest / "boards.jsonl").is_file())
     return final / "boards.jsonl"

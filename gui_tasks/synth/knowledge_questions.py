@@ -24,7 +24,7 @@ from gui_tasks.synth import i18n
 from gui_tasks.synth.questions import (TASKS, _goal_reached, _options, _plans, _unique, localise, perform, play,
                                        random_background, random_screen, ref_of, relation_of)
 from gui_tasks.synth.scene import (APPS, DESKTOP_APPS, FILE_NAMES, ICON_FUNCTIONS, LONG_PRESS_SELECT, MIN_SCROLL_ROWS, Element,
-                                   Screen, _state_key, desktop_click, double_click, drag, hotkey, long_press, right_click, screen,
+                                   Screen, state_key, desktop_click, double_click, drag, hotkey, long_press, right_click, screen,
                                    scroll, tap, type_text)
 
 LETTERS = "ABCD"
@@ -347,7 +347,7 @@ _TOGGLE_TASKS = [t for t in TASKS if len(t[4]) == 1]  # tasks whose goal is one 
 def _visible_state(scr: Screen, key: str) -> bool | None:
     """The state of the switch with state key ``key`` if ``scr`` shows it, else None."""
     for e in scr.elements:
-        if e.role == "toggle" and scr.active(e) and _state_key(scr, e) == key:
+        if e.role == "toggle" and scr.active(e) and state_key(scr, e) == key:
             return bool(e.state)
     return None
 
