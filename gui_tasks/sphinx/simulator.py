@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator, Mapping, Protocol
 
 from gui_tasks.synth import i18n
-from gui_tasks.synth.scene import HEIGHT, STATUS_H, WIDTH, Element, Page, Row, Screen, layout
+from gui_tasks.synth.scene import STATUS_H, WIDTH, Element, Page, Row, Screen, layout
 
 # Pages of the simulated world (labels not in i18n.LABELS are proper names, rendered verbatim).
 SIM_APPS: dict[str, dict[str, Page]] = {
