@@ -1,65 +1,128 @@
-"""SPHINX observation modes (section 3.4.1): full and simplified accessibility text, Set-of-Mark.
+"""SPHINX observation modes (section 3.4.1), rendered from a view hierarchy.
 
-Full text: indented tree (rows hold their trailing widgets), interactable elements tagged
-``[i]`` with their index. Simplified: only leaf interactables, one per line.
+- ``screenshot``: the image as it is.
+- ``full_text``: "We faithfully describe the accessibility tree with plain text, using indents to represent
+  the tree structure and unique indexes "[i]" (where i = 0, 1, ...) to tag interactable UI elements."
+- ``simplified_text``: "removes non-leaf UI elements and provides a list of descriptions of interactable UI
+  elements" - leaf interactables only, each with the same ``[i]`` it has in the full text, so an action
+  ``click [i]`` means the same element in every mode.
+- ``set_of_mark``: "We mark the center points of interactable UI elements ... directly on the screenshot."
+
+System UI (status and navigation bars) is left out by default (``drop_system_ui``, recorded by the tasks):
+``press [back]`` / ``press [home]`` cover the navigation bar.
 """
 
 from __future__ import annotations
 
-from gui_tasks.synth import i18n
-from gui_tasks.synth.scene import Element, Screen
+from typing import Literal
 
-INTERACTABLE = ("back", "icon", "input", "row", "toggle", "checkbox", "button", "tab")
+from PIL import Image, ImageDraw
 
+from gui_tasks.sphinx.hierarchy import Hierarchy, Node, center
 
-def _text(e: Element, lang: str) -> str:
-    from gui_tasks.sphinx.simulator import _verbatim_labels
-
-    if e.label is None:
-        return e.icon or ""
-    with _verbatim_labels():
-        return i18n.label(e.label, lang)
+MODES = ("screenshot", "full_text", "simplified_text", "set_of_mark")
+Mode = Literal["screenshot", "full_text", "simplified_text", "set_of_mark"]
+TEXT_MODES = ("full_text", "simplified_text")
+_FLAGS = ("checkable", "checked", "clickable", "long-clickable", "scrollable", "selected", "focused")
 
 
-def _attrs(e: Element, lang: str) -> str:
-    parts = [e.role, f'"{_text(e, lang)}"']
-    if e.state is not None:
-        parts.append(f"checked={str(e.state).lower()}")
+def describe(n: Node) -> str:
+    """One view on one line: short class, text, description, resource name and the true flags."""
+    parts = [n.get("class").rsplit(".", 1)[-1] or "View"]
+    if n.get("text"):
+        parts.append(f'"{n.get("text")}"')
+    if n.get("content-desc"):
+        parts.append(f'desc="{n.get("content-desc")}"')
+    rid = n.get("resource-id")
+    if rid:
+        parts.append(f"id={rid.split(':id/', 1)[-1]}")
+    if n.flag("checkable"):
+        parts.append(f"checked={n.get('checked', 'false')}")
+    parts += [k for k in _FLAGS if k not in ("checkable", "checked") and n.flag(k)]
     return " ".join(parts)
 
 
-def interactables(scr: Screen) -> list[Element]:
-    """Elements that take an action, in tree order; their index is the element id of Table 2."""
-    return [e for e in scr.elements if e.role in INTERACTABLE and scr.active(e)]
+def element_ids(h: Hierarchy, *, drop_system_ui: bool = True) -> dict[int, int]:
+    """Node index -> element id ``[i]`` (position among interactables, document order)."""
+    return {node: k for k, node in enumerate(h.interactables(drop_system_ui=drop_system_ui))}
 
 
-def full_text(scr: Screen, lang: str = "en") -> str:
-    """Indented accessibility tree; interactables prefixed ``[i] <index>``."""
-    idx = {e.id: k for k, e in enumerate(interactables(scr))}
-    lines = [f"screen {scr.app}/{scr.page}"]
-    for e in scr.elements:
-        depth = 2 if e.owner else 1
-        tag = f"[i] {idx[e.id]} " if e.id in idx else ""
-        lines.append("  " * depth + tag + _attrs(e, lang))
+def full_text(h: Hierarchy, *, drop_system_ui: bool = True) -> str:
+    """Indented tree; interactable views prefixed with their ``[i]``."""
+    ids = element_ids(h, drop_system_ui=drop_system_ui)
+    nodes = list(h.visible(drop_system_ui=drop_system_ui))
+    base = min((n.depth for _, n in nodes), default=0)
+    lines = []
+    for i, n in nodes:
+        tag = f"[{ids[i]}] " if i in ids else ""
+        lines.append("  " * (n.depth - base) + tag + describe(n))
     return "\n".join(lines)
 
 
-def simplified_text(scr: Screen, lang: str = "en") -> str:
-    """Leaf interactables only: a row whose trailing widget is interactable is left out."""
-    owners = {e.owner for e in scr.elements if e.owner and e.role in INTERACTABLE}
-    return "\n".join(f"{k}: {_attrs(e, lang)}" for k, e in enumerate(interactables(scr)) if e.id not in owners)
+def _inner_text(h: Hierarchy, i: int) -> str:
+    """Texts of the views inside view ``i`` (a clickable row usually keeps its label in a child TextView)."""
+    out, todo = [], list(h.nodes[i].children)
+    while todo:
+        j = todo.pop(0)
+        n = h.nodes[j]
+        if n.get("text"):
+            out.append(n.get("text"))
+        todo.extend(n.children)
+    return " ".join(out)
 
 
-def set_of_mark(scr: Screen, lang: str = "en"):
-    """Screenshot with each interactable's centre point marked with its index (section 3.4.1)."""
-    from PIL import ImageDraw
+def simplified_text(h: Hierarchy, *, drop_system_ui: bool = True) -> str:
+    """Leaf interactables only, one per line, with their ``[i]`` from the full tree; a view without text of
+    its own is described by the texts inside it."""
+    ids = element_ids(h, drop_system_ui=drop_system_ui)
+    lines = []
+    for i, k in ids.items():
+        if not h.is_leaf_interactable(i, drop_system_ui=drop_system_ui):
+            continue
+        n, line = h.nodes[i], f"[{k}] {describe(h.nodes[i])}"
+        inner = "" if n.get("text") or n.get("content-desc") else _inner_text(h, i)
+        lines.append(line + (f' text="{inner}"' if inner else ""))
+    return "\n".join(lines)
 
-    from gui_tasks.sphinx.simulator import Observation
 
-    img = Observation(scr).screenshot(lang).convert("RGB")
+def set_of_mark(image: Image.Image, h: Hierarchy, *, drop_system_ui: bool = True) -> Image.Image:
+    """A copy of the screenshot with each interactable's centre marked and numbered with its ``[i]``.
+
+    Hierarchy bounds are device pixels; when the screenshot has another size (``h.size`` known) the
+    marks are scaled to it."""
+    img = image.convert("RGB").copy()
+    sx = sy = 1.0
+    if h.size:
+        sx, sy = img.width / h.size[0], img.height / h.size[1]
     d = ImageDraw.Draw(img)
-    for k, e in enumerate(interactables(scr)):
-        cx, cy = (e.box[0] + e.box[2]) / 2, (e.box[1] + e.box[3]) / 2
-        d.ellipse((cx - 4, cy - 4, cx + 4, cy + 4), fill=(230, 30, 30))
-        d.text((cx + 6, cy - 6), str(k), fill=(230, 30, 30))
+    r = max(3, round(min(img.size) / 90))
+    for i, k in element_ids(h, drop_system_ui=drop_system_ui).items():
+        cx, cy = center(h.nodes[i].box)
+        cx, cy = cx * sx, cy * sy
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(230, 30, 30))
+        d.text((cx + r + 2, cy - r - 2), str(k), fill=(230, 30, 30))
     return img
+
+
+def render_text(h: Hierarchy, mode: str, *, drop_system_ui: bool = True) -> str:
+    """The text part of an observation in ``mode`` (empty for the image modes)."""
+    if mode == "full_text":
+        return full_text(h, drop_system_ui=drop_system_ui)
+    if mode == "simplified_text":
+        return simplified_text(h, drop_system_ui=drop_system_ui)
+    if mode in MODES:
+        return ""
+    raise ValueError(f"unknown observation mode {mode!r}; one of {MODES}")
+
+
+def render_images(image: Image.Image | None, h: Hierarchy, mode: str, *, drop_system_ui: bool = True) -> list[Image.Image]:
+    """The image part of an observation in ``mode`` (none for the text modes)."""
+    if mode in TEXT_MODES:
+        return []
+    if image is None:
+        raise ValueError(f"observation mode {mode!r} needs a screenshot")
+    if mode == "set_of_mark":
+        return [set_of_mark(image, h, drop_system_ui=drop_system_ui)]
+    if mode == "screenshot":
+        return [image.convert("RGB")]
+    raise ValueError(f"unknown observation mode {mode!r}; one of {MODES}")

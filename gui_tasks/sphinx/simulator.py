@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Iterator, Mapping, Protocol
 
+from gui_tasks.sphinx.hierarchy import SYSTEM_UI, Hierarchy, format_bounds
 from gui_tasks.synth import i18n
 from gui_tasks.synth.scene import STATUS_H, WIDTH, Element, Page, Row, Screen, layout
 
@@ -75,21 +77,109 @@ def build_screen(app: str, page: str, state: Mapping[str, Any]) -> Screen:
     return layout(SIM_APPS[app][page], app, page, dict(state))
 
 
+def label_text(e: Element, lang: str = "en") -> str:
+    """The visible text of an element in ``lang`` (proper names verbatim); icons give their glyph name."""
+    if e.label is None:
+        return e.icon or ""
+    with _verbatim_labels():
+        return i18n.label(e.label, lang)
+
+
+# Android classes and flags the simulator's views present through the accessibility API (3.4.1).
+_CLASS = {"title": "android.widget.TextView", "text": "android.widget.ImageView", "back": "android.widget.ImageButton",
+          "icon": "android.widget.ImageButton", "input": "android.widget.EditText", "row": "android.widget.LinearLayout",
+          "toggle": "android.widget.Switch", "checkbox": "android.widget.CheckBox", "button": "android.widget.Button",
+          "tab": "android.widget.FrameLayout", "toast": "android.widget.Toast", "dialog": "android.widget.FrameLayout",
+          "menu": "android.widget.ListView", "menuitem": "android.widget.TextView"}
+_CLICKABLE = {"back", "icon", "input", "row", "toggle", "checkbox", "button", "tab", "menuitem"}
+
+
+def package_of(app: str) -> str:
+    return f"com.sim.{app}"
+
+
+def _attrib(scr: Screen, e: Element, lang: str, *, box=None, cls=None, text=None, clickable=None) -> dict[str, str]:
+    pkg = package_of(scr.app)
+    is_click = (e.role in _CLICKABLE and scr.active(e)) if clickable is None else clickable
+    checkable = e.role in ("toggle", "checkbox")
+    if text is None:
+        text = "" if e.role in ("back", "icon", "text", "row", "toggle", "checkbox") else label_text(e, lang)
+        if e.role == "input":
+            text = e.text if e.text else ""
+    desc = ""
+    if e.role in ("back", "icon"):
+        desc = "Navigate up" if e.role == "back" else (e.icon or "")
+    elif e.role == "input" and not e.text:
+        desc = label_text(e, lang)
+    elif e.role in ("toggle", "checkbox"):
+        desc = label_text(e, lang)
+    return {"index": "0", "text": text, "resource-id": f"{pkg}:id/{e.id}", "class": cls or _CLASS.get(e.role, "android.view.View"),
+            "package": pkg, "content-desc": desc, "checkable": str(checkable).lower(),
+            "checked": str(bool(e.state) and checkable).lower(), "clickable": str(is_click).lower(), "enabled": "true",
+            "focusable": str(is_click).lower(), "focused": "false", "scrollable": "false",
+            "long-clickable": str(e.role == "row" and scr.active(e)).lower(), "password": "false",
+            "selected": str(bool(e.state) and e.role == "tab").lower(), "visible-to-user": "true",
+            "bounds": format_bounds(box or e.box)}
+
+
+def screen_hierarchy(scr: Screen, lang: str = "en") -> Hierarchy:
+    """The screen as an Android view hierarchy: a system status bar, the app frame, its views (a row's label
+    and trailing widget nested inside the row), resource ids ``com.sim.<app>:id/<element id>``."""
+    W, H = scr.size
+    flat: list[tuple[int, dict[str, str]]] = []
+    blank = {"index": "0", "text": "", "content-desc": "", "checkable": "false", "checked": "false", "clickable": "false",
+             "enabled": "true", "focusable": "false", "focused": "false", "scrollable": "false", "long-clickable": "false",
+             "password": "false", "selected": "false", "visible-to-user": "true"}
+    flat.append((0, {**blank, "resource-id": f"{SYSTEM_UI}:id/status_bar", "class": "android.widget.FrameLayout",
+                     "package": SYSTEM_UI, "bounds": format_bounds((0, 0, W, STATUS_H))}))
+    flat.append((0, {**blank, "resource-id": f"{package_of(scr.app)}:id/content", "class": "android.widget.FrameLayout",
+                     "package": package_of(scr.app), "bounds": format_bounds((0, STATUS_H, W, H))}))
+    owned: dict[str, list[Element]] = {}
+    for e in scr.elements:
+        if e.owner:
+            owned.setdefault(e.owner, []).append(e)
+    for e in scr.elements:
+        if e.role == "status" or e.owner:
+            continue
+        flat.append((1, _attrib(scr, e, lang)))
+        if e.role == "row":
+            x1, y1, x2, y2 = e.box
+            label_box = (16, y1, max(x2 - 80, 17), y2)
+            flat.append((2, _attrib(scr, e, lang, box=label_box, cls="android.widget.TextView", text=label_text(e, lang), clickable=False)
+                         | {"resource-id": f"{package_of(scr.app)}:id/{e.id}_label", "long-clickable": "false"}))
+        for child in owned.get(e.id, ()):
+            flat.append((2, _attrib(scr, child, lang)))
+    return Hierarchy.build(flat, size=(W, H))
+
+
 @dataclass(frozen=True)
 class Observation:
-    """What the agent sees: the screen (accessibility tree) and, on request, its screenshot."""
+    """What the agent sees: the screen, its view hierarchy and activity, and on request its screenshot."""
 
     screen: Screen
+    lang: str = "en"
 
-    def screenshot(self, lang: str = "en"):
+    @cached_property
+    def hierarchy(self) -> Hierarchy:
+        return screen_hierarchy(self.screen, self.lang)
+
+    @property
+    def activity(self) -> tuple[str, str]:
+        """(package, activity) as Android reports the foreground window."""
+        return package_of(self.screen.app), f"{package_of(self.screen.app)}.{self.screen.page}"
+
+    def screenshot(self, lang: str | None = None):
         from gui_tasks.synth.render import render
 
         with _verbatim_labels():
-            return render(self.screen, lang)
+            return render(self.screen, lang or self.lang)
 
 
 class Device(Protocol):
-    """What an agent loop drives; an adb device can implement it too."""
+    """What an agent loop drives: the simulator here, a phone through adb (``gui_tasks.sphinx.adb``) too.
+
+    Observations expose ``hierarchy`` (a ``Hierarchy``), ``activity`` ((package, activity)) and
+    ``screenshot()``; ``act`` takes a SPHINX action (Table 2) with element ids resolved to points or views."""
 
     def reset(self, initial: Mapping[str, Any]) -> Observation: ...
     def observe(self) -> Observation: ...
@@ -104,6 +194,24 @@ def element_at(scr: Screen, x: float, y: float) -> Element | None:
         if x1 <= x < x2 and y1 <= y < y2 and e.role not in ("status", "title", "text"):
             hit = e
     return hit
+
+
+def element_of_index(obs: Observation, index: int) -> str | None:
+    """The simulator element behind element id ``[index]`` of the observation, or None when out of range."""
+    ids = obs.hierarchy.interactables()
+    if not 0 <= index < len(ids):
+        return None
+    rid = obs.hierarchy.nodes[ids[index]].get("resource-id")
+    return rid.split(":id/", 1)[-1]
+
+
+def resolve(obs: Observation, action: Mapping[str, Any]) -> dict[str, Any]:
+    """An agent action with an element id (``index``) turned into the simulator's element form."""
+    act = dict(action)
+    if "index" in act:
+        eid = element_of_index(obs, int(act.pop("index")))
+        act["element"] = eid if eid is not None else "__missing__"
+    return act
 
 
 class Simulator:
@@ -170,5 +278,7 @@ class Simulator:
             self.back()
         elif kind == "home":
             self.app, self.page = HOME
+        elif kind == "restart" and self.app != HOME[0]:
+            self.page = ROOTS[self.app]
         # text / swipe / wait / enter / stop leave this world unchanged
         return self.observe()
