@@ -1,7 +1,9 @@
 """SPHINX end-to-end metrics (seed section 3.2.1, 3.2.5) as metric plugins.
 
-Trajectory records (kind ``"trajectory"``) carry ``satisfied`` (one bool per evaluator),
-``n_actions``, ``repeated`` (actions identical to the previous one) and ``format_errors``.
+Trajectory records (kind ``"trajectory"``) carry ``satisfied`` (one bool per evaluator), ``n_actions``
+(actions taken), ``repeated`` / ``repeat_looked`` (actions equal to an earlier one of the run / actions
+looked at, as the official ``eval_instr.py`` counts them) and ``format_errors`` (outputs that were not an
+action; the run ends at the first). Rates pool the counts over runs, as the official script does.
 """
 
 from __future__ import annotations
@@ -27,19 +29,71 @@ def average_completion(records: Sequence[Record]) -> float:
     return sum(sum(r["satisfied"]) / len(r["satisfied"]) for r in records) / len(records)
 
 
-def _ratio(records: Sequence[Record], key: str) -> float:
-    n = sum(r.get("n_actions", 0) for r in records)
-    return sum(r.get(key, 0) for r in records) / n if n else math.nan
+def repetition_rate(records: Sequence[Record]) -> float:
+    """Repeated actions / actions looked at, pooled over runs."""
+    n = sum(r.get("repeat_looked", 0) for r in records)
+    return sum(r.get("repeated", 0) for r in records) / n if n else math.nan
+
+
+def format_error_rate(records: Sequence[Record]) -> float:
+    """Format errors / (actions taken + format errors), pooled over runs."""
+    n = sum(r.get("n_actions", 0) + r.get("format_errors", 0) for r in records)
+    return sum(r.get("format_errors", 0) for r in records) / n if n else math.nan
+
+
+def _mean(records: Sequence[Record], key: str, **where: Any) -> float:
+    rs = [r for r in records if all(r.get(k) == v for k, v in where.items())]
+    return sum(bool(r[key]) for r in rs) / len(rs) if rs else math.nan
+
+
+def _format_errors(records: Sequence[Record]) -> float:
+    return sum(r["status"] != "parsed" for r in records) / len(records) if records else math.nan
+
+
+def perfect_rate(records: Sequence[Record], key: str = "correct") -> float:
+    """Table 7 "Perfect.": fraction of navigation tasks whose every completion-judgment step is right."""
+    tasks: dict[str, bool] = {}
+    for r in records:
+        tasks[r["task"]] = tasks.get(r["task"], True) and bool(r[key])
+    return sum(tasks.values()) / len(tasks) if tasks else math.nan
 
 
 @hookimpl
 def gui_metrics_register() -> list[MetricSpec]:
+    probe, comp, grd, foc = (frozenset({k}) for k in ("sphinx_probe", "sphinx_completion", "sphinx_grounding", "sphinx_focused"))
+    static = [
+        # Table 6 (official extractor.py calc_final): per capability, right items / items, the MCQ and its four T/F probes alike
+        MetricSpec("sphinx_goal_acc_original", lambda rs: _mean(rs, "correct", capability="goal"), True, probe,
+                   "SPHINX Table 6 goal understanding, answers as written"),
+        MetricSpec("sphinx_goal_acc_repaired", lambda rs: _mean(rs, "correct_repaired", capability="goal"), True, probe,
+                   "SPHINX Table 6 goal understanding, answers after the rule-based repair"),
+        MetricSpec("sphinx_app_acc_original", lambda rs: _mean(rs, "correct", capability="app"), True, probe,
+                   "SPHINX Table 6 app knowledge, answers as written"),
+        MetricSpec("sphinx_app_acc_repaired", lambda rs: _mean(rs, "correct_repaired", capability="app"), True, probe,
+                   "SPHINX Table 6 app knowledge, answers after the rule-based repair"),
+        MetricSpec("sphinx_probe_format_error_rate", _format_errors, False, probe, "knowledge probes not answered in the asked form"),
+        # Table 7 (3.3.3): continue / stop accuracy per step, Perfect per task
+        MetricSpec("sphinx_continue_acc", lambda rs: _mean(rs, "correct", answer="continue"), True, comp,
+                   "SPHINX Table 7 Continue.: steps labelled continue judged right"),
+        MetricSpec("sphinx_stop_acc", lambda rs: _mean(rs, "correct", answer="stop"), True, comp,
+                   "SPHINX Table 7 Stop.: final steps judged right"),
+        MetricSpec("sphinx_perfect", perfect_rate, True, comp, "SPHINX Table 7 Perfect.: tasks with every step judged right"),
+        MetricSpec("sphinx_completion_format_error_rate", _format_errors, False, comp, "completion answers other than one word"),
+        # Table 8 (3.3.4)
+        MetricSpec("sphinx_grounding_acc_original", lambda rs: _mean(rs, "correct"), True, grd, "SPHINX Table 8 grounding, as written"),
+        MetricSpec("sphinx_grounding_acc_repaired", lambda rs: _mean(rs, "correct_repaired"), True, grd,
+                   "SPHINX Table 8 grounding, after the rule-based repair"),
+        MetricSpec("sphinx_grounding_format_error_rate", _format_errors, False, grd, "grounding answers not in the Table 2 format"),
+        # Table 9 Focused Context (3.3.5): failure rate
+        MetricSpec("sphinx_focused_failure_rate", lambda rs: _mean(rs, "violation"), False, foc,
+                   "SPHINX Table 9 focused context: responses other than exactly the requested action"),
+    ]
     kinds = frozenset({"trajectory"})
-    return [
+    return static + [
         MetricSpec("sphinx_sr", success_rate, True, kinds, "SPHINX 3.2.1 success rate: all evaluators satisfied"),
         MetricSpec("sphinx_acp", average_completion, True, kinds, "SPHINX 3.2.1 average completion proportion"),
-        MetricSpec("sphinx_repetition_rate", lambda rs: _ratio(rs, "repeated"), False, kinds,
-                   "SPHINX 3.2.5 invariant: actions repeating the previous action"),
-        MetricSpec("sphinx_format_error_rate", lambda rs: _ratio(rs, "format_errors"), False, kinds,
+        MetricSpec("sphinx_repetition_rate", repetition_rate, False, kinds,
+                   "SPHINX 3.2.5 invariant: actions repeating an earlier action of the run"),
+        MetricSpec("sphinx_format_error_rate", format_error_rate, False, kinds,
                    "SPHINX 3.2.5 invariant: outputs not in the action format"),
     ]

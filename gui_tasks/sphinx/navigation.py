@@ -1,32 +1,41 @@
-"""Goal-based SPHINX navigation in the simulator: episodes recorded as evaluator trajectories."""
+"""Goal-based SPHINX navigation in the simulator: episodes recorded as evaluator trajectories.
+
+Built-in tasks carry evaluators in the official file layout (``evaluator.json`` nodes), so the same
+loader and semantics score the simulator and the official material; between them they use every
+assertion type, both match types and the three orders.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-from gui_tasks.sphinx.evaluator import Evaluator, Step, evaluators_from_json, score_trajectory
-from gui_tasks.sphinx.observation import _text
-from gui_tasks.sphinx.simulator import Observation, Simulator
+from gui_tasks.sphinx.evaluator import Assertion, Evaluator, Step, evaluators_from_json, score_trajectory
+from gui_tasks.sphinx.invariants import repetitions
+from gui_tasks.sphinx.simulator import Observation, Simulator, package_of
 from gui_tasks.sphinx.toggle_tasks import OPEN_PAGE, ToggleTask
-from gui_tasks.synth.scene import Element, Screen
 
 
-def element_attrs(e: Element, lang: str = "en") -> dict[str, str]:
-    """Evaluator-facing attributes of an element (names follow Android view hierarchies)."""
-    out = {"resource-id": e.id, "class": e.role, "text": _text(e, lang),
-           "bounds": "[{},{}][{},{}]".format(*e.box)}
-    if e.state is not None:
-        out["checked"] = str(bool(e.state)).lower()
+def eval_action(obs: Observation, action: Mapping[str, Any]) -> dict[str, Any]:
+    """A simulator action in the evaluator's form: ``action_type``, the view it landed on, ``coords``, ``message``."""
+    t = str(action.get("type", ""))
+    out: dict[str, Any] = {"action_type": "input" if t == "text" else t}
+    if action.get("text") is not None:
+        out["message"] = str(action["text"])
+    if isinstance(action.get("element"), str):
+        rid = f"{package_of(obs.screen.app)}:id/{action['element']}"
+        node = obs.hierarchy.find({"resource-id": rid})
+        if node is not None:
+            out["element"] = dict(node.attrib)
+    if "point" in action:
+        out["coords"] = [tuple(action["point"])] + ([tuple(action["to"])] if "to" in action else [])
+    if action.get("reason"):
+        out["reason"] = action["reason"]
     return out
 
 
-def to_step(scr: Screen, action: Mapping[str, Any]) -> Step:
-    act = dict(action)
-    if isinstance(act.get("element"), str):
-        el = next((e for e in scr.elements if e.id == act["element"]), None)
-        act["element"] = element_attrs(el) if el else {"resource-id": act["element"]}
-    return Step(f"{scr.app}/{scr.page}", tuple(element_attrs(e) for e in scr.elements), act)
+def to_step(obs: Observation, action: Mapping[str, Any]) -> Step:
+    return Step(obs.hierarchy, obs.activity, eval_action(obs, action))
 
 
 @dataclass(frozen=True)
@@ -34,7 +43,7 @@ class NavTask:
     """A goal with its evaluators (section 3.2.1) and a state goal the oracle plans towards."""
 
     task: ToggleTask
-    evaluators: tuple[Evaluator, ...]
+    evaluators: tuple[Assertion | Evaluator, ...]
 
 
 Policy = Callable[[str, Observation], dict]
@@ -47,47 +56,70 @@ def run_episode(task: ToggleTask, policy: Policy, *, max_steps: int = 10) -> tup
     traj: list[Step] = []
     for _ in range(max_steps):
         a = policy(task.instruction, obs)
-        traj.append(to_step(obs.screen, a))
+        traj.append(to_step(obs, a))
         if a.get("type") == "stop":
             return traj, sim
         obs = sim.act(a)
-    traj.append(to_step(obs.screen, {"type": "stop", "reason": "step_limit"}))
+    traj.append(to_step(obs, {"type": "stop", "reason": "step_limit"}))
     return traj, sim
 
 
-def _fe(match="equality", **el):
-    return {"type": "FindElement", "element": el, "match": match}
+def _rid(app: str, eid: str) -> str:
+    return f"{package_of(app)}:id/{eid}"
 
 
 BASE = {"wifi": True, "bt": False, "dnd": False, "alarm_0900": False, "yt_captions": False, "chrome_payment": False, "chrome_https": False}
-_SPECS = [
+_SPECS: list[tuple[str, str, dict, tuple, list]] = [
     ("OpenWifiSettings", "Open the Wi-Fi settings page.", {}, ((OPEN_PAGE, "settings/wifi_page"),),
-     [{"type": "StopPage", "page": "settings/wifi_page"}]),
+     [{"type": "stoppage", "match_type": "equal", "match_rules": {"resource-id": _rid("settings", "title")},
+       "check_type": "equal", "check_rules": {"text": "Wi-Fi", "activity": "com.sim.settings.wifi_page"}}]),
     ("DndOn", "Turn on Do not Disturb.", {}, (("dnd", True),),
-     # either the settings root row or the Sound page row: alternative paths
-     [{"order": "presence", "list": [_fe(**{"resource-id": "row_dnd_toggle", "checked": "true"})]}]),
+     # the switch sits on the settings root and on the Sound page: either path satisfies it
+     [{"type": "findelement", "match_type": "equal", "match_rules": {"resource-id": _rid("settings", "row_dnd_toggle"), "checked": "true"},
+       "check_type": "equal", "check_rules": {}}]),
     ("CaptionsOn", "Turn on captions in YouTube's settings.", {}, (("yt_captions", True),),
-     [{"order": "sequential", "list": [{"type": "FindElementByAction", "action": {"type": "click"}, "element": {"text": "Captions"}},
-                                       _fe(text="Show captions", checked="true")]}]),
+     [{"type": "rule", "order": "sequential", "evaluators": [
+         {"type": "findaction", "match_type": "equal", "match_rules": {"action_type": "click", "text": "Captions"},
+          "check_type": "equal", "check_rules": {}},
+         {"type": "findelementbyaction", "action_match_type": "include",
+          "action_match_rules": {"action_type": "click", "resource-id": _rid("youtube", "row_Show_captions")},
+          "element_match_type": "equal", "element_match_rules": {"resource-id": _rid("youtube", "row_Show_captions_toggle")},
+          "check_type": "equal", "check_rules": {"checked": "false"}}]},
+      {"type": "stoppage", "match_type": "equal", "match_rules": {"resource-id": _rid("youtube", "row_Show_captions_toggle")},
+       "check_type": "equal", "check_rules": {"checked": "true"}}]),
     ("WifiOffBtOn", "Turn off WiFi, then enable bluetooth.", {}, (("wifi", False), ("bt", True)),
-     [{"order": "presence", "list": [_fe(**{"resource-id": "row_wifi_toggle", "checked": "false"})]},
-      {"order": "presence", "list": [_fe(**{"resource-id": "row_bluetooth_toggle", "checked": "true"})]}]),
+     [{"type": "findelement", "match_type": "equal", "match_rules": {"resource-id": _rid("settings", "row_wifi_toggle"), "checked": "false"},
+       "check_type": "equal", "check_rules": {}},
+      {"type": "findelement", "match_type": "equal", "match_rules": {"resource-id": _rid("settings", "row_bluetooth_toggle"), "checked": "true"},
+       "check_type": "equal", "check_rules": {}}]),
     ("AlarmNineOn", "Turn on the 9:00 alarm.", {}, (("alarm_0900", True),),
-     [{"order": "sequential", "list": [{"type": "FindElementByAction", "action": {"type": "click"}, "element": {"text": "09:00"}},
-                                       {"type": "StopPage", "element": {"text": "09:00", "checked": "true"}}]}]),
+     [{"type": "rule", "order": "present", "evaluators": [
+         # the row and its switch both toggle the alarm: "include" accepts either view id
+         {"type": "lastaction", "check_type": "include", "check_rules": {"action_type": "click", "resource-id": _rid("clock", "row_0900")}},
+         {"type": "stoppage", "match_type": "equal", "match_rules": {"resource-id": _rid("clock", "row_0900_toggle")},
+          "check_type": "equal", "check_rules": {"checked": "true", "activity": "com.sim.clock.alarms"}}]}]),
+    ("OpenChromePayment", "Open the payment methods page of Chrome's settings.", {}, ((OPEN_PAGE, "chrome/payment_page"),),
+     [{"type": "rule", "order": "consecutive", "evaluators": [
+         {"type": "findaction", "match_type": "equal", "match_rules": {"action_type": "click", "text": "Payment methods"},
+          "check_type": "equal", "check_rules": {}},
+         {"type": "findelement", "match_type": "equal",
+          "match_rules": {"activity": "com.sim.chrome.payment_page", "resource-id": _rid("chrome", "title")},
+          "check_type": "equal", "check_rules": {"text": "Payment methods"}}]}]),
 ]
 
 
 def nav_tasks() -> list[NavTask]:
     """The built-in goal-based navigation tasks of the simulator."""
-    return [NavTask(ToggleTask(n, instr, {**BASE, **init}, goals), tuple(evaluators_from_json({"evaluators": ev}, file=f"builtin:{n}")))
+    return [NavTask(ToggleTask(n, instr, {**BASE, **init}, goals), tuple(evaluators_from_json(ev, file=f"builtin:{n}")))
             for n, instr, init, goals, ev in _SPECS]
 
 
 def trajectory_record(nav: NavTask, traj: Sequence[Step], *, format_errors: int = 0) -> dict[str, Any]:
-    """Metric record (kind ``trajectory``) for gui_metrics.sphinx."""
-    acts = [(s.page, s.elements, s.action) for s in traj if s.action.get("type") != "stop"]
-    # a repetition = the same action taken again on an identical screen (it changed nothing)
-    repeated = sum(1 for a, b in zip(acts, acts[1:]) if a == b)
-    return {"satisfied": score_trajectory(nav.evaluators, traj), "n_actions": len(acts) + format_errors,
-            "repeated": repeated, "format_errors": format_errors}
+    """Metric record (kind ``trajectory``) for gui_metrics.sphinx: evaluators satisfied and the invariants.
+
+    ``n_actions`` counts the actions the agent took (its own ``stop`` included; the stop the harness adds at
+    the step limit or a format error, marked with a ``reason``, not)."""
+    acts = [dict(s.action) for s in traj if not s.action.get("reason")]
+    repeated, looked = repetitions(acts)
+    return {"satisfied": score_trajectory(nav.evaluators, traj), "n_actions": len(acts), "repeated": repeated,
+            "repeat_looked": looked, "format_errors": format_errors}

@@ -59,7 +59,7 @@ def full_text(h: Hierarchy, *, drop_system_ui: bool = True) -> str:
     return "\n".join(lines)
 
 
-def _inner_text(h: Hierarchy, i: int) -> str:
+def inner_text(h: Hierarchy, i: int) -> str:
     """Texts of the views inside view ``i`` (a clickable row usually keeps its label in a child TextView)."""
     out, todo = [], list(h.nodes[i].children)
     while todo:
@@ -80,7 +80,7 @@ def simplified_text(h: Hierarchy, *, drop_system_ui: bool = True) -> str:
         if not h.is_leaf_interactable(i, drop_system_ui=drop_system_ui):
             continue
         n, line = h.nodes[i], f"[{k}] {describe(h.nodes[i])}"
-        inner = "" if n.get("text") or n.get("content-desc") else _inner_text(h, i)
+        inner = "" if n.get("text") or n.get("content-desc") else inner_text(h, i)
         lines.append(line + (f' text="{inner}"' if inner else ""))
     return "\n".join(lines)
 

@@ -46,9 +46,10 @@ ROOTS = {"settings": "root", "clock": "alarms", "chrome": "start", "youtube": "h
 PARENT = {"wifi_page": "root", "bluetooth_page": "root", "sound_page": "root", "chrome_settings": "start",
           "payment_page": "chrome_settings", "privacy_page": "chrome_settings", "yt_settings": "home", "captions_page": "yt_settings"}
 LAUNCHER = ("settings", "clock", "chrome", "youtube")
+APP_NAMES = {"settings": "settings", "clock": "Clock", "chrome": "Chrome", "youtube": "YouTube"}  # launcher labels
 HOME = ("launcher", "home")
 _NEW_LABELS = {r.label for pages in SIM_APPS.values() for p in pages.values() for r in p.rows} | {
-    p.title for pages in SIM_APPS.values() for p in pages.values()} | set(LAUNCHER) | {"launcher"}
+    p.title for pages in SIM_APPS.values() for p in pages.values()} | set(APP_NAMES.values()) | {"launcher"}
 
 
 @contextmanager
@@ -67,7 +68,7 @@ def launcher_screen(state: Mapping[str, Any]) -> Screen:
     els = [Element("status", "status", (0, 0, WIDTH, STATUS_H)), Element("title", "title", (56, STATUS_H + 8, WIDTH - 96, STATUS_H + 48), label="launcher")]
     for i, app in enumerate(LAUNCHER):
         y = 120 + i * 80
-        els.append(Element(f"app_{app}", "row", (16, y, WIDTH - 16, y + 64), label=app, target=app))
+        els.append(Element(f"app_{app}", "row", (16, y, WIDTH - 16, y + 64), label=APP_NAMES[app], target=app))
     return Screen("launcher", "home", tuple(sorted(state.items())), tuple(els))
 
 
