@@ -1,4 +1,4 @@
-"""SPHINX end-to-end navigation through lmms-eval's generate_until_multi_round on the simulator."""
+"""SPHINX through lmms-eval: the Table 2 parser, multi-round simulator navigation and the static tasks."""
 
 from __future__ import annotations
 
@@ -9,80 +9,139 @@ from hypothesis import given, strategies as st
 
 from gui_tasks.cli import lmms_eval_command
 from gui_tasks.sphinx import lmms_task
-from gui_tasks.sphinx.actions import parse_action
-from gui_tasks.sphinx.observation import interactables
+from gui_tasks.sphinx.actions import format_action, is_exact, parse_action, repair_action
 from gui_tasks.sphinx.simulator import Simulator
 from gui_tasks.sphinx.toggle_tasks import oracle_actions
 from lmms_helpers import results, run, samples
 
 
-def test_parse_action_classifies():
-    assert parse_action("click [3]") == ("parsed", {"type": "click", "index": 3})
-    assert parse_action("Thought: go\nclick [10, 20.5]") == ("parsed", {"type": "click", "point": (10.0, 20.5)})
-    assert parse_action("text [1] [hello]") == ("parsed", {"type": "text", "index": 1, "text": "hello"})
-    assert parse_action("STOP") == ("parsed", {"type": "stop"})
-    assert parse_action("press back") == ("parsed", {"type": "back"})
+@pytest.mark.parametrize("text, want", [
+    ("click [3]", {"type": "click", "index": 3}),
+    ("longclick [12]", {"type": "longclick", "index": 12}),
+    ("Thought: go\nAction: click [10, 20.5]", {"type": "click", "point": (10, 20.5)}),
+    ("text [1] [hello world]", {"type": "text", "index": 1, "text": "hello world"}),
+    ("input [123] [some text]", {"type": "text", "index": 123, "text": "some text"}),
+    ("text [5,6] [hi]", {"type": "text", "point": (5, 6), "text": "hi"}),
+    ("swipe [4] [UP]", {"type": "swipe", "index": 4, "direction": "up"}),
+    ("swipe [1,2] [3,4]", {"type": "swipe", "point": (1, 2), "to": (3, 4)}),
+    ("press [back]", {"type": "back"}),
+    ("`press [stop]`", {"type": "stop"}),
+    ("home", {"type": "home"}),
+])
+def test_parse_action_reads_every_table2_form(text, want):
+    assert parse_action(text) == ("parsed", want)
+
+
+def test_parse_action_classifies_and_repair_reads_prose():
     assert parse_action("  ") == ("empty", None)
     assert parse_action("tap the thing") == ("malformed", None)
+    assert parse_action("I will click [3] now") == ("malformed", None)
+    assert repair_action("I will click [3] now") == ("parsed", {"type": "click", "index": 3})
+    assert repair_action("then press [back] please") == ("parsed", {"type": "back"})
+    assert repair_action("go back") == ("malformed", None)  # a bare word inside prose is not an action
+    assert is_exact("click [3]") and not is_exact("Action: click [3]\nok") and not is_exact("")
 
 
-@given(st.text(max_size=60))
-def test_parse_action_never_raises(text):
-    status, act = parse_action(text)
-    assert status in ("parsed", "malformed", "empty") and (act is None) == (status != "parsed")
+@given(st.text(max_size=80))
+def test_parsers_never_raise(text):
+    for fn in (parse_action, repair_action):
+        status, act = fn(text)
+        assert status in ("parsed", "malformed", "empty") and (act is None) == (status != "parsed")
+
+
+@given(st.sampled_from(["click", "longclick", "text", "swipe", "back", "enter", "stop"]), st.integers(0, 999),
+       st.integers(0, 2000), st.integers(0, 2000), st.text(alphabet=st.characters(blacklist_characters="[]\n\r", blacklist_categories=("Cs",)),
+                                                         min_size=1, max_size=12).filter(str.strip), st.booleans())
+def test_format_then_parse_is_identity(kind, index, x, y, msg, by_point):
+    where = {"point": (x, y)} if by_point else {"index": index}
+    act = {"type": kind} if kind in ("back", "enter", "stop") else {"type": kind, **where}
+    if kind == "text":
+        act["text"] = msg.strip()
+    if kind == "swipe":
+        act.update({"to": (y, x)} if by_point else {"direction": "left"})
+    assert parse_action(format_action(act)) == ("parsed", act)
 
 
 def _oracle_texts(doc):
-    """The oracle's plan as model outputs (element ids -> interactable indices)."""
-    task = lmms_task._task(doc)
+    """The oracle's plan as model outputs (simulator element ids -> element ids [i] of the observation)."""
     sim = Simulator()
-    obs = sim.reset(task.initial)
+    obs = sim.reset(lmms_task._task(doc).initial)
     texts = []
-    for a in oracle_actions(task):
+    for a in oracle_actions(lmms_task._task(doc)):
         if a["type"] == "click":
-            texts.append(f"click [{[e.id for e in interactables(obs.screen)].index(a['element'])}]")
-            obs = sim.act(a)
+            ids = [obs.hierarchy.nodes[i].get("resource-id").split(":id/")[1] for i in obs.hierarchy.interactables()]
+            texts.append(f"Thought: next.\nAction: click [{ids.index(a['element'])}]")
         else:
-            texts.append(a["type"])
-            obs = sim.act(a)
+            texts.append(f"press [{a['type']}]")
+        obs = sim.act(a)
     return texts
 
 
 def test_rounds_replay_and_score_oracle_and_noise(tmp_path, monkeypatch):
     monkeypatch.setenv("GUI_EVAL_CACHE", str(tmp_path))
-    rows = lmms_task.SphinxNavTask.rows({"subset": "all", "max_steps": 8})
-    assert len(rows) == 25
+    rows = lmms_task.SphinxNavTask.rows({"subset": "all", "max_steps": 8, "observation": "simplified_text"})
+    assert len(rows) == 26
     for doc in rows:
         texts = _oracle_texts(doc)
-        assert isinstance(lmms_task.doc_to_text(doc), str)
-        _v, prompt, terminal, _p, _i = lmms_task.doc_to_text(doc, round_idx=len(texts), previous_output=texts)
-        assert terminal
-        vals = lmms_task.process_results(doc, [texts])
-        rec = vals["sphinx_sr"]
+        assert "Previous actions: none" in lmms_task.doc_to_text(doc)
+        visuals, prompt, terminal, _p, _i = lmms_task.doc_to_text(doc, round_idx=len(texts), previous_output=texts)
+        assert terminal and visuals == []  # a text mode shows no image
+        rec = lmms_task.process_results(doc, [texts])["sphinx_sr"]
         assert all(rec["satisfied"]) and rec["format_errors"] == 0, doc["id"]
     doc = next(r for r in rows if r["id"] == "nav/CaptionsOn")
-    rec = lmms_task.process_results(doc, [["nonsense", "click [99]", "wait"]])["sphinx_acp"]
-    assert rec["format_errors"] == 1 and rec["satisfied"] == [False] and rec["n_actions"] == 3
-    saved = json.loads((tmp_path / "sphinx_trajectories" / "nav__CaptionsOn.json").read_text())
-    assert saved["steps"][-1]["action"] == {"type": "stop", "reason": "step_limit"}
-    # the step limit ends the rounds
-    assert lmms_task.doc_to_text(doc, round_idx=8, previous_output=["wait"] * 8)[2]
-    assert not lmms_task.doc_to_text(doc, round_idx=2, previous_output=["wait"] * 2)[2]
+    # the first output that is not an action ends the run (official agent); "click [99]" is an action on nothing
+    rec = lmms_task.process_results(doc, [["click [99]", "nonsense", "press [wait]"]])["sphinx_acp"]
+    assert (rec["format_errors"], rec["n_actions"], rec["satisfied"]) == (1, 1, [False, False])
+    assert lmms_task.doc_to_text(doc, round_idx=2, previous_output=["click [99]", "nonsense"])[2]  # terminal
+    saved = json.loads((tmp_path / "sphinx_trajectories" / "nav__CaptionsOn__simplified_text.json").read_text())
+    assert saved["steps"][-1]["action"] == {"action_type": "stop", "reason": "format_error"}
+    skip = {**doc, "on_format_error": "skip"}
+    rec = lmms_task.process_results(skip, [["click [99]", "nonsense", "press [wait]"]])["sphinx_acp"]
+    assert (rec["format_errors"], rec["n_actions"]) == (1, 2)
+    # the step limit ends the rounds; the prompt lists the actions taken so far
+    _v, prompt, terminal, _p, _i = lmms_task.doc_to_text(doc, round_idx=2, previous_output=["press [wait]"] * 2)
+    assert not terminal and "Previous actions: press [wait]; press [wait]" in prompt and "Step 3 of at most 8" in prompt
+    assert lmms_task.doc_to_text(doc, round_idx=8, previous_output=["press [wait]"] * 8)[2]
+
+
+def test_image_modes_send_the_screenshot_or_the_marks():
+    doc = {**lmms_task.SphinxNavTask.rows({"subset": "nav"})[0], "observation": "set_of_mark"}
+    marked = lmms_task.doc_to_visual(doc)
+    plain = lmms_task.doc_to_visual({**doc, "observation": "screenshot"})
+    assert len(marked) == len(plain) == 1 and marked[0].size == plain[0].size and marked[0].tobytes() != plain[0].tobytes()
+    assert "360x720 screenshot" in lmms_task.doc_to_text({**doc, "observation": "screenshot"})
 
 
 @pytest.mark.slow
 def test_simulator_navigation_end_to_end_on_tiny_checkpoint(tmp_path, tiny_checkpoint, subprocess_env):
     out = tmp_path / "run"
     env = {**subprocess_env, "GUI_EVAL_CACHE": str(tmp_path / "cache")}
-    proc, log = run(lmms_eval_command(f"pretrained={tiny_checkpoint},device=cpu", ["sphinx_sim_nav"], out,
+    proc, log = run(lmms_eval_command(f"pretrained={tiny_checkpoint},device=cpu", ["sphinx_sim_nav_som"], out,
                                       limit=2, extra=["--gen_kwargs", "max_new_tokens=8"]), env)
-    res = results(out)["results"]["sphinx_sim_nav"]
-    rows = samples(out, "sphinx_sim_nav")
+    res = results(out)["results"]["sphinx_sim_nav_som"]
+    rows = samples(out, "sphinx_sim_nav_som")
     assert len(rows) == 2, log[-3000:]
     recs = [r["sphinx_sr"] for r in rows]
     assert res["sphinx_sr,none"] == pytest.approx(sum(all(r["satisfied"]) for r in recs) / 2)
-    files = sorted((tmp_path / "cache" / "sphinx_trajectories").glob("*.json"))
+    files = sorted((tmp_path / "cache" / "sphinx_trajectories").glob("*__set_of_mark.json"))
     assert len(files) == 2
     for f in files:
         traj = json.loads(f.read_text())
-        assert 1 <= len(traj["outputs"]) <= lmms_task.MAX_STEPS and traj["steps"][-1]["action"]["type"] == "stop"
+        assert 1 <= len(traj["outputs"]) <= lmms_task.MAX_STEPS and traj["steps"][-1]["action"]["action_type"] == "stop"
+
+
+@pytest.mark.slow
+def test_static_synthetic_tasks_end_to_end_on_tiny_checkpoint(tmp_path, tiny_checkpoint, subprocess_env):
+    out = tmp_path / "run"
+    env = {**subprocess_env, "GUI_EVAL_CACHE": str(tmp_path / "cache")}
+    tasks = ["sphinx_knowledge_synth", "sphinx_completion_synth_som", "sphinx_grounding_synth", "sphinx_focused_synth"]
+    proc, log = run(lmms_eval_command(f"pretrained={tiny_checkpoint},device=cpu", tasks, out, limit=3,
+                                      extra=["--gen_kwargs", "max_new_tokens=6"]), env)
+    res = results(out)["results"]
+    for task, metric in zip(tasks, ["sphinx_app_acc_original", "sphinx_continue_acc", "sphinx_grounding_acc_original",
+                                    "sphinx_focused_failure_rate"]):
+        rows = samples(out, task)
+        assert len(rows) == 3, (task, log[-3000:])
+        assert f"{metric},none" in res[task], res[task]
+    assert res["sphinx_focused_synth"]["sphinx_focused_failure_rate,none"] == pytest.approx(
+        sum(r["sphinx_focused_failure_rate"]["violation"] for r in samples(out, "sphinx_focused_synth")) / 3)
