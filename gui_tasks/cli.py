@@ -76,6 +76,12 @@ def _knowledge_report(args: argparse.Namespace) -> int:
     return main(args.rest)
 
 
+def _sphinx_report(args: argparse.Namespace) -> int:
+    from gui_tasks.sphinx.report import main
+
+    return main(args.rest)
+
+
 def _submit(args: argparse.Namespace) -> int:
     from gui_tasks.leaderboard import main
 
@@ -200,6 +206,10 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("knowledge-report", help="GUI Knowledge Bench report: Table 2, calibration, action-type confusion PNGs")
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_knowledge_report)
+
+    s = sub.add_parser("sphinx-report", help="SPHINX Tables 4-9, capability chart and trajectory viewer from lmms-eval results")
+    s.add_argument("rest", nargs=argparse.REMAINDER)
+    s.set_defaults(func=_sphinx_report)
 
     s = sub.add_parser("submit", help="validated leaderboard submission from an lmms-eval run")
     s.add_argument("rest", nargs=argparse.REMAINDER)

@@ -1,26 +1,89 @@
-"""SPHINX Table 4 layout and the trajectory viewer."""
+"""SPHINX report on constructed lmms-eval output (Tables 4-9, capability chart) and the trajectory viewer."""
 
 from __future__ import annotations
 
+import json
+
+import pytest
 from PIL import Image
 
-from gui_tasks.sphinx.report import table4, trajectory_viewer
+from gui_tasks.cli import main as cli_main
+from gui_tasks.sphinx import report
+from gui_tasks.results_io import load_results
 
 
-def test_table4_layout_and_values():
-    recs = {"User": [{"satisfied": [True, True]}, {"satisfied": [True, False]}], "Testing": [{"satisfied": [False, False]}]}
-    md = table4([{"modality": "Text", "model": "tiny", "records": recs}], ["User", "Testing"])
-    lines = md.splitlines()
-    assert lines[0] == ("| Modality | Model | User SR (%) | User ACP (%) | Testing SR (%) | Testing ACP (%) | All SR (%) | All ACP (%) |")
-    # User: SR 1/2, ACP (1 + .5)/2; Testing 0/0; All SR 1/3, ACP 1.5/3
-    assert lines[2] == "| Text | tiny | 50.0 | 75.0 | 0.0 | 0.0 | 33.3 | 50.0 |"
+def nav(subset, mode, sr, acp, rep=0.5, fmt=0.1):
+    md = {"benchmark": "sphinx_sim", "subset": subset, "observation": mode}
+    return md, {"sphinx_sr": sr, "sphinx_acp": acp, "sphinx_repetition_rate": rep, "sphinx_format_error_rate": fmt}
+
+
+def static(kind, mode, source="synthetic", **metrics):
+    return {"benchmark": "sphinx", "kind": kind, "source": source, "observation": mode}, metrics
+
+
+TASKS = {
+    "sphinx_sim_nav": nav("nav", "full_text", 0.5, 0.75), "sphinx_sim_toggle": nav("toggle", "full_text", 0.25, 0.375),
+    "sphinx_sim": nav("all", "full_text", 0.3, 0.45, rep=0.496, fmt=0.024), "sphinx_sim_nav_som": nav("nav", "set_of_mark", 0.1, 0.2),
+    "sphinx_sim_som": nav("all", "set_of_mark", 0.05, 0.1), "sphinx_sim_image": nav("all", "screenshot", 0.0, 0.05),
+    "sphinx_knowledge_synth": static("knowledge", "full_text", sphinx_goal_acc_original=0.879, sphinx_goal_acc_repaired=0.894,
+                                     sphinx_app_acc_original=0.955, sphinx_app_acc_repaired=0.955),
+    "sphinx_completion_synth": static("completion", "full_text", sphinx_continue_acc=0.985, sphinx_stop_acc=0.471, sphinx_perfect=0.418),
+    "sphinx_completion_synth_image": static("completion", "screenshot", sphinx_continue_acc=0.998, sphinx_stop_acc=0.184, sphinx_perfect=0.184),
+    "sphinx_grounding_synth": static("grounding", "full_text", sphinx_grounding_acc_original=0.827, sphinx_grounding_acc_repaired=0.851),
+    "sphinx_focused_synth": static("focused", "full_text", sphinx_focused_failure_rate=0.007),
+}
+
+
+@pytest.fixture()
+def run_dir(tmp_path):
+    raw = {"results": {t: {f"{k},none": v for k, v in m.items()} | {"alias": t} for t, (_md, m) in TASKS.items()},
+           "configs": {t: {"metadata": md} for t, (md, _m) in TASKS.items()},
+           "n-samples": {t: {"original": 4, "effective": 4} for t in TASKS},
+           "config": {"model": "gui_hf", "model_args": "pretrained=/m/GPT-4-Turbo"}, "model_name": "/m/GPT-4-Turbo"}
+    folder = tmp_path / "run" / "m"
+    folder.mkdir(parents=True)
+    (folder / "20260101_000000_results.json").write_text(json.dumps(raw), encoding="utf-8")
+    return tmp_path / "run"
+
+
+def test_tables_in_the_paper_layouts(run_dir):
+    runs = [load_results(p) for p in report.find_result_files(run_dir)]
+    t = report.build_report(runs)
+    assert sorted(t) == ["table4", "table5", "table6", "table7", "table8", "table9"]
+    t4 = t["table4"].splitlines()
+    assert t4[0].startswith("| Modality | Model | Navigation tasks SR (%) | Navigation tasks ACP (%) | Toggle tasks (StaR A.4) SR (%)")
+    assert t4[2] == "| Text | GPT-4-Turbo [simulator] | 50.0 | 75.0 | 25.0 | 37.5 | 30.0 | 45.0 |"
+    assert t4[3] == "| Vision | GPT-4-Turbo [simulator] | 10.0 | 20.0 | N/A | N/A | 5.0 | 10.0 |"
+    assert t["table5"].splitlines()[2] == "| GPT-4-Turbo [simulator] | N/A | N/A | 30.0 | 45.0 | 5.0 | 10.0 | 0.0 | 5.0 |"
+    # Table 6/7/8 cells of the paper's GPT-4-Turbo rows, fed back through the layout
+    assert t["table6"].splitlines()[2] == "| GPT-4-Turbo [synthetic] | 87.9 | 89.4 | 95.5 | 95.5 |"
+    assert t["table7"].splitlines()[2] == "| GPT-4-Turbo [synthetic] | 98.5 | 47.1 | 41.8 | 99.8 | 18.4 | 18.4 |"
+    assert t["table8"].splitlines()[2] == "| GPT-4-Turbo [synthetic] | 82.7 | 85.1 | N/A | N/A |"
+    assert t["table9"].splitlines()[2] == "| GPT-4-Turbo | 49.6 | 2.4 | 0.7 |"
+
+
+def test_cli_writes_tables_chart_and_trajectory_pages(run_dir, tmp_path, capsys):
+    traj = tmp_path / "traj"
+    traj.mkdir()
+    (traj / "nav__DndOn__full_text.json").write_text(json.dumps(
+        {"id": "nav/DndOn", "observation": "full_text", "outputs": ["click [0]", "press [stop]"]}))
+    out = tmp_path / "out"
+    assert cli_main(["sphinx-report", str(run_dir), "--out", str(out), "--trajectories", str(traj)]) == 0
+    assert {p.name for p in out.iterdir()} >= {"table4.md", "table9.md", "capabilities.png", "trajectories"}
+    with Image.open(out / "capabilities.png") as im:
+        assert im.size[0] > 400
+    assert "nav__DndOn__full_text.html" in (out / "trajectories" / "index.html").read_text()
+    assert "### table7" in capsys.readouterr().out
+    assert cli_main(["sphinx-report", str(tmp_path / "traj")]) == 1  # no results there
 
 
 def test_viewer_draws_one_frame_per_step_plus_final(tmp_path):
-    doc = {"id": "nav/DndOn", "max_steps": 5}
-    png, page = trajectory_viewer(doc, ["click [0]", "garbage", "click [2]", "stop"], tmp_path / "ep")
+    doc = {"id": "nav/DndOn", "observation": "full_text", "max_steps": 5, "on_format_error": "skip"}
+    png, page = report.trajectory_viewer(doc, ["click [0]", "garbage", "click [3]", "press [stop]"], tmp_path / "ep")
     with Image.open(png) as im:
-        # 4 outputs then the final screen after stop
-        assert im.size == (360 * 5, 720 + 24)
+        assert im.size == (360 * 5, 720 + 24)  # four outputs, then the final screen
     text = page.read_text()
     assert "malformed: garbage" in text and text.count("<li>") == 5
+    # the official behaviour: the run ends at the first output that is not an action
+    png, page = report.trajectory_viewer({**doc, "on_format_error": "stop"}, ["click [0]", "garbage", "click [3]"], tmp_path / "ep2")
+    assert page.read_text().count("<li>") == 3

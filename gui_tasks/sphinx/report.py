@@ -1,65 +1,237 @@
-"""SPHINX reports: Table 4 layout (SR/ACP per task group) and a per-episode trajectory viewer."""
+"""SPHINX reports in the paper's layouts, from lmms-eval results, and a per-episode trajectory viewer.
+
+Tables (percentages): 4 (SR/ACP per task group, text vs vision), 5 (SR/ACP per observation mode),
+6 (knowledge probing, Original/Repaired), 7 (completion judgment: Continue., Stop., Perfect. per modality),
+8 (grounding, Original/Repaired per modality), 9 (instruction-following failure rates: repetition and format
+error from navigation runs, focused context). Modality is read from each task's observation mode:
+Tables 4/5 pair "Text" with the full accessibility tree and "Vision" with the annotated image (Table 5's
+GPT-4o rows equal Table 4's: 28.7 and 8.6), Tables 7/8 pair "Vision" with the plain screenshot; both
+are named parameters (``TEXT_MODE``, ``NAV_VISION_MODE``, ``STATIC_VISION_MODE``). A row is a model
+with the data source (official or synthetic) in brackets.
+"""
 
 from __future__ import annotations
 
+import argparse
 import html
+import json
+import math
+import sys
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from gui_metrics.sphinx import average_completion, success_rate
+from gui_tasks.results_io import RunResults, find_result_files, load_results
+
+TEXT_MODE, NAV_VISION_MODE, STATIC_VISION_MODE = "full_text", "set_of_mark", "screenshot"
+MODES = ("simplified_text", "full_text", "set_of_mark", "screenshot")
+MODE_TITLES = {"simplified_text": "simplified accessibility tree", "full_text": "full accessibility tree",
+               "set_of_mark": "annotated image", "screenshot": "image"}
+NAV_GROUPS = {"nav": "Navigation tasks", "toggle": "Toggle tasks (StaR A.4)"}
+
+Cells = dict[str, float]  # column -> value in [0, 1] (NaN when missing)
 
 
-def table4(rows: Sequence[Mapping[str, Any]], groups: Sequence[str]) -> str:
-    """Markdown in Table 4's layout: rows = (modality, model); per group and All, SR (%) and ACP (%).
+def _rows(runs: Sequence[RunResults]) -> dict[str, dict[tuple[str, str, str], dict[str, float]]]:
+    """kind -> (row label, observation, subset) -> metrics, over every SPHINX task of every run."""
+    out: dict[str, dict[tuple[str, str, str], dict[str, float]]] = {}
+    for run in runs:
+        for t in run.tasks.values():
+            md = t.metadata
+            if t.is_group or md.get("benchmark") not in ("sphinx", "sphinx_sim"):
+                continue
+            kind = "navigation" if md.get("benchmark") == "sphinx_sim" else str(md.get("kind"))
+            source = "simulator" if kind == "navigation" else str(md.get("source", "?"))
+            label = f"{run.model_label} [{source}]"
+            key = (label, str(md.get("observation", TEXT_MODE)), str(md.get("subset", "")))
+            out.setdefault(kind, {}).setdefault(key, {}).update(t.metrics)
+    return out
 
-    ``rows``: ``{"modality", "model", "records": {group: [trajectory records]}}``."""
-    head = "| Modality | Model | " + " | ".join(f"{g} SR (%) | {g} ACP (%)" for g in [*groups, "All"]) + " |"
-    out = [head, "|" + "---|" * (2 + 2 * (len(groups) + 1))]
-    for r in rows:
+
+def _pct(v: float | None) -> str:
+    return "N/A" if v is None or not isinstance(v, (int, float)) or math.isnan(v) else f"{100 * v:.1f}"
+
+
+def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in rows]) + "\n"
+
+
+def _labels(data: Mapping[tuple[str, str, str], Any]) -> list[str]:
+    return sorted({k[0] for k in data})
+
+
+def table4(data: Mapping[tuple[str, str, str], dict[str, float]]) -> str:
+    """Rows (modality, model); per task group and All: SR, ACP. "All" is the ``sphinx_sim`` (all) task."""
+    groups = [*NAV_GROUPS, "all"]
+    head = ["Modality", "Model"] + [f"{NAV_GROUPS.get(g, 'All tasks')} {m} (%)" for g in groups for m in ("SR", "ACP")]
+    rows = []
+    for modality, mode in (("Text", TEXT_MODE), ("Vision", NAV_VISION_MODE)):
+        for label in _labels(data):
+            if not any((label, mode, g) in data for g in groups):
+                continue
+            cells = []
+            for g in groups:
+                m = data.get((label, mode, g), {})
+                cells += [_pct(m.get("sphinx_sr")), _pct(m.get("sphinx_acp"))]
+            rows.append([modality, label] + cells)
+    return _table(head, rows)
+
+
+def table5(data: Mapping[tuple[str, str, str], dict[str, float]]) -> str:
+    """SR/ACP per observation mode (all simulator tasks)."""
+    head = ["Model"] + [f"{MODE_TITLES[m]} {k} (%)" for m in MODES for k in ("SR", "ACP")]
+    rows = []
+    for label in _labels(data):
         cells = []
-        for g in [*groups, "All"]:
-            recs = [x for gg in groups for x in r["records"].get(gg, [])] if g == "All" else r["records"].get(g, [])
-            cells += [f"{100 * success_rate(recs):.1f}", f"{100 * average_completion(recs):.1f}"]
-        out.append(f"| {r['modality']} | {r['model']} | " + " | ".join(cells) + " |")
-    return "\n".join(out) + "\n"
+        for mode in MODES:
+            m = data.get((label, mode, "all"), {})
+            cells += [_pct(m.get("sphinx_sr")), _pct(m.get("sphinx_acp"))]
+        rows.append([label] + cells)
+    return _table(head, rows)
 
 
+def table6(data: Mapping[tuple[str, str, str], dict[str, float]]) -> str:
+    head = ["Model", "Goal Understanding Original", "Goal Understanding Repaired", "App Knowledge Original", "App Knowledge Repaired"]
+    rows = []
+    for (label, _mode, _s), m in sorted(data.items()):
+        rows.append([label] + [_pct(m.get(k)) for k in ("sphinx_goal_acc_original", "sphinx_goal_acc_repaired",
+                                                         "sphinx_app_acc_original", "sphinx_app_acc_repaired")])
+    return _table(head, rows)
+
+
+def _by_modality(data: Mapping[tuple[str, str, str], dict[str, float]], keys: Sequence[str], titles: Sequence[str]) -> str:
+    head = ["Model"] + [f"{mod} {t}" for mod in ("Text", "Vision") for t in titles]
+    rows = []
+    for label in _labels(data):
+        cells = []
+        for mode in (TEXT_MODE, STATIC_VISION_MODE):
+            m = data.get((label, mode, ""), {})
+            cells += [_pct(m.get(k)) for k in keys]
+        rows.append([label] + cells)
+    return _table(head, rows)
+
+
+def table7(data) -> str:
+    return _by_modality(data, ("sphinx_continue_acc", "sphinx_stop_acc", "sphinx_perfect"), ("Continue. (%)", "Stop. (%)", "Perfect. (%)"))
+
+
+def table8(data) -> str:
+    return _by_modality(data, ("sphinx_grounding_acc_original", "sphinx_grounding_acc_repaired"), ("Original (%)", "Repaired (%)"))
+
+
+def table9(nav: Mapping[tuple[str, str, str], dict[str, float]], focused: Mapping[tuple[str, str, str], dict[str, float]]) -> str:
+    """Failure rates (%): repetition and format error of the text-modality navigation runs, focused context.
+
+    Models are matched by name (the bracketed source differs: simulator runs vs the synthetic focused set)."""
+    def base(label: str) -> str:
+        return label.rsplit(" [", 1)[0]
+
+    names = sorted({base(k[0]) for k in nav} | {base(k[0]) for k in focused})
+    rows = []
+    for name in names:
+        n = next((m for (lab, mode, sub), m in nav.items() if base(lab) == name and mode == TEXT_MODE and sub == "all"), {})
+        f = next((m for (lab, _mode, _s), m in focused.items() if base(lab) == name), {})
+        rows.append([name, _pct(n.get("sphinx_repetition_rate")), _pct(n.get("sphinx_format_error_rate")),
+                     _pct(f.get("sphinx_focused_failure_rate"))])
+    return _table(["Model", "Repetition", "Format Error", "Focused Context"], rows)
+
+
+def build_report(runs: Sequence[RunResults]) -> dict[str, str]:
+    """Table name -> markdown, for the tables the runs have data for."""
+    by = _rows(runs)
+    out = {}
+    if "navigation" in by:
+        out["table4"], out["table5"] = table4(by["navigation"]), table5(by["navigation"])
+    if "knowledge" in by:
+        out["table6"] = table6(by["knowledge"])
+    if "completion" in by:
+        out["table7"] = table7(by["completion"])
+    if "grounding" in by:
+        out["table8"] = table8(by["grounding"])
+    if "navigation" in by or "focused" in by:
+        out["table9"] = table9(by.get("navigation", {}), by.get("focused", {}))
+    return out
+
+
+def draw_capabilities(runs: Sequence[RunResults], path: Path) -> bool:
+    """Figure 2's view: per model, the five capabilities and end-to-end SR as grouped bars (text modality)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    by = _rows(runs)
+
+    def pick(kind: str, metric: str, mode: str | None = TEXT_MODE, subset: str | None = None) -> dict[str, float]:
+        vals = {}
+        for (label, m, s), ms in by.get(kind, {}).items():
+            if (mode is None or m == mode) and (subset is None or s == subset) and metric in ms:
+                vals[label.rsplit(" [", 1)[0]] = ms[metric]
+        return vals
+
+    axes = {"Goal understanding": pick("knowledge", "sphinx_goal_acc_repaired", None),
+            "App knowledge": pick("knowledge", "sphinx_app_acc_repaired", None),
+            "Planning (Perfect.)": pick("completion", "sphinx_perfect"),
+            "Grounding": pick("grounding", "sphinx_grounding_acc_original"),
+            "Instruction following": {k: 1 - v for k, v in pick("focused", "sphinx_focused_failure_rate", None).items()},
+            "End-to-end SR": pick("navigation", "sphinx_sr", TEXT_MODE, "all")}
+    models = sorted({m for v in axes.values() for m in v})
+    if not models:
+        return False
+    fig, ax = plt.subplots(figsize=(1.6 * len(axes) + 2, 3.6))
+    width = 0.8 / len(models)
+    for i, model in enumerate(models):
+        ys = [100 * axes[a].get(model, float("nan")) for a in axes]
+        ax.bar([j + i * width for j in range(len(axes))], ys, width, label=model)
+    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(axes))], list(axes), rotation=15, fontsize=8)
+    ax.set_ylabel("%")
+    ax.set_ylim(0, 100)
+    ax.set_title("SPHINX capabilities (text modality)")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return True
+
+
+# --- trajectory viewer ---------------------------------------------------------------------------------
 def trajectory_viewer(doc: Mapping[str, Any], outputs: Sequence[str], out: Path) -> tuple[Path, Path]:
-    """A PNG strip of the episode's screens (action taken drawn on each) and an HTML page beside it."""
+    """A PNG strip of the episode's screens (the action taken drawn on each) and an HTML page beside it.
+
+    ``doc``: a navigation document (``id``, ``observation``, ``max_steps``, ``on_format_error``)."""
     from PIL import Image, ImageDraw
 
-    from gui_tasks.sphinx.lmms_task import _task
-    from gui_tasks.sphinx.simulator import Simulator
-
     from gui_tasks.sphinx.actions import parse_action
-    from gui_tasks.sphinx.observation import interactables
+    from gui_tasks.sphinx.lmms_task import _task
+    from gui_tasks.sphinx.simulator import Simulator, resolve
 
     sim = Simulator()
     obs = sim.reset(_task(doc).initial)
     frames, captions = [], []
-    for text in list(outputs) + [None]:
+    for text in list(outputs)[: doc.get("max_steps", len(outputs))]:
         img = obs.screenshot().convert("RGB")
         d = ImageDraw.Draw(img)
-        status, act = parse_action(text) if text is not None else ("end", None)
-        cap = "final screen" if text is None else f"{status}: {text.strip()[:60]}"
-        if act and "index" in act:
-            items = interactables(obs.screen)
-            if act["index"] < len(items):
-                d.rectangle(items[act["index"]].box, outline=(230, 30, 30), width=3)
-                act = {**act, "element": items[act["index"]].id}
-        elif act and "point" in act:
+        status, act = parse_action(text)
+        captions.append(f"{status}: {str(text).strip().splitlines()[-1][:60] if str(text).strip() else ''}")
+        frames.append(img)
+        if act is None:
+            if doc.get("on_format_error", "stop") == "stop":
+                break
+            continue
+        sim_act = resolve(obs, act)
+        target = None
+        if isinstance(sim_act.get("element"), str) and sim_act["element"] != "__missing__":
+            target = obs.screen.get(sim_act["element"]).box
+        if target:
+            d.rectangle(target, outline=(230, 30, 30), width=3)
+        elif "point" in act:
             x, y = act["point"]
             d.ellipse((x - 8, y - 8, x + 8, y + 8), outline=(230, 30, 30), width=3)
-        frames.append(img)
-        captions.append(cap)
-        if text is None or act is None:
-            continue
         if act["type"] == "stop":
-            img = obs.screenshot().convert("RGB")
-            frames.append(img)
-            captions.append("final screen")
             break
-        obs = sim.act(act)
+        obs = sim.act(sim_act)
+    frames.append(obs.screenshot().convert("RGB"))
+    captions.append("final screen")
     w, h = frames[0].size
     strip = Image.new("RGB", (w * len(frames), h + 24), "white")
     d = ImageDraw.Draw(strip)
@@ -71,6 +243,61 @@ def trajectory_viewer(doc: Mapping[str, Any], outputs: Sequence[str], out: Path)
     strip.save(png)
     page = out.with_suffix(".html")
     items = "".join(f"<li>{html.escape(c)}</li>" for c in captions)
-    page.write_text(f"<html><body><h1>{html.escape(doc['id'])}</h1><img src='{png.name}'><ol start='0'>{items}</ol></body></html>",
-                    encoding="utf-8")
+    page.write_text(f"<html><body><h1>{html.escape(str(doc['id']))} ({html.escape(str(doc.get('observation', '')))})</h1>"
+                    f"<img src='{png.name}'><ol start='0'>{items}</ol></body></html>", encoding="utf-8")
     return png, page
+
+
+def render_trajectories(folder: Path, out: Path) -> list[Path]:
+    """One viewer per trajectory file written by the navigation tasks, plus an ``index.html``."""
+    pages = []
+    for f in sorted(Path(folder).glob("*.json")):
+        saved = json.loads(f.read_text(encoding="utf-8"))
+        doc = {"id": saved["id"], "observation": saved.get("observation", TEXT_MODE), "max_steps": len(saved["outputs"]),
+               "on_format_error": saved.get("on_format_error", "stop")}
+        _png, page = trajectory_viewer(doc, saved["outputs"], out / f.stem)
+        pages.append(page)
+    links = "".join(f"<li><a href='{p.name}'>{html.escape(p.stem)}</a></li>" for p in pages)
+    (out / "index.html").write_text(f"<html><body><h1>SPHINX trajectories</h1><ul>{links}</ul></body></html>", encoding="utf-8")
+    return pages
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``gui-eval sphinx-report PATH... [--out DIR] [--trajectories DIR]``."""
+    ap = argparse.ArgumentParser(prog="gui-eval sphinx-report", description="SPHINX Tables 4-9, capability chart, trajectory viewer.")
+    ap.add_argument("paths", nargs="*", help="lmms-eval *_results.json files or folders holding them (searched recursively)")
+    ap.add_argument("--out", default=None, help="write table4.md ... table9.md and capabilities.png into this folder")
+    ap.add_argument("--trajectories", default=None, help="render the trajectory files of this folder (navigation tasks write "
+                                                         "them to $GUI_EVAL_CACHE/sphinx_trajectories) into OUT/trajectories")
+    args = ap.parse_args(argv)
+    if not args.paths and not args.trajectories:
+        ap.error("give results paths, --trajectories, or both")
+    try:
+        runs = [load_results(p) for p in find_result_files(args.paths)] if args.paths else []
+    except ValueError as exc:
+        print(f"gui-eval sphinx-report: {exc}", file=sys.stderr)
+        return 2
+    tables = build_report(runs)
+    if args.paths and not tables:
+        print(f"gui-eval sphinx-report: no SPHINX result in {', '.join(args.paths)} ({len(runs)} results file(s))", file=sys.stderr)
+        return 1
+    for name, md in tables.items():
+        print(f"### {name}\n{md}")
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        for name, md in tables.items():
+            (out / f"{name}.md").write_text(md, encoding="utf-8")
+        if runs and draw_capabilities(runs, out / "capabilities.png"):
+            print(f"wrote {out / 'capabilities.png'}")
+        if args.trajectories:
+            pages = render_trajectories(Path(args.trajectories), out / "trajectories")
+            print(f"wrote {len(pages)} trajectory pages to {out / 'trajectories'}")
+    elif args.trajectories:
+        print("gui-eval sphinx-report: --trajectories needs --out", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
