@@ -11,7 +11,7 @@ from gui_tasks.sphinx.simulator import Simulator
 
 def main(rounds: int = 3) -> None:
     plans = [(t, oracle_actions(t)) for t in table5_tasks()]
-    for label, render in (("state+tree only", None), ("+ accessibility text", "text"), ("+ screenshot", "png"), ("+ Set-of-Mark", "som")):
+    for label, render in (("state only", None), ("+ view hierarchy", "tree"), ("+ accessibility text", "text"), ("+ screenshot", "png"), ("+ Set-of-Mark", "som")):
         steps, t0 = 0, time.perf_counter()
         for _ in range(rounds):
             for task, plan in plans:
@@ -20,12 +20,14 @@ def main(rounds: int = 3) -> None:
                 for a in plan:
                     obs = sim.act(a)
                     steps += 1
-                    if render == "text":
-                        full_text(obs.screen)
+                    if render == "tree":
+                        obs.hierarchy
+                    elif render == "text":
+                        full_text(obs.hierarchy)
                     elif render == "png":
                         obs.screenshot()
                     elif render == "som":
-                        set_of_mark(obs.screen)
+                        set_of_mark(obs.screenshot(), obs.hierarchy)
         dt = time.perf_counter() - t0
         print(f"{label:24s} {steps:5d} steps  {steps / dt:10.1f} steps/s")
 
