@@ -97,11 +97,12 @@ def render_all() -> dict[str, str]:
 
 def folders() -> dict[Path, dict[str, str]]:
     """Every generated folder of yaml_tasks and its files (one entry per benchmark)."""
+    from gui_tasks.grounding.yaml_spec import render_all as render_grounding
     from gui_tasks.sphinx.yaml_spec import render_all as render_sphinx
     from gui_tasks.star.yaml_spec import render_all as render_star
 
     return {OUT: render_all(), GKB_OUT: render_gkb(), ROOT / "yaml_tasks" / "star": render_star(),
-            ROOT / "yaml_tasks" / "sphinx": render_sphinx()}
+            ROOT / "yaml_tasks" / "sphinx": render_sphinx(), ROOT / "yaml_tasks" / "grounding": render_grounding()}
 
 
 GKB_TEMPLATE = """\
@@ -185,21 +186,6 @@ def render_gkb() -> dict[str, str]:
     for group, tasks in groups.items():
         files[f"{group}.yaml"] = GKB_GROUP.format(group=group, tasks="\n".join(f"  - {t}" for t in tasks), version=VERSION)
     return files
-
-
-def _sync(out: Path, files: dict[str, str], check: bool) -> list[str]:
-    """Write ``files`` into ``out`` (removing other YAMLs), or with ``check`` list what is stale."""
-    stale = [n for n, t in files.items() if not (out / n).is_file() or (out / n).read_text(encoding="utf-8") != t]
-    extra = [p.name for p in out.glob("*.yaml") if p.name not in files] if out.is_dir() else []
-    if check:
-        return sorted(stale + extra)
-    out.mkdir(parents=True, exist_ok=True)
-    for name in extra:
-        (out / name).unlink()
-    for name, text in files.items():
-        (out / name).write_text(text, encoding="utf-8")
-    print(f"wrote {len(files)} files to {out}")
-    return []
 
 
 def main(argv: list[str]) -> int:
