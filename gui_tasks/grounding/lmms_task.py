@@ -10,15 +10,10 @@ the scoring parameters (prompt family, tau, PSS form, key digits) come from the 
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import tempfile
-from pathlib import Path
 from typing import Any, Mapping
 
 import datasets
-from lmms_eval.api.task import ConfigurableTask
 from PIL import Image
 
 from gui_metrics.lmms_bridge import sample_values
@@ -26,20 +21,10 @@ from gui_tasks.errors import DataError
 from gui_tasks.grounding import prompts, screenspot
 from gui_tasks.grounding.schema import validate_doc
 from gui_tasks.grounding.score import ScoreParams, score_response
-from gui_tasks.paths import cache_dir
+from gui_tasks.lmms_rows import RowsTask, task_metadata
 
 RECORD_KINDS = ("grounding", "crop")
 SOURCES = ("synthetic",) + screenspot.VARIANTS
-
-
-def task_metadata(config: Any) -> dict[str, Any]:
-    meta = getattr(config, "metadata", None) or {}
-    if isinstance(meta, list):  # lmms-eval may keep several metadata dicts
-        merged: dict[str, Any] = {}
-        for m in meta:
-            merged.update(m or {})
-        meta = merged
-    return dict(meta)
 
 
 def score_params(meta: Mapping[str, Any]) -> ScoreParams:
@@ -50,19 +35,18 @@ def score_params(meta: Mapping[str, Any]) -> ScoreParams:
     return ScoreParams.from_mapping({**meta, "family": prompts.answer_family(prompt)})
 
 
-class GroundingTask(ConfigurableTask):
+class GroundingTask(RowsTask):
     """A grounding task whose rows come from ``metadata`` and whose samples keep their logit captures."""
 
+    KIND = "grounding"
+
     def __init__(self, *args: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> None:
-        config = dict(config or {})
-        config.pop("class", None)
         super().__init__(*args, config=config, **kwargs)
         self._params = score_params(task_metadata(self.config))
 
-    def download(self, dataset_kwargs: dict | None = None) -> None:
-        path = materialise_rows(task_metadata(self.config))
-        self.DATASET_PATH, self.DATASET_NAME = "json", None
-        super().download({**(dataset_kwargs or {}), "data_files": {"test": str(path)}})
+    @classmethod
+    def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:
+        return task_rows(meta)
 
     def process_results(self, doc, results, full_docs=None):  # noqa: D401 - lmms-eval hook
         response = results[0] if results else None
@@ -82,24 +66,6 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
     if source in screenspot.VARIANTS:
         return screenspot.load_docs(source, screenspot.data_root(source))
     raise DataError(f"task metadata source {source!r} must be one of {SOURCES}", file="<task yaml>", field="metadata.source")
-
-
-def materialise_rows(meta: Mapping[str, Any]) -> Path:
-    """Write the task's canonical documents to a content-addressed JSONL (atomic: safe for several ranks)."""
-    rows = task_rows(meta)
-    if not rows:
-        raise DataError(f"no rows for task metadata {dict(meta)}", file="<task yaml>", field="metadata")
-    text = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows)
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-    out_dir = cache_dir() / "grounding_rows"
-    out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / f"{meta.get('source')}-{digest}.jsonl"
-    if not path.exists():
-        fd, tmp = tempfile.mkstemp(dir=out_dir, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    return path
 
 
 def process_docs(dataset: datasets.Dataset) -> datasets.Dataset:

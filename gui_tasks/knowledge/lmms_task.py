@@ -10,11 +10,9 @@ the canonical documents of ``gui_tasks.knowledge.schema`` for that variant.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 import datasets
-from lmms_eval.api.task import ConfigurableTask
 from PIL import Image
 
 from gui_metrics.lmms_bridge import sample_values
@@ -25,23 +23,19 @@ from gui_tasks.knowledge.answer import parse_answer
 from gui_tasks.knowledge.marks import draw_marks
 from gui_tasks.knowledge.prompts import build_prompt
 from gui_tasks.knowledge.schema import AUG_FIELDS, LANGS, SUBTASKS, VARIANTS, letters_for, validate_doc
-from gui_tasks.task_rows import task_metadata, write_rows
+from gui_tasks.lmms_rows import RowsTask
 
 RECORD_KINDS = ("gkb",)
 
 
-class KnowledgeTask(ConfigurableTask):
+class KnowledgeTask(RowsTask):
     """A GUI Knowledge Bench task whose rows come from ``metadata`` (source, subtasks, variant, lang)."""
 
-    def __init__(self, *args: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> None:
-        config = dict(config or {})
-        config.pop("class", None)  # the YAML key that named this class is not a TaskConfig field
-        super().__init__(*args, config=config, **kwargs)
+    KIND = "gkb"
 
-    def download(self, dataset_kwargs: dict | None = None) -> None:
-        path = materialise_rows(task_metadata(self.config))
-        self.DATASET_PATH, self.DATASET_NAME = "json", None
-        super().download({**(dataset_kwargs or {}), "data_files": {"test": str(path)}})
+    @classmethod
+    def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:
+        return task_rows(meta)
 
 
 def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -67,12 +61,6 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
             rows = [json.loads(line) for line in fh if line.strip()]
         return [{**r, "variant": variant} for r in rows if r["subtask"] in subtasks]
     raise DataError(f"task metadata source {source!r} must be 'official' or 'synthetic'", file="<task yaml>", field="metadata.source")
-
-
-def materialise_rows(meta: Mapping[str, Any]) -> Path:
-    """Write the task's rows to a content-addressed JSONL (atomic: safe for several ranks)."""
-    name = f"{meta.get('source')}-{meta.get('lang', 'en')}-{meta.get('variant', 'plain')}"
-    return write_rows(task_rows(meta), folder="gkb_rows", name=name, meta=meta)
 
 
 def interleave_subtasks(docs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
