@@ -21,11 +21,11 @@ def main(rounds: int = 3) -> None:
                     obs = sim.act(a)
                     steps += 1
                     if render == "text":
-                        full_text(obs.screen)
+                        full_text(obs.hierarchy)
                     elif render == "png":
                         obs.screenshot()
                     elif render == "som":
-                        set_of_mark(obs.screen)
+                        set_of_mark(obs.screenshot(), obs.hierarchy)
         dt = time.perf_counter() - t0
         print(f"{label:24s} {steps:5d} steps  {steps / dt:10.1f} steps/s")
 
