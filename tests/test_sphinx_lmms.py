@@ -68,11 +68,11 @@ def _oracle_texts(doc):
     obs = sim.reset(lmms_task._task(doc).initial)
     texts = []
     for a in oracle_actions(lmms_task._task(doc)):
-        if a["type"] == "click":
+        act = dict(a)
+        if "element" in act:
             ids = [obs.hierarchy.nodes[i].get("resource-id").split(":id/")[1] for i in obs.hierarchy.interactables()]
-            texts.append(f"Thought: next.\nAction: click [{ids.index(a['element'])}]")
-        else:
-            texts.append(f"press [{a['type']}]")
+            act["index"] = ids.index(act.pop("element"))
+        texts.append(f"Thought: next.\nAction: {format_action(act)}")
         obs = sim.act(a)
     return texts
 
@@ -80,7 +80,7 @@ def _oracle_texts(doc):
 def test_rounds_replay_and_score_oracle_and_noise(tmp_path, monkeypatch):
     monkeypatch.setenv("GUI_EVAL_CACHE", str(tmp_path))
     rows = lmms_task.SphinxNavTask.rows({"subset": "all", "max_steps": 8, "observation": "simplified_text"})
-    assert len(rows) == 26
+    assert len(rows) == 28
     for doc in rows:
         texts = _oracle_texts(doc)
         assert "Previous actions: none" in lmms_task.doc_to_text(doc)

@@ -37,6 +37,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("swipe_pts", re.compile(rf"swipe\s*{_PT}\s*{_PT}", re.I)),
     ("press", re.compile(rf"(?:press\s*)?\[?\s*({'|'.join(PRESS)})\s*\]?", re.I)),
 ]
+_LINES = re.compile(r"\r?\n")
 _LABEL = re.compile(r"^\s*(?:action|answer|next action)\s*[:：]\s*", re.I)
 
 
@@ -80,7 +81,7 @@ def parse_action(text: str | None) -> tuple[str, dict[str, Any] | None]:
     """``(status, action)`` with status parsed / malformed / empty; the last line that is an action counts."""
     if text is None or not str(text).strip():
         return "empty", None
-    for line in reversed(str(text).strip().splitlines()):
+    for line in reversed(_LINES.split(str(text).strip())):  # only \n breaks lines: \x85 or \u2028 may sit in a typed string
         if line.strip():
             act = parse_exact(line)
             if act is not None:

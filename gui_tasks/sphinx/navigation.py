@@ -69,7 +69,7 @@ def _rid(app: str, eid: str) -> str:
 
 
 BASE = {"wifi": True, "bt": False, "dnd": False, "alarm_0900": False, "yt_captions": False, "chrome_payment": False, "chrome_https": False}
-_SPECS: list[tuple[str, str, dict, tuple, list]] = [
+_SPECS: list[tuple[str, str, dict, tuple, list]] = [  # (name, instruction, initial state, oracle goals, evaluators)
     ("OpenWifiSettings", "Open the Wi-Fi settings page.", {}, ((OPEN_PAGE, "settings/wifi_page"),),
      [{"type": "stoppage", "match_type": "equal", "match_rules": {"resource-id": _rid("settings", "title")},
        "check_type": "equal", "check_rules": {"text": "Wi-Fi", "activity": "com.sim.settings.wifi_page"}}]),
@@ -105,13 +105,26 @@ _SPECS: list[tuple[str, str, dict, tuple, list]] = [
          {"type": "findelement", "match_type": "equal",
           "match_rules": {"activity": "com.sim.chrome.payment_page", "resource-id": _rid("chrome", "title")},
           "check_type": "equal", "check_rules": {"text": "Payment methods"}}]}]),
+    ("SearchWeather", "Search the web for weather in Chrome.", {}, ((OPEN_PAGE, "chrome/results"),),
+     [{"type": "findaction", "match_type": "equal", "match_rules": {"action_type": "input"},
+       "check_type": "include", "check_rules": {"message": "weather"}},
+      {"type": "stoppage", "match_type": "equal", "match_rules": {"resource-id": _rid("chrome", "title")},
+       "check_type": "include", "check_rules": {"text": "weather", "activity": "com.sim.chrome.results"}}]),
+    ("LateAlarmOn", "Turn on the 23:00 alarm.", {}, (("alarm_2300", True),),
+     # 23:00 is below the first screen: a swipe is needed before the tap
+     [{"type": "rule", "order": "sequential", "evaluators": [
+         {"type": "findaction", "match_type": "equal", "match_rules": {"action_type": "swipe"}, "check_type": "equal", "check_rules": {}},
+         {"type": "lastaction", "check_type": "include", "check_rules": {"action_type": "click", "resource-id": _rid("clock", "row_2300")}}]},
+      {"type": "stoppage", "match_type": "equal", "match_rules": {"resource-id": _rid("clock", "row_2300_toggle")},
+       "check_type": "equal", "check_rules": {"checked": "true"}}]),
 ]
+_TEXT = {"SearchWeather": "weather"}  # what the oracle types
 
 
 def nav_tasks() -> list[NavTask]:
     """The built-in goal-based navigation tasks of the simulator."""
-    return [NavTask(ToggleTask(n, instr, {**BASE, **init}, goals), tuple(evaluators_from_json(ev, file=f"builtin:{n}")))
-            for n, instr, init, goals, ev in _SPECS]
+    return [NavTask(ToggleTask(n, instr, {**BASE, **init}, goals, {"text": _TEXT[n]} if n in _TEXT else {}),
+                    tuple(evaluators_from_json(ev, file=f"builtin:{n}"))) for n, instr, init, goals, ev in _SPECS]
 
 
 def trajectory_record(nav: NavTask, traj: Sequence[Step], *, format_errors: int = 0) -> dict[str, Any]:

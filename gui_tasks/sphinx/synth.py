@@ -22,7 +22,9 @@ from gui_tasks.sphinx.simulator import APP_NAMES, SIM_APPS, Simulator, label_tex
 from gui_tasks.sphinx.toggle_tasks import OPEN_APP, OPEN_PAGE, ToggleTask, oracle_actions, table5_tasks
 from gui_tasks.synth.cache import build_once
 
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
+DYNAMIC_TITLES = ("results",)  # pages titled at run time (by the search query): not an answer option
+QUESTIONS_PER_PAGE = 3  # app-knowledge questions ask about the first switches of a page (the alarm list is long)
 APP_FOLDER = "sim"
 _CATEGORY = {"settings": "Tools", "clock": "Tools", "chrome": "Communication", "youtube": "Video Players & Editors"}
 _STATE_NAMES = {"wifi": "Wi-Fi", "bt": "Bluetooth", "dnd": "Do Not Disturb", "alarm_0900": "the 9:00 alarm",
@@ -66,7 +68,8 @@ def _goal_text(goals) -> str:
         elif key == OPEN_PAGE:
             parts.append(f"the {want.split('/')[1].replace('_', ' ')} screen open")
         else:
-            parts.append(f"{_STATE_NAMES[key]} {'on' if want else 'off'}")
+            name = _STATE_NAMES.get(key) or (f"the {key[6:8]}:{key[8:]} alarm" if key.startswith("alarm_") else key)
+            parts.append(f"{name} {'on' if want else 'off'}")
     return ", ".join(parts)
 
 
@@ -82,11 +85,12 @@ def _questions(rng: random.Random) -> list[dict[str, Any]]:
     from gui_tasks.synth.scene import Element
 
     out, asked = [], set()
-    titles = sorted({label_text(Element("t", "title", (0, 0, 1, 1), label=p.title)) for pages in SIM_APPS.values() for p in pages.values()})
+    titles = sorted({label_text(Element("t", "title", (0, 0, 1, 1), label=p.title)) for pages in SIM_APPS.values()
+                     for key, p in pages.items() if key not in DYNAMIC_TITLES})
     for app, pages in SIM_APPS.items():
         for page in pages.values():
             title = label_text(Element("t", "title", (0, 0, 1, 1), label=page.title))
-            for row in page.rows:
+            for row in page.rows[:QUESTIONS_PER_PAGE]:
                 if row.trailing != "toggle" or row.key in asked:
                     continue
                 asked.add(row.key)

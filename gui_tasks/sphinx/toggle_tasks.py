@@ -106,7 +106,7 @@ def oracle_actions(task: ToggleTask, *, goal_check: Callable[[Simulator], bool] 
     for i in range(len(task.goals)):
         sub = ToggleTask(task.name, task.instruction, {}, task.goals[: i + 1])
         check = goal_check or (lambda s, sub=sub: all(subtask_scores(sub, s)))
-        plan += _bfs(sim, check)
+        plan += _bfs(sim, check, text=task.meta.get("text"))
     return plan + [{"type": "stop"}]
 
 
@@ -114,7 +114,18 @@ def _snapshot(sim: Simulator):
     return (sim.app, sim.page, tuple(sorted(sim.state.items())))
 
 
-def _bfs(sim: Simulator, check: Callable[[Simulator], bool], limit: int = 5000) -> list[dict]:
+def _moves(sim: Simulator, text: str | None) -> list[dict]:
+    """What the oracle tries from a screen: every click, swiping a list either way, typing the task's text into an
+    input and pressing enter (when the task has a text to type), back and home."""
+    els = build_screen(sim.app, sim.page, sim.state).elements
+    moves = [{"type": "click", "element": e.id} for e in els]
+    moves += [{"type": "swipe", "element": e.id, "direction": d} for e in els if e.role == "list" for d in ("up", "down")]
+    if text:
+        moves += [{"type": "text", "element": e.id, "text": text} for e in els if e.role == "input"] + [{"type": "enter"}]
+    return moves + [{"type": "back"}, {"type": "home"}]
+
+
+def _bfs(sim: Simulator, check: Callable[[Simulator], bool], limit: int = 5000, text: str | None = None) -> list[dict]:
     start = _snapshot(sim)
     prev: dict[Any, tuple[Any, dict] | None] = {start: None}
     q = deque([start])
@@ -127,15 +138,13 @@ def _bfs(sim: Simulator, check: Callable[[Simulator], bool], limit: int = 5000) 
                 snap, a = prev[snap]
                 path.append(a)
             return path[::-1]
-        moves = [{"type": "click", "element": e.id} for e in build_screen(sim.app, sim.page, sim.state).elements]
-        for a in moves + [{"type": "back"}, {"type": "home"}]:
-            if True:
-                _restore(sim, snap)
-                sim.act(a)
-                nxt = _snapshot(sim)
-                if nxt not in prev:
-                    prev[nxt] = (snap, a)
-                    q.append(nxt)
+        for a in _moves(sim, text):
+            _restore(sim, snap)
+            sim.act(a)
+            nxt = _snapshot(sim)
+            if nxt not in prev:
+                prev[nxt] = (snap, a)
+                q.append(nxt)
         if len(prev) > limit:
             break
     raise RuntimeError("goal unreachable")
