@@ -17,7 +17,7 @@ from gui_tasks.lmms_rows import RowsTask
 from gui_tasks.paths import cache_dir
 from gui_tasks.sphinx.actions import format_action, parse_action
 from gui_tasks.sphinx.navigation import NavTask, nav_tasks, to_step, trajectory_record
-from gui_tasks.sphinx.observation import render_images, render_text
+from gui_tasks.sphinx.observation import TEXT_MODES, render_images, render_text
 from gui_tasks.sphinx.prompts import MODE_HEADERS, REACT_PROMPT
 from gui_tasks.sphinx.simulator import Simulator, resolve
 from gui_tasks.sphinx.toggle_tasks import ToggleTask, subtask_scores, table5_tasks
@@ -88,7 +88,7 @@ def _prompt(doc: Mapping[str, Any], sim: Simulator, taken: Sequence[Mapping[str,
 def _images(doc: Mapping[str, Any], sim: Simulator) -> list:
     obs = sim.observe()
     mode = doc["observation"]
-    return render_images(obs.screenshot() if mode not in ("full_text", "simplified_text") else None, obs.hierarchy, mode)
+    return render_images(obs.screenshot() if mode not in TEXT_MODES else None, obs.hierarchy, mode)
 
 
 def doc_to_visual(doc: Mapping[str, Any]) -> list:

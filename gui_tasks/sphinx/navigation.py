@@ -69,7 +69,7 @@ def _rid(app: str, eid: str) -> str:
 
 
 BASE = {"wifi": True, "bt": False, "dnd": False, "alarm_0900": False, "yt_captions": False, "chrome_payment": False, "chrome_https": False}
-_SPECS: list[tuple[str, str, dict, tuple, list]] = [  # (name, instruction, initial state, oracle goals, evaluators)
+NAV_SPECS: list[tuple[str, str, dict, tuple, list]] = [  # (name, instruction, initial state, oracle goals, evaluators)
     ("OpenWifiSettings", "Open the Wi-Fi settings page.", {}, ((OPEN_PAGE, "settings/wifi_page"),),
      [{"type": "stoppage", "match_type": "equal", "match_rules": {"resource-id": _rid("settings", "title")},
        "check_type": "equal", "check_rules": {"text": "Wi-Fi", "activity": "com.sim.settings.wifi_page"}}]),
@@ -124,7 +124,7 @@ _TEXT = {"SearchWeather": "weather"}  # what the oracle types
 def nav_tasks() -> list[NavTask]:
     """The built-in goal-based navigation tasks of the simulator."""
     return [NavTask(ToggleTask(n, instr, {**BASE, **init}, goals, {"text": _TEXT[n]} if n in _TEXT else {}),
-                    tuple(evaluators_from_json(ev, file=f"builtin:{n}"))) for n, instr, init, goals, ev in _SPECS]
+                    tuple(evaluators_from_json(ev, file=f"builtin:{n}"))) for n, instr, init, goals, ev in NAV_SPECS]
 
 
 def trajectory_record(nav: NavTask, traj: Sequence[Step], *, format_errors: int = 0) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from typing import Any
 from gui_tasks.paths import cache_dir
 from gui_tasks.sphinx.hierarchy import Hierarchy
 from gui_tasks.sphinx.observation import inner_text
-from gui_tasks.sphinx.navigation import eval_action, nav_tasks
+from gui_tasks.sphinx.navigation import NAV_SPECS, eval_action, nav_tasks
 from gui_tasks.sphinx.simulator import APP_NAMES, SIM_APPS, Simulator, label_text
 from gui_tasks.sphinx.toggle_tasks import OPEN_APP, OPEN_PAGE, ToggleTask, oracle_actions, table5_tasks
 from gui_tasks.synth.cache import build_once
@@ -34,9 +34,7 @@ _STATE_NAMES = {"wifi": "Wi-Fi", "bt": "Bluetooth", "dnd": "Do Not Disturb", "al
 
 def _tasks() -> list[tuple[ToggleTask, list | None]]:
     """Every simulator task with its evaluators in the official layout (None for the state-scored toggles)."""
-    from gui_tasks.sphinx.navigation import _SPECS
-
-    specs = {name: ev for name, _i, _s, _g, ev in _SPECS}
+    specs = {name: ev for name, _i, _s, _g, ev in NAV_SPECS}
     return [(n.task, specs[n.task.name]) for n in nav_tasks()] + [(t, None) for t in table5_tasks()]
 
 
