@@ -32,6 +32,10 @@ def test_task_index_of_our_folder_alone():
     assert {"star_state_control", "star_state_control_synth", "star_state_control_synth_th", "star_state_control_ui_tars",
             "star_androidcontrol_low", "star_aitz_gui_owl", "star_gui_odyssey", "star_agentic_synth_ja"} <= names
     assert {"star_state_control_synth_6lang", "star_agentic"} <= set(tm.all_groups)
+    sphinx = {f"sphinx_{kind}{src}{mode}" for kind in ("completion", "grounding") for src in ("", "_synth")
+              for mode in ("", "_simplified", "_image", "_som")}
+    assert sphinx | {"sphinx_knowledge", "sphinx_knowledge_synth", "sphinx_focused_synth", "sphinx_sim", "sphinx_sim_nav_som",
+                     "sphinx_sim_toggle_image"} <= names
 
 
 def test_our_names_do_not_collide_with_builtin_tasks():
