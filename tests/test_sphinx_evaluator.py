@@ -11,9 +11,10 @@ import pytest
 from gui_metrics.sphinx import average_completion, success_rate
 from gui_tasks.errors import DataError
 from gui_tasks.sphinx import official
-from gui_tasks.sphinx.evaluator import (Assertion, Evaluator, Step, evaluators_from_json, load_evaluators, node_from_json,
+from gui_tasks.sphinx.evaluator import (Assertion, Evaluator, Step, evaluators_from_json, node_from_json,
                                         score_trajectory)
 from gui_tasks.sphinx.hierarchy import Hierarchy
+from gui_tasks.sphinx.official import load_evaluators
 
 FIX = Path(__file__).parent / "fixtures" / "sphinx"
 PKG = "com.android.settings"

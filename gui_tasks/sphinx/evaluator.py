@@ -22,9 +22,7 @@ looks at the *first* match only. These choices follow the official evaluator; th
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from gui_tasks.errors import DataError
@@ -258,12 +256,3 @@ def evaluators_from_json(obj: Any, *, file: str = "<memory>") -> list[Assertion 
         raise DataError("expected a non-empty list of evaluators", file=file, field="evaluators")
     return [node_from_json(x, file=file, path=f"evaluators[{k}]") for k, x in enumerate(obj)]
 
-
-def load_evaluators(path: str | Path) -> list[Assertion | Evaluator]:
-    """Read one task's ``evaluator.json``."""
-    p = Path(path)
-    try:
-        obj = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise DataError(f"cannot read evaluator JSON: {exc}", file=str(p)) from exc
-    return evaluators_from_json(obj, file=str(p))

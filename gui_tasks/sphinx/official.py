@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from gui_tasks.errors import DataError
-from gui_tasks.sphinx.evaluator import Step, load_evaluators
+from gui_tasks.sphinx.evaluator import Assertion, Evaluator, Step, evaluators_from_json
 from gui_tasks.sphinx.hierarchy import Hierarchy, parse_bounds
 
 DATA_ENV = "SPHINX_DATA_DIR"
@@ -153,7 +153,12 @@ def task_group(task_id: int) -> str:
     return "testing" if int(task_id) >= TESTING_TASK_MIN_ID else "user"
 
 
-def evaluators_of(folder: Path):
+def load_evaluators(path: str | Path) -> list[Assertion | Evaluator]:
+    """Read one task's ``evaluator.json``."""
+    return evaluators_from_json(read_json(Path(path)), file=str(path))
+
+
+def evaluators_of(folder: Path) -> list[Assertion | Evaluator]:
     return load_evaluators(folder / "evaluator.json")
 
 

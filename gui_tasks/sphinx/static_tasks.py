@@ -94,11 +94,12 @@ def grounding_rows(root: Path, mode: str) -> list[dict[str, Any]]:
         png, xml = _screen(Path(t["folder"]), t["step"], mode, file=str(path), row=t["row"])
         el = t["gold_element"]
         if isinstance(el, int):  # an element id of that screen: its view
-            ids = Hierarchy.from_file(xml).interactables()
+            h = Hierarchy.from_file(xml)
+            ids = h.interactables()
             if not 0 <= el < len(ids):
                 raise DataError(f"element id {el} not on the screen ({len(ids)} interactables)", file=str(path), row=t["row"],
                                 field="groundtruth.element")
-            el = dict(Hierarchy.from_file(xml).nodes[ids[el]].attrib)
+            el = dict(h.nodes[ids[el]].attrib)
         rows.append({"id": t["id"], "instruction": t["instruction"], "image": png, "xml": xml, "gold_type": t["gold_type"],
                      "gold_box": list(parse_bounds(el["bounds"])) if el else None, "gold_message": t["gold_message"], "images": []})
     return rows
@@ -181,9 +182,11 @@ def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, 
     if kind == "focused":
         return f"Respond with '{doc['expected']}'."  # the form of section 3.3.5's example
     mode = doc["observation"]
-    h, image = _screen_of(doc) if mode not in TEXT_MODES else (Hierarchy.from_file(doc["xml"]), None)
-    w, hh = image.size if image is not None else (0, 0)
-    header, body = MODE_HEADERS[mode].format(w=w, h=hh), render_text(h, mode)
+    w, hh = (0, 0)
+    if mode not in TEXT_MODES:
+        with Image.open(doc["image"]) as im:  # the header names the screenshot size; no need to decode it
+            w, hh = im.size
+    header, body = MODE_HEADERS[mode].format(w=w, h=hh), render_text(Hierarchy.from_file(doc["xml"]), mode)
     if kind == "completion":
         return COMPLETION_PROMPT.format(goal=doc["goal"], history=doc["history"], header=header, observation=body)
     return GROUNDING_PROMPT.format(instruction=doc["instruction"], header=header, observation=body)
