@@ -15,3 +15,37 @@ class DataError(ValueError):
         row_part = f"row {row}" if row is not None else "row -"
         field_part = f"field {field!r}" if field else "field -"
         super().__init__(f"{self.file}, {row_part}, {field_part}: {message}")
+
+
+SKIP_BAD_ROWS_ENV = "GUI_EVAL_SKIP_BAD_ROWS"
+
+
+def skip_bad_rows(meta: "dict | None" = None) -> bool:
+    """Whether a task may drop bad rows (opt-in: ``$GUI_EVAL_SKIP_BAD_ROWS=1`` or metadata ``skip_bad_rows: true``).
+
+    The default is to stop at the first bad row; a task that skips must report how many it dropped
+    (``BadRows.count``) in its results.
+    """
+    import os
+
+    flag = (meta or {}).get("skip_bad_rows")
+    if flag is None:
+        flag = os.environ.get(SKIP_BAD_ROWS_ENV, "")
+    return str(flag).strip().lower() in {"1", "true", "yes"}
+
+
+class BadRows:
+    """Collects bad rows while loading: raises at once unless skipping is on, then keeps every error."""
+
+    def __init__(self, skip: bool) -> None:
+        self.skip = skip
+        self.errors: list[DataError] = []
+
+    def add(self, error: DataError) -> None:
+        if not self.skip:
+            raise error
+        self.errors.append(error)
+
+    @property
+    def count(self) -> int:
+        return len(self.errors)
