@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import inspect
 import warnings
 from contextlib import ExitStack, contextmanager
 from importlib.metadata import entry_points
@@ -16,20 +17,54 @@ from gui_interventions.payloads import ForwardContext, RequestContext, ResponseC
 GROUP = "gui_interventions"
 
 
+def _dist_name(ep) -> str:
+    dist = getattr(ep, "dist", None)
+    return (dist.metadata["Name"] if dist is not None else None) or "?"
+
+
+def _load_all() -> tuple[dict[str, Callable[..., Any]], dict[str, str]]:
+    """Load every entry point of the group on its own: (factories by name, failure message by name)."""
+    found: dict[str, Callable[..., Any]] = {}
+    source: dict[str, str] = {}
+    broken: dict[str, str] = {}
+    for ep in sorted(entry_points(group=GROUP), key=lambda e: (_dist_name(e) != "gui-eval", e.name)):
+        where = f"{_dist_name(ep)}: {ep.value}"
+        if ep.name in source or ep.name in broken:
+            broken[ep.name] = (f"intervention name {ep.name!r} is registered twice: by {source.get(ep.name, '?')} "
+                               f"and by {where}; uninstall or rename one")
+            found.pop(ep.name, None)
+            continue
+        source[ep.name] = where
+        try:
+            obj = ep.load()
+        except Exception as exc:
+            broken[ep.name] = f"intervention plugin {ep.name!r} ({where}) failed to load: {exc!r}"
+            continue
+        if inspect.ismodule(obj) or not callable(obj):
+            kind = "a module" if inspect.ismodule(obj) else f"a {type(obj).__name__}"
+            broken[ep.name] = (f"intervention entry point {ep.name!r} ({where}) names {kind}, not a class or factory; "
+                               f"write it as 'module:ClassName'")
+            continue
+        found[ep.name] = obj
+    return found, broken
+
+
 def available() -> dict[str, Callable[..., Any]]:
-    """Every intervention factory registered in the ``gui_interventions`` entry-point group.
+    """Every loadable intervention factory registered in the ``gui_interventions`` entry-point group.
 
     An entry point's value is a factory (usually a class) called with the run's
-    parameters for that intervention; it returns the plugin object. A plugin that fails
-    to import is a warning naming it, not a crash.
+    parameters for that intervention; it returns the plugin object. Plugins that fail to
+    load are left out with a warning naming them (see :func:`broken`).
     """
-    found: dict[str, Callable[..., Any]] = {}
-    for ep in entry_points(group=GROUP):
-        try:
-            found[ep.name] = ep.load()
-        except Exception as exc:
-            warnings.warn(f"gui_interventions: plugin {ep.name!r} ({ep.value}) failed to load: {exc!r}", stacklevel=2)
+    found, failed = _load_all()
+    for message in failed.values():
+        warnings.warn(message, stacklevel=2)
     return found
+
+
+def broken() -> dict[str, str]:
+    """Installed intervention entry points that cannot be used, with the reason."""
+    return _load_all()[1]
 
 
 def parse_selection(spec: str | Sequence[str] | None) -> list[str]:
@@ -110,9 +145,15 @@ def build_run(selection: str | Sequence[str] | None, params: Mapping[str, Any] |
     """Instantiate only the selected interventions; unknown names get a did-you-mean error."""
     names = parse_selection(selection)
     per = split_params(names, params or {})
-    table = available() if factories is None and names else dict(factories or {})
+    failed: dict[str, str] = {}
+    if factories is None and names:
+        table, failed = _load_all()
+    else:
+        table = dict(factories or {})
     plugins = []
     for name in names:
+        if name in failed:
+            raise ValueError(f"intervention {name!r} is installed but broken: {failed[name]}")
         if name not in table:
             close = difflib.get_close_matches(name, table, n=3)
             hint = f" Did you mean {', '.join(close)}?" if close else ""

@@ -10,6 +10,7 @@ PROJECT = "gui_metrics"
 hookimpl = pluggy.HookimplMarker(PROJECT)
 
 from gui_metrics.spec import MetricSpec  # noqa: E402
-from gui_metrics.manager import all_metrics, get_metric, get_plugin_manager, metrics_for  # noqa: E402
+from gui_metrics.manager import PluginFailure, all_metrics, get_metric, get_plugin_manager, metrics_for, plugin_failures  # noqa: E402
 
-__all__ = ["PROJECT", "hookimpl", "MetricSpec", "all_metrics", "get_metric", "get_plugin_manager", "metrics_for"]
+__all__ = ["PROJECT", "hookimpl", "MetricSpec", "PluginFailure", "all_metrics", "get_metric", "get_plugin_manager", "metrics_for",
+           "plugin_failures"]

@@ -1,59 +1,155 @@
-"""Builds the ``gui_metrics`` plugin manager and the name -> MetricSpec table."""
+"""Builds the ``gui_metrics`` plugin manager and the name -> MetricSpec table.
+
+Every entry point of the group loads, registers and runs on its own: a plugin that fails
+(import error, bad hook, a register hook that raises or returns something else than
+MetricSpecs, a metric name another plugin already defines) is left out, printed to stderr and
+recorded in :func:`plugin_failures` with its name and exception; the others keep working. Built-in and
+third-party plugins take this same path.
+"""
 
 from __future__ import annotations
 
 import difflib
+import sys
 import threading
-import warnings
+from dataclasses import dataclass
+from importlib.metadata import entry_points
 
 import pluggy
 
 from gui_metrics import hookspecs
 from gui_metrics.spec import MetricSpec
 
+GROUP = "gui_metrics"
+OWN_DIST = "gui-eval"  # built-in plugins win a name collision against third-party ones
+
 _LOCK = threading.Lock()
 _PM: pluggy.PluginManager | None = None
 _METRICS: dict[str, MetricSpec] | None = None
+_FAILURES: list["PluginFailure"] = []
+
+
+@dataclass(frozen=True)
+class PluginFailure:
+    """A plugin that was left out, and why."""
+
+    plugin: str  # entry-point name
+    source: str  # "distribution: module[:attr]"
+    error: str
+
+    def __str__(self) -> str:
+        return f"gui_metrics plugin {self.plugin!r} ({self.source}) left out: {self.error}"
+
+
+def _dist_name(ep) -> str:
+    dist = getattr(ep, "dist", None)
+    return (dist.metadata["Name"] if dist is not None else None) or "?"
+
+
+def _source(ep) -> str:
+    return f"{_dist_name(ep)}: {ep.value}"
+
+
+def _is_own(ep) -> bool:
+    return _dist_name(ep).replace("_", "-").lower() == OWN_DIST
+
+
+def _fail(plugin: str, source: str, error: str) -> None:
+    """Record and print the failure (stderr, not ``warnings``: lmms-eval ignores every warning)."""
+    failure = PluginFailure(plugin, source, error)
+    _FAILURES.append(failure)
+    print(f"gui-eval: {failure}", file=sys.stderr, flush=True)
+
+
+def _load_entry_points(pm: pluggy.PluginManager) -> dict[str, str]:
+    """Load and register every entry point separately; returns plugin name -> source."""
+    eps = sorted(entry_points(group=GROUP), key=lambda ep: (not _is_own(ep), ep.name))
+    sources: dict[str, str] = {}
+    for ep in eps:
+        if ep.name in sources:
+            _fail(ep.name, _source(ep), f"entry-point name {ep.name!r} is already taken by {sources[ep.name]}")
+            continue
+        try:
+            plugin = ep.load()
+        except Exception as exc:
+            _fail(ep.name, _source(ep), f"import failed: {exc!r}")
+            continue
+        try:
+            pm.register(plugin, name=ep.name)
+        except Exception as exc:  # PluginValidationError (bad hook signature), ValueError (registered twice)
+            _fail(ep.name, _source(ep), f"registration failed: {exc}")
+            continue
+        unknown = [i.function.__name__ for hook in pm.get_hookcallers(plugin) or [] if not hook.has_spec()
+                   for i in hook.get_hookimpls() if i.plugin is plugin]
+        if unknown:
+            pm.unregister(plugin)
+            _fail(ep.name, _source(ep), f"implements unknown hook(s) {unknown}")
+            continue
+        if not pm.hook.gui_metrics_register.get_hookimpls() or plugin not in [
+                i.plugin for i in pm.hook.gui_metrics_register.get_hookimpls()]:
+            pm.unregister(plugin)
+            _fail(ep.name, _source(ep), "implements no gui_metrics_register hook (is the entry point the right module?)")
+            continue
+        if getattr(ep, "dist", None) is not None:
+            pm._plugin_distinfo.append((plugin, ep.dist))  # what list_plugin_distinfo reports (pluggy keeps it so)
+        sources[ep.name] = _source(ep)
+    return sources
 
 
 def get_plugin_manager(*, fresh: bool = False) -> pluggy.PluginManager:
-    """The process-wide manager with every ``gui_metrics`` entry point loaded."""
+    """The process-wide manager with every loadable ``gui_metrics`` entry point registered."""
     global _PM, _METRICS
     with _LOCK:
         if _PM is None or fresh:
-            pm = pluggy.PluginManager("gui_metrics")
+            pm = pluggy.PluginManager(GROUP)
             pm.add_hookspecs(hookspecs)
-            try:
-                pm.load_setuptools_entrypoints("gui_metrics")
-            except Exception as exc:  # a broken third-party plugin must not take the harness down
-                warnings.warn(f"gui_metrics: failed to load a plugin entry point: {exc!r}", stacklevel=2)
-            try:
-                pm.check_pending()
-            except pluggy.PluginValidationError as exc:
-                warnings.warn(f"gui_metrics: a plugin implements an unknown hook: {exc}", stacklevel=2)
+            _FAILURES.clear()
+            pm.gui_eval_sources = _load_entry_points(pm)  # type: ignore[attr-defined]
             _PM, _METRICS = pm, None
         return _PM
 
 
 def all_metrics(*, fresh: bool = False) -> dict[str, MetricSpec]:
-    """Every registered metric by name; raises on a name defined by two plugins."""
+    """Every registered metric by name; plugins that fail or collide are left out (see :func:`plugin_failures`)."""
     global _METRICS
     pm = get_plugin_manager(fresh=fresh)
     with _LOCK:
         if _METRICS is None:
             table: dict[str, MetricSpec] = {}
             owner: dict[str, str] = {}
-            for impl in pm.hook.gui_metrics_register.get_hookimpls():
-                plugin_name = pm.get_name(impl.plugin) or repr(impl.plugin)
-                for spec in impl.function() or []:
-                    if not isinstance(spec, MetricSpec):
-                        raise TypeError(f"gui_metrics plugin {plugin_name!r} returned {type(spec).__name__}, expected MetricSpec")
-                    if spec.name in table:
-                        raise ValueError(f"metric {spec.name!r} is defined by both {owner[spec.name]!r} and {plugin_name!r}")
-                    table[spec.name] = spec
-                    owner[spec.name] = plugin_name
+            impls = {i.plugin_name: i for i in pm.hook.gui_metrics_register.get_hookimpls()}
+            for plugin_name, source in pm.gui_eval_sources.items():  # built-ins first, then by name
+                impl = impls.get(plugin_name)
+                if impl is None:
+                    continue
+                try:
+                    specs = list(impl.function() or [])
+                except Exception as exc:
+                    _fail(plugin_name, source, f"gui_metrics_register raised {exc!r}")
+                    continue
+                wrong = [type(s).__name__ for s in specs if not isinstance(s, MetricSpec)]
+                taken = [s.name for s in specs if isinstance(s, MetricSpec) and s.name in table]
+                names = [s.name for s in specs if isinstance(s, MetricSpec)]
+                twice = sorted({n for n in names if names.count(n) > 1})
+                if wrong:
+                    _fail(plugin_name, source, f"gui_metrics_register returned {wrong[0]}, expected MetricSpec")
+                elif taken:
+                    _fail(plugin_name, source, f"metric {taken[0]!r} is defined by both {owner[taken[0]]} and "
+                                               f"{plugin_name!r} ({source}); rename one of them")
+                elif twice:
+                    _fail(plugin_name, source, f"metric {twice[0]!r} is defined twice by the same plugin")
+                else:
+                    for spec in specs:
+                        table[spec.name] = spec
+                        owner[spec.name] = f"{plugin_name!r} ({source})"
             _METRICS = table
         return dict(_METRICS)
+
+
+def plugin_failures() -> list[PluginFailure]:
+    """The plugins left out of the current manager (after :func:`all_metrics` has run)."""
+    all_metrics()
+    return list(_FAILURES)
 
 
 def get_metric(name: str) -> MetricSpec:
@@ -62,7 +158,9 @@ def get_metric(name: str) -> MetricSpec:
     if name not in table:
         close = difflib.get_close_matches(name, table, n=3)
         hint = f" Did you mean {', '.join(close)}?" if close else ""
-        raise KeyError(f"unknown gui metric {name!r}.{hint} Known: {', '.join(sorted(table))}")
+        broken = "".join(f"\n  {f}" for f in _FAILURES)
+        raise KeyError(f"unknown gui metric {name!r}.{hint} Known: {', '.join(sorted(table))}"
+                       + (f"\nPlugins left out:{broken}" if broken else ""))
     return table[name]
 
 

@@ -104,12 +104,15 @@ def _tasks_path(args: argparse.Namespace) -> int:
 
 
 def _metrics(args: argparse.Namespace) -> int:
-    from gui_metrics import all_metrics
+    from gui_metrics import all_metrics, plugin_failures
 
-    for name, spec in sorted(all_metrics().items()):
+    for name, spec in sorted(all_metrics(fresh=True).items()):  # a plugin left out is printed to stderr while loading
         kinds = ",".join(sorted(spec.applies_to))
         print(f"{name}\t{'higher' if spec.higher_is_better else 'lower'}\t{kinds}\t{spec.description}")
-    return 0
+    failures = plugin_failures()
+    if failures:
+        print(f"gui-eval metrics: {len(failures)} plugin(s) left out: {', '.join(f.plugin for f in failures)}", file=sys.stderr)
+    return 1 if failures else 0
 
 
 def lmms_eval_command(model_args: str, tasks: Sequence[str], out: Path, *, limit: int | None, model: str = "gui_hf",

@@ -137,5 +137,8 @@ def manifests():
     """Entry point payload for ``lmms_eval.models``: our model backends."""
     from lmms_eval.models.registry_v2 import ModelManifest
 
-    attach()
+    try:
+        attach()
+    except Exception as exc:  # still offer gui_hf: lmms-eval would otherwise say only "Model 'gui_hf' not found"
+        print(f"gui-eval: could not attach to lmms-eval: {exc!r}", file=sys.stderr)
     return [ModelManifest(model_id="gui_hf", simple_class_path="gui_models.hf_backend.GuiHF")]

@@ -5,10 +5,19 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import sys
+
 import pytest
 
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
 os.environ.update(OFFLINE)
+
+# Network guard: a test that reaches beyond this machine fails (loopback stays open for accelerate).
+NETGUARD_DIR = Path(__file__).resolve().parent / "netguard"
+sys.path.insert(0, str(NETGUARD_DIR))
+import network_guard  # noqa: E402
+
+network_guard.install()
 
 
 @pytest.fixture(scope="session")
@@ -36,6 +45,7 @@ def subprocess_env(session_cache) -> dict[str, str]:
     env = {**os.environ, **OFFLINE, "GUI_EVAL_CACHE": str(session_cache)}
     env["HF_DATASETS_CACHE"] = str(session_cache / "hf_datasets")
     env["LMMS_EVAL_DATASETS_CACHE"] = str(session_cache / "hf_datasets")
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(NETGUARD_DIR), env.get("PYTHONPATH", "")) if p)  # sitecustomize: the guard
     return env
 
 

@@ -5,6 +5,7 @@ The CLI exits 0 even when an evaluation raises, so every test reads the files it
 
 from __future__ import annotations
 
+import os
 import sys
 import textwrap
 from pathlib import Path
@@ -99,7 +100,7 @@ def test_third_party_metric_plugin_is_used_in_a_run(tmp_path, tiny_checkpoint, s
             aggregation: picked_b_rate
             higher_is_better: false
         """), encoding="utf-8")
-    env = {**subprocess_env, "PYTHONPATH": str(site)}
+    env = {**subprocess_env, "PYTHONPATH": os.pathsep.join([str(site), subprocess_env["PYTHONPATH"]])}
     out = tmp_path / "run"
     cmd = lmms_eval_command(f"pretrained={tiny_checkpoint},device=cpu", ["acme_synth_en"], out, limit=3,
                             extra=["--include_path", str(tasks)])

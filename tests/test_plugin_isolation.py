@@ -1,0 +1,121 @@
+"""Plugin isolation: a broken or colliding third-party plugin is named and left out; every other plugin keeps working."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from fake_dist import write_dist
+
+from gui_interventions import available, build_run
+from gui_interventions.manager import broken
+from gui_metrics import all_metrics, get_plugin_manager, plugin_failures
+from gui_tasks.cli import main as cli_main
+
+GOOD = '''
+import pluggy
+from gui_metrics import MetricSpec
+hookimpl = pluggy.HookimplMarker("gui_metrics")
+
+@hookimpl
+def gui_metrics_register():
+    return [MetricSpec("acme_rate", lambda v: 0.5, True, frozenset({"mcq"}), "acme")]
+'''
+DUPLICATE = GOOD.replace('"acme_rate"', '"mcq_acc"')
+RAISES = GOOD.replace("return [", "raise RuntimeError('register exploded')\n    return [")
+
+
+@pytest.fixture()
+def site(tmp_path, monkeypatch):
+    """A temporary site folder on sys.path; the plugin managers are rebuilt before and after."""
+    root = tmp_path / "site"
+    root.mkdir()
+    monkeypatch.syspath_prepend(str(root))
+    before = set(sys.modules)
+    yield root
+    monkeypatch.undo()
+    for name in set(sys.modules) - before:
+        if name.startswith("acme"):
+            del sys.modules[name]
+    get_plugin_manager(fresh=True)
+    all_metrics()
+
+
+def test_clean_install_has_no_failures():
+    all_metrics(fresh=True)
+    assert plugin_failures() == []
+
+
+def test_broken_metric_plugin_is_named_and_the_builtins_survive(site, capsys):
+    n_builtin = len(all_metrics(fresh=True))
+    write_dist(site, "acme-broken", {"acme_broken": "import no_such_module_xyz\n"}, "[gui_metrics]\nacme_broken = acme_broken\n")
+    write_dist(site, "acme-good", {"acme_good": GOOD}, "[gui_metrics]\nacme_good = acme_good\n")
+    table = all_metrics(fresh=True)
+    assert "'acme_broken' (acme-broken: acme_broken) left out: import failed: ModuleNotFoundError" in capsys.readouterr().err
+    assert len(table) == n_builtin + 1 and {"mcq_acc", "fpr_acc", "mpr_acc_si", "acme_rate"} <= set(table)
+    [failure] = plugin_failures()
+    assert failure.plugin == "acme_broken" and failure.source == "acme-broken: acme_broken" and "ModuleNotFoundError" in failure.error
+    assert cli_main(["metrics"]) == 1
+    out, err = capsys.readouterr()
+    assert "mcq_acc\thigher" in out and "acme_rate" in out
+    assert "plugin 'acme_broken' (acme-broken: acme_broken) left out: import failed: ModuleNotFoundError" in err
+    assert "1 plugin(s) left out: acme_broken" in err
+
+
+def test_metric_name_collision_names_both_plugins_and_keeps_the_builtin(site):
+    builtin = all_metrics(fresh=True)["mcq_acc"]
+    write_dist(site, "acme-dup", {"acme_dup": DUPLICATE}, "[gui_metrics]\nacme_dup = acme_dup\n")
+    table = all_metrics(fresh=True)
+    assert table["mcq_acc"] is not builtin or table["mcq_acc"].description == builtin.description
+    assert table["mcq_acc"].description != "acme"
+    [failure] = plugin_failures()
+    assert "metric 'mcq_acc' is defined by both 'mpr' (gui-eval: gui_metrics.mpr) and 'acme_dup' (acme-dup: acme_dup)" in failure.error
+
+
+def test_duplicate_metric_does_not_break_the_lmms_eval_model_entry_point(site):
+    write_dist(site, "acme-dup", {"acme_dup": DUPLICATE}, "[gui_metrics]\nacme_dup = acme_dup\n")
+    from gui_tasks.lmms_integration import manifests
+
+    get_plugin_manager(fresh=True)
+    [manifest] = manifests()  # raised before, so lmms-eval later said "Model 'gui_hf' not found"
+    assert manifest.model_id == "gui_hf"
+    assert "acme_dup" in str(plugin_failures())
+
+
+@pytest.mark.parametrize("source, message", [
+    (RAISES, r"gui_metrics_register raised RuntimeError\('register exploded'\)"),
+    (GOOD.replace('return [MetricSpec("acme_rate", lambda v: 0.5, True, frozenset({"mcq"}), "acme")]', 'return ["acme_rate"]'),
+     "returned str, expected MetricSpec"),
+    ("x = 1\n", "implements no gui_metrics_register hook"),
+    (GOOD + "\n@hookimpl\ndef gui_metrics_unknown():\n    pass\n", r"unknown hook\(s\) \['gui_metrics_unknown'\]"),
+])
+def test_each_kind_of_bad_metric_plugin_is_reported_by_name(site, source, message):
+    write_dist(site, "acme-bad", {"acme_bad": source}, "[gui_metrics]\nacme_bad = acme_bad\n")
+    table = all_metrics(fresh=True)
+    assert "mcq_acc" in table and "acme_rate" not in table
+    [failure] = plugin_failures()
+    assert failure.plugin == "acme_bad"
+    assert __import__("re").search(message, failure.error), failure.error
+
+
+def test_broken_intervention_plugin_is_reported_as_broken_not_unknown(site):
+    write_dist(site, "acme-steer", {"acme_steer": "raise ImportError('needs libfoo')\n"},
+               "[gui_interventions]\nacme_steer = acme_steer:Steer\n")
+    with pytest.raises(ValueError, match=r"intervention 'acme_steer' is installed but broken: .*failed to load: ImportError\('needs libfoo'\)"):
+        build_run("acme_steer")
+    with pytest.warns(UserWarning, match="acme_steer"):
+        assert "crop" in available() and "acme_steer" not in available()
+    assert build_run("prompt_affix", {"prompt_affix.suffix": "x"}).names == ["prompt_affix"]
+
+
+def test_intervention_entry_point_naming_a_module_gets_a_clear_message(site):
+    write_dist(site, "acme-mod", {"acme_mod": "class Steer:\n    pass\n"}, "[gui_interventions]\nacme_mod = acme_mod\n")
+    with pytest.raises(ValueError, match="names a module, not a class or factory; write it as 'module:ClassName'"):
+        build_run("acme_mod")
+
+
+def test_intervention_name_collision_names_both_sources(site):
+    write_dist(site, "acme-crop", {"acme_crop": "class Crop:\n    pass\n"}, "[gui_interventions]\ncrop = acme_crop:Crop\n")
+    assert "registered twice: by gui-eval: gui_interventions.crop:Crop and by acme-crop: acme_crop:Crop" in broken()["crop"]
+    with pytest.raises(ValueError, match="'crop' is installed but broken"):
+        build_run("crop")
