@@ -88,6 +88,12 @@ def _submit(args: argparse.Namespace) -> int:
     return main(args.rest)
 
 
+def _validate(args: argparse.Namespace) -> int:
+    from gui_tasks.leaderboard import validate_main
+
+    return validate_main(args.rest)
+
+
 def _hook(args: argparse.Namespace) -> int:
     from gui_tasks.lmms_integration import install_lmms_hook
 
@@ -217,6 +223,10 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("submit", help="validated leaderboard submission from an lmms-eval run")
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_submit)
+
+    s = sub.add_parser("validate", help="re-check a submission file: schema, hashes, completeness, every response re-scored")
+    s.add_argument("rest", nargs=argparse.REMAINDER)
+    s.set_defaults(func=_validate)
 
     s = sub.add_parser("install-lmms-hook", help="make `lmms-eval tasks list` see our tasks (writes a .pth file)")
     s.add_argument("--remove", action="store_true")

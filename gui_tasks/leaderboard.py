@@ -1,31 +1,51 @@
-"""Leaderboard submissions: one validated, self-describing file from an lmms-eval run.
+"""Leaderboard submissions: one self-describing file from an lmms-eval run, re-scored and re-checkable.
 
-A submission records the model and its arguments, lmms-eval's and our versions, every
-task with its version, prompt and parser protocols, metrics and n-samples, and a sha256
-per sample (over document id, document hash, target and filtered response) plus one over
-all of them. Runs that cannot be compared fairly (``--limit``, missing samples, mixed
-models, missing or non-finite metrics, metrics the samples do not reproduce) are refused.
+``gui-eval submit RUN_DIR`` rebuilds every task through lmms-eval's ``TaskManager``, hashes
+every document itself (lmms-eval 0.7.3's ``doc_hash`` is the same for every sample, see
+``gui_tasks/rescore.py``), scores every logged response again with the task's own
+``process_results`` and aggregations (logged per-sample values are never read) and refuses the
+run when the results file reports other numbers. The file records the model, its arguments
+and interventions, the versions, every task's metadata and protocols, the responses, a sha256
+per document, per response's scores and per sample, and one over the whole file.
+
+``gui-eval validate FILE`` checks the JSON Schema (``submission.schema.json``, shipped with the
+package), every hash, the consistency of model name, arguments, interventions and protocol
+labels, the completeness of the set (MPR-GUI: six languages, eight dimensions; doc ids 0..N-1
+of the installed task) and re-scores every response. The hashes show edits; they are not a
+signature: someone who re-computes them after an edit is caught only where the edit
+contradicts the documents, the parser or the installed tasks.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import math
 import sys
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
-from gui_tasks.results_io import RunResults, TaskResult, find_result_files, is_finite, load_results, load_task_samples
+from gui_tasks.rescore import (aggregate, canonical_json, doc_sha256, load_task, score, scores_sha256, sha256_text, task_docs,
+                               task_metadata)
+from gui_tasks.results_io import RunResults, TaskResult, _pretrained, find_result_files, is_finite, load_results, load_task_samples
 
-SCHEMA = "gui-eval-submission/1"
-HASHED_FIELDS = ("doc_id", "doc_hash", "target", "filtered_resps")
+SCHEMA = "gui-eval-submission/3"
+SCHEMA_FILE = Path(__file__).with_name("submission.schema.json")
 REQUIRED_METADATA = ("prompt_protocol", "parser_protocol")
+MPR_DIMENSIONS = ("AU", "AP", "WF", "WI", "AEL", "REL", "RI", "SI")
+MPR_LANGS = ("en", "zh", "fr", "ru", "ja", "th")
 # What every MPR-GUI task must report (gui_metrics.mpr); other tasks must report their metric_list.
-MPR_METRICS = ("mcq_acc", "fpr_acc", "format_error_rate",
-               *(f"mpr_acc_{d}" for d in ("au", "ap", "wf", "wi", "ael", "rel", "ri", "si")))
+MPR_METRICS = ("mcq_acc", "fpr_acc", "format_error_rate", *(f"mpr_acc_{d.lower()}" for d in MPR_DIMENSIONS))
+HASHING = {
+    "doc": "sha256 of canonical JSON of the document, absolute file paths replaced by 'file-sha256:<sha256 of the bytes>'",
+    "scores": "sha256 of canonical JSON of the task's process_results output for the response",
+    "sample": "sha256 of canonical JSON of [doc_id, doc_sha256, target, response, scores_sha256]",
+    "docs": "sha256 of canonical JSON of the list of doc_sha256 in doc_id order",
+    "submission": "sha256 of canonical JSON of the whole file without submission_sha256",
+}
+
+Loader = Callable[[str], Any]
 
 
 class SubmissionError(ValueError):
@@ -39,46 +59,116 @@ def _dist_version(dist: str) -> str | None:
         return None
 
 
-def canonical_json(obj: Any) -> str:
-    """The one byte-stable JSON form hashes are taken over (sorted keys, no spaces, UTF-8)."""
-    return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=str)
+def _sha(obj: Any) -> str:
+    return sha256_text(canonical_json(obj))
 
 
 def sample_hash(sample: dict[str, Any]) -> str:
-    """sha256 over the canonical JSON of the sample's doc id, doc hash, target and filtered response."""
-    return hashlib.sha256(canonical_json({k: sample.get(k) for k in HASHED_FIELDS}).encode("utf-8")).hexdigest()
+    """sha256 over a submission sample's doc id, doc hash, target, response and scores hash."""
+    return _sha([sample["doc_id"], sample["doc_sha256"], sample["target"], sample["response"], sample["scores_sha256"]])
 
 
-def aggregate_hash(tasks: Sequence[dict[str, Any]]) -> str:
-    """sha256 over every task's name, version and ordered (doc id, sample hash) pairs."""
-    payload = [[t["task"], t["version"], [[s["doc_id"], s["sha256"]] for s in t["samples"]]] for t in tasks]
-    return hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()
+def submission_hash(sub: dict[str, Any]) -> str:
+    """sha256 over everything in the file except this hash itself."""
+    return _sha({k: v for k, v in sub.items() if k != "submission_sha256"})
 
 
-def _required_metrics(res: TaskResult) -> list[str]:
-    if res.metadata.get("benchmark") == "mpr_gui":
-        dims = res.metadata.get("dimensions")
-        if dims and list(dims) != ["AU", "AP", "WF", "WI", "AEL", "REL", "RI", "SI"]:  # a per-dimension task
-            return ["mcq_acc", "format_error_rate", *(f"mpr_acc_{str(d).lower()}" for d in dims)]
+def interventions_of(model_args: str) -> list[str]:
+    """Intervention names selected in lmms-eval ``model_args`` (``interventions=a+b``), in order."""
+    for part in model_args.split(","):
+        key, _, value = part.partition("=")
+        if key.strip() == "interventions":
+            return [n.strip() for n in value.split("+") if n.strip()]
+    return []
+
+
+def protocol_label(prompt_protocol: str, interventions: Sequence[str]) -> str:
+    """The protocol a result is ranked under: the prompt protocol, plus every intervention (``mpr-direct-v1+gui_xli``)."""
+    return "+".join([prompt_protocol, *interventions])
+
+
+def _required_metrics(meta: dict[str, Any], metric_list: Sequence[Any] = ()) -> list[str]:
+    if meta.get("benchmark") == "mpr_gui":
         return list(MPR_METRICS)
-    return [m["metric"] for m in res.config.get("metric_list") or [] if isinstance(m, dict) and "metric" in m]
+    return [m["metric"] for m in metric_list or [] if isinstance(m, dict) and "metric" in m]
 
 
-def _recomputed(metric: str, samples: list[dict[str, Any]]) -> float | None:
-    """The metric aggregated again from the logged per-sample values, when it is one of ours."""
+def _norm(obj: Any) -> Any:
+    return json.loads(canonical_json(obj))
+
+
+def _rescore(name: str, metadata: dict[str, Any], samples: list[dict[str, Any]], loader: Loader) -> dict[str, Any]:
+    """Re-score ``samples`` ({doc_id, target, response}) against the installed task ``name``.
+
+    Returns doc hashes, scores hashes and metrics; refuses (SubmissionError) every mismatch with
+    the installed task: metadata (version, protocols), document count, doc ids, targets, coverage.
+    """
     try:
-        from gui_metrics import get_metric
+        task = loader(name)
+    except Exception as exc:
+        raise SubmissionError(f"task {name}: cannot be rebuilt for re-scoring: {exc}") from exc
+    installed = _norm(task_metadata(task))
+    if _norm(metadata) != installed:
+        diff = sorted(k for k in set(installed) | set(metadata) if _norm(metadata.get(k)) != installed.get(k))
+        raise SubmissionError(f"task {name}: metadata differs from the installed task in {diff} "
+                              f"(another task version, protocol or data set?)")
+    docs = task_docs(task)
+    if metadata.get("benchmark") == "mpr_gui":
+        missing = [d for d in MPR_DIMENSIONS if not any(doc.get("dimension") == d for doc in docs)]
+        if missing:
+            raise SubmissionError(f"task {name}: the data have no documents of dimension(s) {missing}; "
+                                  "a submission needs all eight")
+    ids = [s["doc_id"] for s in samples]
+    if len(samples) != len(docs):
+        raise SubmissionError(f"task {name}: the installed task has {len(docs)} documents, the run has {len(samples)} "
+                              f"samples (--limit, a cut data cache or dropped samples?)")
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    if dupes:
+        raise SubmissionError(f"task {name}: duplicate doc ids {dupes[:10]}")
+    if sorted(ids) != list(range(len(docs))):
+        bad = sorted(set(ids) - set(range(len(docs))))
+        raise SubmissionError(f"task {name}: doc ids must be 0..{len(docs) - 1}; found {bad[:10]} (shifted ids?)")
+    hashes, scores, per_sample = {}, {}, []
+    for s in sorted(samples, key=lambda s: s["doc_id"]):
+        doc = docs[s["doc_id"]]
+        target = str(task.doc_to_target(doc))
+        if str(s["target"]) != target:
+            raise SubmissionError(f"task {name}: doc {s['doc_id']}: the sample's target is {s['target']!r}, the document's "
+                                  f"{target!r} (shifted doc ids?)")
+        try:
+            values = score(task, doc, s["response"])
+        except Exception as exc:
+            raise SubmissionError(f"task {name}: doc {s['doc_id']}: re-scoring failed: {exc!r}") from exc
+        hashes[s["doc_id"]] = doc_sha256(doc)
+        scores[s["doc_id"]] = scores_sha256(values)
+        per_sample.append(values)
+    metrics = aggregate(task, per_sample)
+    return {"doc_hashes": hashes, "scores": scores, "metrics": metrics, "docs_sha256": _sha([hashes[i] for i in range(len(docs))]),
+            "metric_list": task.config.metric_list or []}
 
-        spec = get_metric(metric)
-    except Exception:  # not a gui_metrics metric: nothing to recompute with
-        return None
-    values = [s[metric] for s in samples if metric in s]
-    if len(values) != len(samples):
-        raise SubmissionError(f"{len(samples) - len(values)} sample(s) lack the per-sample value of {metric!r}")
-    return float(spec.aggregate(values))
+
+def _same(a: float, b: float) -> bool:
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
 
 
-def _task_entry(run: RunResults, res: TaskResult) -> dict[str, Any]:
+def _check_metrics(where: str, reported: dict[str, Any], again: dict[str, float], required: Sequence[str]) -> None:
+    missing = [m for m in required if m not in again]
+    if missing:
+        raise SubmissionError(f"{where}: re-scoring gives no {missing}")
+    absent = [m for m in again if m not in reported]
+    if absent:
+        raise SubmissionError(f"{where}: metric(s) missing from the results: {absent}")
+    for metric, value in again.items():
+        if not is_finite(value):
+            raise SubmissionError(f"{where}: {metric} is not finite after re-scoring (a dimension without samples?)")
+        if not is_finite(reported[metric]) or not _same(float(reported[metric]), value):
+            raise SubmissionError(f"{where}: {metric} is {reported[metric]} in the file but {value} when the responses are "
+                                  "re-scored")
+
+
+def _task_entry(run: RunResults, res: TaskResult, interventions: list[str], loader: Loader) -> dict[str, Any]:
     where = f"{run.path.name}, task {res.task}"
     n = res.n_samples or {}
     if not isinstance(n.get("effective"), int) or n.get("effective") != n.get("original"):
@@ -87,47 +177,59 @@ def _task_entry(run: RunResults, res: TaskResult) -> dict[str, Any]:
     missing_meta = [k for k in REQUIRED_METADATA if not res.metadata.get(k)]
     if missing_meta:
         raise SubmissionError(f"{where}: task metadata lacks {missing_meta}; only protocol-tagged tasks can be submitted")
-    missing = [m for m in _required_metrics(res) if m not in res.metrics]
-    if missing or not res.metrics:
-        raise SubmissionError(f"{where}: metric(s) missing from the results: {missing or 'all'}")
-    bad = sorted(m for m, v in res.metrics.items() if not is_finite(v))
-    if bad:
-        raise SubmissionError(f"{where}: metric(s) not finite: {bad} (a dimension without samples?)")
+    dims = res.metadata.get("dimensions")
+    if res.metadata.get("benchmark") == "mpr_gui" and dims and list(dims) != list(MPR_DIMENSIONS):
+        raise SubmissionError(f"{where}: a per-dimension task; submit the whole-language task (all eight dimensions)")
     try:
         samples = load_task_samples(run, res.task)
     except ValueError as exc:
         raise SubmissionError(f"{where}: {exc}") from exc
     if len(samples) != n["effective"]:
         raise SubmissionError(f"{where}: {len(samples)} logged samples but n-samples says {n['effective']}")
-    ids = [s.get("doc_id") for s in samples]
-    if any(not isinstance(i, int) for i in ids):
+    if any(not isinstance(s.get("doc_id"), int) or isinstance(s.get("doc_id"), bool) for s in samples):
         raise SubmissionError(f"{where}: a sample has no integer doc_id")
-    dupes = sorted({i for i in ids if ids.count(i) > 1})
-    if dupes:
-        raise SubmissionError(f"{where}: duplicate doc ids in the samples file: {dupes[:10]}")
-    for metric, reported in res.metrics.items():
-        try:
-            again = _recomputed(metric, samples)
-        except SubmissionError as exc:
-            raise SubmissionError(f"{where}: {exc}") from exc
-        if again is not None and not (math.isclose(again, reported, rel_tol=1e-9, abs_tol=1e-12)):
-            raise SubmissionError(f"{where}: {metric} is {reported} in the results but {again} from the logged samples")
-    ordered = sorted(samples, key=lambda s: s["doc_id"])
+    logged = [{"doc_id": s["doc_id"], "target": str(s.get("target")), "response": s.get("filtered_resps")} for s in samples]
+    try:
+        again = _rescore(res.task, res.metadata, logged, loader)
+        _check_metrics(where, res.metrics, again["metrics"], _required_metrics(res.metadata, again["metric_list"]))
+    except SubmissionError as exc:
+        raise SubmissionError(f"{run.path.name}: {exc}") from exc
+    entries = []
+    for s in sorted(logged, key=lambda s: s["doc_id"]):
+        entry = {**s, "doc_sha256": again["doc_hashes"][s["doc_id"]], "scores_sha256": again["scores"][s["doc_id"]]}
+        entry["sha256"] = sample_hash(entry)
+        entries.append(entry)
     return {
         "task": res.task,
         "version": res.version,
         "prompt_protocol": res.metadata["prompt_protocol"],
         "parser_protocol": res.metadata["parser_protocol"],
-        "metadata": res.metadata,
-        "metrics": dict(sorted(res.metrics.items())),
-        "higher_is_better": res.higher_is_better,
-        "n_samples": n["effective"],
-        "samples": [{"doc_id": s["doc_id"], "sha256": sample_hash(s)} for s in ordered],
+        "protocol": protocol_label(res.metadata["prompt_protocol"], interventions),
+        "metadata": _norm(res.metadata),
+        "metrics": dict(sorted(again["metrics"].items())),
+        "higher_is_better": {m: res.higher_is_better.get(m) for m in sorted(again["metrics"])},
+        "n_samples": len(entries),
+        "docs_sha256": again["docs_sha256"],
+        "samples": entries,
     }
 
 
-def build_submission(run_dir: str | Path) -> dict[str, Any]:
-    """The submission for every results file under ``run_dir`` (one model with one set of args)."""
+def _check_complete(tasks: Sequence[dict[str, Any]]) -> None:
+    """MPR-GUI results are ranked per language set: every (source, protocol) family needs all six languages."""
+    families: dict[tuple[str, str], set[str]] = {}
+    for t in tasks:
+        meta = t.get("metadata") or {}
+        if meta.get("benchmark") == "mpr_gui":
+            families.setdefault((str(meta.get("source")), t["protocol"]), set()).add(str(meta.get("lang")))
+    for (source, protocol), langs in sorted(families.items()):
+        missing = [lang for lang in MPR_LANGS if lang not in langs]
+        if missing:
+            raise SubmissionError(f"MPR-GUI {source} tasks under protocol {protocol}: language(s) {missing} missing; "
+                                  "a submission needs all six")
+
+
+def build_submission(run_dir: str | Path, *, loader: Loader = load_task) -> dict[str, Any]:
+    """The submission for every results file under ``run_dir`` (one model with one set of args), re-scored."""
     files = find_result_files(run_dir)
     if not files:
         raise SubmissionError(f"{run_dir}: no lmms-eval *_results.json file found")
@@ -138,64 +240,99 @@ def build_submission(run_dir: str | Path) -> dict[str, Any]:
     limited = [r for r in runs if r.limit is not None]
     if limited:
         raise SubmissionError(f"{limited[0].path}: run with --limit {limited[0].limit}; submissions need full runs")
+    model, model_args = models[0]
+    interventions = interventions_of(model_args)
     tasks: dict[str, dict[str, Any]] = {}
+    groups: dict[str, tuple[Path, tuple[str, ...]]] = {}
     for run in runs:
         for res in run.tasks.values():
             if res.is_group:  # a group's numbers are aggregates of its tasks, which are submitted themselves
+                groups[res.task] = (run.path, res.subtasks)
                 continue
             if res.task in tasks:
                 raise SubmissionError(f"{run.path}: task {res.task} appears in more than one results file")
-            tasks[res.task] = _task_entry(run, res)
+            tasks[res.task] = _task_entry(run, res, interventions, loader)
     if not tasks:
         raise SubmissionError(f"{run_dir}: the results hold no task")
-    model, model_args = models[0]
-    entries = [tasks[t] for t in sorted(tasks)]
-    sub = {
+    for group, (path, subtasks) in sorted(groups.items()):
+        missing = [t for t in subtasks if t not in tasks and t not in groups]
+        if missing:
+            raise SubmissionError(f"{path}: group {group} lacks its task(s) {missing}")
+    sub: dict[str, Any] = {
         "schema": SCHEMA,
-        "model": {"backend": model, "name": runs[0].model_name, "args": model_args},
+        "model": {"backend": model, "name": runs[0].model_name, "args": model_args, "interventions": interventions},
         "versions": {"lmms_eval": _dist_version("lmms_eval"), "lmms_eval_git": runs[0].lmms_eval_version,
                      "gui_eval": _dist_version("gui-eval")},
-        "hashing": {"sample": f"sha256 of canonical JSON of {list(HASHED_FIELDS)}",
-                    "submission": "sha256 of canonical JSON of [[task, version, [[doc_id, sample sha256], ...]], ...]"},
-        "tasks": entries,
-        "submission_sha256": aggregate_hash(entries),
+        "hashing": HASHING,
+        "tasks": [tasks[t] for t in sorted(tasks)],
     }
-    validate_submission(sub)
+    sub["submission_sha256"] = submission_hash(sub)
+    validate_submission(sub, rescore=False)  # just re-scored; the structural checks still apply
     return sub
 
 
-def validate_submission(sub: Any) -> None:
-    """Re-check a (loaded) submission: schema, fields, protocols, finite metrics, counts, the aggregate hash."""
+def validate_submission(sub: Any, *, rescore: bool = True, loader: Loader = load_task) -> None:
+    """Re-check a (loaded) submission: schema, hashes, labels, completeness and, with ``rescore``, every score."""
     if not isinstance(sub, dict) or sub.get("schema") != SCHEMA:
         raise SubmissionError(f"unknown submission schema {sub.get('schema') if isinstance(sub, dict) else None!r}; expected {SCHEMA}")
-    for key in ("model", "versions", "tasks", "submission_sha256"):
-        if key not in sub:
-            raise SubmissionError(f"submission lacks {key!r}")
-    if not isinstance(sub["model"], dict) or not sub["model"].get("backend") or "args" not in sub["model"]:
-        raise SubmissionError("submission 'model' must name the backend and its args")
-    if not isinstance(sub["tasks"], list) or not sub["tasks"]:
-        raise SubmissionError("submission has no tasks")
-    names = [t.get("task") if isinstance(t, dict) else None for t in sub["tasks"]]
+    from gui_tasks.json_schema import errors
+
+    problems = errors(sub, json.loads(SCHEMA_FILE.read_text(encoding="utf-8")))
+    if problems:
+        raise SubmissionError("not a valid submission: " + "; ".join(problems[:5]))
+    for t in sub["tasks"]:
+        if not all(is_finite(v) for v in t["metrics"].values()):
+            raise SubmissionError(f"task {t['task']}: metrics not finite")
+    if sub["submission_sha256"] != submission_hash(sub):
+        raise SubmissionError("submission_sha256 does not match the file's content (edited file?)")
+    names = [t["task"] for t in sub["tasks"]]
     if len(set(names)) != len(names):
         raise SubmissionError("submission lists a task twice")
+    model = sub["model"]
+    pretrained = _pretrained(model["args"])
+    if pretrained and model["name"] != pretrained:
+        raise SubmissionError(f"model name {model['name']!r} is not the checkpoint in the model args ({pretrained!r})")
+    if model["interventions"] != interventions_of(model["args"]):
+        raise SubmissionError(f"model interventions {model['interventions']} differ from the model args "
+                              f"({interventions_of(model['args'])})")
     for t in sub["tasks"]:
-        for key in ("task", "version", "prompt_protocol", "parser_protocol", "metrics", "n_samples", "samples"):
-            if not isinstance(t, dict) or t.get(key) in (None, ""):
-                raise SubmissionError(f"task entry {t.get('task') if isinstance(t, dict) else t!r} lacks {key!r}")
-        if not t["metrics"] or not all(is_finite(v) for v in t["metrics"].values()):
-            raise SubmissionError(f"task {t['task']}: metrics missing or not finite")
+        where = f"task {t['task']}"
+        for key in REQUIRED_METADATA:
+            if t["metadata"].get(key) != t[key]:
+                raise SubmissionError(f"{where}: {key} {t[key]!r} differs from the task metadata ({t['metadata'].get(key)!r})")
+        label = protocol_label(t["prompt_protocol"], model["interventions"])
+        if t["protocol"] != label:
+            raise SubmissionError(f"{where}: labelled {t['protocol']!r} but the run used {label!r} "
+                                  f"(interventions {model['interventions'] or 'none'})")
         if len(t["samples"]) != t["n_samples"]:
-            raise SubmissionError(f"task {t['task']}: {len(t['samples'])} sample hashes for {t['n_samples']} samples")
-        ids = [s.get("doc_id") for s in t["samples"]]
-        if len(set(ids)) != len(ids):
-            raise SubmissionError(f"task {t['task']}: duplicate doc ids")
-    if sub["submission_sha256"] != aggregate_hash(sub["tasks"]):
-        raise SubmissionError("submission_sha256 does not match the tasks' sample hashes (edited file?)")
+            raise SubmissionError(f"{where}: {len(t['samples'])} sample hashes for {t['n_samples']} samples")
+        ids = [s["doc_id"] for s in t["samples"]]
+        if ids != list(range(len(ids))):
+            raise SubmissionError(f"{where}: doc ids must be 0..{len(ids) - 1} in order (duplicated or shifted ids)")
+        for s in t["samples"]:
+            if s["sha256"] != sample_hash(s):
+                raise SubmissionError(f"{where}: doc {s['doc_id']}: sample sha256 does not match its content (edited?)")
+        if t["docs_sha256"] != _sha([s["doc_sha256"] for s in t["samples"]]):
+            raise SubmissionError(f"{where}: docs_sha256 does not match the documents' hashes")
+    _check_complete(sub["tasks"])
+    if rescore:
+        for t in sub["tasks"]:
+            again = _rescore(t["task"], t["metadata"], t["samples"], loader)
+            for s in t["samples"]:
+                if s["doc_sha256"] != again["doc_hashes"][s["doc_id"]]:
+                    raise SubmissionError(f"task {t['task']}: doc {s['doc_id']}: content hash differs from the installed "
+                                          "task's document (other data?)")
+                if s["scores_sha256"] != again["scores"][s["doc_id"]]:
+                    raise SubmissionError(f"task {t['task']}: doc {s['doc_id']}: scores differ when the response is re-scored")
+            if sorted(t["metrics"]) != sorted(again["metrics"]):
+                raise SubmissionError(f"task {t['task']}: metrics {sorted(t['metrics'])} but re-scoring gives {sorted(again['metrics'])}")
+            _check_metrics(f"task {t['task']}", t["metrics"], again["metrics"],
+                           _required_metrics(t["metadata"], again["metric_list"]))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``gui-eval submit RUN_DIR --out FILE.json``."""
-    ap = argparse.ArgumentParser(prog="gui-eval submit", description="Validated leaderboard submission from an lmms-eval run.")
+    ap = argparse.ArgumentParser(prog="gui-eval submit", description="Re-scored, validated leaderboard submission from an lmms-eval run.")
     ap.add_argument("run_dir", help="the --output_path of an lmms-eval run made with --log_samples (no --limit)")
     ap.add_argument("--out", required=True, help="submission JSON file to write")
     args = ap.parse_args(argv)
@@ -208,6 +345,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(sub, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {out}: {len(sub['tasks'])} task(s), submission sha256 {sub['submission_sha256'][:16]}...")
+    return 0
+
+
+def validate_main(argv: Sequence[str] | None = None) -> int:
+    """``gui-eval validate FILE.json``: every check of a submission, responses re-scored."""
+    ap = argparse.ArgumentParser(prog="gui-eval validate", description="Re-check a leaderboard submission (re-scores every response).")
+    ap.add_argument("file")
+    args = ap.parse_args(argv)
+    try:
+        sub = json.loads(Path(args.file).read_text(encoding="utf-8"))
+        validate_submission(sub)
+    except (OSError, ValueError) as exc:  # SubmissionError, JSON errors
+        print(f"gui-eval validate: {args.file}: refused: {exc}", file=sys.stderr)
+        return 1
+    n = sum(t["n_samples"] for t in sub["tasks"])
+    print(f"{args.file}: valid ({len(sub['tasks'])} task(s), {n} responses re-scored, sha256 {sub['submission_sha256'][:16]}...)")
     return 0
 
 

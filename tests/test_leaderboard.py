@@ -1,152 +1,248 @@
-"""Leaderboard submissions from hand-built lmms-eval runs: a passing case, every refusal, re-validation."""
+"""Leaderboard submissions: re-scored from documents and parser, hashed by us, every tampering refused."""
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import math
 
 import pytest
-from test_report_fixtures import task_config, write_run
+from submission_helpers import LANGS, NULL_DOC_HASH, edit_results, edit_samples, honest_run, respond, samples_file
 
-from gui_tasks.leaderboard import SCHEMA, SubmissionError, build_submission, main, sample_hash, validate_submission
+from gui_tasks.cli import main as cli_main
+from gui_tasks.leaderboard import (SCHEMA, SubmissionError, build_submission, main, sample_hash, submission_hash,
+                                   validate_submission)
+from gui_tasks.rescore import doc_sha256, load_task, task_docs
 
-# Docs cycle AU AP WF WI AEL REL RI SI: the first eight right, then AU ok, AP ok, WF wrong, WI wrong,
-# AEL malformed, REL malformed, RI ok, SI malformed.
-OUTCOMES = ["ok"] * 8 + ["ok", "ok", "no", "no", "bad", "bad", "ok", "bad"]
-
-
-def _tasks(*langs, **extra):
-    return {f"mpr_gui_synth_{lang}": {"lang": lang, "outcomes": OUTCOMES, **extra} for lang in langs}
+EN = "mpr_gui_synth_en"
+# respond(): per 64 docs, i % 5 in {2, 3, 4} right (38), i % 5 == 0 malformed (13), i % 5 == 1 wrong (13)
 
 
-def test_sample_hash_is_sha256_of_canonical_json():
-    sample = {"doc_id": 0, "doc_hash": "h", "target": "A", "filtered_resps": "Answer: A", "resps": "ignored", "input": "x"}
-    expected = hashlib.sha256(b'{"doc_hash":"h","doc_id":0,"filtered_resps":"Answer: A","target":"A"}').hexdigest()
-    assert sample_hash(sample) == expected
+@pytest.fixture(scope="session")
+def mpr_tasks(session_cache):
+    return {lang: load_task(f"mpr_gui_synth_{lang}") for lang in LANGS}
 
 
-def test_passing_submission(tmp_path):
-    write_run(tmp_path, _tasks("zh", "en"))
-    sub = build_submission(tmp_path)
-    assert sub["schema"] == SCHEMA
-    assert sub["model"] == {"backend": "qwen2_5_vl", "name": "Org/Tiny-VL-2B", "args": "pretrained=Org/Tiny-VL-2B,device=cpu"}
-    assert sub["versions"]["lmms_eval"] == "0.7.3" and sub["versions"]["lmms_eval_git"] == "main@abc1234"
-    en = sub["tasks"][0]
-    assert [t["task"] for t in sub["tasks"]] == ["mpr_gui_synth_en", "mpr_gui_synth_zh"]
-    assert (en["version"], en["prompt_protocol"], en["parser_protocol"], en["n_samples"]) == ("1.0", "mpr-direct-v1", "mcq-letter-v1", 16)
-    # hand-computed from OUTCOMES: 11 of 16 right, 3 of 16 malformed; FPR-ACC (4 + 1.5*1 + 2*0.5) / 9.5
-    assert en["metrics"]["mcq_acc"] == 11 / 16 and en["metrics"]["format_error_rate"] == 3 / 16
-    assert en["metrics"]["fpr_acc"] == pytest.approx(6.5 / 9.5) and en["metrics"]["mpr_acc_wf"] == 0.5
-    assert [s["doc_id"] for s in en["samples"]] == list(range(16))
-    assert len({s["sha256"] for s in en["samples"]}) == 16
-    loaded = json.loads(json.dumps(sub))
-    validate_submission(loaded)
-    assert main([str(tmp_path), "--out", str(tmp_path / "out" / "sub.json")]) == 0
-    assert json.loads((tmp_path / "out" / "sub.json").read_text())["submission_sha256"] == sub["submission_sha256"]
+@pytest.fixture(scope="session")
+def honest(mpr_tasks, tmp_path_factory):
+    root = tmp_path_factory.mktemp("honest")
+    honest_run(root)
+    return build_submission(root)
 
 
-def test_same_run_gives_the_same_hash_and_a_changed_response_another(tmp_path):
-    first = build_submission(write_run(tmp_path / "a", _tasks("en")).parent)
-    again = build_submission(write_run(tmp_path / "b", _tasks("en")).parent)
-    assert first["submission_sha256"] == again["submission_sha256"]
-    path = write_run(tmp_path / "c", _tasks("en"))
-    samples = path.with_name(path.name.replace("_results.json", "_samples_mpr_gui_synth_en.jsonl"))
-    samples.write_text(samples.read_text().replace("Answer: A", "Answer:  A", 1))
-    assert build_submission(path.parent)["submission_sha256"] != first["submission_sha256"]
+def test_lmms_eval_doc_hash_is_the_same_for_every_sample_so_we_hash_documents_ourselves(mpr_tasks):
+    from lmms_eval.utils import hash_string
+
+    assert hash_string(json.dumps(None, indent=2, ensure_ascii=False)) == NULL_DOC_HASH  # requests[0].doc is None in 0.7.3
+    docs = task_docs(mpr_tasks["en"])
+    hashes = [doc_sha256(d) for d in docs]
+    assert len(set(hashes)) == len(docs) == 64
+    assert hashes == [doc_sha256(d) for d in task_docs(mpr_tasks["en"])]
 
 
-@pytest.mark.parametrize(
-    "tamper, message",
-    [
-        (lambda s: s["tasks"][0]["samples"][0].update(sha256="0" * 64), "does not match"),
-        (lambda s: s["tasks"][0]["samples"].pop(), "15 sample hashes for 16 samples"),
-        (lambda s: s["tasks"][0]["metrics"].update(mcq_acc=math.nan), "not finite"),
-        (lambda s: s["tasks"][0].pop("parser_protocol"), "lacks 'parser_protocol'"),
-        (lambda s: s.update(schema="other/9"), "unknown submission schema"),
-        (lambda s: s["tasks"].append(s["tasks"][0]), "lists a task twice"),
-    ],
-)
-def test_validate_rejects_edited_submissions(tmp_path, tamper, message):
-    write_run(tmp_path, _tasks("en"))
-    sub = json.loads(json.dumps(build_submission(tmp_path)))
+def test_doc_hash_covers_image_bytes_not_paths(tmp_path):
+    a, b = tmp_path / "a.png", tmp_path / "b.png"
+    a.write_bytes(b"one")
+    b.write_bytes(b"one")
+    doc = {"id": "x", "images": [str(a)], "meta": json.dumps({"scene": str(a)})}
+    assert doc_sha256(doc) == doc_sha256({**doc, "images": [str(b)], "meta": json.dumps({"scene": str(b)})})
+    b.write_bytes(b"two")
+    assert doc_sha256(doc) != doc_sha256({**doc, "images": [str(b)]})
+
+
+def test_honest_submission_passes_and_is_rescored(honest, tmp_path):
+    sub = copy.deepcopy(honest)
+    assert sub["schema"] == SCHEMA and [t["task"] for t in sub["tasks"]] == sorted(f"mpr_gui_synth_{x}" for x in LANGS)
+    assert sub["model"] == {"backend": "gui_hf", "name": "Org/Tiny-VL-2B", "args": "pretrained=Org/Tiny-VL-2B,device=cpu",
+                            "interventions": []}
+    en = next(t for t in sub["tasks"] if t["task"] == EN)
+    assert (en["version"], en["prompt_protocol"], en["parser_protocol"], en["protocol"], en["n_samples"]) == \
+        ("1.0", "mpr-direct-v1", "mcq-letter-v2", "mpr-direct-v1", 64)
+    assert en["metrics"]["mcq_acc"] == 38 / 64 and en["metrics"]["format_error_rate"] == 13 / 64
+    assert en["samples"][2]["response"] == respond(task_docs(load_task(EN))[2], 2)
+    assert len({s["doc_sha256"] for s in en["samples"]}) == 64
+    validate_submission(json.loads(json.dumps(sub)))
+    path = tmp_path / "sub.json"
+    path.write_text(json.dumps(sub))
+    assert cli_main(["validate", str(path)]) == 0
+
+
+def test_submit_and_validate_commands(mpr_tasks, tmp_path, capsys):
+    honest_run(tmp_path / "run")
+    assert main([str(tmp_path / "run"), "--out", str(tmp_path / "out" / "sub.json")]) == 0
+    assert cli_main(["validate", str(tmp_path / "out" / "sub.json")]) == 0
+    assert "384 responses re-scored" in capsys.readouterr().out
+
+
+def _rehash(sub, samples=False):
+    if samples:
+        for t in sub["tasks"]:
+            for s in t["samples"]:
+                s["sha256"] = sample_hash(s)
+    sub["submission_sha256"] = submission_hash(sub)
+
+
+def _en(sub):
+    return next(t for t in sub["tasks"] if t["task"] == EN)
+
+
+def _edit_protocol(sub):
+    for t in sub["tasks"]:
+        t["prompt_protocol"] = t["metadata"]["prompt_protocol"] = t["protocol"] = "mpr-cot-v1"
+
+
+def _edit_response(sub):
+    s = _en(sub)["samples"][0]  # was malformed; now right: scores no longer match
+    s["response"] = "Answer: " + s["target"]
+
+
+def _copy_response(sub):
+    samples = _en(sub)["samples"]
+    samples[0]["response"] = samples[2]["response"]
+
+
+def _shift_ids(sub):
+    for s in _en(sub)["samples"]:
+        s["doc_id"] += 1
+
+
+def _cut(sub):
+    t = _en(sub)
+    t["samples"].pop()
+    t["n_samples"] = 63
+    t["docs_sha256"] = hashlib.sha256(json.dumps([s["doc_sha256"] for s in t["samples"]], separators=(",", ":")).encode()).hexdigest()
+
+
+def _intervened(sub):
+    sub["model"]["args"] += ",interventions=prompt_affix"
+
+
+def _intervened_hidden(sub):
+    _intervened(sub)
+    sub["model"]["interventions"] = ["prompt_affix"]  # protocol labels stay plain
+
+
+@pytest.mark.parametrize("tamper, rehash, message", [
+    (lambda s: _en(s)["metrics"].update(mcq_acc=7.0), None, "submission_sha256 does not match"),
+    (lambda s: _en(s)["metrics"].update(mcq_acc=0.9), "file", r"mcq_acc is 0.9 in the file but 0.59375 when the responses are re-scored"),
+    (lambda s: _en(s)["metrics"].update(mcq_acc=math.nan), None, "metrics not finite"),
+    (lambda s: s["model"].update(name="Org/Big-VL-72B"), "file", r"model name 'Org/Big-VL-72B' is not the checkpoint in the model args"),
+    (_edit_protocol, "file", r"metadata differs from the installed task in \['prompt_protocol'\]"),
+    (_edit_response, None, "submission_sha256 does not match"),
+    (_edit_response, "file", "doc 0: sample sha256 does not match its content"),
+    (_edit_response, "samples", "doc 0: scores differ when the response is re-scored"),
+    (_copy_response, "samples", "doc 0: scores differ when the response is re-scored"),
+    (lambda s: _en(s)["samples"][5].update(doc_sha256="0" * 64), "samples", "docs_sha256 does not match"),
+    (_shift_ids, "samples", r"doc ids must be 0..63 in order \(duplicated or shifted ids\)"),
+    (lambda s: _en(s)["samples"][3].update(doc_id=2), "samples", "doc ids must be 0..63 in order"),
+    (_cut, "samples", "the installed task has 64 documents, the run has 63 samples"),
+    (lambda s: s["tasks"].pop(), "file", r"language\(s\) \['zh'\] missing; a submission needs all six"),
+    (_intervened, "file", r"model interventions \[\] differ from the model args \(\['prompt_affix'\]\)"),
+    (_intervened_hidden, "file", "labelled 'mpr-direct-v1' but the run used 'mpr-direct-v1\\+prompt_affix'"),
+    (lambda s: s.update(schema="other/9"), None, "unknown submission schema"),
+    (lambda s: s["tasks"][0].update(comment="x"), "file", "unexpected field 'comment'"),
+    (lambda s: s["tasks"].append(copy.deepcopy(s["tasks"][0])), "file", "lists a task twice"),
+])
+def test_validate_refuses_tampered_submissions(honest, tmp_path, capsys, tamper, rehash, message):
+    sub = copy.deepcopy(honest)
     tamper(sub)
+    if rehash:
+        _rehash(sub, samples=rehash == "samples")
     with pytest.raises(SubmissionError, match=message):
         validate_submission(sub)
+    path = tmp_path / "sub.json"
+    path.write_text(json.dumps(sub))
+    assert cli_main(["validate", str(path)]) == 1
+    assert "refused" in capsys.readouterr().err
 
 
-def _refused(tmp_path, message):
+def _refused(root, message):
     with pytest.raises(SubmissionError, match=message):
-        build_submission(tmp_path)
-    assert main([str(tmp_path), "--out", str(tmp_path / "s.json")]) == 1 and not (tmp_path / "s.json").exists()
+        build_submission(root)
+    assert main([str(root), "--out", str(root / "s.json")]) == 1 and not (root / "s.json").exists()
 
 
-def test_refuses_missing_samples_file(tmp_path):
-    write_run(tmp_path, {**_tasks("en"), **_tasks("zh", samples=False)})
-    _refused(tmp_path, r"task mpr_gui_synth_zh: .*samples file not found \(was lmms-eval run with --log_samples\?\)")
+def test_forged_per_sample_values_are_never_read(honest, tmp_path):
+    path = honest_run(tmp_path)
+    edit_samples(path, EN, lambda lines: [{**x, **{m: {**x[m], "correct": True} for m in ("mcq_acc", "fpr_acc")}} for x in lines])
+    assert build_submission(tmp_path)["submission_sha256"] == honest["submission_sha256"]
+    edit_results(path, lambda raw: raw["results"][EN].update({k: 1.0 for k in raw["results"][EN] if k.endswith(",none")
+                                                                and "stderr" not in k}))
+    _refused(tmp_path, r"mcq_acc is 1.0 in the file but 0.59375 when the responses are re-scored")
 
 
-def test_refuses_limit_in_config(tmp_path):
-    write_run(tmp_path, _tasks("en"), limit=4)
-    _refused(tmp_path, "run with --limit 4")
+def test_copied_response_is_refused(mpr_tasks, tmp_path):
+    path = honest_run(tmp_path)
+    edit_samples(path, EN, lambda lines: [{**lines[0], "filtered_resps": lines[2]["filtered_resps"]}, *lines[1:]])
+    _refused(tmp_path, "when the responses are re-scored")
 
 
-def test_refuses_fewer_effective_documents(tmp_path):
-    write_run(tmp_path, _tasks("en", original=64))  # n-samples 16 of 64 although config has no limit
-    _refused(tmp_path, "ran on 16 of 64 documents")
+def test_shifted_doc_ids_are_refused(mpr_tasks, tmp_path):
+    path = honest_run(tmp_path)
+    edit_samples(path, EN, lambda lines: [{**x, "doc_id": (x["doc_id"] + 1) % 64} for x in lines])
+    _refused(tmp_path, r"doc 0: the sample's target is 'D', the document's 'A' \(shifted doc ids\?\)")
 
 
-def test_refuses_mixed_models_and_model_args(tmp_path):
-    write_run(tmp_path, _tasks("en"))
-    write_run(tmp_path, _tasks("zh"), model_args="pretrained=Org/Tiny-VL-2B,device=cuda", stamp="20260101_000001")
-    _refused(tmp_path, "several models or model args")
+def test_duplicated_doc_ids_are_refused(mpr_tasks, tmp_path):
+    path = honest_run(tmp_path)
+    edit_samples(path, EN, lambda lines: [*lines[:-1], {**lines[-1], "doc_id": 3}])
+    _refused(tmp_path, r"duplicate doc ids \[3\]")
 
 
-def test_refuses_missing_metric(tmp_path):
-    metrics = {"mcq_acc": 0.5, "fpr_acc": 0.5, "format_error_rate": 0.0}  # no per-dimension accuracies
-    write_run(tmp_path, {"mpr_gui_synth_en": {"lang": "en", "outcomes": OUTCOMES, "metrics": metrics}})
-    _refused(tmp_path, r"metric\(s\) missing from the results: \['mpr_acc_au'")
+def test_run_on_a_cut_cache_is_refused(mpr_tasks, tmp_path):
+    path = honest_run(tmp_path)
+    edit_samples(path, EN, lambda lines: lines[:56])  # a run whose data file held 56 rows: n-samples says 56 of 56
+    edit_results(path, lambda raw: raw["n-samples"][EN].update(original=56, effective=56))
+    _refused(tmp_path, "the installed task has 64 documents, the run has 56 samples")
 
 
-def test_refuses_non_finite_metric(tmp_path):
-    write_run(tmp_path, _tasks("en", outcomes=OUTCOMES[:6]))  # six docs: no RI and SI samples, so NaN
-    _refused(tmp_path, r"not finite: \['mpr_acc_ri', 'mpr_acc_si'\]")
+def test_missing_language_and_incomplete_group_are_refused(mpr_tasks, tmp_path):
+    honest_run(tmp_path / "a", LANGS[:5])
+    _refused(tmp_path / "a", r"language\(s\) \['th'\] missing")
+    honest_run(tmp_path / "b", LANGS[:5], groups={"mpr_gui_synth": [f"mpr_gui_synth_{x}" for x in LANGS]})
+    _refused(tmp_path / "b", r"group mpr_gui_synth lacks its task\(s\) \['mpr_gui_synth_th'\]")
 
 
-def test_refuses_sample_count_mismatch(tmp_path):
-    path = write_run(tmp_path, _tasks("en"))
-    samples = path.with_name(path.name.replace("_results.json", "_samples_mpr_gui_synth_en.jsonl"))
-    samples.write_text("".join(samples.read_text().splitlines(keepends=True)[:-1]))
-    _refused(tmp_path, "15 logged samples but n-samples says 16")
+def test_missing_dimension_in_the_data_is_refused(mpr_tasks, tmp_path):
+    class WithoutSI:  # the installed task as it would be with an empty official SI file
+        def __init__(self, task):
+            self._task = task
+            self.eval_docs = [d for d in task.eval_docs if d["dimension"] != "SI"]
+
+        def __getattr__(self, name):
+            return getattr(self._task, name)
+
+    honest_run(tmp_path)
+    with pytest.raises(SubmissionError, match=r"no documents of dimension\(s\) \['SI'\]"):
+        build_submission(tmp_path, loader=lambda name: WithoutSI(load_task(name)))
 
 
-def test_refuses_duplicate_doc_ids(tmp_path):
-    path = write_run(tmp_path, _tasks("en"))
-    samples = path.with_name(path.name.replace("_results.json", "_samples_mpr_gui_synth_en.jsonl"))
-    lines = samples.read_text().splitlines(keepends=True)
-    samples.write_text("".join(lines[:-1]) + lines[-1].replace('"doc_id": 15', '"doc_id": 3'))
-    _refused(tmp_path, r"duplicate doc ids in the samples file: \[3\]")
+def test_intervened_run_is_labelled_with_its_interventions(mpr_tasks, tmp_path):
+    honest_run(tmp_path, model_args="pretrained=Org/Tiny-VL-2B,interventions=prompt_affix,prompt_affix.suffix=Think")
+    sub = build_submission(tmp_path)
+    assert sub["model"]["interventions"] == ["prompt_affix"]
+    assert {t["protocol"] for t in sub["tasks"]} == {"mpr-direct-v1+prompt_affix"}
 
 
-@pytest.mark.parametrize("missing", ["prompt_protocol", "parser_protocol"])
-def test_refuses_missing_protocol_metadata(tmp_path, missing):
-    config = task_config("mpr_gui_synth_en", "en", **{"protocol" if missing == "prompt_protocol" else "parser": None})
-    write_run(tmp_path, {"mpr_gui_synth_en": {"lang": "en", "outcomes": OUTCOMES, "config": config}})
-    _refused(tmp_path, rf"task metadata lacks \['{missing}'\]")
+def test_refuses_limit_fewer_documents_and_mixed_models(mpr_tasks, tmp_path):
+    honest_run(tmp_path / "a", limit=4)
+    _refused(tmp_path / "a", "run with --limit 4")
+    path = honest_run(tmp_path / "b")
+    edit_results(path, lambda raw: raw["n-samples"][EN].update(effective=60))
+    _refused(tmp_path / "b", "ran on 60 of 64 documents")
+    honest_run(tmp_path / "c", LANGS[:3])
+    honest_run(tmp_path / "c", LANGS[3:], model_args="pretrained=Org/Tiny-VL-2B,device=cuda", stamp="20260101_000001")
+    _refused(tmp_path / "c", "several models or model args")
 
 
-def test_refuses_metrics_the_samples_do_not_reproduce(tmp_path):
-    path = write_run(tmp_path, _tasks("en"))
-    raw = json.loads(path.read_text())
-    raw["results"]["mpr_gui_synth_en"]["mcq_acc,none"] = 0.75  # edited by hand; samples say 11/16
-    path.write_text(json.dumps(raw))
-    _refused(tmp_path, "mcq_acc is 0.75 in the results but 0.6875 from the logged samples")
-
-
-def test_refuses_unreadable_and_empty_runs(tmp_path):
-    (tmp_path / "empty").mkdir()
-    _refused(tmp_path / "empty", "no lmms-eval \\*_results.json file found")
-    path = write_run(tmp_path / "bad", _tasks("en"))
-    samples = path.with_name(path.name.replace("_results.json", "_samples_mpr_gui_synth_en.jsonl"))
-    samples.write_text(samples.read_text() + "{oops\n")
-    _refused(tmp_path / "bad", r"row 16, field -: line 17: invalid JSON")
+def test_refuses_missing_samples_protocol_metadata_and_bad_lines(mpr_tasks, tmp_path):
+    path = honest_run(tmp_path / "a")
+    samples_file(path, EN).unlink()
+    _refused(tmp_path / "a", r"samples file not found \(was lmms-eval run with --log_samples\?\)")
+    path = honest_run(tmp_path / "b")
+    edit_results(path, lambda raw: raw["configs"][EN]["metadata"].pop("parser_protocol"))
+    _refused(tmp_path / "b", r"task metadata lacks \['parser_protocol'\]")
+    path = honest_run(tmp_path / "c")
+    samples_file(path, EN).write_text(samples_file(path, EN).read_text() + "{oops\n")
+    _refused(tmp_path / "c", r"row 64, field -: line 65: invalid JSON")
