@@ -53,10 +53,27 @@ class RunResults:
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
-    def model_label(self) -> str:
-        """A short model name for tables: the checkpoint's last path part, else the backend."""
+    def checkpoint(self) -> str:
+        """A short model name: the checkpoint's last path part, else the backend."""
         name = self.model_name or _pretrained(self.model_args) or self.model
         return name.rstrip("/").split("/")[-1] or self.model
+
+    @property
+    def model_label(self) -> str:
+        """The row key of every report: checkpoint plus the model args that change results (interventions...).
+
+        Runs of one checkpoint with different settings (``interventions=gui_xli``, ``dtype``...) never
+        share a row; only operational arguments (device, batch size) are left out of the key.
+        """
+        return self.label()
+
+    def label(self, *, without_interventions: bool = False) -> str:
+        """:attr:`model_label`, optionally without ``interventions`` and their ``name.param`` arguments."""
+        args = setting_args(self.model_args)
+        if without_interventions:
+            chosen = {n.strip() for a in args if a.startswith("interventions=") for n in a.partition("=")[2].split("+")}
+            args = [a for a in args if not a.startswith("interventions=") and a.partition(".")[0] not in chosen]
+        return self.checkpoint + (f" [{','.join(args)}]" if args else "")
 
     @property
     def limit(self) -> float | None:
@@ -70,10 +87,26 @@ class RunResults:
         return self.path.with_name(f"{prefix}_samples_{task}.jsonl")
 
 
+CHECKPOINT_ARGS = ("pretrained", "model", "model_version", "model_name", "path")
+# Model args that do not change what a model answers (where it runs, how requests are batched).
+OPERATIONAL_ARGS = frozenset({*CHECKPOINT_ARGS, "device", "device_map", "batch_size", "parallelize", "trust_remote_code",
+                              "num_processes", "max_batch_size"})
+
+
+def setting_args(model_args: str) -> list[str]:
+    """The ``key=value`` parts of ``model_args`` that can change results, in their order (empty values dropped)."""
+    out = []
+    for part in (model_args or "").split(","):
+        key, sep, value = part.partition("=")
+        if sep and key.strip() and key.strip() not in OPERATIONAL_ARGS and value.strip():
+            out.append(f"{key.strip()}={value.strip()}")
+    return out
+
+
 def _pretrained(model_args: str) -> str:
     for part in model_args.split(","):
         key, _, value = part.partition("=")
-        if key.strip() in ("pretrained", "model", "model_version", "model_name", "path") and value.strip():
+        if key.strip() in CHECKPOINT_ARGS and value.strip():
             return value.strip()
     return ""
 

@@ -1,6 +1,7 @@
 """The paper's Table 2 from lmms-eval results: languages x dimensions, FPR-ACC and the gap to English.
 
-Rows come from MPR-GUI tasks (``metadata.benchmark == "mpr_gui"``). Tasks of one model,
+Rows come from MPR-GUI tasks (``metadata.benchmark == "mpr_gui"``). Tasks of one model (checkpoint and
+result-changing model args such as interventions: ``RunResults.model_label``),
 source, prompt protocol and language are merged into one row, so the eight per-dimension
 tasks (``mpr_gui_en_au`` ...) give the same row as ``mpr_gui_en``; when two files give the
 same cell, the later file (by path, i.e. by date) wins. FPR-ACC is recomputed from the

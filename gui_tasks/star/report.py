@@ -68,7 +68,7 @@ def _rows(run: RunResults) -> list[tuple[str, str, str, dict[str, float], float,
             continue
         values = {c: _pct(task.metrics.get(c)) for c in COLUMNS}
         n = (task.n_samples or {}).get("effective")
-        out.append((name, run.model_label, setting_of(run.model_args), values, _pct(task.metrics.get("star_format_error_rate")), n))
+        out.append((name, run.label(without_interventions=True), setting_of(run.model_args), values, _pct(task.metrics.get("star_format_error_rate")), n))
     return out
 
 
@@ -165,7 +165,7 @@ def build_step_table(runs: Sequence[RunResults]) -> list[StepRow]:
         for name, task in run.tasks.items():
             if task.is_group or task.metadata.get("benchmark") != "star_agentic":
                 continue
-            rows.append(StepRow(name, run.model_label, setting_of(run.model_args), {c: _pct(task.metrics.get(c)) for c in STEP_COLUMNS},
+            rows.append(StepRow(name, run.label(without_interventions=True), setting_of(run.model_args), {c: _pct(task.metrics.get(c)) for c in STEP_COLUMNS},
                                 _pct(task.metrics.get("step_format_error_rate")), (task.n_samples or {}).get("effective")))
     return rows
 

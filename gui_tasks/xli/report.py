@@ -70,10 +70,12 @@ def build_xli_table(results: Sequence[RunResults | str | Path], task_prefix: str
     runs = [r if isinstance(r, RunResults) else load_results(r) for r in results]
     plain, steered, other = [], [], []
     settings: dict[str, dict[str, str]] = {}
+    base_label: dict[str, str] = {}  # a steered row's model label -> the label of the same model without interventions
     for run in runs:
         s = xli_settings(run.model_args)
         if s is not None:
             steered.append(run)
+            base_label[run.model_label] = run.label(without_interventions=True)
             for task, res in run.tasks.items():
                 settings[f"{run.model_label}|{res.metadata.get('prompt_protocol')}|{res.metadata.get('lang')}"] = s
         elif model_arg_pairs(run.model_args).get("interventions"):
@@ -82,10 +84,13 @@ def build_xli_table(results: Sequence[RunResults | str | Path], task_prefix: str
             plain.append(run)
     base = {r.group + (r.lang,): r for r in build_table(plain, task_prefix).rows}
     with_rows = build_table(steered, task_prefix).rows
-    pairs = [Pair(base[r.group + (r.lang,)], r, settings.get(f"{r.model}|{r.protocol}|{r.lang}", {}))
-             for r in with_rows if r.group + (r.lang,) in base]
+
+    def key(r: Row) -> tuple[str, ...]:
+        return (base_label.get(r.model, r.model), *r.group[1:], r.lang)
+
+    pairs = [Pair(base[key(r)], r, settings.get(f"{r.model}|{r.protocol}|{r.lang}", {})) for r in with_rows if key(r) in base]
     notes = []
-    unpaired = [f"{r.model} {r.lang.upper()}" for r in with_rows if r.group + (r.lang,) not in base]
+    unpaired = [f"{r.model} {r.lang.upper()}" for r in with_rows if key(r) not in base]
     if unpaired:
         notes.append("with GUI-XLI but no run without it: " + ", ".join(unpaired))
     if other:
