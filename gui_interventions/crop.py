@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from gui_interventions import hookimpl
+from gui_interventions.params import number
 from gui_interventions.payloads import ResponseContext
 
 # Section 5.1: "we set the crop ratio alpha = 0.8".
@@ -63,14 +64,12 @@ class Crop:
                  max_pixels: int | str | None = None) -> None:
         from gui_models.grounding import FAMILIES
 
-        self.alpha = float(alpha)
-        if not 0 < self.alpha <= 1:
-            raise ValueError(f"crop.alpha must be in (0, 1], got {alpha}")
+        self.alpha = number("crop.alpha", alpha, low=0, low_open=True, high=1)
         if family not in FAMILIES:
             raise ValueError(f"crop.family {family!r} unknown; known: {', '.join(FAMILIES)}")
         self.family = family
-        self.min_pixels = int(min_pixels) if min_pixels is not None else None
-        self.max_pixels = int(max_pixels) if max_pixels is not None else None
+        self.min_pixels = number("crop.min_pixels", min_pixels, low=1, integer=True) if min_pixels is not None else None
+        self.max_pixels = number("crop.max_pixels", max_pixels, low=1, integer=True) if max_pixels is not None else None
 
     @hookimpl
     def gui_intervention_response(self, response: ResponseContext) -> str | None:

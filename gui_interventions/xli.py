@@ -33,6 +33,7 @@ from typing import Any, Iterator, Mapping
 import torch
 
 from gui_interventions import hookimpl
+from gui_interventions.params import number
 from gui_interventions.payloads import ForwardContext
 from gui_interventions.xli_memory import XLIMemory
 
@@ -71,6 +72,14 @@ def _doc_field(doc: Any, name: str) -> Any:
         return None
 
 
+def _check_numbers(*, layer: Any, alpha: Any, k: Any, memory_size: Any) -> tuple[Any, Any, Any, Any]:
+    """Checked numeric parameters (None stays None): layer >= 1 (Eq. 1 counts from 1), alpha >= 0, k >= 1, size >= 1."""
+    return (None if layer is None else number("gui_xli.layer", layer, low=1, integer=True),
+            None if alpha is None else number("gui_xli.alpha", alpha, low=0),
+            None if k is None else number("gui_xli.k", k, low=1, integer=True),
+            None if memory_size is None else number("gui_xli.memory_size", memory_size, low=1, integer=True))
+
+
 class GuiXLI:
     """The ``gui_xli`` intervention plugin (forward stage)."""
 
@@ -78,6 +87,7 @@ class GuiXLI:
                  k: int | str = DEFAULT_K, preset: str | None = None, memory_size: int | str | None = None,
                  scope: str = "dimension", decode: str = "reuse", only_lang: bool | str = True) -> None:
         settings: dict[str, Any] = {}
+        _check_numbers(layer=layer, alpha=alpha, k=k, memory_size=memory_size)  # before the (slow) memory load
         if preset:
             if str(preset) not in PRESETS:
                 raise ValueError(f"unknown gui_xli preset {preset!r}; Table 5 presets: {', '.join(PRESETS)}")
@@ -90,15 +100,12 @@ class GuiXLI:
         alpha = alpha if alpha is not None else settings.get("alpha", defaults.get("alpha"))
         if layer is None or alpha is None:
             raise ValueError("gui_xli needs gui_xli.layer and gui_xli.alpha (or gui_xli.preset=...)")
-        self.layer, self.alpha, self.k = int(layer), float(alpha), int(k)
         size = memory_size if memory_size is not None else settings.get("memory_size")
-        self.memory_size = int(size) if size is not None else None
+        self.layer, self.alpha, self.k, self.memory_size = _check_numbers(layer=layer, alpha=alpha, k=k, memory_size=size)
         self.scope, self.decode, self.only_lang = str(scope), str(decode), _bool(only_lang)
         self.preset = str(preset) if preset else None
         if self.decode not in DECODE_MODES:
             raise ValueError(f"gui_xli.decode must be one of {DECODE_MODES}, got {decode!r}")
-        if self.k < 1:
-            raise ValueError(f"gui_xli.k must be >= 1, got {k!r}")
         self.memory.layer_index(self.layer)  # fail now, not mid-run, when the layer is missing
         self.memory.candidates(None, self.scope)  # validates scope
         if preset and settings.get("lang") and self.memory.lang and settings["lang"] != self.memory.lang:

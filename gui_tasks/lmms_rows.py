@@ -12,11 +12,12 @@ import hashlib
 import json
 import os
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any, Mapping
 
 from lmms_eval.api.task import ConfigurableTask
-from PIL import Image
+from PIL import Image, ImageFile
 
 from gui_tasks.errors import DataError
 from gui_tasks.paths import cache_dir
@@ -71,11 +72,47 @@ class RowsTask(ConfigurableTask):
         super().download({**(dataset_kwargs or {}), "data_files": {"test": str(path)}})
 
 
+_DECODE_LOCK = threading.Lock()
+
+
+def load_image(path: str, *, doc_id: Any = None, field: str = "images") -> Image.Image:
+    """Decode a screenshot completely, as RGB; a truncated or damaged file is a DataError naming it and the document.
+
+    lmms-eval sets ``PIL.ImageFile.LOAD_TRUNCATED_IMAGES = True`` at import, which makes Pillow pad a
+    truncated file with grey and carry on; here the flag is off while our file decodes.
+    """
+    try:
+        with _DECODE_LOCK:
+            saved, ImageFile.LOAD_TRUNCATED_IMAGES = ImageFile.LOAD_TRUNCATED_IMAGES, False
+            try:
+                with Image.open(path) as im:
+                    im.load()  # decode now, so the file can close; no extra copy when it is RGB already
+            finally:
+                ImageFile.LOAD_TRUNCATED_IMAGES = saved
+    except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
+        where = f" (document {doc_id})" if doc_id is not None else ""
+        raise DataError(f"image cannot be fully decoded{where}: {exc}", file=str(path), field=field) from exc
+    return im if im.mode == "RGB" else im.convert("RGB")
+
+
+def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
+    """Rows of a JSONL file we wrote (a cache); a damaged line is a DataError naming the file and the line."""
+    rows = []
+    with open(path, encoding="utf-8") as fh:
+        for i, line in enumerate(fh):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise DataError(f"line {i + 1} is not valid JSON ({exc.msg}); delete the file to rebuild it",
+                                file=str(path), row=i) from exc
+            if not isinstance(row, dict):
+                raise DataError(f"line {i + 1} is not a JSON object", file=str(path), row=i)
+            rows.append(row)
+    return rows
+
+
 def doc_to_visual(doc: Mapping[str, Any]) -> list[Image.Image]:
-    """The screenshot(s) of a document (``doc["images"]``: absolute paths), in order, as RGB."""
-    out = []
-    for p in doc["images"]:
-        with Image.open(p) as im:
-            im.load()  # decode now, so the file can close; no extra copy when it is RGB already
-            out.append(im if im.mode == "RGB" else im.convert("RGB"))
-    return out
+    """The screenshot(s) of a document (``doc["images"]``: absolute paths), in order, as RGB, fully decoded."""
+    return [load_image(p, doc_id=doc.get("id")) for p in doc["images"]]

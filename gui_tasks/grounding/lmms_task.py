@@ -21,7 +21,7 @@ from gui_tasks.errors import DataError
 from gui_tasks.grounding import prompts, screenspot
 from gui_tasks.grounding.schema import validate_doc
 from gui_tasks.grounding.score import ScoreParams, score_response
-from gui_tasks.lmms_rows import RowsTask, task_metadata
+from gui_tasks.lmms_rows import RowsTask, load_image, read_jsonl, task_metadata
 
 RECORD_KINDS = ("grounding", "crop")
 SOURCES = ("synthetic",) + screenspot.VARIANTS
@@ -61,8 +61,7 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         from gui_tasks.synth.icon_board import load_or_build
 
         path = load_or_build(seed=int(meta.get("seed", 0)), n=int(meta.get("n", 40)))
-        with open(path, encoding="utf-8") as fh:
-            return [json.loads(line) for line in fh if line.strip()]
+        return read_jsonl(path)
     if source in screenspot.VARIANTS:
         return screenspot.load_docs(source, screenspot.data_root(source))
     raise DataError(f"task metadata source {source!r} must be one of {SOURCES}", file="<task yaml>", field="metadata.source")
@@ -75,9 +74,7 @@ def process_docs(dataset: datasets.Dataset) -> datasets.Dataset:
 
 
 def doc_to_visual(doc: Mapping[str, Any]) -> list[Image.Image]:
-    with Image.open(doc["image"]) as im:
-        im.load()
-        return [im if im.mode == "RGB" else im.convert("RGB")]
+    return [load_image(doc["image"], doc_id=doc.get("id"), field="image")]
 
 
 def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None) -> str:

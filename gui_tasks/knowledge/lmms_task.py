@@ -23,7 +23,7 @@ from gui_tasks.knowledge.answer import parse_answer
 from gui_tasks.knowledge.marks import draw_marks
 from gui_tasks.knowledge.prompts import build_prompt
 from gui_tasks.knowledge.schema import AUG_FIELDS, LANGS, SUBTASKS, VARIANTS, letters_for, validate_doc
-from gui_tasks.lmms_rows import RowsTask
+from gui_tasks.lmms_rows import RowsTask, load_image, read_jsonl
 
 RECORD_KINDS = ("gkb",)
 
@@ -57,8 +57,7 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         if lang not in LANGS:
             raise DataError(f"task metadata lang {lang!r} is not one of {LANGS}", file="<task yaml>", field="metadata.lang")
         files = load_or_build(seed=int(meta.get("seed", 0)), per_subtask=int(meta.get("per_subtask", 8)), langs=(lang,))
-        with open(files[lang], encoding="utf-8") as fh:
-            rows = [json.loads(line) for line in fh if line.strip()]
+        rows = read_jsonl(files[lang])
         return [{**r, "variant": variant} for r in rows if r["subtask"] in subtasks]
     raise DataError(f"task metadata source {source!r} must be 'official' or 'synthetic'", file="<task yaml>", field="metadata.source")
 
@@ -96,9 +95,7 @@ def process_docs_synthetic(dataset: datasets.Dataset) -> datasets.Dataset:
 
 
 def _open(path: str) -> Image.Image:
-    with Image.open(path) as im:
-        im.load()
-        return im if im.mode == "RGB" else im.convert("RGB")
+    return load_image(path)
 
 
 def doc_to_visual(doc: Mapping[str, Any]) -> list[Image.Image]:

@@ -8,14 +8,13 @@ then turns those rows into canonical documents. Nothing else of lmms-eval is ove
 
 from __future__ import annotations
 
-import json
 from typing import Any, Iterable, Mapping
 
 import datasets
 
 from gui_metrics.lmms_bridge import sample_values
 from gui_tasks.errors import DataError
-from gui_tasks.lmms_rows import RowsTask, doc_to_visual
+from gui_tasks.lmms_rows import RowsTask, doc_to_visual, read_jsonl
 from gui_tasks.mpr import official
 from gui_tasks.mpr.answer import extract_letter
 from gui_tasks.mpr.prompts import LETTERS, build_prompt, protocol_from_kwargs
@@ -52,8 +51,7 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         from gui_tasks.synth.mpr import load_or_build
 
         files = load_or_build(seed=int(meta.get("seed", 0)), per_dimension=int(meta.get("per_dimension", 8)), langs=(lang,))
-        with open(files[lang], encoding="utf-8") as fh:
-            rows = [json.loads(line) for line in fh if line.strip()]
+        rows = read_jsonl(files[lang])
         return [r for r in rows if r["dimension"] in dims]
     raise DataError(f"task metadata source {source!r} must be 'official' or 'synthetic'", file="<task yaml>", field="metadata.source")
 

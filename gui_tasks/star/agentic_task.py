@@ -20,7 +20,7 @@ from gui_metrics.lmms_bridge import sample_values
 from gui_models.action_match import RULES, STAR_AGENTIC, match
 from gui_models.coords import Geometry
 from gui_tasks.errors import DataError
-from gui_tasks.lmms_rows import RowsTask
+from gui_tasks.lmms_rows import RowsTask, load_image
 from gui_tasks.mpr.schema import LANGS
 from gui_tasks.star import agentic, synth
 from gui_tasks.star.families import build_prompt, family, format_action, parse
@@ -97,9 +97,7 @@ def doc_to_visual(doc: Mapping[str, Any]) -> list[Image.Image]:
     paths = (list(doc["history_images"])[-keep:] if keep else []) + list(doc["images"])
     out = []
     for p in paths:
-        with Image.open(p) as im:
-            im.load()
-            out.append(im if im.mode == "RGB" else im.convert("RGB"))
+        out.append(load_image(p, doc_id=doc.get("id")))
     return out
 
 
