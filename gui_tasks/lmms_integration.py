@@ -4,9 +4,10 @@ lmms-eval has no entry-point group for tasks, but it loads the ``lmms_eval.model
 entry points when ``lmms_eval.models`` is imported, which every CLI path does before it
 builds a ``TaskManager``. Our entry point (``manifests``) therefore (1) returns the
 ``gui_hf`` model manifest, (2) registers every gui metric with lmms-eval's registries
-and (3) makes ``TaskManager`` index our installed ``yaml_tasks`` folder as if it had
-been passed with ``--include_path``. An explicit ``--include_path`` to the same folder
-is de-duplicated, so both forms work.
+and (3) makes ``TaskManager`` index our installed ``yaml_tasks`` folder, and the YAML
+folder of every package in our entry-point group ``gui_eval.tasks`` (third-party tasks),
+as if they had been passed with ``--include_path``. An explicit ``--include_path`` to the
+same folder is de-duplicated, so both forms work.
 
 One lmms-eval path builds a ``TaskManager`` without importing its models
 (``lmms-eval tasks list``). For it, ``gui-eval install-lmms-hook`` writes a one-line
@@ -36,17 +37,58 @@ def yaml_tasks_dir() -> Path:
     return Path(yaml_tasks.__file__).resolve().parent
 
 
+TASKS_GROUP = "gui_eval.tasks"
+
+
+def _folder_of(payload) -> list[str]:
+    """An entry point's payload -> YAML folders: a package (its folder), a path, or a callable returning path(s)."""
+    import inspect
+
+    if inspect.ismodule(payload):
+        if not getattr(payload, "__file__", None):
+            return [str(p) for p in getattr(payload, "__path__", [])]
+        return [os.path.dirname(os.path.abspath(payload.__file__))]
+    if callable(payload):
+        payload = payload()
+    items = [payload] if isinstance(payload, (str, os.PathLike)) else list(payload)
+    return [os.fspath(p) for p in items]
+
+
+def plugin_task_dirs() -> list[str]:
+    """YAML folders of installed third-party task packages (entry-point group ``gui_eval.tasks``).
+
+    A package that fails to load, or names no folder, is reported on stderr by name and skipped.
+    """
+    from importlib.metadata import entry_points
+
+    out: list[str] = []
+    for ep in sorted(entry_points(group=TASKS_GROUP), key=lambda e: e.name):
+        try:
+            folders = _folder_of(ep.load())
+        except Exception as exc:
+            print(f"gui-eval: task plugin {ep.name!r} ({ep.value}) failed to load: {exc!r}", file=sys.stderr)
+            continue
+        missing = [f for f in folders if not os.path.isdir(f)]
+        if missing or not folders:
+            print(f"gui-eval: task plugin {ep.name!r} ({ep.value}) names no folder of task YAMLs: {missing or folders}",
+                  file=sys.stderr)
+            continue
+        out += folders
+    return out
+
+
 def _with_our_path(include_path) -> list[str]:
     paths = [] if include_path is None else [include_path] if isinstance(include_path, (str, os.PathLike)) else list(include_path)
-    ours = str(yaml_tasks_dir())
     seen = {os.path.realpath(str(p)).rstrip("/") for p in paths}
-    if ours.rstrip("/") not in seen:
-        paths.append(ours)
+    for folder in [str(yaml_tasks_dir()), *plugin_task_dirs()]:
+        if os.path.realpath(folder).rstrip("/") not in seen:
+            seen.add(os.path.realpath(folder).rstrip("/"))
+            paths.append(folder)
     return [str(p) for p in paths]
 
 
 def install_task_path() -> None:
-    """Patch ``TaskManager.initialize_tasks`` (once) to include our YAML folder."""
+    """Patch ``TaskManager.initialize_tasks`` (once) to include our YAML folder and third-party task packages."""
     if os.environ.get("GUI_EVAL_NO_AUTO_TASKS"):
         return
     from lmms_eval.tasks import TaskManager
