@@ -330,12 +330,23 @@ def validate_submission(sub: Any, *, rescore: bool = True, loader: Loader = load
                            _required_metrics(t["metadata"], again["metric_list"]))
 
 
+def _quiet_lmms_eval() -> None:
+    """lmms-eval's loguru logger prints DEBUG lines while tasks load; the commands show warnings and up."""
+    try:
+        from loguru import logger
+    except ImportError:
+        return
+    logger.remove()
+    logger.add(sys.stderr, level="WARNING")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``gui-eval submit RUN_DIR --out FILE.json``."""
     ap = argparse.ArgumentParser(prog="gui-eval submit", description="Re-scored, validated leaderboard submission from an lmms-eval run.")
     ap.add_argument("run_dir", help="the --output_path of an lmms-eval run made with --log_samples (no --limit)")
     ap.add_argument("--out", required=True, help="submission JSON file to write")
     args = ap.parse_args(argv)
+    _quiet_lmms_eval()
     try:
         sub = build_submission(args.run_dir)
     except ValueError as exc:  # SubmissionError and DataError (unreadable files)
@@ -353,6 +364,7 @@ def validate_main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="gui-eval validate", description="Re-check a leaderboard submission (re-scores every response).")
     ap.add_argument("file")
     args = ap.parse_args(argv)
+    _quiet_lmms_eval()
     try:
         sub = json.loads(Path(args.file).read_text(encoding="utf-8"))
         validate_submission(sub)

@@ -246,3 +246,36 @@ def test_refuses_missing_samples_protocol_metadata_and_bad_lines(mpr_tasks, tmp_
     path = honest_run(tmp_path / "c")
     samples_file(path, EN).write_text(samples_file(path, EN).read_text() + "{oops\n")
     _refused(tmp_path / "c", r"row 64, field -: line 65: invalid JSON")
+
+
+@pytest.mark.slow
+def test_real_lmms_eval_run_is_submitted_validated_and_tampering_refused(tmp_path, tiny_checkpoint, subprocess_env):
+    """What lmms-eval 0.7.3 really writes (flattened responses, sha256('null') doc hashes, a group) goes through."""
+    import subprocess
+    import sys
+
+    from gui_tasks.cli import lmms_eval_command
+    from lmms_helpers import run, samples
+
+    out = tmp_path / "run"
+    proc, log = run(lmms_eval_command(f"pretrained={tiny_checkpoint},device=cpu", ["mpr_gui_synth"], out, limit=None,
+                                      batch_size=8), subprocess_env)
+    assert {s["doc_hash"] for s in samples(out, EN)} == {NULL_DOC_HASH}, log[-2000:]
+    gui_eval = [sys.executable, "-m", "gui_tasks.cli"]
+    sub = tmp_path / "sub.json"
+    for cmd in (["submit", str(out), "--out", str(sub)], ["validate", str(sub)]):
+        proc = subprocess.run(gui_eval + cmd, env=subprocess_env, capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "384 responses re-scored" in proc.stdout and "DEBUG" not in proc.stderr
+    data = json.loads(sub.read_text())
+    from gui_tasks.mpr.answer import extract_letter
+
+    first = _en(data)["samples"][0]
+    options = ["a", "b", "c", "d"]
+    before = extract_letter(first["response"], options)
+    first["response"] = next(r for r in ("Answer: A", "Answer: B", "???")
+                             if (extract_letter(r, options).letter, extract_letter(r, options).status) != (before.letter, before.status))
+    _rehash(data, samples=True)
+    sub.write_text(json.dumps(data))
+    proc = subprocess.run(gui_eval + ["validate", str(sub)], env=subprocess_env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 1 and "refused" in proc.stderr

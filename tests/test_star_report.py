@@ -32,6 +32,9 @@ def test_setting_is_read_from_the_interventions_model_arg():
     assert setting_of("pretrained=x,device=cpu") == "Zero-shot"
     assert setting_of("pretrained=x,interventions=star_gt_state_star") == "w/ Ground Truth Toggle State and StaR-style Prompting"
     assert setting_of("pretrained=x,interventions=prompt_affix+star_style") == "w/ prompt_affix + star_style"
+    # plugin parameters are part of the setting: runs that differ in them stay in separate rows
+    assert setting_of("pretrained=x,interventions=prompt_affix,prompt_affix.suffix=Hi,device=cpu") == \
+        "w/ prompt_affix (prompt_affix.suffix=Hi)"
 
 
 def test_deltas_reproduce_the_table_7_subscripts(tmp_path):

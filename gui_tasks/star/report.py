@@ -20,7 +20,7 @@ from typing import Sequence
 
 from gui_metrics.agentic import CATEGORIES
 from gui_metrics.star import STAR_METRICS
-from gui_tasks.results_io import RunResults, find_result_files, load_results
+from gui_tasks.results_io import RunResults, find_result_files, load_results, setting_args
 
 COLUMNS = ("star_o_tmr", "star_o_amr", "star_p_tmr", "star_p_amr", "star_p_fnr", "star_n_amr", "star_n_fptr", "star_n_fpr")
 HEADERS = ("O-TMR", "O-AMR", "P-TMR", "P-AMR", "P-FNR", "N-AMR", "N-FPTR", "N-FPR")
@@ -48,13 +48,19 @@ class Row:
 
 
 def setting_of(model_args: str) -> str:
-    """The Table 7 setting named by a run's ``interventions=a+b`` model argument."""
+    """The Table 7 setting named by a run's ``interventions=a+b`` model argument, with the plugins' parameters.
+
+    Parameters (``star_style.x=1``) are part of the setting, so runs that differ in them never share a row.
+    """
     value = ""
     for part in (model_args or "").split(","):
         key, _, val = part.partition("=")
         if key.strip() == "interventions":
             value = val.strip()
-    return SETTINGS.get(value, f"w/ {value.replace('+', ' + ')}")
+    chosen = [n.strip() for n in value.split("+") if n.strip()]
+    params = [a for a in setting_args(model_args) if a.partition(".")[0] in chosen and "." in a.partition("=")[0]]
+    name = SETTINGS.get(value, f"w/ {value.replace('+', ' + ')}")
+    return name + (f" ({', '.join(params)})" if params else "")
 
 
 def _pct(x: float | None) -> float:
