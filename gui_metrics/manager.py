@@ -27,6 +27,7 @@ _LOCK = threading.Lock()
 _PM: pluggy.PluginManager | None = None
 _METRICS: dict[str, MetricSpec] | None = None
 _FAILURES: list["PluginFailure"] = []
+_SOURCES: dict[str, str] = {}  # plugin name -> "distribution: entry-point value", in registration order
 
 
 @dataclass(frozen=True)
@@ -85,8 +86,7 @@ def _load_entry_points(pm: pluggy.PluginManager) -> dict[str, str]:
             pm.unregister(plugin)
             _fail(ep.name, _source(ep), f"implements unknown hook(s) {unknown}")
             continue
-        if not pm.hook.gui_metrics_register.get_hookimpls() or plugin not in [
-                i.plugin for i in pm.hook.gui_metrics_register.get_hookimpls()]:
+        if plugin not in [i.plugin for i in pm.hook.gui_metrics_register.get_hookimpls()]:
             pm.unregister(plugin)
             _fail(ep.name, _source(ep), "implements no gui_metrics_register hook (is the entry point the right module?)")
             continue
@@ -104,7 +104,8 @@ def get_plugin_manager(*, fresh: bool = False) -> pluggy.PluginManager:
             pm = pluggy.PluginManager(GROUP)
             pm.add_hookspecs(hookspecs)
             _FAILURES.clear()
-            pm.gui_eval_sources = _load_entry_points(pm)  # type: ignore[attr-defined]
+            _SOURCES.clear()
+            _SOURCES.update(_load_entry_points(pm))
             _PM, _METRICS = pm, None
         return _PM
 
@@ -118,7 +119,7 @@ def all_metrics(*, fresh: bool = False) -> dict[str, MetricSpec]:
             table: dict[str, MetricSpec] = {}
             owner: dict[str, str] = {}
             impls = {i.plugin_name: i for i in pm.hook.gui_metrics_register.get_hookimpls()}
-            for plugin_name, source in pm.gui_eval_sources.items():  # built-ins first, then by name
+            for plugin_name, source in _SOURCES.items():  # built-ins first, then by name
                 impl = impls.get(plugin_name)
                 if impl is None:
                     continue
