@@ -7,9 +7,10 @@ the per-sample values through :func:`sample_values`.
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Iterable, Mapping
 
-from gui_metrics.manager import all_metrics, metrics_for
+from gui_metrics.manager import all_metrics, metric_owner, metrics_for
 
 _REGISTERED: set[str] = set()
 
@@ -24,8 +25,10 @@ def register_with_lmms_eval() -> list[str]:
             continue
         existing = reg.AGGREGATION_REGISTRY.get(name)
         existing = existing or reg.METRIC_AGGREGATION_REGISTRY.get(name) or (name in reg.HIGHER_IS_BETTER_REGISTRY and name)
-        if existing and getattr(existing, "__gui_metric__", None) is None:
-            raise ValueError(f"gui metric {name!r} collides with lmms-eval's own aggregation of that name; rename the metric")
+        if existing and getattr(existing, "__gui_metric__", None) is None:  # left out, the others still register
+            print(f"gui-eval: metric {name!r} of plugin {metric_owner(name)} left out: lmms-eval already has an "
+                  "aggregation of that name; rename the metric", file=sys.stderr, flush=True)
+            continue
         agg = _aggregation(spec.name, spec.aggregate)
         reg.AGGREGATION_REGISTRY[name] = agg
         reg.METRIC_AGGREGATION_REGISTRY[name] = agg

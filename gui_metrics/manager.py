@@ -28,6 +28,7 @@ _PM: pluggy.PluginManager | None = None
 _METRICS: dict[str, MetricSpec] | None = None
 _FAILURES: list["PluginFailure"] = []
 _SOURCES: dict[str, str] = {}  # plugin name -> "distribution: entry-point value", in registration order
+_OWNERS: dict[str, str] = {}  # metric name -> "'plugin' (distribution: value)"
 
 
 @dataclass(frozen=True)
@@ -143,8 +144,16 @@ def all_metrics(*, fresh: bool = False) -> dict[str, MetricSpec]:
                     for spec in specs:
                         table[spec.name] = spec
                         owner[spec.name] = f"{plugin_name!r} ({source})"
+            _OWNERS.clear()
+            _OWNERS.update(owner)
             _METRICS = table
         return dict(_METRICS)
+
+
+def metric_owner(name: str) -> str:
+    """Which plugin defines metric ``name`` (for messages)."""
+    all_metrics()
+    return _OWNERS.get(name, "?")
 
 
 def plugin_failures() -> list[PluginFailure]:

@@ -39,14 +39,15 @@ def write_rows(rows: list[dict[str, Any]], kind: str, meta: Mapping[str, Any]) -
     if not rows:
         raise DataError(f"no rows for task metadata {dict(meta)}", file="<task yaml>", field="metadata")
     text = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows)
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    data = text.encode("utf-8")
+    digest = hashlib.sha256(data).hexdigest()[:16]
     out_dir = cache_dir() / f"{kind}_rows"
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"{meta.get('source')}-{meta.get('lang', 'all')}-{digest}.jsonl"
-    if not path.exists():
+    if not path.is_file() or path.read_bytes() != data:  # new, or damaged since it was written: (re)write it
         fd, tmp = tempfile.mkstemp(dir=out_dir, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
         os.replace(tmp, path)
     return path
 

@@ -91,3 +91,14 @@ def test_number_accepts_what_is_in_range():
 
     assert number("crop.alpha", "0.8", low=0, low_open=True, high=1) == 0.8
     assert number("gui_xli.layer", "13", low=1, integer=True) == 13 and number("x", 4.0, integer=True) == 4
+
+
+def test_damaged_rows_file_is_rewritten_not_reused(session_cache):
+    from gui_tasks.lmms_rows import write_rows
+
+    rows = [{"id": "a", "lang": "en"}, {"id": "b", "lang": "en"}]
+    path = write_rows(rows, "damage_test", {"source": "synthetic", "lang": "en"})
+    good = path.read_bytes()
+    path.write_bytes(good[:10])  # cut by a full disk, an interrupted copy...
+    assert write_rows(rows, "damage_test", {"source": "synthetic", "lang": "en"}) == path and path.read_bytes() == good
+    assert read_jsonl(path) == rows

@@ -119,3 +119,17 @@ def test_intervention_name_collision_names_both_sources(site):
     assert "registered twice: by gui-eval: gui_interventions.crop:Crop and by acme-crop: acme_crop:Crop" in broken()["crop"]
     with pytest.raises(ValueError, match="'crop' is installed but broken"):
         build_run("crop")
+
+
+def test_metric_named_like_an_lmms_eval_aggregation_is_left_out_and_the_rest_registered(site, capsys):
+    from lmms_eval.api import registry as reg
+
+    from gui_metrics.lmms_bridge import register_with_lmms_eval
+
+    write_dist(site, "acme-mean", {"acme_mean": GOOD.replace('"acme_rate"', '"mean"')}, "[gui_metrics]\nacme_mean = acme_mean\n")
+    all_metrics(fresh=True)
+    register_with_lmms_eval()
+    err = capsys.readouterr().err
+    assert "metric 'mean' of plugin 'acme_mean' (acme-mean: acme_mean) left out: lmms-eval already has an aggregation" in err
+    assert getattr(reg.AGGREGATION_REGISTRY["mean"], "__gui_metric__", None) is None  # lmms-eval's own, untouched
+    assert reg.AGGREGATION_REGISTRY["mcq_acc"].__gui_metric__ == "mcq_acc"
