@@ -21,8 +21,9 @@ class NetworkBlocked(ConnectionRefusedError):
 def _local_names() -> set[str]:
     names = {"", "localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"}
     try:
-        names.add(socket.gethostname().lower())
-        names.add(socket.getfqdn().lower())
+        host = socket.gethostname()
+        names.add(host.lower())
+        names.update(info[4][0].lower() for info in socket.getaddrinfo(host, None))  # this machine's own addresses
     except OSError:
         pass
     return names
@@ -39,7 +40,7 @@ def is_local(host) -> bool:
         ip = ipaddress.ip_address(host.split("%")[0])
     except ValueError:
         return host in _LOCAL_NAMES
-    return ip.is_loopback or ip.is_unspecified
+    return ip.is_loopback or ip.is_unspecified or str(ip) in _LOCAL_NAMES
 
 
 def _is_ip(host) -> bool:
