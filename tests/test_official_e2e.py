@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from gui_metrics.knowledge import SUBTASKS
-from gui_tasks.cli import lmms_eval_command
+from gui_tasks.cli import find_results, lmms_eval_command
+from gui_tasks.mpr.report import build_table
 from lmms_helpers import results, run, samples
 
 pytestmark = pytest.mark.slow
@@ -41,6 +42,8 @@ def test_mpr_gkb_and_star_run_on_copies_in_the_published_layouts(tmp_path, tiny_
     assert 0.0 <= res["mpr_gui_zh"]["fpr_acc,none"] <= 1.0
     assert written["configs"]["mpr_gui_zh"]["metadata"]["bad_rows_skipped"] == 1  # the bad row is counted
     assert "skipped 1 bad row(s)" in log and "wi_zh.jsonl, row 2, field 'question'" in log
+    table = build_table(find_results(out))  # ... and the report says so under the table
+    assert any("ZH: 1 bad official row(s) skipped on request" in n for n in table.notes)
 
     for sub in SUBTASKS:  # every question present is scored, Interface Perception with the red-box question
         rows = samples(out, f"gui_knowledge_{sub}")
