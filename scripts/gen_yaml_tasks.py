@@ -178,7 +178,8 @@ def render_gkb() -> dict[str, str]:
     sets = [("official", "en", "gui_knowledge", "gui_knowledge", "official", SUBTASKS, ""),
             ("official", "en", "gui_knowledge_plain", "gui_knowledge_plain", "plain", ip, ""),
             ("official", "en", "gui_knowledge_tip", "gui_knowledge_tip", "official_tip", ip, "")]
-    for variant, tag in (("plain", ""), ("augmented", "_aug")):  # the synthetic world (box on every sub-task: _aug)
+    # The synthetic world: the same main protocol; _aug draws the box and asks the augmented question on every sub-task.
+    for variant, tag in (("official", ""), ("augmented", "_aug")):
         sets += [("synthetic", lang, f"gui_knowledge_synth{tag}_{lang}",
                   f"gui_knowledge_synth{tag}" + ("" if lang == "en" else f"_{lang}"), variant, SUBTASKS, synth_extra)
                  for lang in LANGS]
