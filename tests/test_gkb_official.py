@@ -142,6 +142,15 @@ def test_a_question_without_question_text_is_not_skipped_silently(tmp_path):
     assert err.value.field == "question_text" and err.value.file.endswith("LayoutSemanticsUnderstanding-ly-001.json")
 
 
+def test_a_file_under_knowledgebench_must_be_a_question(tmp_path):
+    root = tmp_path / "data"
+    shutil.copytree(FIXTURES, root)
+    (root / "KnowledgeBench" / "InterfacePerception" / "WidgetFunctionUnderstanding-broken.json").write_text('{"groundtruth": "A"}')
+    with pytest.raises(DataError, match="not a question object") as err:
+        list(official.read_raw_rows(root))
+    assert err.value.file.endswith("WidgetFunctionUnderstanding-broken.json")
+
+
 def test_bare_image_names_are_found_in_the_image_dirs_path_list(tmp_path, monkeypatch):
     root = tmp_path / "bench"
     shutil.copytree(FIXTURES / "KnowledgeBench", root / "KnowledgeBench")

@@ -109,8 +109,12 @@ def read_raw_rows(root: Path, subtasks: Sequence[str] = SUBTASKS, variant: str =
         except DataError as exc:
             bad.add(exc)
             continue
+        official_file = "KnowledgeBench" in path.parts  # every file there is one question (the official layout)
         for i, raw in rows:
             if not is_question(raw):
+                if official_file:
+                    bad.add(DataError(f"not a question object (none of {', '.join(QUESTION_KEYS)})", file=str(path),
+                                      row=i, field="<row>"))
                 continue  # not a question (a dataset card, an index or a results file)
             try:
                 if not isinstance(raw.get("question_text"), str) or not raw["question_text"].strip():
