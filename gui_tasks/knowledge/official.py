@@ -194,8 +194,8 @@ def _rows_of(path: Path) -> Iterator[tuple[int, Any]]:
     elif isinstance(data, list):
         yield from enumerate(data)
     elif isinstance(data, dict):  # an object wrapping a list of questions ({"data": [...]})
-        rows = next((v for v in data.values() if isinstance(v, list) and any(is_question(r) for r in v)), [])
-        yield from enumerate(rows)
+        rows = next((v for v in data.values() if isinstance(v, list) and any(is_question(r) for r in v)), None)
+        yield from (enumerate(rows) if rows is not None else [(0, data)])  # a lone object: the caller decides
 
 
 def subtask_of(raw: dict[str, Any], *, file: Path | str, row: int) -> str:
