@@ -116,7 +116,8 @@ def build_prompt(doc: Mapping[str, Any]) -> str:
 
 
 # The official runner's JSON instructions for Interface Perception (thinking prompt on), spacing as published.
-IP_SCHEMA_YES_NO = 'Think step by step. You must respond strictly in JSON format following this schema:{   "thought": "<your reasoning>", "answer": "<yes/no/unknown>" } '
+IP_SCHEMA_YES_NO = ('Think step by step. You must respond strictly in JSON format following this schema:'
+                    '{   "thought": "<your reasoning>", "answer": "<yes/no/unknown>" } ')
 IP_CLOSING = "Which of the above options are correct according to the screenshot?"
 IP_TIP = "Tips for answering this question: "
 
