@@ -117,10 +117,10 @@ def read_raw_rows(root: Path, subtasks: Sequence[str] = SUBTASKS, variant: str =
                                       row=i, field="<row>"))
                 continue  # not a question (a dataset card, an index or a results file)
             try:
+                if subtask_of(raw, file=path, row=i) not in subtasks:
+                    continue  # another task's question (its own task and the data check report its faults)
                 if not isinstance(raw.get("question_text"), str) or not raw["question_text"].strip():
                     raise DataError("missing or empty question_text", file=str(path), row=i, field="question_text")
-                if subtask_of(raw, file=path, row=i) not in subtasks:
-                    continue
                 raw = _embedded_images(raw, file=path, row=i)
             except DataError as exc:
                 bad.add(exc)
