@@ -8,6 +8,8 @@ from pathlib import Path
 
 import datasets
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gui_tasks.errors import DataError
 from gui_tasks.mpr import lmms_task, official
@@ -192,3 +194,16 @@ def test_process_results_never_raises_on_hostile_output():
         assert out["mcq_acc"]["status"] in {"parsed", "malformed", "empty"}
     assert lmms_task.process_results(doc, ["คำตอบ: Ｄ"])["mcq_acc"]["pred"] == "D"
     assert lmms_task.process_results(doc, [])["format_error_rate"]["status"] == "empty"
+
+
+LANG_CODES = ("en", "zh", "fr", "ru", "ja", "th")
+APP = st.from_regex(r"[a-z]{1,8}(_[a-z]{1,6})?", fullmatch=True).filter(lambda a: not set(a.split("_")) & set(LANG_CODES))
+
+
+@given(app=APP, n=st.integers(0, 999), folder=st.sampled_from("123456"), marked=st.booleans())
+def test_item_keys_are_the_same_in_every_language(app, n, folder, marked):
+    def key(lang):
+        name = f"{app}_{lang}_{n}.jpg" if marked else f"{app}_{n}.jpg"
+        return official.item_key({"image_path": f"../images/{folder}/{lang}/{name}"}, lang)
+
+    assert {key(lang) for lang in LANG_CODES} == {f"{folder}/{app}_{n}.jpg"}
