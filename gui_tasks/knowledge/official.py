@@ -1,6 +1,6 @@
 """Official GUI Knowledge Bench data: locating a copy, reading raw rows, normalising them.
 
-The release (docs: OFFICIAL_FORMATS.md; GitHub ``Kendrick-Stein/GUI_Knowledge_Bench_Official_Repo``,
+The release (GitHub ``Kendrick-Stein/GUI_Knowledge_Bench_Official_Repo``,
 images on the hub ``KendrickShi/GUI-Knowledge-Bench``) has ONE question per JSON file,
 ``KnowledgeBench/<KnowledgeType>/<SubType>-<uuid>.json``, each a single object with ``question_id``,
 ``knowledge{knowledge_type, knowledge_sub_type}``, ``question_type``, ``question_text``,

@@ -1,6 +1,6 @@
 """Official MPR-GUI-Bench data: locating a copy, reading raw rows, normalising them.
 
-The release (docs: OFFICIAL_FORMATS.md) is two parts: the questions, one JSONL file per
+The release (described by the audit of ``dltmdwoOS/mpr-gui-crosslocale``) is two parts: the questions, one JSONL file per
 dimension and language ``qas/{wf,wi,au,ap,abs_el,rel_el,knowledge_rich,knowledge_sparse}_{lang}.jsonl``
 (GitHub ``chenruihan32/MPR-GUI-Bench``), and the screenshots (hub ``chenruihan/MPR-GUI-Bench``,
 top-level folders ``1/``..``6/``, ``rich/``, ``sparse/``). A row holds ``question`` (options
@@ -32,7 +32,7 @@ QUESTIONS_REPO = "github.com/chenruihan32/MPR-GUI-Bench (folder qas/)"
 DATA_DIR_ENV = "MPR_GUI_DATA_DIR"
 IMAGE_DIR_ENV = "MPR_GUI_IMAGE_DIR"
 
-# Official file stem -> dimension code (seed section 3.2; OFFICIAL_FORMATS.md).
+# Official file stem -> dimension code (seed section 3.2; the release's file names).
 FILE_DIMENSIONS: dict[str, str] = {
     "au": "AU",
     "ap": "AP",
@@ -46,7 +46,7 @@ FILE_DIMENSIONS: dict[str, str] = {
 IMAGE_FIELD, FOLDER_FIELD = "image_path", "image_folder_path"
 FRAME_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
 LANG_CODES = ("en", "zh", "fr", "ru", "ja", "th")
-# Published counts (OFFICIAL_FORMATS.md): the release has 2,245 rows per language (the paper says 2,156),
+# Published counts (release audit): the release has 2,245 rows per language (the paper says 2,156),
 # 25 RI and 25 SI; the six single-image dimensions have 365-366 rows each.
 RELEASE_ROWS_PER_LANG, PAPER_ROWS_PER_LANG = 2245, 2156
 RELEASE_DIMENSION_ROWS: dict[str, int] = {"RI": 25, "SI": 25}
