@@ -121,6 +121,50 @@ def _metrics(args: argparse.Namespace) -> int:
     return 1 if failures else 0
 
 
+def _data_check(args: argparse.Namespace) -> int:
+    """``gui-eval data check BENCHMARK [DIR]``: documents per task against the published counts, every bad row."""
+    from gui_tasks.data_check import CHECKERS, load_checker
+    from gui_tasks.errors import DataError
+
+    try:
+        checker = load_checker(args.benchmark)
+    except (ImportError, AttributeError) as exc:
+        print(f"gui-eval data check: no checker for {args.benchmark!r} in this installation ({CHECKERS[args.benchmark]}: "
+              f"{exc.__class__.__name__}: {exc})", file=sys.stderr)
+        return 2
+    try:
+        check = checker(Path(args.dir) if args.dir else None)
+    except DataError as exc:  # no local copy and no hub access, for instance
+        print(f"gui-eval data check: {exc}", file=sys.stderr)
+        return 2
+    print(f"{check.benchmark}: {check.root}")
+    width = max([len(c.task) for c in check.counts] + [4])
+    print(f"  {'task':<{width}}  {'found':>7}  {'expected':>8}")
+    differ = 0
+    for c in check.counts:
+        expected = f"{c.expected:,}" if c.expected is not None else "-"
+        if c.expected is None:
+            note = c.source
+        elif c.ok:
+            note = "ok"
+        else:
+            differ += 1
+            note = ("partial copy: " if args.partial else "DIFFERS: ") + f"{c.found - c.expected:+,} ({c.source})"
+        print(f"  {c.task:<{width}}  {c.found:>7,}  {expected:>8}  {note}")
+    if check.errors:
+        print(f"  {len(check.errors)} problem(s) (unreadable rows and files, missing items), with file, row and field:")
+        for err in check.errors[: args.max_errors]:
+            print(f"    {err}")
+        if len(check.errors) > args.max_errors:
+            print(f"    ... and {len(check.errors) - args.max_errors} more (--max-errors)")
+    failed = bool(check.errors) or (differ and not args.partial)
+    reasons = [f"{len(check.errors)} problem(s)"] if check.errors else []
+    reasons += [f"{differ} count(s) differ from the published ones"] if differ and not args.partial else []
+    print("result: " + ("FAILED (" + ", ".join(reasons) + ")" if failed else
+                        "OK" + (" (partial copy: counts not compared)" if args.partial and differ else "")))
+    return 1 if failed else 0
+
+
 def lmms_eval_command(model_args: str, tasks: Sequence[str], out: Path, *, limit: int | None, model: str = "gui_hf",
                       batch_size: int = 1, extra: Sequence[str] = ()) -> list[str]:
     """The ``python -m lmms_eval`` command line the demo and tests run."""
@@ -234,6 +278,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("tasks-path", help="print the installed yaml_tasks folder (for --include_path)")
     s.set_defaults(func=_tasks_path)
+
+    s = sub.add_parser("data", help="inspect a local copy of an official release before a long evaluation")
+    data_sub = s.add_subparsers(dest="data_command", required=True)
+    c = data_sub.add_parser("check", help="read a copy with the tasks' own loaders: documents per task vs the published "
+                                           "counts, every unreadable row (file, row, field); exit 1 if anything is off")
+    from gui_tasks.data_check import CHECKERS
+
+    c.add_argument("benchmark", choices=sorted(CHECKERS))
+    c.add_argument("dir", nargs="?", default=None, help="the copy (default: the benchmark's environment variable)")
+    c.add_argument("--partial", action="store_true", help="a deliberate subset (e.g. a test fixture): show the counts "
+                                                          "but fail only on unreadable rows or files")
+    c.add_argument("--max-errors", type=int, default=50, help="unreadable rows to list (all are counted)")
+    c.set_defaults(func=_data_check)
 
     s = sub.add_parser("metrics", help="list every registered gui metric")
     s.set_defaults(func=_metrics)

@@ -49,3 +49,23 @@ class BadRows:
     @property
     def count(self) -> int:
         return len(self.errors)
+
+
+_SKIPPED: list[int] = []  # bad rows skipped since the last take_skipped() (one process builds its tasks in turn)
+
+
+def announce_skipped(bad: BadRows, what: str) -> None:
+    """Say loudly (stderr) that ``what`` skipped bad rows, naming the first, and tally them for the task's results."""
+    import sys
+
+    if bad.count:
+        _SKIPPED.append(bad.count)
+        print(f"gui-eval: WARNING: {what}: skipped {bad.count} bad row(s) (${SKIP_BAD_ROWS_ENV} / metadata skip_bad_rows); "
+              f"first: {bad.errors[0]}", file=sys.stderr, flush=True)
+
+
+def take_skipped() -> int:
+    """Bad rows skipped since the last call (the task records the number in its metadata, hence in the results)."""
+    n = sum(_SKIPPED)
+    _SKIPPED.clear()
+    return n

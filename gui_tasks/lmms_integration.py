@@ -111,6 +111,71 @@ def attach() -> None:
 
     install_task_path()
     register_with_lmms_eval()
+    install_data_error_report()
+
+
+_DATA_ERRORS: list[str] = []  # "task: message" of every bad-data error met while building tasks
+
+
+def install_data_error_report() -> None:
+    """Bad data (``DataError``) met while lmms-eval builds a task: not retried, and repeated plainly as the last output.
+
+    lmms-eval runs ``ConfigurableTask.download`` (where ``process_docs`` runs) under a tenacity retry,
+    five attempts, and then shows only ``RetryError[...]`` inside a traceback before exiting 0. We
+    (1) tell that retry not to retry a ``DataError`` and (2) wrap ``ConfigurableTask.__init__`` so the
+    error's file/row/field message is printed again at interpreter exit, after everything else.
+    """
+    import atexit
+
+    from lmms_eval.api.task import ConfigurableTask
+
+    from gui_tasks.errors import DataError
+
+    init = ConfigurableTask.__init__
+    if getattr(init, _MARK, False):
+        return
+    retrying = getattr(ConfigurableTask.download, "retry", None)
+    if retrying is not None and hasattr(retrying, "retry"):
+        from tenacity import retry_if_exception
+
+        retrying.retry = retry_if_exception(lambda exc: not isinstance(exc, DataError)) & retrying.retry
+
+    @functools.wraps(init)
+    def __init__(self, *args, **kwargs):
+        try:
+            init(self, *args, **kwargs)
+        except Exception as exc:
+            data_error = _data_error_in(exc, DataError)
+            if data_error is not None:
+                config = kwargs.get("config") or {}
+                name = config.get("task") if isinstance(config, dict) else getattr(config, "task", None)
+                _DATA_ERRORS.append(f"task {name or '?'}: {data_error}")
+                if len(_DATA_ERRORS) == 1:
+                    atexit.register(_print_data_errors)
+            raise
+
+    setattr(__init__, _MARK, True)
+    ConfigurableTask.__init__ = __init__
+
+
+def _data_error_in(exc, kind):
+    """The ``kind`` error behind ``exc``: itself, a tenacity ``RetryError``'s last attempt, or a cause/context."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, kind):
+            return exc
+        last = getattr(exc, "last_attempt", None)
+        inner = last.exception() if last is not None and getattr(last, "failed", False) else None
+        exc = inner or exc.__cause__ or exc.__context__
+    return None
+
+
+def _print_data_errors() -> None:
+    lines = [f"  {m}" for m in dict.fromkeys(_DATA_ERRORS)]
+    print("\ngui-eval: bad benchmark data, these tasks did not run:\n" + "\n".join(lines) +
+          "\n  (fix the copy, or opt in to skipping bad rows with GUI_EVAL_SKIP_BAD_ROWS=1; "
+          "`gui-eval data check BENCHMARK DIR` lists every bad row)", file=sys.stderr, flush=True)
 
 
 class _TasksImportHook:  # a meta path finder (duck-typed: importlib.abc costs ~10 ms at start-up)

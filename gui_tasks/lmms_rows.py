@@ -19,7 +19,7 @@ from typing import Any, Mapping
 from lmms_eval.api.task import ConfigurableTask
 from PIL import Image, ImageFile
 
-from gui_tasks.errors import DataError
+from gui_tasks.errors import DataError, skip_bad_rows, take_skipped
 from gui_tasks.paths import cache_dir
 
 
@@ -68,9 +68,13 @@ class RowsTask(ConfigurableTask):
 
     def download(self, dataset_kwargs: dict | None = None) -> None:
         meta = task_metadata(self.config)
+        take_skipped()  # start this task's tally of skipped bad rows (opt-in skipping only)
         path = write_rows(self.rows(meta), self.KIND, meta)
         self.DATASET_PATH, self.DATASET_NAME = "json", None
         super().download({**(dataset_kwargs or {}), "data_files": {"test": str(path)}})
+        skipped = take_skipped()
+        if (skipped or skip_bad_rows(meta)) and isinstance(getattr(self.config, "metadata", None), dict):
+            self.config.metadata["bad_rows_skipped"] = skipped  # lands in the results' task config
 
 
 _DECODE_LOCK = threading.Lock()

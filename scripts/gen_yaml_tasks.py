@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from gui_metrics.knowledge import SUBTASKS
+from gui_metrics.knowledge import KNOWLEDGE_TYPES, SUBTASKS
 from gui_tasks.knowledge.answer import PARSER_PROTOCOL as GKB_PARSER
 from gui_tasks.knowledge.prompts import PROMPT_PROTOCOL as GKB_PROMPT
 from gui_tasks.mpr.answer import PARSER_PROTOCOL
@@ -172,17 +172,27 @@ def render_gkb() -> dict[str, str]:
     files: dict[str, str] = {}
     groups: dict[str, list[str]] = {}
     synth_extra = f"  seed: {GKB_SYNTH_SEED}\n  per_subtask: {GKB_SYNTH_PER_SUBTASK}\n"
-    for variant, tag in (("plain", ""), ("augmented", "_aug")):
-        sets = [("official", "en", f"gui_knowledge{tag}", f"gui_knowledge{tag}", "")]
+    # Official data: the paper's and the official runner's protocol (red box + augmented_question on Interface
+    # Perception only) as the main tasks; the plain question and the needed_knowledge tip as ablations on IP.
+    ip = KNOWLEDGE_TYPES["interface_perception"]
+    sets = [("official", "en", "gui_knowledge", "gui_knowledge", "official", SUBTASKS, ""),
+            ("official", "en", "gui_knowledge_plain", "gui_knowledge_plain", "plain", ip, ""),
+            ("official", "en", "gui_knowledge_tip", "gui_knowledge_tip", "official_tip", ip, "")]
+    # The synthetic world: the same main protocol; _aug draws the box and asks the augmented question on every sub-task.
+    for variant, tag in (("official", ""), ("augmented", "_aug")):
         sets += [("synthetic", lang, f"gui_knowledge_synth{tag}_{lang}",
-                  f"gui_knowledge_synth{tag}" + ("" if lang == "en" else f"_{lang}"), synth_extra) for lang in LANGS]
-        for source, lang, prefix, group, extra in sets:
-            for sub in SUBTASKS:
-                task = f"{prefix}_{sub}"
-                files[f"{task}.yaml"] = GKB_TEMPLATE.format(
-                    task=task, source=source, max_new_tokens=GKB_MAX_NEW_TOKENS, metrics=_gkb_metrics(sub), version=VERSION,
-                    lang=lang, subtask=sub, variant=variant, prompt=GKB_PROMPT, parser=GKB_PARSER, extra=extra)
-                groups.setdefault(group, []).append(task)
+                  f"gui_knowledge_synth{tag}" + ("" if lang == "en" else f"_{lang}"), variant, SUBTASKS, synth_extra)
+                 for lang in LANGS]
+    for source, lang, prefix, group, variant, subtasks, extra in sets:
+        protocol = (f"  interface_perception_prompt: {'plain' if variant == 'plain' else 'visual'}\n"
+                    f"  augmented_question_scope: {'all' if variant == 'augmented' else 'interface_perception' if variant != 'plain' else 'none'}\n"
+                    f"  knowledge_tip: {'true' if variant == 'official_tip' else 'false'}\n")
+        for sub in subtasks:
+            task = f"{prefix}_{sub}"
+            files[f"{task}.yaml"] = GKB_TEMPLATE.format(
+                task=task, source=source, max_new_tokens=GKB_MAX_NEW_TOKENS, metrics=_gkb_metrics(sub), version=VERSION,
+                lang=lang, subtask=sub, variant=variant, prompt=GKB_PROMPT, parser=GKB_PARSER, extra=protocol + extra)
+            groups.setdefault(group, []).append(task)
     for group, tasks in groups.items():
         files[f"{group}.yaml"] = GKB_GROUP.format(group=group, tasks="\n".join(f"  - {t}" for t in tasks), version=VERSION)
     return files

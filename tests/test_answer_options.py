@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gui_tasks.mpr.answer import normalise_answer, split_inline_options
+from gui_tasks.mpr.answer import normalise_answer, split_inline_options, split_inline_options_ordered
 
 # Label formats seen in the official files (and close variants): inline or one per line.
 LABELS = ["{l}: ", "{l}. ", "{l}：", "{l}、", "({l}) ", "（{l}）", "{l}) ", "{l}．"]
@@ -54,7 +54,7 @@ def test_inline_options_examples(question, stem, options):
         ("Which? A: x B: y C: z", "labels seen: ['A', 'B', 'C']"),
         ("A: x B: y C: z D: w", "labels seen"),  # no stem
         ("Which? A: x B: C: z D: w", "labels seen"),  # empty option B
-        ("Which? B: y A: x C: z D: w", "labels seen"),  # out of order
+        ("Which? A: x B: y B: z D: w", "labels seen"),  # B twice, no D
         ("Which one is right?", "labels seen: none"),
     ],
 )
@@ -62,6 +62,14 @@ def test_inline_options_errors(bad, why):
     with pytest.raises(ValueError, match=r"A, B, C, D in order") as err:
         split_inline_options(bad)
     assert why in str(err.value)
+
+
+def test_options_written_out_of_order_keep_their_labels():
+    # 2 of 13,470 official rows list their options C, A, B, D (OFFICIAL_FORMATS.md): each text stays with its label
+    question = "Which quadrant holds the clock?\nOptions:\nC: Lower-left\nA: Upper-left\nB: Upper-right\nD: Lower-right"
+    assert split_inline_options_ordered(question) == (
+        "Which quadrant holds the clock?\nOptions:", ["Upper-left", "Upper-right", "Lower-left", "Lower-right"], "CABD")
+    assert split_inline_options("Which? B: y A: x C: z D: w") == ("Which?", ["x", "y", "z", "w"])
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -42,8 +43,8 @@ def test_documents_are_interleaved_over_subtasks():
     assert order[:8] == list(SUBTASKS) and order[8] == "type"
 
 
-def _pixels(path):
-    with Image.open(FIXTURES / "images" / path) as im:
+def _pixels(name):
+    with Image.open(FIXTURES / "images" / name) as im:
         return im.convert("RGB").getpixel((150, 100))
 
 
@@ -51,9 +52,9 @@ def test_action_effect_images_are_the_marked_screenshot_then_the_options_in_lett
     doc = plain["ef-001"]
     images = lmms_task.doc_to_visual(doc)
     assert len(images) == 5
-    assert [im.getpixel((150, 100)) for im in images[1:]] == [_pixels(f"s{i}.png") for i in (4, 5, 6, 7)]
+    assert [im.getpixel((150, 100)) for im in images[1:]] == [_pixels(f"ef-001_option_{i}.png") for i in range(4)]
     assert images[0].getpixel((50, 60)) == (230, 30, 30)  # the action's point is drawn on the current screenshot
-    assert _pixels("s3.png") == images[0].getpixel((150, 100))
+    assert _pixels("ef-001_question_0.png") == images[0].getpixel((150, 100))
     text = lmms_task.doc_to_text(doc)
     assert "left_double(point='50 60')" in text and "A. image 2\nB. image 3\nC. image 4\nD. image 5" in text
     assert "The size of the image is 200x120." in text and "right_single(point='x1 y1')" in text  # desktop action space
@@ -80,7 +81,7 @@ def test_action_parameter_candidates_are_drawn_with_their_letters(plain):
 def test_goal_interpretation_shows_the_history_in_order(plain):
     doc = plain["go-001"]
     images = lmms_task.doc_to_visual(doc)
-    assert [im.getpixel((150, 100)) for im in images] == [_pixels(f"s{i}.png") for i in (5, 6, 7)]
+    assert [im.getpixel((150, 100)) for im in images] == [_pixels(f"go-001_question_{i}.png") for i in range(3)]
     text = lmms_task.doc_to_text(doc)
     assert 'has the task "Turn on dark mode" been completed?' in text and '"<yes/no/unknown>"' in text
     assert "unknown - The screenshots do not provide enough evidence" in text
@@ -91,9 +92,78 @@ def test_augmented_variant_uses_the_red_box_question_and_draws_the_box():
     assert aug["wd-001"]["question"] == "What does the icon in the red box do?"
     assert json.loads(aug["wd-001"]["marks"]) == [{"kind": "box", "box": [100.0, 20.0, 130.0, 50.0]}]
     assert lmms_task.doc_to_visual(aug["wd-001"])[0].getpixel((100, 35)) == (230, 30, 30)
-    # no augmented text: the plain question stays, the box is still drawn
-    assert aug["ly-001"]["question"] == "Which city is the departure city?" and json.loads(aug["ly-001"]["marks"])
     assert docs()["wd-001"]["marks"] == "[]"
+
+
+def test_official_protocol_puts_the_red_box_and_augmented_question_on_interface_perception_only():
+    official_docs = docs("official")
+    wd = official_docs["wd-001"]
+    assert wd["question"] == "What does the icon in the red box do?" and json.loads(wd["marks"])[0]["kind"] == "box"
+    assert official_docs["go-001"]["question"] == "Turn on dark mode"  # goal/plan keep question_text
+    assert official_docs["pl-001"]["marks"] == "[]"
+    # the official runner's wording, word for word (message_gen_tools.build_interface_perception_ablation)
+    assert lmms_task.doc_to_text(wd).endswith(
+        "What does the icon in the red box do? \nA. Opens settings\nB. Deletes the file\nC. Shares the page\n"
+        "D. Closes the window\nWhich of the above options are correct according to the screenshot? Think step by step. "
+        'You must respond strictly in JSON format following this schema: {"thought": "<your reasoning>", "answer": "<A/B/C/D>" } ')
+    assert lmms_task.doc_to_text(official_docs["st-001"]).endswith(
+        'Is the switch in the red box turned on? \nThink step by step. You must respond strictly in JSON format following '
+        'this schema:{   "thought": "<your reasoning>", "answer": "<yes/no/unknown>" } ')
+    plain = docs("plain")["wd-001"]
+    assert "What does the gear icon do?\nA. Opens settings" in lmms_task.doc_to_text(plain)  # plain builder: no space
+    assert "Which of the above options are correct according to the screenshot?" in lmms_task.doc_to_text(plain)
+
+
+def test_tip_variant_appends_the_needed_knowledge():
+    tip = docs("official_tip")
+    assert lmms_task.doc_to_text(tip["wd-001"]).endswith(
+        '"answer": "<A/B/C/D>" } Tips for answering this question: A gear icon conventionally opens the settings.')
+    assert tip["go-001"]["tip"] == ""
+
+
+@pytest.mark.parametrize("field, value", [("augmented_question", ""), ("annotation", {}), ("needed_knowledge", None)])
+def test_official_protocol_needs_its_fields(tmp_path, field, value):
+    root = _copy_with(tmp_path, "wd-001", **{field: value})
+    with pytest.raises(DataError) as err:
+        docs("official_tip", root=root)
+    assert err.value.field.startswith(field) and err.value.file.endswith("WidgetFunctionUnderstanding-wd-001.json")
+
+
+def test_each_official_file_is_one_question_and_other_json_is_ignored():
+    files = official.question_files(FIXTURES)
+    assert len(files) == 10 and (FIXTURES / "images" / "README.json") in files
+    assert len(list(official.read_raw_rows(FIXTURES))) == 9
+
+
+def test_a_question_without_question_text_is_not_skipped_silently(tmp_path):
+    root = _copy_with(tmp_path, "ly-001", question_text=None)
+    with pytest.raises(DataError) as err:
+        list(official.read_raw_rows(root))
+    assert err.value.field == "question_text" and err.value.file.endswith("LayoutSemanticsUnderstanding-ly-001.json")
+
+
+def test_a_file_under_knowledgebench_must_be_a_question(tmp_path):
+    root = tmp_path / "data"
+    shutil.copytree(FIXTURES, root)
+    (root / "KnowledgeBench" / "InterfacePerception" / "WidgetFunctionUnderstanding-broken.json").write_text('{"groundtruth": "A"}')
+    with pytest.raises(DataError, match="not a question object") as err:
+        list(official.read_raw_rows(root))
+    assert err.value.file.endswith("WidgetFunctionUnderstanding-broken.json")
+
+
+def test_bare_image_names_are_found_in_the_image_dirs_path_list(tmp_path, monkeypatch):
+    root = tmp_path / "bench"
+    shutil.copytree(FIXTURES / "KnowledgeBench", root / "KnowledgeBench")
+    first, second = tmp_path / "hf_images_a", tmp_path / "hf_images_b"
+    for i, image in enumerate(sorted((FIXTURES / "images").glob("*.png"))):
+        target = (first if i % 2 else second) / "nested" / image.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(image, target)
+    with pytest.raises(DataError, match="GUI_KNOWLEDGE_IMAGE_DIRS"):
+        docs(root=root)
+    monkeypatch.setenv(official.IMAGE_DIRS_ENV, os.pathsep.join([str(first), str(second)]))
+    found = docs(root=root)
+    assert len(found) == 9 and found["wd-001"]["images"][0].startswith(str(tmp_path / "hf_images_"))
 
 
 @pytest.mark.parametrize("qid, response, correct, pred", [
@@ -118,21 +188,17 @@ def test_action_type_records_name_gold_and_predicted_actions(plain):
 def _copy_with(tmp_path, row_id, **changes):
     root = tmp_path / "data"
     shutil.copytree(FIXTURES, root)
-    lines = (root / "questions.jsonl").read_text().splitlines()
-    out = []
-    for line in lines:
-        row = json.loads(line)
-        if row["question_id"] == row_id:
-            row.update(changes)
-        out.append(json.dumps(row))
-    (root / "questions.jsonl").write_text("\n".join(out) + "\n")
+    (path,) = root.rglob(f"*-{row_id}.json")
+    row = json.loads(path.read_text(encoding="utf-8"))
+    row.update(changes)
+    path.write_text(json.dumps(row, indent=4), encoding="utf-8")
     return root
 
 
 @pytest.mark.parametrize("row_id, changes, field", [
     ("wd-001", {"groundtruth": "E"}, "groundtruth"),
     ("st-001", {"groundtruth": "maybe"}, "groundtruth"),
-    ("ly-001", {"question_image_dir_list": ["images/missing.png"]}, "question_image_dir_list[0]"),
+    ("ly-001", {"question_image_dir_list": ["ly-001_question_9.png"]}, "question_image_dir_list[0]"),
     ("ty-001", {"os_type": "Amiga"}, "os_type"),
     ("ty-002", {"option_text": ["click", "left_double", "type", "scroll"]}, "option_text"),
     ("wd-001", {"knowledge": {"knowledge_type": "X", "knowledge_sub_type": "Mystery"}}, "knowledge.knowledge_sub_type"),
@@ -142,7 +208,7 @@ def test_bad_rows_raise_data_errors_naming_file_row_and_field(tmp_path, row_id, 
     root = _copy_with(tmp_path, row_id, **changes)
     with pytest.raises(DataError) as err:
         docs(root=root)
-    assert err.value.field == field and err.value.file.endswith("questions.jsonl") and err.value.row is not None
+    assert err.value.field == field and err.value.file.endswith(f"-{row_id}.json") and err.value.row == 0
 
 
 def test_missing_local_copy_is_a_data_error(monkeypatch, tmp_path):
@@ -162,8 +228,8 @@ def test_parquet_rows_with_inline_images_as_the_hub_stores_them(tmp_path, monkey
     import pyarrow.parquet as pq
 
     monkeypatch.setenv("GUI_EVAL_CACHE", str(tmp_path / "cache"))
-    png = (FIXTURES / "images" / "s2.png").read_bytes()
-    row = json.loads((FIXTURES / "questions.jsonl").read_text().splitlines()[1])  # the widget question
+    png = (FIXTURES / "images" / "wd-001_question_0.png").read_bytes()
+    row = json.loads(next(FIXTURES.rglob("*-wd-001.json")).read_text())  # the widget question
     row["question_image_dir_list"] = [{"bytes": png, "path": "shot.png"}]
     root = tmp_path / "hub"
     root.mkdir()

@@ -190,3 +190,16 @@ def test_scroll_and_drag_marks_point_the_way_the_finger_moves():
     (drag,) = marks_for_action(Action("DRAG", point=(1, 2), end_point=(3, 4), frame="original_px"), (10, 10), "B")
     assert drag == {"kind": "arrow", "from": [1, 2], "to": [3, 4], "label": "B"}
     assert marks_for_action(Action("TYPE", text="x"), (10, 10)) == []
+
+
+def test_main_synthetic_tasks_follow_the_official_protocol(synth_set):
+    rows = lmms_task.task_rows({"source": "synthetic", "lang": "en", "variant": "official"})
+    docs = {d["id"]: d for d in lmms_task.process_docs_synthetic(datasets.Dataset.from_list(rows))}
+    plain = {d["id"]: d for d in lmms_task.process_docs_synthetic(
+        datasets.Dataset.from_list([{**r, "variant": "plain"} for r in rows]))}
+    raw = {r["id"]: r for r in rows}
+    for qid, doc in docs.items():
+        if doc["subtask"] in ("state", "widget", "layout"):  # red box + augmented question on Interface Perception
+            assert doc["question"] == raw[qid]["augmented_question"] and doc["marks"] == raw[qid]["augmented_marks"]
+        else:
+            assert (doc["question"], doc["marks"]) == (plain[qid]["question"], plain[qid]["marks"])

@@ -122,3 +122,12 @@ def test_report_command_fails_clearly(tmp_path, capsys):
     (tmp_path / "bad_results.json").write_text("{not json")
     assert main([str(tmp_path / "bad_results.json")]) == 2
     assert "bad_results.json" in capsys.readouterr().err
+
+
+def test_skipped_bad_rows_are_noted_under_the_table(tmp_path):
+    config = task_config("mpr_gui_zh", "zh", source="official")
+    config["metadata"]["bad_rows_skipped"] = 3  # written by the task when GUI_EVAL_SKIP_BAD_ROWS=1 dropped rows
+    write_run(tmp_path, {"mpr_gui_zh": {"lang": "zh", "metrics": paper_metrics(INTERN["zh"]), "config": config}})
+    table = build_table([load_results(p) for p in find_result_files(tmp_path)])
+    assert table.rows[0].skipped == 3
+    assert any("ZH: 3 bad official row(s) skipped on request (GUI_EVAL_SKIP_BAD_ROWS)" in n for n in table.notes)

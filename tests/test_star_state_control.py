@@ -61,7 +61,7 @@ def test_use_bbox_false_drops_the_box(star_data):
     ("annotation", None, "missing annotation"),
 ])
 def test_bad_official_fields_name_file_row_and_field(field, value, match):
-    raw = json.loads((FIXTURES / "state_control_benchmark_test.json").read_text())[0]
+    raw = json.loads((FIXTURES / "data" / "state" / "state_control_benchmark_test.json").read_text())[0]
     raw[field] = value
     with pytest.raises(DataError, match=match) as err:
         official_pair(raw, file="x.json", row=7, image_path="/i.png", agent_family="os_atlas", match_rule="star-a2-d40")
@@ -69,14 +69,51 @@ def test_bad_official_fields_name_file_row_and_field(field, value, match):
 
 
 def test_missing_screenshot_is_a_data_error(tmp_path, monkeypatch):
-    recs = json.loads((FIXTURES / "state_control_benchmark_test.json").read_text())
+    recs = json.loads((FIXTURES / "data" / "state" / "state_control_benchmark_test.json").read_text())
     recs[1]["images"] = ["GUIData/nope.png"]
-    (tmp_path / "state_control_benchmark_test.json").write_text(json.dumps(recs))
+    (tmp_path / "data" / "state").mkdir(parents=True)
+    (tmp_path / "data" / "state" / "state_control_benchmark_test.json").write_text(json.dumps(recs))
     (tmp_path / "GUIData").symlink_to(FIXTURES / "GUIData")
     monkeypatch.setenv(official.DATA_DIR_ENV, str(tmp_path))
     with pytest.raises(DataError, match="nope.png") as err:
         lmms_task.task_rows({"source": "official"})
     assert err.value.row == 1 and err.value.field == "images"
+
+
+def test_star_data_file_selects_the_sample_split(star_data, monkeypatch):
+    monkeypatch.setenv(official.DATA_FILE_ENV, "state_control_benchmark_sample.json")
+    docs = official_docs()
+    assert len(docs) == 4 and [d["polarity"] for d in docs] == ["positive", "negative"] * 2  # 2 records x 2 samples
+    assert json.loads(docs[0]["meta"])["file"].endswith("data/state/state_control_benchmark_sample.json")
+    assert docs[2]["toggle_box"] == [] and docs[2]["instruction"] == "uncheck Remember me"  # no bbox key at all
+
+
+def test_star_data_file_may_be_an_absolute_path_without_a_data_dir(monkeypatch, tmp_path):
+    monkeypatch.delenv(official.DATA_DIR_ENV, raising=False)
+    monkeypatch.setenv(official.DATA_FILE_ENV, str(FIXTURES / "data" / "state" / "state_control_benchmark_sample.json"))
+    docs = official_docs()
+    assert len(docs) == 4 and Path(docs[0]["images"][0]).name == "RICOSCA_sample_17.png"  # found from the file upwards
+
+
+def test_metadata_data_split_sample_and_unknown_split(star_data):
+    assert len(lmms_task.task_rows({"source": "official", "data_split": "sample"})) == 4
+    with pytest.raises(DataError, match="unknown split"):
+        lmms_task.task_rows({"source": "official", "data_split": "dev"})
+
+
+def test_bad_records_can_be_skipped_on_request_and_are_counted(tmp_path, monkeypatch):
+    from gui_tasks.errors import take_skipped
+
+    recs = json.loads((FIXTURES / "data" / "state" / "state_control_benchmark_test.json").read_text())
+    recs[1]["posAtlasAction"] = "TYPE [x]"
+    (tmp_path / "data" / "state").mkdir(parents=True)
+    (tmp_path / "data" / "state" / "state_control_benchmark_test.json").write_text(json.dumps(recs))
+    (tmp_path / "GUIData").symlink_to(FIXTURES / "GUIData")
+    monkeypatch.setenv(official.DATA_DIR_ENV, str(tmp_path))
+    with pytest.raises(DataError, match="posAtlasAction"):
+        lmms_task.task_rows({"source": "official"})
+    take_skipped()
+    assert len(lmms_task.task_rows({"source": "official", "skip_bad_rows": True})) == 4 and take_skipped() == 1
 
 
 def test_unknown_family_in_task_metadata_is_named():

@@ -70,6 +70,9 @@ def test_gui_knowledge_tasks_and_groups_are_indexed():
 
     tm = TaskManager("ERROR", include_path=str(yaml_tasks_dir()), include_defaults=False)
     names, groups = set(tm.all_tasks), set(tm.all_groups)
-    assert {f"gui_knowledge_{s}" for s in SUBTASKS} | {f"gui_knowledge_aug_{s}" for s in SUBTASKS} <= names
+    ip = ("state", "widget", "layout")
+    assert {f"gui_knowledge_{s}" for s in SUBTASKS} | {f"gui_knowledge_{v}_{s}" for v in ("plain", "tip") for s in ip} <= names
+    assert not {f"gui_knowledge_plain_{s}" for s in SUBTASKS if s not in ip} & names  # ablations of Interface Perception only
     assert {f"gui_knowledge_synth_{lang}_{s}" for lang in ("en", "zh", "th") for s in SUBTASKS} <= names
-    assert {"gui_knowledge", "gui_knowledge_aug", "gui_knowledge_synth", "gui_knowledge_synth_ja", "gui_knowledge_synth_aug"} <= groups
+    assert {"gui_knowledge", "gui_knowledge_plain", "gui_knowledge_tip", "gui_knowledge_synth", "gui_knowledge_synth_ja",
+            "gui_knowledge_synth_aug"} <= groups

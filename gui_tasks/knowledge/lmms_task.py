@@ -17,7 +17,7 @@ from PIL import Image
 
 from gui_metrics.lmms_bridge import sample_values
 from gui_models.actions import CALL_TYPES
-from gui_tasks.errors import DataError
+from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
 from gui_tasks.knowledge import official
 from gui_tasks.knowledge.answer import parse_answer
 from gui_tasks.knowledge.marks import draw_marks
@@ -49,7 +49,10 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         raise DataError(f"variant {variant!r} must be one of {VARIANTS}", file="<task yaml>", field="metadata.variant")
     source = meta.get("source")
     if source == "official":
-        return list(official.read_raw_rows(official.data_root(), subtasks, variant))
+        bad = BadRows(skip_bad_rows(meta))
+        rows = list(official.read_raw_rows(official.data_root(), subtasks, variant, bad=bad))
+        announce_skipped(bad, "GUI Knowledge Bench question files")
+        return rows
     if source == "synthetic":
         from gui_tasks.synth.knowledge import load_or_build
 
@@ -76,13 +79,18 @@ def interleave_subtasks(docs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def process_docs_official(dataset: datasets.Dataset) -> datasets.Dataset:
     """Official transport rows -> canonical documents (errors name file, row, field)."""
-    return datasets.Dataset.from_list(interleave_subtasks([official.normalise_row(dict(r)) for r in dataset]))
+    rows = [dict(r) for r in dataset]
+    bad = BadRows(skip=any(r.get("skip") for r in rows))
+    docs = official.normalise_rows(rows, bad)
+    announce_skipped(bad, "GUI Knowledge Bench official rows")
+    return datasets.Dataset.from_list(interleave_subtasks(docs))
 
 
 def synthetic_doc(row: Mapping[str, Any], *, file: str, row_index: int) -> dict[str, Any]:
     """A synthetic row -> the canonical document of its variant (validated)."""
     doc = {k: v for k, v in row.items() if k not in AUG_FIELDS}
-    if doc.get("variant") == "augmented":
+    if doc.get("variant") == "augmented" or (doc.get("variant") in official.VISUAL_PROMPT_VARIANTS
+                                             and doc["subtask"] in official.INTERFACE_PERCEPTION):
         doc["question"], doc["marks"] = row["augmented_question"], row["augmented_marks"]
     validate_doc(doc, file=file, row_index=row_index)
     return doc

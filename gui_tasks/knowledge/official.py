@@ -1,16 +1,26 @@
 """Official GUI Knowledge Bench data: locating a copy, reading raw rows, normalising them.
 
-Hub id ``KendrickShi/GUI-Knowledge-Bench`` (BENCHMARKS.md section 2). A row carries
-``question_id``, ``knowledge{knowledge_type, knowledge_sub_type}``, ``question_type``,
-``question_text``, ``question_image_dir_list``, ``option_text`` (and ``option_image_dir_list``
-for action effect, whose options are screenshots), ``os_type``, ``app_type``,
-``annotation.bbox``, ``augmented_question`` and ``groundtruth``. Interaction-prediction
+The release (GitHub ``Kendrick-Stein/GUI_Knowledge_Bench_Official_Repo``,
+images on the hub ``KendrickShi/GUI-Knowledge-Bench``) has ONE question per JSON file,
+``KnowledgeBench/<KnowledgeType>/<SubType>-<uuid>.json``, each a single object with ``question_id``,
+``knowledge{knowledge_type, knowledge_sub_type}``, ``question_type``, ``question_text``,
+``question_image_dir_list`` (bare file names such as ``<question_id>_question_0.png``), ``option_text``
+(and ``option_image_dir_list`` for action effect), ``os_type``, ``app_type``, ``needed_knowledge``,
+``annotation.bbox``, ``augmented_question``, ``groundtruth`` and ``messages``. Bare image names are
+found anywhere under the data folder and in the folders listed in ``$GUI_KNOWLEDGE_IMAGE_DIRS``
+(``os.pathsep``-separated, like the official runner's ``dataset_base_dir`` list). Interaction-prediction
 questions name their action in ``question_text`` (``"ActionEffect: click(point='x y')"``,
-``"ActionPrediction-Type: ..."``, ``"ActionPrediction-Parameter: click"``). Rows are read from
-every ``*.json`` (a list of rows, or an object holding one), ``*.jsonl`` and ``*.parquet`` file below the
-root; images given inline (``{"bytes": ..., "path": ...}``, as the hub stores Image features) are
-written once to the cache and referred to by path. Reading and normalising are separate so
-``process_docs`` does the schema work.
+``"ActionPrediction-Type: ..."``, ``"ActionPrediction-Parameter: click"``). Also read: a JSON list of
+rows, ``*.jsonl`` and the hub's ``*.parquet`` (inline images ``{"bytes": ..., "path": ...}`` are written
+once to the cache). A JSON object that looks like a question but lacks a field is a bad row, never
+skipped silently. Reading and normalising are separate so ``process_docs`` does the schema work.
+
+Protocol (seed section 3.3; the official runner ``Inference/tools/message_gen_tools.py`` with its default
+``ablation_options: {visual_prompt: true, knowledge_prompt: false}``): Interface Perception is asked with
+the red box from ``annotation.bbox`` drawn on the screenshot and ``augmented_question`` (variant
+``official``); the other sub-tasks keep ``question_text``. Variants: ``plain`` (no box, plain question:
+the ablation), ``official_tip`` (``official`` plus the ``needed_knowledge`` tip, the knowledge-prompt
+ablation), ``augmented`` (box and augmented question on every sub-task that has them; synthetic tasks).
 """
 
 from __future__ import annotations
@@ -25,12 +35,21 @@ from typing import Any, Iterator, Sequence
 from PIL import Image
 
 from gui_models.actions import CALL_TYPES, from_call
-from gui_tasks.errors import DataError
+from gui_tasks.data_check import BenchmarkCheck, TaskCount
+from gui_tasks.errors import BadRows, DataError
 from gui_tasks.knowledge.marks import marks_for_action
 from gui_tasks.knowledge.schema import PLATFORM_CALLS, SUBTASK_TYPE, SUBTASKS, YES_NO, letters_for
 
 HUB_ID = "KendrickShi/GUI-Knowledge-Bench"
 DATA_DIR_ENV = "GUI_KNOWLEDGE_DATA_DIR"
+IMAGE_DIRS_ENV = "GUI_KNOWLEDGE_IMAGE_DIRS"
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
+# Keys that make a JSON object a question (a row lacking another required field is then a bad row).
+QUESTION_KEYS = ("question_id", "question_text", "knowledge", "question_type")
+INTERFACE_PERCEPTION = ("state", "widget", "layout")
+VISUAL_PROMPT_VARIANTS = ("official", "official_tip")  # red box + augmented_question on Interface Perception only
+# Published count (seed Table 1): 3,483 questions; the paper gives no per-sub-task counts.
+PAPER_QUESTIONS = 3483
 MOBILE_OS = {"android", "ios", "ipados", "harmonyos", "mobile"}
 DESKTOP_OS = {"windows", "macos", "mac", "osx", "linux", "ubuntu", "web", "desktop", "chromeos"}
 # Frame of ``annotation.bbox`` and of action points: pixels of the original screenshot (appendix A.3
@@ -67,18 +86,52 @@ def data_root() -> Path:
         ) from exc
 
 
-def read_raw_rows(root: Path, subtasks: Sequence[str] = SUBTASKS, variant: str = "plain") -> Iterator[dict[str, Any]]:
-    """One transport row per official question of ``subtasks``: the raw JSON as text plus its origin."""
-    files = sorted(p for p in root.rglob("*") if p.suffix in (".json", ".jsonl", ".parquet") and p.is_file())
+def question_files(root: Path) -> list[Path]:
+    """Every ``*.json`` / ``*.jsonl`` / ``*.parquet`` below ``root`` (hidden folders such as ``.cache`` left out)."""
+    return sorted(p for p in root.rglob("*") if p.suffix in (".json", ".jsonl", ".parquet") and p.is_file()
+                  and not any(part.startswith(".") for part in p.relative_to(root).parts))
+
+
+def read_raw_rows(root: Path, subtasks: Sequence[str] = SUBTASKS, variant: str = "plain", *,
+                  bad: BadRows | None = None) -> Iterator[dict[str, Any]]:
+    """One transport row per official question of ``subtasks``: the raw JSON as text plus its origin.
+
+    A bad file or a question-like object without ``question_text`` raises ``DataError`` unless ``bad``
+    skips (then it is collected there).
+    """
+    bad = bad if bad is not None else BadRows(skip=False)
+    files = question_files(root)
     if not files:
         raise DataError("no *.json, *.jsonl or *.parquet question files found", file=str(root))
     for path in files:
-        for i, raw in _rows_of(path):
-            if not isinstance(raw, dict) or "question_text" not in raw:
-                continue  # not a question (e.g. a dataset card or an index file)
-            if subtask_of(raw, file=path, row=i) in subtasks:
+        try:
+            rows = list(_rows_of(path))
+        except DataError as exc:
+            bad.add(exc)
+            continue
+        official_file = "KnowledgeBench" in path.parts  # every file there is one question (the official layout)
+        for i, raw in rows:
+            if not is_question(raw):
+                if official_file:
+                    bad.add(DataError(f"not a question object (none of {', '.join(QUESTION_KEYS)})", file=str(path),
+                                      row=i, field="<row>"))
+                continue  # not a question (a dataset card, an index or a results file)
+            try:
+                if subtask_of(raw, file=path, row=i) not in subtasks:
+                    continue  # another task's question (its own task and the data check report its faults)
+                if not isinstance(raw.get("question_text"), str) or not raw["question_text"].strip():
+                    raise DataError("missing or empty question_text", file=str(path), row=i, field="question_text")
                 raw = _embedded_images(raw, file=path, row=i)
-                yield {"raw": json.dumps(raw, ensure_ascii=False), "file": str(path), "row": i, "root": str(root), "variant": variant}
+            except DataError as exc:
+                bad.add(exc)
+                continue
+            yield {"raw": json.dumps(raw, ensure_ascii=False), "file": str(path), "row": i, "root": str(root),
+                   "variant": variant, "skip": bad.skip}
+
+
+def is_question(raw: Any) -> bool:
+    """A JSON object carrying any of the question keys (``question_id``, ``question_text``, ``knowledge``, ...)."""
+    return isinstance(raw, dict) and any(k in raw for k in QUESTION_KEYS)
 
 
 IMAGE_LIST_FIELDS = ("question_image_dir_list", "option_image_dir_list", "option_text")
@@ -136,10 +189,13 @@ def _rows_of(path: Path) -> Iterator[tuple[int, Any]]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise DataError(f"invalid JSON ({exc.msg})", file=str(path), row=None, field="<file>") from exc
-    if isinstance(data, dict):
-        data = next((v for v in data.values() if isinstance(v, list)), [data])
-    if isinstance(data, list):
+    if is_question(data):  # the official layout: one question object per file
+        yield 0, data
+    elif isinstance(data, list):
         yield from enumerate(data)
+    elif isinstance(data, dict):  # an object wrapping a list of questions ({"data": [...]})
+        rows = next((v for v in data.values() if isinstance(v, list) and any(is_question(r) for r in v)), None)
+        yield from (enumerate(rows) if rows is not None else [(0, data)])  # a lone object: the caller decides
 
 
 def subtask_of(raw: dict[str, Any], *, file: Path | str, row: int) -> str:
@@ -167,16 +223,50 @@ def subtask_of(raw: dict[str, Any], *, file: Path | str, row: int) -> str:
     raise DataError(f"unknown knowledge_sub_type {sub!r}", file=str(file), row=row, field="knowledge.knowledge_sub_type")
 
 
+def image_dirs() -> list[Path]:
+    """Extra image folders from ``$GUI_KNOWLEDGE_IMAGE_DIRS`` (``os.pathsep``-separated), in order."""
+    value = os.environ.get(IMAGE_DIRS_ENV, "")
+    return [Path(v).expanduser() for v in value.split(os.pathsep) if v.strip()]
+
+
+_NAME_INDEX: dict[tuple[str, ...], dict[str, list[Path]]] = {}
+
+
+def _name_index(folders: Sequence[Path]) -> dict[str, list[Path]]:
+    """Image file name -> every file of that name below ``folders`` (built once per set of folders)."""
+    key = tuple(str(f) for f in folders)
+    if key not in _NAME_INDEX:
+        index: dict[str, list[Path]] = {}
+        for folder in folders:
+            if folder.is_dir():
+                for p in sorted(folder.rglob("*")):
+                    if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file():
+                        index.setdefault(p.name, []).append(p)
+        _NAME_INDEX[key] = index
+    return _NAME_INDEX[key]
+
+
 def _resolve_image(value: Any, *, root: Path, file: Path, row: int, field: str) -> str:
+    """A question's image: a path (absolute, or relative to the root, the file or an image folder), else a bare
+    name found anywhere under the root and the ``$GUI_KNOWLEDGE_IMAGE_DIRS`` folders."""
     if not isinstance(value, str) or not value.strip():
         raise DataError(f"expected an image path, got {type(value).__name__}", file=str(file), row=row, field=field)
     rel = Path(value)
-    candidates = [rel] if rel.is_absolute() else [root / rel, file.parent / rel, root / "images" / rel]
+    extra = image_dirs()
+    candidates = [rel] if rel.is_absolute() else [base / rel for base in (*extra, root, file.parent, root / "images")]
     for cand in candidates:
         if cand.is_file():
             return str(cand.resolve())
-    raise DataError(f"image {value!r} not found (looked in {', '.join(str(c.parent) for c in candidates)})",
-                    file=str(file), row=row, field=field)
+    if not rel.is_absolute():
+        found = _name_index([*extra, root]).get(rel.name, [])
+        sizes = {p.stat().st_size for p in found}
+        if len(sizes) > 1:
+            raise DataError(f"image name {rel.name!r} is ambiguous: different files {[str(p) for p in found[:4]]}",
+                            file=str(file), row=row, field=field)
+        if found:
+            return str(found[0].resolve())
+    raise DataError(f"image {value!r} not found (looked under {root} and ${IMAGE_DIRS_ENV}: "
+                    f"{os.pathsep.join(str(d) for d in extra) or 'unset'})", file=str(file), row=row, field=field)
 
 
 def _image_list(raw: dict, name: str, **where: Any) -> list[str]:
@@ -268,12 +358,25 @@ def normalise_row(transport: dict[str, Any]) -> dict[str, Any]:
         marks = [m for letter, opt in zip(letters_for(len(options)), options) for m in _action_marks(f"{action}({opt})", size, letter)]
     elif subtask == "type":
         question = ""
+    boxes = _boxes((raw.get("annotation") or {}).get("bbox") if isinstance(raw.get("annotation"), dict) else None)
+    aug = raw.get("augmented_question")
+    tip = ""
     if variant == "augmented":
-        aug = raw.get("augmented_question")
-        boxes = _boxes((raw.get("annotation") or {}).get("bbox") if isinstance(raw.get("annotation"), dict) else None)
         if isinstance(aug, str) and aug.strip() and subtask not in ("effect", "type", "parameter"):
             question = aug.strip()
         marks = [{"kind": "box", "box": b} for b in boxes] + marks
+    elif variant in VISUAL_PROMPT_VARIANTS and subtask in INTERFACE_PERCEPTION:
+        if not isinstance(aug, str) or not aug.strip():
+            raise bad("augmented_question", "missing: the visual-prompt protocol asks Interface Perception with it "
+                                            "(the plain-question ablation is gui_knowledge_plain_*)")
+        if not boxes:
+            raise bad("annotation.bbox", "missing: the visual-prompt protocol draws this red box")
+        question, marks = aug.strip(), [{"kind": "box", "box": b} for b in boxes] + marks
+        if variant == "official_tip":
+            tip = raw.get("needed_knowledge")
+            if not isinstance(tip, str) or not tip.strip():
+                raise bad("needed_knowledge", "missing: the tip variant appends it to the prompt")
+            tip = tip.strip()
     option_actions = [action_name(o) for o in options] if subtask == "type" else []
     if subtask == "type":
         known = set(PLATFORM_CALLS[platform])
@@ -282,13 +385,13 @@ def normalise_row(transport: dict[str, Any]) -> dict[str, Any]:
     qid = raw.get("question_id")
     meta = {"file": str(file), "row": row, "os_type": raw.get("os_type"), "app_type": raw.get("app_type"),
             "knowledge_sub_type": raw["knowledge"]["knowledge_sub_type"], "coordinate_frame": COORDINATE_FRAME,
-            "augmented_applied": variant == "augmented" and isinstance(raw.get("augmented_question"), str)}
+            "augmented_applied": question == (aug or "").strip() and bool(question)}
     return {
         "id": str(qid) if qid not in (None, "") else f"{file.stem}-{row:05d}",
         "subtask": subtask, "knowledge_type": SUBTASK_TYPE[subtask], "question_type": qtype, "platform": platform,
         "lang": "en", "question": question, "action": action, "options": options, "option_images": option_images,
         "option_actions": option_actions, "images": images, "image_size": size, "marks": json.dumps(marks),
-        "answer": answer, "source": "official", "variant": variant, "meta": json.dumps(meta, ensure_ascii=False, sort_keys=True),
+        "answer": answer, "source": "official", "variant": variant, "tip": tip, "meta": json.dumps(meta, ensure_ascii=False, sort_keys=True),
     }
 
 
@@ -313,3 +416,37 @@ def _action_marks(call: str, size: Sequence[int], label: str | None = None) -> l
 
 __all__ = ["HUB_ID", "DATA_DIR_ENV", "data_root", "read_raw_rows", "normalise_row", "subtask_of", "platform_of", "action_name",
            "CALL_TYPES"]
+
+
+def normalise_rows(rows: list[dict[str, Any]], bad: BadRows | None = None) -> list[dict[str, Any]]:
+    """Normalise transport rows; a bad row raises unless skipping (read from the rows' ``skip`` flag) is on."""
+    bad = bad if bad is not None else BadRows(skip=any(r.get("skip") for r in rows))
+    docs = []
+    for r in rows:
+        try:
+            docs.append(normalise_row(r))
+        except DataError as exc:
+            bad.add(exc)
+    return docs
+
+
+def data_check(root: Path | None = None) -> BenchmarkCheck:
+    """What a local copy holds, read with the task loaders (main protocol): questions per sub-task, every bad row."""
+    root = Path(root).expanduser() if root is not None else data_root()
+    check = BenchmarkCheck("gui_knowledge", root)
+    if not root.is_dir():
+        check.errors.append(DataError("not a directory", file=str(root)))
+        return check
+    bad = BadRows(skip=True)
+    try:
+        rows = list(read_raw_rows(root, SUBTASKS, "official", bad=bad))
+    except DataError as exc:  # no question files at all
+        bad.add(exc)
+        rows = []
+    docs = normalise_rows(rows, bad)
+    check.errors.extend(bad.errors)
+    check.counts.append(TaskCount("gui_knowledge", len(docs), PAPER_QUESTIONS, f"paper: {PAPER_QUESTIONS:,} questions (Table 1)"))
+    for sub in SUBTASKS:
+        check.counts.append(TaskCount(f"gui_knowledge_{sub}", sum(d["subtask"] == sub for d in docs), None,
+                                      "no published per-sub-task count"))
+    return check

@@ -4,7 +4,11 @@ lmms-eval hands a backend one context string and the images separately (``gui_hf
 before the text), so two choices are recorded under the protocol id ``PROMPT_PROTOCOL``: the
 appendix's system message opens the text, separated by a blank line; and the text names images by
 their position ("image 1", "image 2", ...) where the appendix interleaves them, e.g. the option
-screenshots of an action-effect question.
+screenshots of an action-effect question. Interface Perception follows the official runner
+(``Inference/tools/message_gen_tools.py``, ``build_interface_perception[_ablation]``) word for word:
+the question, the options as ``"A. text"`` lines, the closing question "Which of the above options
+are correct according to the screenshot?" (multiple choice), its JSON schema sentence, and for the
+knowledge ablation ``"Tips for answering this question: <needed_knowledge>"``.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from typing import Any, Mapping
 
 from gui_tasks.knowledge.schema import letters_for
 
-PROMPT_PROTOCOL = "gkb-a3-v1"
+PROMPT_PROTOCOL = "gkb-a3-v2"  # v2: Interface Perception in the official runner's wording (closing question, tip)
 
 # Appendix A.3 (interaction prediction): the action space per platform.
 ACTION_SPACE: dict[str, str] = {
@@ -106,8 +110,29 @@ def build_prompt(doc: Mapping[str, Any]) -> str:
         system = SYSTEM_CHOICE if qtype == "yes_or_no" else SYSTEM_PLAN
         body = doc["question"] if qtype == "yes_or_no" else f"{doc['question']}\n{_options(doc)}"
         user = f"{body}\nWhich of the above options are correct according to the screenshot?\n{schema}"
-    else:  # interface perception: state, widget, layout (A.3.1)
-        system = SYSTEM_CHOICE
-        body = doc["question"] if qtype == "yes_or_no" else f"{doc['question']}\n{_options(doc)}"
-        user = f"{body}\n{schema}"
+    else:  # interface perception: state, widget, layout (A.3.1, official runner wording)
+        system, user = SYSTEM_CHOICE, interface_perception_user(doc)
     return f"{system}\n\n{user}"
+
+
+# The official runner's JSON instructions for Interface Perception (thinking prompt on), spacing as published.
+IP_SCHEMA_YES_NO = ('Think step by step. You must respond strictly in JSON format following this schema:'
+                    '{   "thought": "<your reasoning>", "answer": "<yes/no/unknown>" } ')
+IP_CLOSING = "Which of the above options are correct according to the screenshot?"
+IP_TIP = "Tips for answering this question: "
+
+
+def interface_perception_user(doc: Mapping[str, Any]) -> str:
+    """The user text of an Interface Perception question, as the official runner concatenates its parts."""
+    if doc["question_type"] == "yes_or_no":
+        text = f"{doc['question']} \n{IP_SCHEMA_YES_NO}"
+    else:
+        # the runner's plain-question builder ends the question with "\n", its visual-prompt builder with " \n"
+        end = "\n" if doc.get("variant") == "plain" else " \n"
+        letters = letters_for(len(doc["options"]))
+        options = "".join((f"{letter}. {opt}" if opt else f"{letter}.") + "\n" for letter, opt in zip(letters, doc["options"]))
+        schema = f'{{"thought": "<your reasoning>", "answer": "<{"/".join(letters)}>" }} '
+        text = (f"{doc['question']}{end}{options}{IP_CLOSING} Think step by step. "
+                f"You must respond strictly in JSON format following this schema: {schema}")
+    tip = doc.get("tip") or ""
+    return text + (IP_TIP + tip if tip else "")

@@ -19,7 +19,8 @@ One row per question, produced by ``process_docs`` from official rows or by the 
                           {"kind": "point", "xy": [x, y], "label": "A"}, {"kind": "arrow", "from": .., "to": ..}
     answer          str   "A".."G" or "yes" | "no" | "unknown"
     source          str   "official" | "synthetic"
-    variant         str   "plain" | "augmented" (red-box question, seed section 3.3)
+    variant         str   one of VARIANTS (red-box question, seed section 3.3)
+    tip             str   official_tip: the needed_knowledge tip appended to the prompt; else "" (optional field)
     meta            str   JSON-encoded dict with anything else
 """
 
@@ -35,7 +36,9 @@ from gui_tasks.mpr.schema import LANGS
 
 PLATFORMS: tuple[str, ...] = ("desktop", "mobile")
 QUESTION_TYPES: tuple[str, ...] = ("multiple_choice", "yes_or_no")
-VARIANTS: tuple[str, ...] = ("plain", "augmented")
+# plain: question_text; augmented: red box + augmented_question wherever given; official: that on Interface
+# Perception only (the paper and the official runner); official_tip: official + the needed_knowledge tip.
+VARIANTS: tuple[str, ...] = ("plain", "augmented", "official", "official_tip")
 SOURCES: tuple[str, ...] = ("official", "synthetic")
 LETTERS = "ABCDEFG"  # seven options at most: the desktop action types (seed section 3.4)
 PLATFORM_CALLS: dict[str, tuple[str, ...]] = {"desktop": DESKTOP_CALLS, "mobile": MOBILE_CALLS}

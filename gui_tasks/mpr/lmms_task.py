@@ -13,7 +13,7 @@ from typing import Any, Iterable, Mapping
 import datasets
 
 from gui_metrics.lmms_bridge import sample_values
-from gui_tasks.errors import DataError
+from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
 from gui_tasks.lmms_rows import RowsTask, doc_to_visual, read_jsonl
 from gui_tasks.mpr import official
 from gui_tasks.mpr.answer import extract_letter
@@ -46,7 +46,10 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         raise DataError(f"unknown dimensions {bad}", file="<task yaml>", field="metadata.dimensions")
     source = meta.get("source")
     if source == "official":
-        return list(official.read_raw_rows(official.data_root(), lang, dims))
+        bad = BadRows(skip_bad_rows(meta))
+        rows = list(official.read_raw_rows(official.data_root(), lang, dims, bad=bad))
+        announce_skipped(bad, f"MPR-GUI {lang} question files")
+        return rows
     if source == "synthetic":
         from gui_tasks.synth.mpr import load_or_build
 
@@ -74,7 +77,11 @@ def _to_dataset(docs: list[dict[str, Any]]) -> datasets.Dataset:
 
 def process_docs_official(dataset: datasets.Dataset) -> datasets.Dataset:
     """Official transport rows -> canonical documents (errors name file, row, field)."""
-    return _to_dataset([official.normalise_row(dict(r)) for r in dataset])
+    rows = [dict(r) for r in dataset]
+    bad = BadRows(skip=any(r.get("skip") for r in rows))
+    docs = official.normalise_rows(rows, bad)
+    announce_skipped(bad, "MPR-GUI official rows")
+    return _to_dataset(docs)
 
 
 def process_docs_synthetic(dataset: datasets.Dataset) -> datasets.Dataset:

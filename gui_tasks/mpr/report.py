@@ -39,6 +39,7 @@ class Row:
     format_error: float  # percent of responses with no extractable letter (NaN if not reported)
     tasks: tuple[str, ...]  # the lmms-eval tasks the row was built from
     limited: tuple[int, int] | None = None  # (effective, original) documents when run with --limit
+    skipped: int = 0  # bad official rows skipped on request (GUI_EVAL_SKIP_BAD_ROWS), from the task metadata
 
     @property
     def group(self) -> tuple[str, str, str]:
@@ -64,6 +65,7 @@ def build_table(results: Sequence[RunResults | str | Path], task_prefix: str | N
     fmt: dict[tuple[str, str, str, str], list[tuple[float, int]]] = {}
     tasks: dict[tuple[str, str, str, str], list[str]] = {}
     limited: dict[tuple[str, str, str, str], tuple[int, int]] = {}
+    skipped: dict[tuple[str, str, str, str], int] = {}
     for run in sorted(results, key=lambda r: str(r.path)):
         for task, res in run.tasks.items():
             meta = res.metadata
@@ -84,6 +86,7 @@ def build_table(results: Sequence[RunResults | str | Path], task_prefix: str | N
                 eff, orig = limited.get(key, (0, 0))
                 limited[key] = (eff + int(n["effective"]), orig + int(n["original"]))
             tasks.setdefault(key, []).append(task)
+            skipped[key] = skipped.get(key, 0) + int(meta.get("bad_rows_skipped") or 0)
     rows = []
     for key in sorted(cells, key=lambda k: (k[0], k[1], k[2], LANGS.index(k[3]))):
         dims = cells[key]
@@ -91,7 +94,7 @@ def build_table(results: Sequence[RunResults | str | Path], task_prefix: str | N
         values["FPR-ACC"] = _pct(fpr_acc(dims)) if len(dims) == len(DIMENSIONS) else math.nan
         errs = fmt.get(key, [])
         fmt_err = _pct(sum(e * n for e, n in errs) / sum(n for _, n in errs)) if errs else math.nan
-        rows.append(Row(*key, values, None, fmt_err, tuple(tasks[key]), limited.get(key)))
+        rows.append(Row(*key, values, None, fmt_err, tuple(tasks[key]), limited.get(key), skipped.get(key, 0)))
     en = {r.group: r.values["FPR-ACC"] for r in rows if r.lang == "en"}
     rows = [
         Row(**{**r.__dict__, "gap_to_en": r.values["FPR-ACC"] - en[r.group] if r.lang != "en" and r.group in en else None})
@@ -105,6 +108,9 @@ def _notes(rows: Sequence[Row]) -> list[str]:
     for r in rows:
         if r.limited:
             notes.append(f"{_label(r, rows)} {r.lang.upper()}: run with --limit ({r.limited[0]} of {r.limited[1]} documents)")
+        if r.skipped:
+            notes.append(f"{_label(r, rows)} {r.lang.upper()}: {r.skipped} bad official row(s) skipped on request "
+                         "(GUI_EVAL_SKIP_BAD_ROWS): fewer questions than the release")
     errs = [r for r in rows if not math.isnan(r.format_error) and r.format_error > 0]
     if errs:
         notes.append("format errors (% of responses with no option letter): "

@@ -17,7 +17,7 @@ from gui_metrics.lmms_bridge import sample_values
 from gui_models.action_match import RULES, STAR_STATE_CONTROL, match
 from gui_models.actions import Action
 from gui_models.coords import Geometry
-from gui_tasks.errors import DataError
+from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
 from gui_tasks.lmms_rows import RowsTask, doc_to_visual
 from gui_tasks.mpr.schema import LANGS
 from gui_tasks.star import official, synth
@@ -30,7 +30,8 @@ __all__ = ["StarStateControlTask", "doc_to_visual", "doc_to_text", "doc_to_targe
 
 
 class StarStateControlTask(RowsTask):
-    """``star_state_control*``: rows from ``metadata`` (source, lang, agent_family, match_rule, data_split/seed/pairs)."""
+    """``star_state_control*``: rows from ``metadata`` (source, lang, agent_family, match_rule, data_split or data_file
+    ($STAR_DATA_FILE overrides both), seed/pairs)."""
 
     KIND = "star"
 
@@ -51,9 +52,15 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         raise DataError(f"unknown match rule {rule!r}; known: {sorted(RULES)}", file="<task yaml>", field="metadata.match_rule")
     source = meta.get("source")
     if source == "official":
-        root = official.data_root()
-        docs = [d for file, i, raw, image in official.read_records(root, str(meta.get("data_split", "test")))
-                for d in official_pair(raw, file=file, row=i, image_path=image, agent_family=fam, match_rule=rule)]
+        root, path = official.selected_file(meta)
+        bad = BadRows(skip_bad_rows(meta))
+        docs = []
+        for file, i, raw, image in official.read_records(path, root, bad):
+            try:
+                docs += official_pair(raw, file=file, row=i, image_path=image, agent_family=fam, match_rule=rule)
+            except DataError as exc:
+                bad.add(exc)
+        announce_skipped(bad, f"StaR records of {path.name}")
     elif source == "synthetic":
         lang = str(meta.get("lang", "en"))
         if lang not in LANGS:
