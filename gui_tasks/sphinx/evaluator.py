@@ -254,6 +254,8 @@ def node_from_json(obj: Any, *, file: str = "<memory>", path: str = "evaluators[
         match = {} if name == "LastAction" else _rules(obj, "match_rules", file=file, path=path)
         return Assertion(name, match, _rules(obj, "check_rules", file=file, path=path),
                          _mtype(obj, "match_type", file=file, path=path), _mtype(obj, "check_type", file=file, path=path))
+    except DataError:
+        raise
     except ValueError as exc:
         raise DataError(str(exc), file=file, field=path) from exc
 
