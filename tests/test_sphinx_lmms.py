@@ -70,7 +70,7 @@ def _oracle_texts(doc):
     for a in oracle_actions(lmms_task._task(doc)):
         act = dict(a)
         if "element" in act:
-            ids = [obs.hierarchy.nodes[i].get("resource-id").split(":id/")[1] for i in obs.hierarchy.interactables()]
+            ids = [obs.hierarchy.nodes[i].get("resource-id").split(":id/")[1] for i in obs.hierarchy.element_ids(doc["rendering"])]
             act["index"] = ids.index(act.pop("element"))
         texts.append(f"Thought: next.\nAction: {format_action(act)}")
         obs = sim.act(a)
@@ -80,8 +80,9 @@ def _oracle_texts(doc):
 def test_rounds_replay_and_score_oracle_and_noise(tmp_path, monkeypatch):
     monkeypatch.setenv("GUI_EVAL_CACHE", str(tmp_path))
     rows = lmms_task.SphinxNavTask.rows({"subset": "all", "max_steps": 8, "observation": "simplified_text"})
-    assert len(rows) == 28
-    for doc in rows:
+    assert len(rows) == 28 and {r["rendering"] for r in rows} == {"official"}
+    prose = lmms_task.SphinxNavTask.rows({"subset": "all", "max_steps": 8, "observation": "simplified_text", "rendering": "paper-prose"})
+    for doc in rows + prose:
         texts = _oracle_texts(doc)
         assert "Previous actions: none" in lmms_task.doc_to_text(doc)
         visuals, prompt, terminal, _p, _i = lmms_task.doc_to_text(doc, round_idx=len(texts), previous_output=texts)
@@ -93,7 +94,7 @@ def test_rounds_replay_and_score_oracle_and_noise(tmp_path, monkeypatch):
     rec = lmms_task.process_results(doc, [["click [99]", "nonsense", "press [wait]"]])["sphinx_acp"]
     assert (rec["format_errors"], rec["n_actions"], rec["satisfied"]) == (1, 1, [False, False])
     assert lmms_task.doc_to_text(doc, round_idx=2, previous_output=["click [99]", "nonsense"])[2]  # terminal
-    saved = json.loads((tmp_path / "sphinx_trajectories" / "nav__CaptionsOn__simplified_text.json").read_text())
+    saved = json.loads((tmp_path / "sphinx_trajectories" / "nav__CaptionsOn__simplified_text__official.json").read_text())
     assert saved["steps"][-1]["action"] == {"action_type": "stop", "reason": "format_error"}
     skip = {**doc, "on_format_error": "skip"}
     rec = lmms_task.process_results(skip, [["click [99]", "nonsense", "press [wait]"]])["sphinx_acp"]
@@ -123,7 +124,7 @@ def test_simulator_navigation_end_to_end_on_tiny_checkpoint(tmp_path, tiny_check
     assert len(rows) == 2, log[-3000:]
     recs = [r["sphinx_sr"] for r in rows]
     assert res["sphinx_sr,none"] == pytest.approx(sum(all(r["satisfied"]) for r in recs) / 2)
-    files = sorted((tmp_path / "cache" / "sphinx_trajectories").glob("*__set_of_mark.json"))
+    files = sorted((tmp_path / "cache" / "sphinx_trajectories").glob("*__set_of_mark__official.json"))
     assert len(files) == 2
     for f in files:
         traj = json.loads(f.read_text())

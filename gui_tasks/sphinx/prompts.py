@@ -7,7 +7,7 @@ built from what sections 3.3.3-3.3.5 and 4.2 say each task shows the model.
 
 from __future__ import annotations
 
-PROMPT_PROTOCOL = "sphinx-prompts-v1"
+PROMPT_PROTOCOL = "sphinx-prompts-v2"  # v2: observations carry a named rendering; loaders read the release layout
 
 # Table 2, as the agent is told it.
 ACTION_SPACE = """\
@@ -77,7 +77,6 @@ KNOWLEDGE_BQ_PROMPT = ("Given the app name {app} in the category '{category}', i
 # reproduce. The official scripts send the system message as its own chat turn; our tasks put it first in
 # the one text turn, separated by a blank line (as gui_tasks.knowledge does), so every backend gets it.
 OFFICIAL_PROMPT_PROTOCOL = "sphinx-official-prompts-v1"
-PROSE_PROMPT_PROTOCOL = "sphinx-prompts-v2"  # PROMPT_PROTOCOL's prompts, now a named variant (rendering paper-prose)
 
 COMPLETION_SYSTEM_TREE = ("You are an Android UI testing expert helping me write a UI test case.\n"
                           "In our conversation, I will provide you with a list of widgets with texts on the last screen and "
