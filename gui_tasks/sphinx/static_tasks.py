@@ -305,13 +305,14 @@ def score_completion(doc: Mapping[str, Any], text: str) -> dict[str, Any]:
         status, finished = judge_completion_official(text)
         pred = "stop" if finished else "continue"
         return {"task": doc["task"], "group": doc["group"], "answer": doc["answer"], "status": status,
-                "correct": pred == doc["answer"], "correct_repaired": pred == doc["answer"], "predicted": pred}
+                "correct": pred == doc["answer"], "correct_repaired": pred == doc["answer"], "predicted": pred, "rendering": "official"}
     s = text.strip()
     original = s.lower().strip(".\"'") if s.lower().strip(".\"'") in ("continue", "stop") else None
     m = _CS.findall(s)
     repaired = original or (m[-1].lower() if m else None)
     return {"task": doc["task"], "group": doc["group"], "answer": doc["answer"], "status": _status(s, original),
-            "correct": original == doc["answer"], "correct_repaired": repaired == doc["answer"], "predicted": repaired}
+            "correct": original == doc["answer"], "correct_repaired": repaired == doc["answer"], "predicted": repaired,
+            "rendering": "paper-prose"}
 
 
 def _hits(doc: Mapping[str, Any], act: dict[str, Any] | None, h: Hierarchy) -> bool:
