@@ -249,3 +249,15 @@ def test_static_scorers_never_raise(text):
     for doc in docs + stt.SphinxStaticTask.rows({"kind": "focused"})[:9]:
         rec = values(doc, text)
         assert rec["status"] in ("parsed", "malformed", "empty")
+
+
+def test_official_history_describes_actions_as_run_complete_py():
+    acts = [{"action_type": "swipe", "element": {"class": "android.widget.ListView", "resource-id": "a.b:id/list"}},
+            {"action_type": "input", "message": "hi", "element": {"text": " Name ", "class": "android.widget.EditText"}},
+            {"action_type": "longclick", "element": {"content-desc": "More"}}, {"action_type": "back"}, {"action_type": "enter"}]
+    assert stt.official_history(acts) == (
+        "- Swipe on a View (resource-id: list, class: android.widget.ListView) in up direction.\n"  # direction dropped, as officially
+        "- Type hi on a View (text: Name, class: android.widget.EditText).\n"
+        "- Long click on a View (content-desc: More).\n- Go back.\n- Press enter.")
+    with pytest.raises(DataError, match=r"row 0, field 'type'"):
+        stt.official_history([{"action_type": "teleport"}])

@@ -25,7 +25,7 @@ System UI (status and navigation bars) is left out by default (``drop_system_ui`
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, Mapping
 
 from PIL import Image, ImageDraw
 
@@ -162,10 +162,12 @@ def _check_rendering(rendering: str) -> None:
 
 
 # --- the official rendering ------------------------------------------------------------------------
-def official_view(n: Node) -> str:
-    """``a View (content-desc: .., resource-id: <after the last '/'>, text: .., class: ..)``, empty parts left out."""
+def official_view(n: Node | Mapping[str, str]) -> str:
+    """``a View (content-desc: .., resource-id: <after the last '/'>, text: .., class: ..)``, empty parts left out
+    (a view, or the attributes of one as a gold action names them)."""
     parts = []
-    desc, rid, text, cls = n.get("content-desc").strip(), n.get("resource-id").split("/")[-1].strip(), n.get("text").strip(), n.get("class").strip()
+    desc, rid, text, cls = (str(n.get(k, "") or "") for k in ("content-desc", "resource-id", "text", "class"))
+    desc, rid, text, cls = desc.strip(), rid.split("/")[-1].strip(), text.strip(), cls.strip()
     if desc:
         parts.append(f"content-desc: {desc}")
     if rid:
