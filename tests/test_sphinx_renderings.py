@@ -135,3 +135,32 @@ def test_official_readers_never_raise(text, by_point):
     assert status in ("parsed", "malformed", "empty") and (act is None) == (status != "parsed")
     assert judge_completion_official(text)[0] in ("parsed", "malformed", "empty")
     assert parse_official_action(f"```{text}```")[0] in ("parsed", "malformed", "empty")
+
+
+@st.composite
+def trees(draw):
+    """Random view trees as (depth, attrib) in document order; some windows and subtrees are system UI."""
+    flat, depth = [], 0
+    for k in range(draw(st.integers(1, 25))):
+        depth = 0 if k == 0 else draw(st.integers(0, depth + 1))
+        pkg = "com.android.systemui" if draw(st.integers(0, 5)) == 0 else "com.app"
+        flags = {f: str(draw(st.booleans())).lower() for f in ("clickable", "scrollable")}
+        flat.append((depth, {"package": pkg, "class": "android.widget.View", "bounds": "[0,0][10,10]", "resource-id": f"com.app:id/v{k}",
+                             **flags}))
+    return Hierarchy.build(flat)
+
+
+@given(trees())
+def test_breadth_first_order_visits_every_app_view_once_parents_first(h):
+    order = h.bfs()
+    sys_ui = h.system_ui()
+    assert sorted(order) == [i for i in range(len(h.nodes)) if i not in sys_ui]
+    pos = {i: k for k, i in enumerate(order)}
+    for i in order:
+        p = h.nodes[i].parent
+        assert p is None or pos[p] < pos[i]
+    assert all(h.nodes[i].get("package") != "com.android.systemui" for i in order)
+    assert set(h.element_ids("official")) <= set(order) and set(h.element_ids("paper-prose")) <= set(order)
+    assert sorted(h.element_ids("official")) == sorted(h.element_ids("paper-prose"))  # same views, other order here
+    first = h.find({"class": "android.widget.View"})
+    assert (first is None) == (not order) and (first is None or first is h.nodes[order[0]])
