@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Iterator, Mapping
 
@@ -182,6 +183,10 @@ class Hierarchy:
     # --- queries -------------------------------------------------------------------------
     def system_ui(self) -> frozenset[int]:
         """Indices of the views inside a system-UI subtree (status bar, navigation bar)."""
+        return self._system_ui
+
+    @cached_property
+    def _system_ui(self) -> frozenset[int]:
         out: set[int] = set()
         for i, n in enumerate(self.nodes):  # document order: a parent comes before its children
             if n.get("package") == SYSTEM_UI or (n.parent is not None and n.parent in out):
@@ -198,7 +203,15 @@ class Hierarchy:
     def bfs(self, *, drop_system_ui: bool = True) -> list[int]:
         """Node indices in the official order: each top-level window breadth-first, windows in document order
         (``infra/hierarchy.py``: ``UIHierarchy._nodes``), system UI left out."""
-        sys_ui = self.system_ui() if drop_system_ui else frozenset()
+        if drop_system_ui:
+            return list(self._bfs_app)
+        return self._bfs(frozenset())
+
+    @cached_property
+    def _bfs_app(self) -> tuple[int, ...]:
+        return tuple(self._bfs(self.system_ui()))
+
+    def _bfs(self, sys_ui: frozenset[int]) -> list[int]:
         out: list[int] = []
         for top, n in enumerate(self.nodes):
             if n.parent is not None or top in sys_ui:
@@ -240,7 +253,7 @@ class Hierarchy:
     def find(self, rules: Mapping[str, str], match_type: str = "equal", point: tuple[float, float] | None = None) -> Node | None:
         """First view in breadth-first order (``bfs``, system UI excluded) whose attributes satisfy ``rules`` and,
         with ``point``, whose bounds contain it: the official ``UIHierarchy.find_element``."""
-        for i in self.bfs():
+        for i in self._bfs_app:
             n = self.nodes[i]
             if rules_match(rules, n.attrib, match_type) and (point is None or n.contains(*point)):
                 return n
