@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given, strategies as st
@@ -13,6 +14,8 @@ from gui_tasks.sphinx.actions import format_action, is_exact, parse_action, repa
 from gui_tasks.sphinx.simulator import Simulator
 from gui_tasks.sphinx.toggle_tasks import oracle_actions
 from lmms_helpers import results, run, samples
+
+FIX = Path(__file__).parent / "fixtures" / "sphinx"
 
 
 @pytest.mark.parametrize("text, want", [
@@ -70,7 +73,7 @@ def _oracle_texts(doc):
     for a in oracle_actions(lmms_task._task(doc)):
         act = dict(a)
         if "element" in act:
-            ids = [obs.hierarchy.nodes[i].get("resource-id").split(":id/")[1] for i in obs.hierarchy.interactables()]
+            ids = [obs.hierarchy.nodes[i].get("resource-id").split(":id/")[1] for i in obs.hierarchy.element_ids(doc["rendering"])]
             act["index"] = ids.index(act.pop("element"))
         texts.append(f"Thought: next.\nAction: {format_action(act)}")
         obs = sim.act(a)
@@ -80,8 +83,9 @@ def _oracle_texts(doc):
 def test_rounds_replay_and_score_oracle_and_noise(tmp_path, monkeypatch):
     monkeypatch.setenv("GUI_EVAL_CACHE", str(tmp_path))
     rows = lmms_task.SphinxNavTask.rows({"subset": "all", "max_steps": 8, "observation": "simplified_text"})
-    assert len(rows) == 28
-    for doc in rows:
+    assert len(rows) == 28 and {r["rendering"] for r in rows} == {"official"}
+    prose = lmms_task.SphinxNavTask.rows({"subset": "all", "max_steps": 8, "observation": "simplified_text", "rendering": "paper-prose"})
+    for doc in rows + prose:
         texts = _oracle_texts(doc)
         assert "Previous actions: none" in lmms_task.doc_to_text(doc)
         visuals, prompt, terminal, _p, _i = lmms_task.doc_to_text(doc, round_idx=len(texts), previous_output=texts)
@@ -93,7 +97,7 @@ def test_rounds_replay_and_score_oracle_and_noise(tmp_path, monkeypatch):
     rec = lmms_task.process_results(doc, [["click [99]", "nonsense", "press [wait]"]])["sphinx_acp"]
     assert (rec["format_errors"], rec["n_actions"], rec["satisfied"]) == (1, 1, [False, False])
     assert lmms_task.doc_to_text(doc, round_idx=2, previous_output=["click [99]", "nonsense"])[2]  # terminal
-    saved = json.loads((tmp_path / "sphinx_trajectories" / "nav__CaptionsOn__simplified_text.json").read_text())
+    saved = json.loads((tmp_path / "sphinx_trajectories" / "nav__CaptionsOn__simplified_text__official.json").read_text())
     assert saved["steps"][-1]["action"] == {"action_type": "stop", "reason": "format_error"}
     skip = {**doc, "on_format_error": "skip"}
     rec = lmms_task.process_results(skip, [["click [99]", "nonsense", "press [wait]"]])["sphinx_acp"]
@@ -123,7 +127,7 @@ def test_simulator_navigation_end_to_end_on_tiny_checkpoint(tmp_path, tiny_check
     assert len(rows) == 2, log[-3000:]
     recs = [r["sphinx_sr"] for r in rows]
     assert res["sphinx_sr,none"] == pytest.approx(sum(all(r["satisfied"]) for r in recs) / 2)
-    files = sorted((tmp_path / "cache" / "sphinx_trajectories").glob("*__set_of_mark.json"))
+    files = sorted((tmp_path / "cache" / "sphinx_trajectories").glob("*__set_of_mark__official.json"))
     assert len(files) == 2
     for f in files:
         traj = json.loads(f.read_text())
@@ -131,17 +135,32 @@ def test_simulator_navigation_end_to_end_on_tiny_checkpoint(tmp_path, tiny_check
 
 
 @pytest.mark.slow
-def test_static_synthetic_tasks_end_to_end_on_tiny_checkpoint(tmp_path, tiny_checkpoint, subprocess_env):
+def test_static_tasks_end_to_end_on_tiny_checkpoint(tmp_path, tiny_checkpoint, subprocess_env):
+    """One run: synthetic knowledge and focused tasks, and completion (both renderings) and grounding (every mode)
+    on the official-layout fixture, whose document counts lmms-eval reports before ``--limit``."""
     out = tmp_path / "run"
-    env = {**subprocess_env, "GUI_EVAL_CACHE": str(tmp_path / "cache")}
-    tasks = ["sphinx_knowledge_synth", "sphinx_completion_synth_som", "sphinx_grounding_synth", "sphinx_focused_synth"]
-    proc, log = run(lmms_eval_command(f"pretrained={tiny_checkpoint},device=cpu", tasks, out, limit=3,
+    env = {**subprocess_env, "GUI_EVAL_CACHE": str(tmp_path / "cache"), "SPHINX_DATA_DIR": str(FIX)}
+    grounding = ["sphinx_grounding", "sphinx_grounding_simplified", "sphinx_grounding_image", "sphinx_grounding_som"]
+    tasks = ["sphinx_knowledge_synth", "sphinx_focused_synth", "sphinx_completion", "sphinx_completion_prose"] + grounding
+    proc, log = run(lmms_eval_command(f"pretrained={tiny_checkpoint},device=cpu", tasks, out, limit=2,
                                       extra=["--gen_kwargs", "max_new_tokens=6"]), env)
-    res = results(out)["results"]
-    for task, metric in zip(tasks, ["sphinx_app_acc_original", "sphinx_continue_acc", "sphinx_grounding_acc_original",
-                                    "sphinx_focused_failure_rate"]):
+    report = results(out)
+    res = report["results"]
+    metrics = {"sphinx_knowledge_synth": "sphinx_app_acc_original", "sphinx_focused_synth": "sphinx_focused_failure_rate",
+               "sphinx_completion": "sphinx_continue_acc", "sphinx_completion_prose": "sphinx_continue_acc",
+               **{t: "sphinx_grounding_acc_original" for t in grounding}}
+    for task, metric in metrics.items():
         rows = samples(out, task)
-        assert len(rows) == 3, (task, log[-3000:])
+        assert len(rows) == 2, (task, log[-3000:])
         assert f"{metric},none" in res[task], res[task]
+    # the fixture's documents: 6 completion steps (task_info_all.json), 4 grounding tasks (ids 1, 4, 7, 9)
+    assert report["n-samples"]["sphinx_completion"]["original"] == 6
+    assert all(report["n-samples"][t]["original"] == 4 for t in grounding)
+    assert report["configs"]["sphinx_grounding_som"]["metadata"]["rendering"] == "official"
+    assert report["configs"]["sphinx_completion_prose"]["metadata"]["rendering"] == "paper-prose"
+    # each sample records the rendering that wrote its prompt and read its answer
+    assert {r["sphinx_continue_acc"]["rendering"] for r in samples(out, "sphinx_completion_prose")} == {"paper-prose"}
+    assert {r["sphinx_grounding_acc_original"]["rendering"] for r in samples(out, "sphinx_grounding_image")} == {"official"}
+    assert [r["sphinx_grounding_acc_original"]["id"] for r in samples(out, "sphinx_grounding")] == ["1", "4"]
     assert res["sphinx_focused_synth"]["sphinx_focused_failure_rate,none"] == pytest.approx(
-        sum(r["sphinx_focused_failure_rate"]["violation"] for r in samples(out, "sphinx_focused_synth")) / 3)
+        sum(r["sphinx_focused_failure_rate"]["violation"] for r in samples(out, "sphinx_focused_synth")) / 2)

@@ -96,7 +96,9 @@ def test_accessibility_text_modes():
     assert img.size == shot.size and img.tobytes() != shot.tobytes()
     cx, cy = (h.nodes[h.interactables()[2]].box[0] + h.nodes[h.interactables()[2]].box[2]) // 2, 10 + (h.nodes[h.interactables()[2]].box[1] + h.nodes[h.interactables()[2]].box[3]) // 2 - 10
     assert img.getpixel((cx, cy)) == (230, 30, 30)  # a mark at the switch's centre
-    assert element_of_index(obs[-1], 2) == "row_wifi_toggle" and element_of_index(obs[-1], 9) is None
+    assert element_of_index(obs[-1], 2, "paper-prose") == "row_wifi_toggle" and element_of_index(obs[-1], 9, "paper-prose") is None
+    # official numbering is breadth-first: the rows' children come after every row
+    assert [element_of_index(obs[-1], k) for k in range(5)] == ["back", "row_wifi", "row_Home_5G", "row_wifi_toggle", None]
     assert resolve(obs[-1], {"type": "click", "index": 9}) == {"type": "click", "element": "__missing__"}
 
 

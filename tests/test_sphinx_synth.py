@@ -52,5 +52,6 @@ def test_knowledge_answers_are_right_by_the_world(tmp_path):
                    if any(r.trailing == "toggle" and label_text(Element("r", "row", (0, 0, 1, 1), label=r.label)) == switch for r in p.rows)}
         right = [text for text in q["options"].values() if text in holders]
         assert right == [q["options"][q["answer"]]], q  # exactly one option holds the switch, and it is the answer
-    low = json.loads((root / "low_level.json").read_text())
-    assert len({(r["id"], r["groundtruth"]["element"]["resource-id"]) for r in low}) == len(low)
+    low = json.loads((root / "lowlevel_tasks.json").read_text())
+    assert [r["id"] for r in low] == list(range(1, len(low) + 1))
+    assert all((root / "lowlevel_tasks" / f"{r['id']}.{ext}").is_file() for r in low for ext in ("xml", "png"))

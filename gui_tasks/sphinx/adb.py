@@ -2,7 +2,7 @@
 
 Observations are a uiautomator dump (``Hierarchy``), the focused activity from ``dumpsys window`` and a
 ``screencap`` taken on the first ``screenshot()`` call. Actions are Table 2 dicts; an element is the agent's
-``index`` (element id ``[i]`` of the last observation, i.e. ``Hierarchy.interactables()[i]``) or ``element``
+``index`` (element id ``[i]`` of the last observation, i.e. ``Hierarchy.element_ids(rendering)[i]``) or ``element``
 as a bounds string ``"[x1,y1][x2,y2]"``, acted on at its centre; ``point`` is a screen pixel. As in the
 simulator, an action that names nothing on screen, or is malformed, sends nothing.
 
@@ -20,7 +20,7 @@ from functools import cached_property
 from typing import Any, Callable, Mapping, Sequence
 
 from gui_tasks.errors import DataError
-from gui_tasks.sphinx.hierarchy import Hierarchy, center, parse_bounds
+from gui_tasks.sphinx.hierarchy import DEFAULT_RENDERING, Hierarchy, center, parse_bounds
 from gui_tasks.sphinx.simulator import FINGER_MOTION, as_point
 
 KEYCODE_HOME, KEYCODE_BACK, KEYCODE_DEL, KEYCODE_ENTER, KEYCODE_MOVE_END = 3, 4, 67, 66, 123
@@ -103,10 +103,13 @@ class AdbObservation:
 
 class AdbDevice:
     """``Device`` over adb: ``serial`` selects the device (``adb -s``), ``package`` is the app ``reset`` and
-    ``restart`` launch, ``sleep`` waits for ``press [wait]`` (injectable for tests)."""
+    ``restart`` launch, ``sleep`` waits for ``press [wait]`` (injectable for tests); ``rendering`` numbers the
+    elements an ``index`` names (that of the observations shown to the agent)."""
 
     def __init__(self, serial: str | None = None, adb: str = "adb", runner: Runner = subprocess.run, *,
-                 package: str | None = None, sleep: Callable[[float], None] = time.sleep, wait_seconds: float = WAIT_SECONDS) -> None:
+                 package: str | None = None, sleep: Callable[[float], None] = time.sleep, wait_seconds: float = WAIT_SECONDS,
+                 rendering: str = DEFAULT_RENDERING) -> None:
+        self.rendering = rendering
         self.serial, self.adb, self.runner = serial, adb, runner
         self.package, self.sleep, self.wait_seconds = package, sleep, wait_seconds
         self.last: AdbObservation | None = None
@@ -193,7 +196,7 @@ class AdbDevice:
 
     def _touch(self, kind: str, action: Mapping[str, Any]) -> None:
         tree = (self.last or self.observe()).hierarchy
-        where = self.locate(tree, action)
+        where = self.locate(tree, action, self.rendering)
         if where is None:
             return
         x, y = where
@@ -215,10 +218,11 @@ class AdbDevice:
                 self.shell("input", "swipe", str(x), str(y), str(end[0]), str(end[1]), str(SWIPE_MS))
 
     @staticmethod
-    def locate(tree: Hierarchy, action: Mapping[str, Any]) -> tuple[int, int] | None:
-        """The pixel an action touches: the centre of element ``index`` or of ``element`` bounds, or ``point``."""
+    def locate(tree: Hierarchy, action: Mapping[str, Any], rendering: str = DEFAULT_RENDERING) -> tuple[int, int] | None:
+        """The pixel an action touches: the centre of element ``index`` (numbered by ``rendering``) or of
+        ``element`` bounds, or ``point``."""
         if "index" in action:
-            ids = tree.interactables()
+            ids = tree.element_ids(rendering)
             i = action["index"]
             return center(tree.nodes[ids[i]].box) if isinstance(i, int) and 0 <= i < len(ids) else None
         if "element" in action:

@@ -9,7 +9,10 @@ list of nodes ``{"type": "stoppage" | "lastaction" | "findaction" | "findelement
 "findelementbyaction" | "rule", ...}``: an assertion first *matches* (``match_rules``/``match_type``:
 which view or action to look at) and then *checks* it (``check_rules``/``check_type``); a ``rule`` node
 holds ``order`` (``sequential``, ``consecutive`` or ``present``) and ``evaluators``. A rule key
-``activity`` tests the foreground activity instead of a view attribute. Action rules use the keys
+``activity`` tests the foreground activity instead of a view attribute, but only where the official code
+reads it that way: StopPage ``check_rules`` and FindElement ``match_rules``/``check_rules``. Anywhere else
+(FindElementByAction, FindAction, LastAction) it is looked up as a view attribute that no view has, so the
+assertion fails - the official behaviour, kept so scores compare (``ACTIVITY_KEY_HONOURED``). Action rules use the keys
 ``action_type`` (click, longclick, input, swipe, back, ...) and ``message``; other keys are attributes of
 the view the action landed on.
 
@@ -17,7 +20,9 @@ A trajectory is read as the official trace: for each step its screen entry and t
 the last action being ``stop``. Every node answers ``(satisfied, offset)``; ``sequential`` runs its items
 on the trace from the previous item's offset on (the same entry may serve two items), ``consecutive``
 looks for each next item within three entries of the previous one, ``presence`` anywhere. An assertion
-looks at the *first* match only. These choices follow the official evaluator; the paper states none of them.
+looks at the *first* match only, first in breadth-first order with the status and navigation bars left out
+(``Hierarchy.find``; a view an action landed on is the first such view containing its point). These choices
+follow the official evaluator (``infra/evaluator.py``); the paper states none of them.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ ORDERS = ("sequential", "consecutive", "presence")
 MATCHES = ("equal", "include")
 ASSERTIONS = ("StopPage", "LastAction", "FindAction", "FindElement", "FindElementByAction")
 ACTION_KEYS = ("action_type", "message")
+ACTIVITY_KEY_HONOURED = {"StopPage": ("check",), "FindElement": ("match", "check")}  # official evaluator.py
 _ORDER_ALIASES = {"present": "presence"}  # the official files spell "present"
 _MATCH_ALIASES = {"equality": "equal", "inclusion": "include"}  # the paper's words
 
@@ -102,6 +108,8 @@ class Assertion:
     def _check_view(self, node: Node | None, activity: tuple[str, str]) -> bool:
         if node is None:
             return False
+        if "check" not in ACTIVITY_KEY_HONOURED.get(self.kind, ()):
+            return rules_match(self.check_rules, node.attrib, self.check_type)  # an 'activity' key never matches a view
         rules = {k: v for k, v in self.check_rules.items() if k != "activity"}
         want = self.check_rules.get("activity")
         return rules_match(rules, node.attrib, self.check_type) and (want is None or want == activity[1])
@@ -246,6 +254,8 @@ def node_from_json(obj: Any, *, file: str = "<memory>", path: str = "evaluators[
         match = {} if name == "LastAction" else _rules(obj, "match_rules", file=file, path=path)
         return Assertion(name, match, _rules(obj, "check_rules", file=file, path=path),
                          _mtype(obj, "match_type", file=file, path=path), _mtype(obj, "check_type", file=file, path=path))
+    except DataError:
+        raise
     except ValueError as exc:
         raise DataError(str(exc), file=file, field=path) from exc
 

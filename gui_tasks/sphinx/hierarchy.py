@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Iterator, Mapping
 
@@ -20,6 +21,11 @@ from gui_tasks.errors import DataError
 Box = tuple[int, int, int, int]
 _BOUNDS = re.compile(r"\s*\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]\s*")
 SYSTEM_UI = "com.android.systemui"
+# How element ids ``[i]`` are assigned (and observations rendered, gui_tasks.sphinx.observation):
+# ``official`` = the official code (breadth-first, its interactable rule), ``paper-prose`` = document order
+# with the rule read from the paper's prose. The rendering that produced a prompt also parses its answer.
+RENDERINGS = ("official", "paper-prose")
+DEFAULT_RENDERING = "official"
 
 
 def parse_bounds(s: str, *, file: str = "<memory>", row: int | None = None, field_name: str = "bounds") -> Box:
@@ -58,9 +64,28 @@ class Node:
 
     @property
     def interactable(self) -> bool:
-        """Takes an action: clickable, long-clickable, checkable, scrollable or an editable text field."""
+        """Takes an action: clickable, long-clickable, checkable, scrollable or an editable text field (the
+        ``paper-prose`` rendering's rule)."""
         return (any(self.flag(k) for k in ("clickable", "long-clickable", "checkable", "scrollable"))
                 or self.get("class").endswith("EditText"))
+
+    def official_actions(self) -> tuple[str, ...]:
+        """The action verbs the official code offers on this view (``infra/hierarchy.py``, ``_available_actions``):
+        ``text`` for a view of class exactly ``android.widget.EditText``, otherwise ``click`` (clickable or
+        checkable) and ``longclick``; then ``swipe`` when scrollable. Empty for a view not visible to the user."""
+        if self.get("visible-to-user", "true") != "true":
+            return ()
+        out: list[str] = []
+        if self.get("class").strip() == "android.widget.EditText":
+            out.append("text")
+        else:
+            if self.flag("clickable") or self.flag("checkable"):
+                out.append("click")
+            if self.flag("long-clickable"):
+                out.append("longclick")
+        if self.flag("scrollable"):
+            out.append("swipe")
+        return tuple(out)
 
     def contains(self, x: float, y: float) -> bool:
         x1, y1, x2, y2 = self.box
@@ -79,12 +104,18 @@ def values_match(expected: str, actual: str | None, match_type: str) -> bool:
 
 
 def rules_match(rules: Mapping[str, str], attrib: Mapping[str, str], match_type: str) -> bool:
+    """Every rule key is an attribute of the view and matches (a key the view lacks never matches)."""
     return all(values_match(v, attrib.get(k), match_type) for k, v in rules.items())
 
 
 @dataclass(frozen=True)
 class Hierarchy:
-    """Views in document (pre-)order; ``nodes[i].parent`` indexes into the same tuple."""
+    """Views in document (pre-)order; ``nodes[i].parent`` indexes into the same tuple.
+
+    System UI (the status and navigation bars) is every subtree whose root view has package
+    ``com.android.systemui``: it is not part of the screen for any search or rendering (the official code
+    drops the top-level windows of that package; a nested one is dropped here too). ``bfs()`` is the
+    official traversal: each remaining top-level window breadth-first, windows in document order."""
 
     nodes: tuple[Node, ...]
     size: tuple[int, int] | None = None  # screen size in pixels when known
@@ -150,16 +181,63 @@ class Hierarchy:
         return "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>\n" + ET.tostring(root, encoding="unicode")
 
     # --- queries -------------------------------------------------------------------------
+    def system_ui(self) -> frozenset[int]:
+        """Indices of the views inside a system-UI subtree (status bar, navigation bar)."""
+        return self._system_ui
+
+    @cached_property
+    def _system_ui(self) -> frozenset[int]:
+        out: set[int] = set()
+        for i, n in enumerate(self.nodes):  # document order: a parent comes before its children
+            if n.get("package") == SYSTEM_UI or (n.parent is not None and n.parent in out):
+                out.add(i)
+        return frozenset(out)
+
     def visible(self, *, drop_system_ui: bool = True) -> Iterator[tuple[int, Node]]:
-        """Nodes shown to a model; the status and navigation bars (``com.android.systemui``) are dropped by default."""
+        """Nodes shown to a model in document order; system-UI subtrees are dropped by default."""
+        sys_ui = self.system_ui() if drop_system_ui else frozenset()
         for i, n in enumerate(self.nodes):
-            if drop_system_ui and n.get("package") == SYSTEM_UI:
+            if i not in sys_ui:
+                yield i, n
+
+    def bfs(self, *, drop_system_ui: bool = True) -> list[int]:
+        """Node indices in the official order: each top-level window breadth-first, windows in document order
+        (``infra/hierarchy.py``: ``UIHierarchy._nodes``), system UI left out."""
+        if drop_system_ui:
+            return list(self._bfs_app)
+        return self._bfs(frozenset())
+
+    @cached_property
+    def _bfs_app(self) -> tuple[int, ...]:
+        return tuple(self._bfs(self.system_ui()))
+
+    def _bfs(self, sys_ui: frozenset[int]) -> list[int]:
+        out: list[int] = []
+        for top, n in enumerate(self.nodes):
+            if n.parent is not None or top in sys_ui:
                 continue
-            yield i, n
+            queue = [top]
+            while queue:
+                i = queue.pop(0)
+                out.append(i)
+                queue.extend(j for j in self.nodes[i].children if j not in sys_ui)
+        return out
+
+    def official_widgets(self) -> list[int]:
+        """Interactable views of the official code, in its order: element id ``[k]`` is position k."""
+        return [i for i in self.bfs() if self.nodes[i].official_actions()]
 
     def interactables(self, *, drop_system_ui: bool = True) -> list[int]:
         """Node indices of interactable views in document order: position k is element id ``[k]`` (Table 2)."""
         return [i for i, n in self.visible(drop_system_ui=drop_system_ui) if n.interactable]
+
+    def element_ids(self, rendering: str = DEFAULT_RENDERING) -> list[int]:
+        """Node indices of the element ids ``[0], [1], ...`` under ``rendering`` (one of RENDERINGS)."""
+        if rendering == "official":
+            return self.official_widgets()
+        if rendering == "paper-prose":
+            return self.interactables()
+        raise ValueError(f"unknown rendering {rendering!r}; one of {RENDERINGS}")
 
     def is_leaf_interactable(self, i: int, *, drop_system_ui: bool = True) -> bool:
         """No interactable view below it (simplified text keeps only these, section 3.4.1)."""
@@ -173,12 +251,13 @@ class Hierarchy:
         return True
 
     def find(self, rules: Mapping[str, str], match_type: str = "equal", point: tuple[float, float] | None = None) -> Node | None:
-        """First view (document order) whose attributes satisfy ``rules``; with ``point``, the deepest such view
-        containing it (the view an action at that point lands on)."""
-        hits = [n for n in self.nodes if rules_match(rules, n.attrib, match_type) and (point is None or n.contains(*point))]
-        if not hits:
-            return None
-        return max(hits, key=lambda n: n.depth) if point is not None else hits[0]
+        """First view in breadth-first order (``bfs``, system UI excluded) whose attributes satisfy ``rules`` and,
+        with ``point``, whose bounds contain it: the official ``UIHierarchy.find_element``."""
+        for i in self._bfs_app:
+            n = self.nodes[i]
+            if rules_match(rules, n.attrib, match_type) and (point is None or n.contains(*point)):
+                return n
+        return None
 
     def at(self, x: float, y: float) -> Node | None:
         """Deepest interactable view under a point, or None."""

@@ -4,7 +4,8 @@ Round k's prompt is rebuilt by replaying the model's k previous outputs in a fre
 is deterministic), so the task keeps no state between rounds. An episode ends at ``press [stop]``, at the
 first output that is not an action (the official agent stops there; ``on_format_error: skip`` ignores it
 instead), or after ``max_steps`` rounds. The trajectory is written to ``cache_dir()/sphinx_trajectories``.
-The observation mode (section 3.4.1) and the step limit are task metadata, recorded with the results.
+The observation mode (section 3.4.1), its rendering (``official`` / ``paper-prose``, which also numbers the
+elements the answers name) and the step limit are task metadata, recorded with the results.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from gui_metrics.lmms_bridge import sample_values
 from gui_tasks.lmms_rows import RowsTask
 from gui_tasks.paths import cache_dir
 from gui_tasks.sphinx.actions import format_action, parse_action
+from gui_tasks.sphinx.hierarchy import DEFAULT_RENDERING, RENDERINGS
 from gui_tasks.sphinx.navigation import NavTask, nav_tasks, to_step, trajectory_record
 from gui_tasks.sphinx.observation import TEXT_MODES, render_images, render_text
 from gui_tasks.sphinx.prompts import MODE_HEADERS, REACT_PROMPT
@@ -42,8 +44,12 @@ class SphinxNavTask(RowsTask):
         if on_error not in ON_FORMAT_ERROR:
             raise ValueError(f"on_format_error must be one of {ON_FORMAT_ERROR}, got {on_error!r}")
         ids = [k for k in _tasks() if sel == "all" or k.startswith(sel + "/")]
+        rendering = meta.get("rendering", DEFAULT_RENDERING)
+        if rendering not in RENDERINGS:
+            raise ValueError(f"rendering must be one of {RENDERINGS}, got {rendering!r}")
+        # the rendering is recorded per document: it numbers the elements of the prompt and so parses the answers
         return [{"id": k, "max_steps": int(meta.get("max_steps", MAX_STEPS)), "observation": meta.get("observation", "full_text"),
-                 "on_format_error": on_error, "images": []} for k in ids]
+                 "rendering": rendering, "on_format_error": on_error, "images": []} for k in ids]
 
 
 def _task(doc: Mapping[str, Any]) -> ToggleTask:
@@ -66,7 +72,7 @@ def replay(doc: Mapping[str, Any], outputs: Sequence[str]):
                 ended, reason = True, "format_error"
                 break
             continue
-        sim_act = resolve(obs, act)
+        sim_act = resolve(obs, act, _rendering(doc))
         steps.append(to_step(obs, sim_act))
         taken.append(act)
         if act["type"] == "stop":
@@ -76,11 +82,15 @@ def replay(doc: Mapping[str, Any], outputs: Sequence[str]):
     return sim, steps, errors, ended, taken
 
 
+def _rendering(doc: Mapping[str, Any]) -> str:
+    return doc.get("rendering") or DEFAULT_RENDERING
+
+
 def _prompt(doc: Mapping[str, Any], sim: Simulator, taken: Sequence[Mapping[str, Any]]) -> str:
     obs = sim.observe()
     mode = doc["observation"]
     history = "; ".join(format_action(a) for a in taken) or "none"
-    body = render_text(obs.hierarchy, mode)
+    body = render_text(obs.hierarchy, mode, rendering=_rendering(doc))
     return REACT_PROMPT.format(goal=_task(doc).instruction, step=len(taken) + 1, max_steps=doc["max_steps"], history=history,
                                header=MODE_HEADERS[mode].format(w=obs.screen.size[0], h=obs.screen.size[1]), observation=body)
 
@@ -88,7 +98,7 @@ def _prompt(doc: Mapping[str, Any], sim: Simulator, taken: Sequence[Mapping[str,
 def _images(doc: Mapping[str, Any], sim: Simulator) -> list:
     obs = sim.observe()
     mode = doc["observation"]
-    return render_images(obs.screenshot() if mode not in TEXT_MODES else None, obs.hierarchy, mode)
+    return render_images(obs.screenshot() if mode not in TEXT_MODES else None, obs.hierarchy, mode, rendering=_rendering(doc))
 
 
 def doc_to_visual(doc: Mapping[str, Any]) -> list:
@@ -124,10 +134,11 @@ def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any
         rec = trajectory_record(NavTask(t, ()), steps, format_errors=errors)
         rec["satisfied"] = subtask_scores(t, sim)
     rec["observation"] = doc["observation"]
+    rec["rendering"] = _rendering(doc)
     out = cache_dir() / "sphinx_trajectories"
     out.mkdir(parents=True, exist_ok=True)
-    name = doc["id"].replace("/", "__") + f"__{doc['observation']}.json"
-    (out / name).write_text(json.dumps({"id": doc["id"], "observation": doc["observation"], "outputs": outs, "record": rec,
+    name = doc["id"].replace("/", "__") + f"__{doc['observation']}__{_rendering(doc)}.json"
+    (out / name).write_text(json.dumps({"id": doc["id"], "observation": doc["observation"], "rendering": _rendering(doc), "outputs": outs, "record": rec,
                                         "steps": [{"activity": s.activity, "action": s.action} for s in steps]},
                                        indent=1, default=list), encoding="utf-8")
     return sample_values({"trajectory"}, rec)

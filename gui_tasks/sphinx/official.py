@@ -2,19 +2,23 @@
 
 Layout of a checkout (``$SPHINX_DATA_DIR``), as the repository holds it:
 
-    task_info.json                      [{id, description, apps: [app, ...]}]; ids > 1000 are testing tasks
+    task_info_all.json                  [{id, description, apps: [app, ...]}]: 89 tasks, 244 trajectories; the
+                                        completion judgment (run_complete.py, section 3.3.3) runs over all of them
+    task_info.json                      the 163-trajectory subset of the AppAgent end-to-end runs (not used here)
     groundtruth/<id>/<app>/meta.json    gold actions [{type, element: {uiautomator attributes} | null, message?}],
                                         the last one {"type": "stop"}
     groundtruth/<id>/<app>/activities.json   [[package, activity], ...] one per screen
-    groundtruth/<id>/<app>/evaluator.json    evaluator nodes (gui_tasks.sphinx.evaluator)
+    groundtruth/<id>/<app>/evaluator.json    evaluator nodes (gui_tasks.sphinx.evaluator); 288 files
     groundtruth/<id>/<app>/<k>.png, <k>.xml  screen k (screenshot, uiautomator dump)
     questions.json                      knowledge probing: [{question, options: {A..D}, ground_truth: letter,
                                         question_type: app_level | intention_level, app_name: [..], app_cateory}]
-    low_level.json                      grounding: [{id, app, instruction, groundtruth{type, element, message}}]
+    lowlevel_tasks.json                 grounding (run_lowlevel.py, section 3.3.4): [{id, app, instruction,
+                                        groundtruth{type, element{...}, message?}}], 457 rows, ids 1..553 with gaps
+    lowlevel_tasks/<id>.xml, <id>.png   the screen of grounding task <id>
 
-The low-level file's screen is not named by the fields BENCHMARKS.md lists; this loader reads it from
-``screen: "<task id>/<app>/<step>"`` or, failing that, from an ``id`` of that form (a named assumption,
-``LOW_LEVEL_SCREEN``). Every problem raises DataError naming the file, row and field.
+Every problem raises DataError naming the file, row and field; a loader given a ``BadRows`` collector
+(``gui_tasks.errors``) keeps going past bad rows when skipping is on. ``data_check`` counts what a copy holds
+against the published numbers.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ import os
 from pathlib import Path
 from typing import Any, Mapping
 
-from gui_tasks.errors import DataError
+from gui_tasks.data_check import BenchmarkCheck, TaskCount
+from gui_tasks.errors import BadRows, DataError
 from gui_tasks.sphinx.evaluator import Assertion, Evaluator, Step, evaluators_from_json
 from gui_tasks.sphinx.hierarchy import Hierarchy, parse_bounds
 
@@ -32,7 +37,22 @@ DATA_ENV = "SPHINX_DATA_DIR"
 TESTING_TASK_MIN_ID = 1001  # the official scripts skip ids > 1000: WeChat testing tasks, not released
 CAPABILITIES = {"intention_level": "goal", "app_level": "app"}  # question_type -> Table 6 column
 LETTERS = ("A", "B", "C", "D")
-LOW_LEVEL_SCREEN = "screen field or id '<task id>/<app>/<step>'"
+TASK_INFO = "task_info_all.json"  # 244 trajectories, 1,434 steps (section 3.3.3)
+LOWLEVEL = "lowlevel_tasks.json"
+LOWLEVEL_DIR = "lowlevel_tasks"
+# Published counts (paper sections 3.3.2-3.3.4, OFFICIAL_FORMATS.md), checked by ``data_check``.
+EXPECTED = {"probes": 890, "completion_steps": 1434, "grounding_tasks": 457, "evaluator_files": 288}
+# Gold action types of the official files and what they are called in an agent action (Table 2 names).
+GOLD_TYPES = {"click": "click", "longclick": "longclick", "input": "text", "text": "text", "swipe": "swipe", "back": "back",
+              "enter": "enter", "restart": "restart", "none": "wait", "stop": "stop", "check": "click"}
+ELEMENT_TYPES = ("click", "longclick", "input", "text", "swipe", "check")
+
+
+def _collect(bad: BadRows | None, error: DataError) -> None:
+    """Raise ``error`` unless a collector that skips bad rows takes it."""
+    if bad is None:
+        raise error
+    bad.add(error)
 
 
 def data_root(meta: Mapping[str, Any] | None = None) -> Path:
@@ -63,17 +83,24 @@ def _list(path: Path) -> list[Any]:
 
 
 # --- navigation tasks and their reference trajectories ---------------------------------------------
-def load_task_info(root: Path) -> list[dict[str, Any]]:
-    path = root / "task_info.json"
+def load_task_info(root: Path, name: str = TASK_INFO, bad: BadRows | None = None) -> list[dict[str, Any]]:
+    """The navigation tasks of ``name`` (default ``task_info_all.json``, the completion-judgment set)."""
+    path = root / name
     out = []
     for i, row in enumerate(_list(path)):
-        if not isinstance(row, dict):
-            raise DataError("expected an object", file=str(path), row=i)
-        for f in ("id", "description", "apps"):
-            if f not in row:
-                raise DataError("missing", file=str(path), row=i, field=f)
-        if not isinstance(row["apps"], list) or not row["apps"]:
-            raise DataError("expected a non-empty list of app folders", file=str(path), row=i, field="apps")
+        try:
+            if not isinstance(row, dict):
+                raise DataError("expected an object", file=str(path), row=i)
+            for f in ("id", "description", "apps"):
+                if f not in row:
+                    raise DataError("missing", file=str(path), row=i, field=f)
+            if not isinstance(row["id"], int) and not str(row["id"]).isdigit():
+                raise DataError(f"id {row['id']!r} is not an integer", file=str(path), row=i, field="id")
+            if not isinstance(row["apps"], list) or not row["apps"]:
+                raise DataError("expected a non-empty list of app folders", file=str(path), row=i, field="apps")
+        except DataError as exc:
+            _collect(bad, exc)
+            continue
         out.append(row)
     return out
 
@@ -135,16 +162,21 @@ def reference_trajectory(folder: Path) -> list[Step]:
     return steps
 
 
-def nav_folders(root: Path, *, include_testing: bool = False) -> list[tuple[dict[str, Any], str, Path]]:
-    """(task, app, folder) for every task/app with a ground-truth folder (missing folders are not released)."""
+def nav_folders(root: Path, *, include_testing: bool = False, name: str = TASK_INFO,
+                bad: BadRows | None = None) -> list[tuple[dict[str, Any], str, Path]]:
+    """(task, app, folder) for every task/app of ``name``; a trajectory without its ``meta.json`` is a bad row
+    (the official run_complete.py reads every one)."""
     out = []
-    for task in load_task_info(root):
+    path = root / name
+    for i, task in enumerate(load_task_info(root, name, bad)):
         if int(task["id"]) >= TESTING_TASK_MIN_ID and not include_testing:
             continue
         for app in task["apps"]:
             folder = root / "groundtruth" / str(task["id"]) / str(app)
-            if (folder / "meta.json").is_file():
-                out.append((task, str(app), folder))
+            if not (folder / "meta.json").is_file():
+                _collect(bad, DataError(f"no ground truth folder {folder}", file=str(path), row=i, field="apps"))
+                continue
+            out.append((task, str(app), folder))
     return out
 
 
@@ -163,59 +195,121 @@ def evaluators_of(folder: Path) -> list[Assertion | Evaluator]:
 
 
 # --- knowledge probing -------------------------------------------------------------------------------
-def load_questions(path: str | Path) -> list[dict[str, Any]]:
+def load_questions(path: str | Path, bad: BadRows | None = None) -> list[dict[str, Any]]:
     """Knowledge-probing questions, normalised: options as a letter -> text dict, ``capability`` goal | app."""
     p = Path(path)
     out = []
     for i, row in enumerate(_list(p)):
-        if not isinstance(row, dict):
-            raise DataError("expected an object", file=str(p), row=i)
-        for f in ("question", "options", "ground_truth", "question_type", "app_name", "app_cateory"):
-            if f not in row:
-                raise DataError("missing", file=str(p), row=i, field=f)
-        opts = row["options"]
-        if isinstance(opts, list):  # ["A. text", ...] is accepted too
-            opts = {str(o).strip()[0]: str(o).strip()[2:].strip() for o in opts if str(o).strip()}
-        if not isinstance(opts, dict) or sorted(opts) != list(LETTERS):
-            raise DataError("options must be the four letters A-D", file=str(p), row=i, field="options")
-        gt = str(row["ground_truth"]).strip().upper()
-        if gt not in LETTERS:
-            raise DataError(f"ground_truth {row['ground_truth']!r} is not a letter A-D", file=str(p), row=i, field="ground_truth")
-        qt = str(row["question_type"])
-        if qt not in CAPABILITIES:
-            raise DataError(f"question_type {qt!r} is not one of {sorted(CAPABILITIES)}", file=str(p), row=i, field="question_type")
-        app = row["app_name"][0] if isinstance(row["app_name"], list) and row["app_name"] else row["app_name"]
-        out.append({"row": i, "question": str(row["question"]), "options": {k: str(opts[k]) for k in LETTERS}, "answer": gt,
-                    "capability": CAPABILITIES[qt], "app": str(app), "category": str(row["app_cateory"])})
+        try:
+            out.append(_question(p, i, row))
+        except DataError as exc:
+            _collect(bad, exc)
     return out
+
+
+def _question(p: Path, i: int, row: Any) -> dict[str, Any]:
+    if not isinstance(row, dict):
+        raise DataError("expected an object", file=str(p), row=i)
+    for f in ("question", "options", "ground_truth", "question_type", "app_name", "app_cateory"):
+        if f not in row:
+            raise DataError("missing", file=str(p), row=i, field=f)
+    opts = row["options"]
+    if isinstance(opts, list):  # ["A. text", ...] is accepted too
+        opts = {str(o).strip()[0]: str(o).strip()[2:].strip() for o in opts if str(o).strip()}
+    if not isinstance(opts, dict) or sorted(opts) != list(LETTERS):
+        raise DataError("options must be the four letters A-D", file=str(p), row=i, field="options")
+    gt = str(row["ground_truth"]).strip().upper()
+    if gt not in LETTERS:
+        raise DataError(f"ground_truth {row['ground_truth']!r} is not a letter A-D", file=str(p), row=i, field="ground_truth")
+    qt = str(row["question_type"])
+    if qt not in CAPABILITIES:
+        raise DataError(f"question_type {qt!r} is not one of {sorted(CAPABILITIES)}", file=str(p), row=i, field="question_type")
+    app = row["app_name"][0] if isinstance(row["app_name"], list) and row["app_name"] else row["app_name"]
+    return {"row": i, "question": str(row["question"]), "options": {k: str(opts[k]) for k in LETTERS}, "answer": gt,
+            "capability": CAPABILITIES[qt], "app": str(app), "category": str(row["app_cateory"])}
 
 
 # --- low-level grounding -----------------------------------------------------------------------------
-def load_low_level(path: str | Path, root: Path) -> list[dict[str, Any]]:
-    """Grounding tasks with their screen folder and step; ``groundtruth.element`` is a view (attributes with
-    bounds) or an element id ``[i]`` of that screen."""
-    p = Path(path)
+def load_lowlevel(root: Path, bad: BadRows | None = None) -> list[dict[str, Any]]:
+    """``lowlevel_tasks.json`` with each task's screen ``lowlevel_tasks/<id>.xml`` (and ``.png`` when present).
+
+    Rows: ``row, id, app, instruction, xml, png (or None), gold_type`` (Table 2 name), ``gold_element`` (the
+    view's attributes, None for back/enter/...), ``gold_box``, ``gold_message``, ``official_type`` (as written)."""
+    path = root / LOWLEVEL
     out = []
-    for i, row in enumerate(_list(p)):
-        if not isinstance(row, dict):
-            raise DataError("expected an object", file=str(p), row=i)
-        for f in ("id", "app", "instruction", "groundtruth"):
-            if f not in row:
-                raise DataError("missing", file=str(p), row=i, field=f)
-        gt = row["groundtruth"]
-        if not isinstance(gt, dict) or not gt.get("type"):
-            raise DataError("groundtruth needs a type", file=str(p), row=i, field="groundtruth.type")
-        where = str(row.get("screen") or row["id"]).split("/")
-        if len(where) != 3 or not where[2].isdigit():
-            raise DataError(f"cannot find the screen: expected {LOW_LEVEL_SCREEN}", file=str(p), row=i, field="screen")
-        folder = root / "groundtruth" / where[0] / where[1]
-        el = gt.get("element")
-        if isinstance(el, dict):
-            parse_bounds(el.get("bounds", ""), file=str(p), row=i, field_name="groundtruth.element.bounds")
-        elif el is not None and not isinstance(el, int):
-            raise DataError("element must be a view object, an element id or null", file=str(p), row=i, field="groundtruth.element")
-        t = str(gt["type"]).lower()
-        out.append({"row": i, "id": str(row["id"]), "app": str(row["app"]), "instruction": str(row["instruction"]),
-                    "folder": str(folder), "step": int(where[2]), "gold_type": "text" if t == "input" else t,
-                    "gold_element": el, "gold_message": gt.get("message")})
+    for i, row in enumerate(_list(path)):
+        try:
+            out.append(_lowlevel_row(root, path, i, row))
+        except DataError as exc:
+            _collect(bad, exc)
     return out
+
+
+def _lowlevel_row(root: Path, path: Path, i: int, row: Any) -> dict[str, Any]:
+    f = str(path)
+    if not isinstance(row, dict):
+        raise DataError("expected an object", file=f, row=i)
+    for k in ("id", "app", "instruction", "groundtruth"):
+        if k not in row:
+            raise DataError("missing", file=f, row=i, field=k)
+    if isinstance(row["id"], bool) or not (isinstance(row["id"], int) or str(row["id"]).isdigit()):
+        raise DataError(f"id {row['id']!r} is not an integer", file=f, row=i, field="id")
+    gt = row["groundtruth"]
+    if not isinstance(gt, dict):
+        raise DataError("groundtruth must be an object", file=f, row=i, field="groundtruth")
+    t = str(gt.get("type", "")).lower()
+    if t not in GOLD_TYPES:
+        raise DataError(f"unknown action type {gt.get('type')!r}", file=f, row=i, field="groundtruth.type")
+    el, box = gt.get("element"), None
+    if t in ELEMENT_TYPES:
+        if not isinstance(el, dict):
+            raise DataError(f"a {t} needs the element it acts on", file=f, row=i, field="groundtruth.element")
+        box = list(parse_bounds(el.get("bounds", ""), file=f, row=i, field_name="groundtruth.element.bounds"))
+    if t in ("input", "text") and not isinstance(gt.get("message"), str):
+        raise DataError("an input needs its message", file=f, row=i, field="groundtruth.message")
+    xml = root / LOWLEVEL_DIR / f"{int(row['id'])}.xml"
+    if not xml.is_file():
+        raise DataError(f"screen {xml} is missing", file=f, row=i, field="id")
+    png = xml.with_suffix(".png")
+    return {"row": i, "id": str(int(row["id"])), "app": str(row["app"]), "instruction": str(row["instruction"]), "xml": str(xml),
+            "png": str(png) if png.is_file() else None, "official_type": t, "gold_type": GOLD_TYPES[t],
+            "gold_element": el if isinstance(el, dict) else None, "gold_box": box, "gold_message": gt.get("message")}
+
+
+# --- what a local copy holds ---------------------------------------------------------------------------
+def data_check(root: Path | None) -> BenchmarkCheck:
+    """Read a copy with the tasks' own loaders; count documents per task against the published numbers and
+    collect every unreadable row (file, row, field) instead of stopping at the first."""
+    from gui_tasks.sphinx import static_tasks  # the row builders of the tasks (they import this module)
+
+    check = BenchmarkCheck("sphinx", root)
+    try:
+        root = Path(root) if root is not None else data_root({})
+        if not root.is_dir():
+            raise DataError("not a folder", file=str(root))
+    except DataError as exc:
+        check.errors.append(exc)
+        return check
+    check.root = root
+    src = "paper 3.3.2-3.3.4 / release (OFFICIAL_FORMATS)"
+    for task, key, build in (
+            ("sphinx_knowledge", "probes", lambda bad: static_tasks.knowledge_rows(root, bad)),
+            ("sphinx_completion", "completion_steps", lambda bad: static_tasks.completion_rows(root, "screenshot", bad=bad)),
+            ("sphinx_grounding", "grounding_tasks", lambda bad: static_tasks.grounding_rows(root, "screenshot", bad=bad))):
+        bad = BadRows(skip=True)
+        try:
+            found = len(build(bad))
+        except DataError as exc:  # a whole file unreadable
+            bad.add(exc)
+            found = 0
+        check.errors.extend(bad.errors)
+        check.counts.append(TaskCount(task, found, EXPECTED[key], src))
+    n = 0
+    for path in sorted((root / "groundtruth").glob("*/*/evaluator.json")):
+        try:
+            load_evaluators(path)
+            n += 1
+        except DataError as exc:
+            check.errors.append(exc)
+    check.counts.append(TaskCount("sphinx evaluators (groundtruth/*/*/evaluator.json)", n, EXPECTED["evaluator_files"], src))
+    return check

@@ -7,7 +7,7 @@ built from what sections 3.3.3-3.3.5 and 4.2 say each task shows the model.
 
 from __future__ import annotations
 
-PROMPT_PROTOCOL = "sphinx-prompts-v1"
+PROMPT_PROTOCOL = "sphinx-prompts-v2"  # v2: observations carry a named rendering; loaders read the release layout
 
 # Table 2, as the agent is told it.
 ACTION_SPACE = """\
@@ -70,3 +70,92 @@ KNOWLEDGE_MCQ_PROMPT = ("Given the app name {app} in the category '{category}', 
                         "{question}\n\nOptions:\n{options}\nPlease answer with only the option character (A, B, C, or D).")
 KNOWLEDGE_BQ_PROMPT = ("Given the app name {app} in the category '{category}', is the following statement a correct option for "
                        "the question: \"{question}\"\n\nStatement: {statement}\nPlease answer with only 'T' for yes or 'F' for no.")
+
+
+# --- the official completion and grounding prompts (rendering ``official``) -------------------------------
+# Verbatim from PKU-ASE-RISE/Sphinx ``run_complete.py`` and ``run_lowlevel.py``: the text is a fact the tasks
+# reproduce. The official scripts send the system message as its own chat turn; our tasks put it first in
+# the one text turn, separated by a blank line (as gui_tasks.knowledge does), so every backend gets it.
+OFFICIAL_PROMPT_PROTOCOL = "sphinx-official-prompts-v1"
+
+COMPLETION_SYSTEM_TREE = ("You are an Android UI testing expert helping me write a UI test case.\n"
+                          "In our conversation, I will provide you with a list of widgets with texts on the last screen and "
+                          "the testcase you have generated.\n"
+                          "Your task is to determine whether the test objective has been completed.")
+COMPLETION_USER_TREE = ("This is a test case description of a particular APP: {target}.\n"
+                        "You are trying to perform the task on an APP.\n"
+                        "These are the actions we already performed in sequential order: \n{history}\n"
+                        "Here is the current screen: \n{screen}\n"
+                        "Do you think that we have finished this particular goal: {goal}?\n"
+                        "The UI element in current screen maybe not touched. If an necessary element is not touched, "
+                        "the goal is not finished.\n"
+                        "If we have finished, say YES, else say NO.")
+COMPLETION_SYSTEM_IMAGE = ("You are an Android UI testing expert helping me write a UI test case.\n"
+                           "In our conversation, I will provide you with the last UI screen and the testcase you have generated.\n"
+                           "Your task is to determine whether the test objective has been completed.")
+COMPLETION_USER_IMAGE = ("This is a test case description of a particular APP: {target}.\n"
+                         "You are trying to perform the task on an APP.\n"
+                         "These are the actions we already performed in sequential order: \n{history}\n"
+                         "The observation of the current app screen is the image provided below.\n"
+                         "Do you think that we have finished this particular goal: {goal}?\n"
+                         "The UI element in current screen maybe not touched. If an necessary element is not touched, "
+                         "the goal is not finished.\n"
+                         "If we have finished, say YES, else say NO.")
+
+LOWLEVEL_SYSTEM = ("You are an autonomous intelligent agent tasked with navigating a mobile app. You will be given app-based "
+                   "tasks. These tasks will be accomplished through the use of specific actions you can issue.")
+_LOWLEVEL_INFO = """
+Here's the information you'll have:
+The TASK: This is the task you're trying to complete.
+The OBSERVATION: This is a simplified representation of the UI screen, providing key information.
+The PREVIOUS ACTION: This is the action you just performed. It may be helpful to track your progress.
+
+The actions you can perform fall into several categories:
+
+"""
+LOWLEVEL_TOUCH_BY_INDEX = """Touch Screen Actions:
+`click [index]`: This action clicks on an element with a specific index.
+`longclick [index]`: This action long clicks on an element with a specific index.
+`text [index] [content]`: Use this to type the content into the field with index.
+`swipe [index] [direction=down|up|left|right]`: swipe an element with a specific index in a specific direction.
+"""
+# The screenshot-only variant (no element ids): the touch actions of the official image agent
+# (``Agents/prompts/react_prompt_image.py``); run_lowlevel.py itself has no screenshot mode.
+LOWLEVEL_TOUCH_BY_POINT = """Touch Screen Actions:
+`click [x,y]`: This action clicks on a coordination (x,y) on the screen.
+`longclick [x,y]`: This action long clicks on a coordination (x,y) on the screen.
+`text [x,y] [content]`: Use this to type the content into the field with coordination (x,y).
+`swipe [start_x,start_y] [end_x,end_y]`: swipe from coordination (start_x, start_y) to coordination (end_x, end_y).
+"""
+_LOWLEVEL_RULES = """
+
+Global Navigation Actions:
+`press [back]`: Press back button.
+`press [restart]`: Press to restart the app.
+`press [home]`:  Press to return to the desktop.
+`press [none]`: Do nothing but wait for the UI page completely loaded.
+`press [stop]`: Issue this action when you believe the task is complete.
+`press [enter]`: Press the "Enter" key.
+
+To be successful, it is very important to follow the following rules:
+1. You should only issue an action that is valid given the current observation
+2. You should only issue one action at a time.
+3. You should reason step by step and then issue the next action.
+4. Generate the action in the correct format. After step-by-step reasoning, summary with a "In summary, the next action I will perform is" phrase, followed by action inside ``````. For example, "In summary, the next action I will perform is ```{example}```".
+5. Issue stop action when you think you have achieved the task. Don't generate anything after stop.
+
+"""
+LOWLEVEL_ANNOTATED_OBSERVATION = ("Observation: The observation of the current app screen is the image provided below, with each "
+                                  "actionable element annotated with a bounding box and an index inside the bounding box. The color "
+                                  "of the bounding box and the color of the background of the index indicates its action type. red "
+                                  "indicates click action, purple indicates longclick action, blue indicates text action, green "
+                                  "indicates swipe action.\n")
+# react_prompt_image.py's observation line (it hard-codes its emulator's 768 * 1280; the real size is filled in)
+LOWLEVEL_IMAGE_OBSERVATION = ("Observation: The observation of the current app screen is the image provided below. "
+                              "The resolution of the screenshot is {w} * {h}.\n")
+
+
+def lowlevel_user_prompt(by_point: bool = False) -> str:
+    """run_lowlevel.py's user prompt up to the observation (element ids; ``by_point``: the image agent's touch actions)."""
+    touch, example = (LOWLEVEL_TOUCH_BY_POINT, "text [123,456] [some text]") if by_point else (LOWLEVEL_TOUCH_BY_INDEX, "text [12] [some text]")
+    return _LOWLEVEL_INFO + touch + _LOWLEVEL_RULES.replace("{example}", example)

@@ -41,7 +41,8 @@ def _rows(runs: Sequence[RunResults]) -> dict[str, dict[tuple[str, str, str], di
                 continue
             kind = "navigation" if md.get("benchmark") == "sphinx_sim" else str(md.get("kind"))
             source = "simulator" if kind == "navigation" else str(md.get("source", "?"))
-            label = f"{run.model_label} [{source}]"
+            # the paper-prose twins get their own rows (results from before renderings had names carry none)
+            label = f"{run.model_label} [{source}]" + (f" [{md['rendering']}]" if md.get("rendering", "official") != "official" else "")
             key = (label, str(md.get("observation", TEXT_MODE)), str(md.get("subset", "")))
             out.setdefault(kind, {}).setdefault(key, {}).update(t.metrics)
     return out
@@ -198,7 +199,7 @@ def draw_capabilities(runs: Sequence[RunResults], path: Path) -> bool:
 def trajectory_viewer(doc: Mapping[str, Any], outputs: Sequence[str], out: Path) -> tuple[Path, Path]:
     """A PNG strip of the episode's screens (the action taken drawn on each) and an HTML page beside it.
 
-    ``doc``: a navigation document (``id``, ``observation``, ``max_steps``, ``on_format_error``)."""
+    ``doc``: a navigation document (``id``, ``observation``, ``rendering``, ``max_steps``, ``on_format_error``)."""
     from PIL import Image, ImageDraw
 
     from gui_tasks.sphinx.actions import parse_action
@@ -218,7 +219,7 @@ def trajectory_viewer(doc: Mapping[str, Any], outputs: Sequence[str], out: Path)
             if doc.get("on_format_error", "stop") == "stop":
                 break
             continue
-        sim_act = resolve(obs, act)
+        sim_act = resolve(obs, act, doc.get("rendering", "paper-prose"))
         target = None
         if isinstance(sim_act.get("element"), str) and sim_act["element"] != "__missing__":
             target = obs.screen.get(sim_act["element"]).box
@@ -254,7 +255,8 @@ def render_trajectories(folder: Path, out: Path) -> list[Path]:
     for f in sorted(Path(folder).glob("*.json")):
         saved = json.loads(f.read_text(encoding="utf-8"))
         doc = {"id": saved["id"], "observation": saved.get("observation", TEXT_MODE), "max_steps": len(saved["outputs"]),
-               "on_format_error": saved.get("on_format_error", "stop")}
+               "on_format_error": saved.get("on_format_error", "stop"),
+               "rendering": saved.get("rendering", "paper-prose")}  # files from before renderings had names: prose ids
         _png, page = trajectory_viewer(doc, saved["outputs"], out / f.stem)
         pages.append(page)
     links = "".join(f"<li><a href='{p.name}'>{html.escape(p.stem)}</a></li>" for p in pages)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from typing import Any, Iterable, Iterator, Mapping, Protocol
 
-from gui_tasks.sphinx.hierarchy import SYSTEM_UI, Hierarchy, format_bounds
+from gui_tasks.sphinx.hierarchy import DEFAULT_RENDERING, SYSTEM_UI, Hierarchy, format_bounds
 from gui_tasks.synth import i18n
 from gui_tasks.synth.scene import HEIGHT, ROW_H, STATUS_H, TAB_H, WIDTH, Element, Page, Row, Screen, layout
 
@@ -298,20 +298,22 @@ def element_at(scr: Screen, x: float, y: float) -> Element | None:
     return hit
 
 
-def element_of_index(obs: Observation, index: int) -> str | None:
-    """The simulator element behind element id ``[index]`` of the observation, or None when out of range."""
-    ids = obs.hierarchy.interactables()
+def element_of_index(obs: Observation, index: int, rendering: str = DEFAULT_RENDERING) -> str | None:
+    """The simulator element behind element id ``[index]`` of the observation (numbered by ``rendering``), or
+    None when out of range."""
+    ids = obs.hierarchy.element_ids(rendering)
     if not 0 <= index < len(ids):
         return None
     rid = obs.hierarchy.nodes[ids[index]].get("resource-id")
     return rid.split(":id/", 1)[-1]
 
 
-def resolve(obs: Observation, action: Mapping[str, Any]) -> dict[str, Any]:
-    """An agent action with an element id (``index``) turned into the simulator's element form."""
+def resolve(obs: Observation, action: Mapping[str, Any], rendering: str = DEFAULT_RENDERING) -> dict[str, Any]:
+    """An agent action with an element id (``index``, numbered by ``rendering``) turned into the simulator's
+    element form."""
     act = dict(action)
     if "index" in act:
-        eid = element_of_index(obs, int(act.pop("index")))
+        eid = element_of_index(obs, int(act.pop("index")), rendering)
         act["element"] = eid if eid is not None else "__missing__"
     return act
 

@@ -9,6 +9,7 @@ written ("Original") and after the rule-based repair ("Repaired", Tables 6 and 8
 
 from __future__ import annotations
 
+import logging
 import random
 import re
 from pathlib import Path
@@ -17,14 +18,17 @@ from typing import Any, Mapping
 from PIL import Image
 
 from gui_metrics.lmms_bridge import sample_values
-from gui_tasks.errors import DataError
+from gui_tasks.errors import BadRows, DataError, skip_bad_rows
 from gui_tasks.lmms_rows import RowsTask
 from gui_tasks.sphinx import official, synth
 from gui_tasks.sphinx.actions import PRESS, format_action, is_exact, parse_action, repair_action
-from gui_tasks.sphinx.hierarchy import Hierarchy, center, parse_bounds
-from gui_tasks.sphinx.observation import MODES, TEXT_MODES, render_images, render_text
+from gui_tasks.sphinx.hierarchy import DEFAULT_RENDERING, RENDERINGS, Hierarchy, center
+from gui_tasks.sphinx.observation import MODES, TEXT_MODES, official_tree_text, official_view, render_images, render_text
+from gui_tasks.sphinx.official_parse import judge_completion_official, parse_official_action
+from gui_tasks.sphinx import prompts as P
 from gui_tasks.sphinx.prompts import COMPLETION_PROMPT, GROUNDING_PROMPT, KNOWLEDGE_BQ_PROMPT, KNOWLEDGE_MCQ_PROMPT, MODE_HEADERS
 
+log = logging.getLogger(__name__)
 KINDS = ("knowledge", "completion", "grounding", "focused")
 GROUNDING_RULE = "tap-centre-in-gold-box"  # how an answer hits the gold element (named choice; the paper gives none)
 FOCUSED_N = 141  # section 3.3.5: 141 focused-context tasks
@@ -37,10 +41,10 @@ def _root(meta: Mapping[str, Any]) -> Path:
 
 
 # --- rows ------------------------------------------------------------------------------------------
-def knowledge_rows(root: Path) -> list[dict[str, Any]]:
+def knowledge_rows(root: Path, bad: BadRows | None = None) -> list[dict[str, Any]]:
     """Each question gives five probes (official ``knowledge_probing.py``): the MCQ and one T/F per option."""
     rows = []
-    for q in official.load_questions(root / "questions.json"):
+    for q in official.load_questions(root / "questions.json", bad):
         base = {"question": q["question"], "app": q["app"], "category": q["category"], "capability": q["capability"],
                 "qid": f"q{q['row']}", "images": []}
         rows.append({**base, "id": f"q{q['row']}-mcq", "probe": "mcq", "options": q["options"], "answer": q["answer"]})
@@ -50,6 +54,7 @@ def knowledge_rows(root: Path) -> list[dict[str, Any]]:
 
 
 def _gold_history(acts: list[dict[str, Any]]) -> str:
+    """The paper-prose history: ``click [TextView "Save"]; input [EditText "amount"] [10]``."""
     out = []
     for a in acts:
         el = a.get("element")
@@ -57,6 +62,24 @@ def _gold_history(acts: list[dict[str, Any]]) -> str:
         msg = f" [{a['message']}]" if a.get("message") else ""
         out.append(f"{a['action_type']}{what}{msg}")
     return "; ".join(out) or "none"
+
+
+# run_complete.py's history: get_description() of each gold action, "- " before each, one per line. Its
+# translate_to_action drops a swipe's direction (every swipe reads "in up direction"); kept as it is.
+_OFFICIAL_DESCRIPTIONS = {"click": "Click on {v}.", "longclick": "Long click on {v}.", "input": "Type {m} on {v}.",
+                          "swipe": "Swipe on {v} in up direction.", "back": "Go back.", "enter": "Press enter.",
+                          "restart": "Restart the app.", "stop": "Stop the app.", "none": "Do nothing.", "wait": "Do nothing.",
+                          "home": "Go to the home screen."}  # home: no official description (the official code has no home)
+
+
+def official_history(acts: list[dict[str, Any]], *, file: str = "<memory>") -> str:
+    out = []
+    for k, a in enumerate(acts):
+        t = a["action_type"]
+        if t not in _OFFICIAL_DESCRIPTIONS:
+            raise DataError(f"no official description for action {t!r}", file=file, row=k, field="type")
+        out.append("- " + _OFFICIAL_DESCRIPTIONS[t].format(v=official_view(a.get("element") or {}), m=a.get("message", "")))
+    return "\n".join(out)
 
 
 def describe_view(attrib: Mapping[str, str]) -> str:
@@ -74,34 +97,44 @@ def _screen(folder: Path, step: int, mode: str, *, file: str, row: int) -> tuple
     return (str(png) if png else None), str(xml)
 
 
-def completion_rows(root: Path, mode: str) -> list[dict[str, Any]]:
-    """Section 3.3.3: one row per step of every reference trajectory; the last step is "stop", others "continue"."""
+def completion_rows(root: Path, mode: str, rendering: str = DEFAULT_RENDERING, bad: BadRows | None = None) -> list[dict[str, Any]]:
+    """Section 3.3.3 over ``task_info_all.json``: one row per step of every reference trajectory; the last step is
+    "stop", others "continue". A trajectory with a bad file is dropped whole (skipping on) or stops the task."""
     rows = []
-    for task, app, folder in official.nav_folders(root):
-        acts = official.gold_actions(folder)
-        for k in range(len(acts)):
-            png, xml = _screen(folder, k, mode, file=str(folder / "meta.json"), row=k)
-            rows.append({"id": f"{task['id']}/{app}/{k}", "task": f"{task['id']}/{app}", "group": official.task_group(task["id"]),
-                         "step": k, "goal": str(task["description"]), "history": _gold_history(acts[:k]), "image": png, "xml": xml,
-                         "answer": "stop" if k == len(acts) - 1 else "continue", "images": []})
+    for task, app, folder in official.nav_folders(root, bad=bad):
+        meta = str(folder / "meta.json")
+        try:
+            acts = official.gold_actions(folder)
+            traj = []
+            for k in range(len(acts)):
+                png, xml = _screen(folder, k, mode, file=meta, row=k)
+                history = official_history(acts[:k], file=meta) if rendering == "official" else _gold_history(acts[:k])
+                traj.append({"id": f"{task['id']}/{app}/{k}", "task": f"{task['id']}/{app}", "group": official.task_group(task["id"]),
+                             "step": k, "goal": str(task["description"]), "history": history, "image": png, "xml": xml,
+                             "answer": "stop" if k == len(acts) - 1 else "continue", "images": []})
+        except DataError as exc:
+            if bad is None:
+                raise
+            bad.add(exc)
+            continue
+        rows.extend(traj)
     return rows
 
 
-def grounding_rows(root: Path, mode: str) -> list[dict[str, Any]]:
+def grounding_rows(root: Path, mode: str, bad: BadRows | None = None) -> list[dict[str, Any]]:
+    """Section 3.3.4: ``lowlevel_tasks.json``, each task on its own screen ``lowlevel_tasks/<id>.xml|png``."""
     rows = []
-    path = root / "low_level.json"
-    for t in official.load_low_level(path, root):
-        png, xml = _screen(Path(t["folder"]), t["step"], mode, file=str(path), row=t["row"])
-        el = t["gold_element"]
-        if isinstance(el, int):  # an element id of that screen: its view
-            h = Hierarchy.from_file(xml)
-            ids = h.interactables()
-            if not 0 <= el < len(ids):
-                raise DataError(f"element id {el} not on the screen ({len(ids)} interactables)", file=str(path), row=t["row"],
-                                field="groundtruth.element")
-            el = dict(h.nodes[ids[el]].attrib)
-        rows.append({"id": t["id"], "instruction": t["instruction"], "image": png, "xml": xml, "gold_type": t["gold_type"],
-                     "gold_box": list(parse_bounds(el["bounds"])) if el else None, "gold_message": t["gold_message"], "images": []})
+    path = root / official.LOWLEVEL
+    for t in official.load_lowlevel(root, bad):
+        if mode not in TEXT_MODES and t["png"] is None:
+            err = DataError(f"observation {mode!r} needs the screenshot {Path(t['xml']).with_suffix('.png')}", file=str(path),
+                            row=t["row"], field="id")
+            if bad is None:
+                raise err
+            bad.add(err)
+            continue
+        rows.append({"id": t["id"], "app": t["app"], "instruction": t["instruction"], "image": t["png"], "xml": t["xml"],
+                     "gold_type": t["gold_type"], "gold_box": t["gold_box"], "gold_message": t["gold_message"], "images": []})
     return rows
 
 
@@ -143,15 +176,22 @@ class SphinxStaticTask(RowsTask):
             raise DataError(f"kind must be one of {KINDS}, got {kind!r}", file="<task yaml>", field="metadata.kind")
         if mode not in MODES:
             raise DataError(f"observation must be one of {MODES}, got {mode!r}", file="<task yaml>", field="metadata.observation")
+        rendering = meta.get("rendering", DEFAULT_RENDERING)
+        if rendering not in RENDERINGS:
+            raise DataError(f"rendering must be one of {RENDERINGS}, got {rendering!r}", file="<task yaml>", field="metadata.rendering")
+        bad = BadRows(skip_bad_rows(dict(meta)))
         if kind == "focused":
             rows = focused_rows(int(meta.get("seed", 0)))
         elif kind == "knowledge":
-            rows = knowledge_rows(_root(meta))
+            rows = knowledge_rows(_root(meta), bad)
         elif kind == "completion":
-            rows = completion_rows(_root(meta), mode)
+            rows = completion_rows(_root(meta), mode, rendering, bad)
         else:
-            rows = grounding_rows(_root(meta), mode)
-        return [{**r, "kind": kind, "observation": mode} for r in rows]
+            rows = grounding_rows(_root(meta), mode, bad)
+        if bad.count:
+            log.warning("sphinx_%s: skipped %d bad rows (first: %s)", kind, bad.count, bad.errors[0])
+        # every row records the rendering that builds its prompt: its answer is parsed the same way
+        return [{**r, "kind": kind, "observation": mode, "rendering": rendering, "bad_rows_skipped": bad.count} for r in rows]
 
 
 # --- prompts and visuals ----------------------------------------------------------------------------
@@ -165,11 +205,49 @@ def _screen_of(doc: Mapping[str, Any]) -> tuple[Hierarchy, Image.Image | None]:
     return (h if h.size else Hierarchy(h.nodes, image.size)), image
 
 
+def _rendering(doc: Mapping[str, Any]) -> str:
+    return doc.get("rendering") or DEFAULT_RENDERING
+
+
 def doc_to_visual(doc: Mapping[str, Any]) -> list[Image.Image]:
     if doc["kind"] in ("knowledge", "focused") or doc["observation"] in TEXT_MODES:
         return []
     h, image = _screen_of(doc)
-    return render_images(image, h, doc["observation"])
+    return render_images(image, h, doc["observation"], rendering=_rendering(doc))
+
+
+def _screen_size(doc: Mapping[str, Any]) -> tuple[int, int]:
+    with Image.open(doc["image"]) as im:  # the size only: no need to decode the screenshot
+        return im.size
+
+
+def official_prompt(doc: Mapping[str, Any]) -> str:
+    """run_complete.py / run_lowlevel.py prompts: the system message, a blank line, the user message.
+
+    Completion: full_text shows ``str(UIHierarchy)`` (the id-less tree, as run_complete.py's "tree" mode),
+    screenshot the image prompt; simplified_text puts the official element list and set_of_mark the boxed
+    image into the same two prompts (modes the official script does not run). Grounding: full_text is
+    run_lowlevel.py's "tree", set_of_mark its "annotated_image"; simplified_text gives the official element
+    list in the same place, screenshot the image agent's coordinate actions and observation line."""
+    mode = doc["observation"]
+    if doc["kind"] == "completion":
+        if mode in TEXT_MODES:
+            h = Hierarchy.from_file(doc["xml"])
+            screen = official_tree_text(h) if mode == "full_text" else render_text(h, mode, rendering="official")
+            user = P.COMPLETION_USER_TREE.format(target=doc["goal"], history=doc["history"], screen=screen, goal=doc["goal"])
+            return f"{P.COMPLETION_SYSTEM_TREE}\n\n{user}"
+        user = P.COMPLETION_USER_IMAGE.format(target=doc["goal"], history=doc["history"], goal=doc["goal"])
+        return f"{P.COMPLETION_SYSTEM_IMAGE}\n\n{user}"
+    user = P.lowlevel_user_prompt(by_point=mode == "screenshot")
+    if mode in TEXT_MODES:
+        user += f"Observation: {render_text(Hierarchy.from_file(doc['xml']), mode, rendering='official')}\n"
+    elif mode == "set_of_mark":
+        user += P.LOWLEVEL_ANNOTATED_OBSERVATION
+    else:
+        w, h = _screen_size(doc)
+        user += P.LOWLEVEL_IMAGE_OBSERVATION.format(w=w, h=h)
+    user += f"Task: {doc['instruction']}\n"
+    return f"{P.LOWLEVEL_SYSTEM}\n\n{user}"
 
 
 def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None) -> str:
@@ -181,12 +259,11 @@ def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, 
         return KNOWLEDGE_BQ_PROMPT.format(app=doc["app"], category=doc["category"], question=doc["question"], statement=doc["statement"])
     if kind == "focused":
         return f"Respond with '{doc['expected']}'."  # the form of section 3.3.5's example
+    if _rendering(doc) == "official":
+        return official_prompt(doc)
     mode = doc["observation"]
-    w, hh = (0, 0)
-    if mode not in TEXT_MODES:
-        with Image.open(doc["image"]) as im:  # the header names the screenshot size; no need to decode it
-            w, hh = im.size
-    header, body = MODE_HEADERS[mode].format(w=w, h=hh), render_text(Hierarchy.from_file(doc["xml"]), mode)
+    w, hh = _screen_size(doc) if mode not in TEXT_MODES else (0, 0)
+    header, body = MODE_HEADERS[mode].format(w=w, h=hh), render_text(Hierarchy.from_file(doc["xml"]), mode, rendering="paper-prose")
     if kind == "completion":
         return COMPLETION_PROMPT.format(goal=doc["goal"], history=doc["history"], header=header, observation=body)
     return GROUNDING_PROMPT.format(instruction=doc["instruction"], header=header, observation=body)
@@ -223,26 +300,36 @@ def score_knowledge(doc: Mapping[str, Any], text: str) -> dict[str, Any]:
 
 
 def score_completion(doc: Mapping[str, Any], text: str) -> dict[str, Any]:
+    if _rendering(doc) == "official":
+        # run_complete.py: YES = finished = "stop"; neither word counts as NO, as the official script counts it
+        status, finished = judge_completion_official(text)
+        pred = "stop" if finished else "continue"
+        return {"task": doc["task"], "group": doc["group"], "answer": doc["answer"], "status": status,
+                "correct": pred == doc["answer"], "correct_repaired": pred == doc["answer"], "predicted": pred, "rendering": "official"}
     s = text.strip()
     original = s.lower().strip(".\"'") if s.lower().strip(".\"'") in ("continue", "stop") else None
     m = _CS.findall(s)
     repaired = original or (m[-1].lower() if m else None)
     return {"task": doc["task"], "group": doc["group"], "answer": doc["answer"], "status": _status(s, original),
-            "correct": original == doc["answer"], "correct_repaired": repaired == doc["answer"], "predicted": repaired}
+            "correct": original == doc["answer"], "correct_repaired": repaired == doc["answer"], "predicted": repaired,
+            "rendering": "paper-prose"}
 
 
 def _hits(doc: Mapping[str, Any], act: dict[str, Any] | None, h: Hierarchy) -> bool:
     """Same action type and, for element actions, the tap lands in the gold box (``GROUNDING_RULE``); text also
-    needs the same message (stripped, case-insensitive)."""
+    needs the same message: exactly (official rendering, run_lowlevel.py's test) or stripped and
+    case-insensitive (paper-prose). Element ids are those of the rendering that wrote the prompt."""
+    rendering = _rendering(doc)
     if act is None or act["type"] != doc["gold_type"]:
         return False
-    if doc["gold_type"] == "text" and str(act.get("text", "")).strip().lower() != str(doc.get("gold_message") or "").strip().lower():
+    said, gold = str(act.get("text", "")), str(doc.get("gold_message") or "")
+    if doc["gold_type"] == "text" and (said != gold if rendering == "official" else said.strip().lower() != gold.strip().lower()):
         return False
     box = doc.get("gold_box")
     if box is None:
         return True
     if "index" in act:
-        ids = h.interactables()
+        ids = h.element_ids(rendering)
         if not 0 <= act["index"] < len(ids):
             return False
         x, y = center(h.nodes[ids[act["index"]]].box)
@@ -252,11 +339,16 @@ def _hits(doc: Mapping[str, Any], act: dict[str, Any] | None, h: Hierarchy) -> b
 
 
 def score_grounding(doc: Mapping[str, Any], text: str) -> dict[str, Any]:
+    """Original: the answer read by the rendering's parser (official: run_lowlevel.py's backticks and patterns);
+    Repaired: the rule-based repair of the whole answer (REPAIR_PROTOCOL)."""
     h = Hierarchy.from_file(doc["xml"])
-    status, act = parse_action(text)
+    if _rendering(doc) == "official":
+        status, act = parse_official_action(text, by_point=doc["observation"] == "screenshot")
+    else:
+        status, act = parse_action(text)
     _rs, repaired = repair_action(text)
     return {"status": status, "correct": _hits(doc, act, h), "correct_repaired": _hits(doc, repaired, h),
-            "predicted": format_action(repaired) if repaired else None, "rule": GROUNDING_RULE}
+            "predicted": format_action(repaired) if repaired else None, "rule": GROUNDING_RULE, "rendering": _rendering(doc)}
 
 
 def score_focused(doc: Mapping[str, Any], text: str) -> dict[str, Any]:

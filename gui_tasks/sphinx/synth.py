@@ -1,16 +1,18 @@
 """A synthetic SPHINX corpus in the official layout, recorded from the simulator (the offline default).
 
 The scripted oracle solves every built-in navigation and toggle task; its runs are written exactly as the
-official repository stores its ground truth (``task_info.json``, ``groundtruth/<id>/sim/{meta,
+official repository stores its ground truth (``task_info_all.json``, ``groundtruth/<id>/sim/{meta,
 activities,evaluator}.json``, ``<k>.png`` and ``<k>.xml`` per screen), plus ``questions.json`` (knowledge
-probing generated from the world) and ``low_level.json`` (one grounding instruction per distinct gold
-action). The static tasks then read it through the same loaders as the official material.
+probing generated from the world) and ``lowlevel_tasks.json`` with ``lowlevel_tasks/<id>.xml|png`` (one
+grounding instruction per distinct gold action). The static tasks then read it through the same loaders as
+the official material.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +24,7 @@ from gui_tasks.sphinx.simulator import APP_NAMES, SIM_APPS, Simulator, label_tex
 from gui_tasks.sphinx.toggle_tasks import OPEN_APP, OPEN_PAGE, ToggleTask, oracle_actions, table5_tasks
 from gui_tasks.synth.cache import build_once
 
-GENERATOR_VERSION = 2
+GENERATOR_VERSION = 3
 DYNAMIC_TITLES = ("results",)  # pages titled at run time (by the search query): not an answer option
 QUESTIONS_PER_PAGE = 3  # app-knowledge questions ask about the first switches of a page (the alarm list is long)
 APP_FOLDER = "sim"
@@ -142,10 +144,16 @@ def write_corpus(root: Path, *, seed: int = 0) -> None:
             if key in seen:
                 continue
             seen.add(key)
-            low.append({"id": f"{k}/{APP_FOLDER}/{step}", "app": acts[step][0], "instruction": _instruction(a, Hierarchy.from_file(folder / f"{step}.xml")),
-                        "groundtruth": {"type": a["type"], "element": a["element"], "message": a.get("message")}})
-    (root / "task_info.json").write_text(json.dumps(info, indent=1), encoding="utf-8")
-    (root / "low_level.json").write_text(json.dumps(low, indent=1), encoding="utf-8")
+            lid = len(low) + 1
+            screens = root / "lowlevel_tasks"
+            screens.mkdir(exist_ok=True)
+            for ext in ("xml", "png"):
+                shutil.copyfile(folder / f"{step}.{ext}", screens / f"{lid}.{ext}")
+            gt = {"type": a["type"], "element": a["element"], **({"message": a["message"]} if "message" in a else {})}
+            low.append({"id": lid, "app": APP_FOLDER, "instruction": _instruction(a, Hierarchy.from_file(folder / f"{step}.xml")),
+                        "groundtruth": gt})
+    (root / "task_info_all.json").write_text(json.dumps(info, indent=1), encoding="utf-8")
+    (root / "lowlevel_tasks.json").write_text(json.dumps(low, indent=1), encoding="utf-8")
     (root / "questions.json").write_text(json.dumps(_questions(rng), indent=1, ensure_ascii=False), encoding="utf-8")
 
 
