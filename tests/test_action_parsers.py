@@ -28,7 +28,8 @@ CASES = [
     ("ui_tars", "Action: open_app(app_name='Settings')", Action("OPENAPP", text="Settings")),
     ("ui_tars", "Thought: done.\nAction: finished()", Action("COMPLETE")),
     ("agentcpm_gui", '{"thought":"打开开关","POINT":[915,252]}', Action("CLICK", point=(915.0, 252.0), frame="grid1000")),
-    ("agentcpm_gui", '{"POINT":[500,800],"to":"up"}', Action("SCROLL", direction="UP")),
+    # AgentCPM-GUI's "to" is the finger's movement: a finger moving up scrolls down (the family's default reading)
+    ("agentcpm_gui", '{"POINT":[500,800],"to":"up"}', Action("SCROLL", direction="DOWN")),
     ("agentcpm_gui", '{"POINT":[500,800],"duration":1500}', Action("LONG_PRESS", point=(500.0, 800.0), frame="grid1000")),
     ("agentcpm_gui", '{"TYPE":"北京"}', Action("TYPE", text="北京")),
     ("agentcpm_gui", '{"PRESS":"BACK"}', Action("PRESS_BACK")),
@@ -39,7 +40,7 @@ CASES = [
                 '"coordinate": [377, 185]}}\n</tool_call>\n<conclusion>Tap Wi-Fi.</conclusion>',
      Action("CLICK", point=(377.0, 185.0), frame="resized_px")),
     ("gui_owl", '<tool_call>{"name": "mobile_use", "arguments": {"action": "swipe", "coordinate": [200, 600], '
-                '"coordinate2": [200, 200]}}</tool_call>', Action("SCROLL", direction="UP")),
+                '"coordinate2": [200, 200]}}</tool_call>', Action("SCROLL", direction="DOWN")),  # finger up: scroll down
     ("gui_owl", '<tool_call>{"name": "mobile_use", "arguments": {"action": "system_button", "button": "Home"}}</tool_call>',
      Action("PRESS_HOME")),
     ("gui_owl", '<tool_call>{"name": "mobile_use", "arguments": {"action": "terminate", "status": "success"}}</tool_call>',
@@ -57,8 +58,9 @@ def test_real_looking_outputs_parse(family, text, expected):
 
 
 def test_gesture_to_scroll_is_a_named_choice():
-    assert parse_action('{"POINT":[500,800],"to":"up"}', "agentcpm_gui", gesture_to_scroll="inverse").action == Action("SCROLL", direction="DOWN")
-    assert "gesture_to_scroll=inverse" in parse_action('{"POINT":[5,8],"to":"up"}', "agentcpm_gui", gesture_to_scroll="inverse").detail
+    assert parse_action('{"POINT":[500,800],"to":"up"}', "agentcpm_gui", gesture_to_scroll="same").action == Action("SCROLL", direction="UP")
+    assert "gesture_to_scroll=same" in parse_action('{"POINT":[5,8],"to":"up"}', "agentcpm_gui", gesture_to_scroll="same").detail
+    assert "gesture_to_scroll=inverse" in parse_action('{"POINT":[5,8],"to":"up"}', "agentcpm_gui").detail
 
 
 @pytest.mark.parametrize("family, text", [
@@ -96,7 +98,7 @@ def test_unknown_family_and_duplicate_registration():
 
 def test_third_party_parser_registration():
     @register_parser("acme_agent")
-    def parse_acme(text, *, gesture_to_scroll="same"):
+    def parse_acme(text, *, gesture_to_scroll="same"):  # parsers receive the family's resolved scroll reading
         from gui_models.action_parsers import ParsedAction
 
         return ParsedAction(Action("WAIT"), "parsed", "acme_agent") if text == "zzz" else ParsedAction(None, "malformed", "acme_agent", "?")
