@@ -89,10 +89,10 @@ def budget(name: str, *, min_pixels: int | None = None, max_pixels: int | None =
     if name not in BUDGETS:
         raise ValueError(f"unknown resize budget {name!r}; known: {', '.join(BUDGETS)}")
     b = BUDGETS[name]
-    if min_pixels is None and max_pixels is None:
-        return b
     lo = int(min_pixels) if min_pixels is not None else b.min_pixels
     hi = int(max_pixels) if max_pixels is not None else b.max_pixels
+    if (lo, hi) == (b.min_pixels, b.max_pixels):
+        return b
     if not 0 < lo <= hi:
         raise ValueError(f"resize budget needs 0 < min_pixels <= max_pixels, got min_pixels={lo}, max_pixels={hi}")
     return Budget(f"{name}+override", lo, hi, b.factor, b.source)
