@@ -161,3 +161,39 @@ def convert_box(box: tuple[float, float, float, float], src: Frame, dst: Frame, 
     x1, y1 = convert((box[0], box[1]), src, dst, geometry)
     x2, y2 = convert((box[2], box[3]), src, dst, geometry)
     return x1, y1, x2, y2
+
+
+def model_geometry(frame: str, width: int, height: int, *, model_size: tuple[int, int] | list[int] | None = None,
+                   fallback: Budget | None = None) -> tuple[Geometry, dict]:
+    """The geometry an answer in ``frame`` is read in, and a record of where the model's image size came from.
+
+    Only ``resized_px`` needs the size the model saw: the one the backend reported (``model_size``, from
+    ``extras["model_image_sizes"]``) wins, else the ``fallback`` budget's resize. A malformed report is not
+    trusted (the record says the budget was used).
+    """
+    if frame != "resized_px":
+        return Geometry.identity(width, height), {"frame": frame, "frame_source": "not_needed"}
+    if model_size is not None:
+        try:
+            g = Geometry.seen(width, height, model_size)
+            return g, {"frame": frame, "frame_source": "model_image_sizes", "model_size": [g.resized_width, g.resized_height]}
+        except (TypeError, ValueError):
+            pass
+    b = fallback or BUDGETS["qwen2_5_vl"]
+    g = Geometry.from_budget(width, height, b)
+    return g, {"frame": frame, "frame_source": f"budget:{b.name}", "budget": b.describe(),
+               "model_size": [g.resized_width, g.resized_height]}
+
+
+def reported_size(sizes: object, index: int = 0) -> list[int] | None:
+    """Entry ``index`` of an ``extras["model_image_sizes"]`` list, or None when absent or not a [w, h] pair."""
+    if not isinstance(sizes, (list, tuple)) or not sizes:
+        return None
+    try:
+        item = sizes[index]
+    except IndexError:
+        return None
+    if (isinstance(item, (list, tuple)) and len(item) == 2 and all(isinstance(v, int) and not isinstance(v, bool) and v > 0
+                                                                  for v in item)):
+        return [int(item[0]), int(item[1])]
+    return None

@@ -21,7 +21,7 @@ from typing import Any, Mapping, Sequence
 
 from gui_models.action_parsers import SCROLL_SEMANTICS, GestureToScroll, ParsedAction, Reading, parse_action
 from gui_models.actions import Action
-from gui_models.coords import Frame, Geometry, budget
+from gui_models.coords import Frame, Geometry, budget, model_geometry, reported_size
 
 
 @dataclass(frozen=True)
@@ -78,28 +78,15 @@ def family_budget(f: AgentFamily, meta: Mapping[str, Any] | None = None):
 
 def scoring_geometry(fam: str, width: int, height: int, response: Any = None, *, image_index: int = -1,
                      meta: Mapping[str, Any] | None = None) -> tuple[Geometry, dict[str, Any]]:
-    """The geometry a family's answer is read in, and a record of where the model's image size came from.
-
-    The size the backend reports (``extras["model_image_sizes"][image_index]``) wins; else the family's budget.
-    Families that do not answer in resized pixels need no model size (the frame is relative to the image).
-    """
+    """The geometry a family's answer is read in, and a record of where the model's image size came from
+    (``gui_models.coords.model_geometry``: the backend's ``extras["model_image_sizes"][image_index]``, else the
+    family's budget). Families that do not answer in resized pixels need no model size."""
     from gui_models.logit_capture import extras_of
 
     f = family(fam)
-    if f.frame != "resized_px":
-        return Geometry.identity(width, height), {"frame": f.frame, "frame_source": "not_needed"}
-    sizes = extras_of(response).get("model_image_sizes")
-    if sizes:
-        try:
-            g = Geometry.seen(width, height, sizes[image_index])
-            return g, {"frame": f.frame, "frame_source": "model_image_sizes",
-                       "model_size": [g.resized_width, g.resized_height]}
-        except (IndexError, TypeError, ValueError):
-            pass  # a malformed report falls back to the budget, and the record says so
-    b = family_budget(f, meta)
-    g = Geometry.from_budget(width, height, b)
-    return g, {"frame": f.frame, "frame_source": f"budget:{b.name}", "budget": b.describe(),
-               "model_size": [g.resized_width, g.resized_height]}
+    size = reported_size(extras_of(response).get("model_image_sizes"), image_index)
+    fallback = family_budget(f, meta) if f.frame == "resized_px" else None
+    return model_geometry(f.frame, width, height, model_size=size, fallback=fallback)
 
 
 # --- Figure 7: UI-TARS -------------------------------------------------------------------------------
