@@ -107,3 +107,25 @@ def test_third_party_parser_registration():
         assert parse_action("zzz", "acme_agent").action == Action("WAIT")
     finally:
         PARSERS.pop("acme_agent")
+
+
+@settings(max_examples=100, deadline=None)
+@given(x=st.integers(-10**8, 10**8), y=st.integers(0, 1000), fam=st.sampled_from(["os_atlas", "ui_tars", "agentcpm_gui", "gui_owl"]))
+def test_a_written_point_parses_to_itself_unless_absurd(x, y, fam):
+    text = {"os_atlas": f"Action: CLICK <point>[[{x}, {y}]]</point>",
+            "ui_tars": f"Action: click(start_box='({x},{y})')",
+            "agentcpm_gui": f'{{"POINT":[{x},{y}]}}',
+            "gui_owl": f'<tool_call>{{"name": "mobile_use", "arguments": {{"action": "click", "coordinate": [{x}, {y}]}}}}</tool_call>'}[fam]
+    res = parse_action(text, fam)
+    if abs(x) <= 1e6:
+        assert res.status == "parsed" and res.action.point == (float(x), float(y))
+    else:  # beyond MAX_COORD: a format error, not a point far off screen
+        assert res.status == "malformed" and res.action is None
+
+
+@pytest.mark.parametrize("family", ["os_atlas", "ui_tars", "ui_tars_1_5", "agentcpm_gui", "gui_owl", "qwen2_5_vl"])
+def test_the_family_reading_of_scroll_words_is_named_in_detail_or_semantics(family):
+    from gui_models.action_parsers import SCROLL_SEMANTICS, default_gesture_to_scroll
+
+    assert SCROLL_SEMANTICS[family] in ("scroll", "finger")
+    assert default_gesture_to_scroll(family) == ("inverse" if SCROLL_SEMANTICS[family] == "finger" else "same")
