@@ -164,3 +164,25 @@ def test_star_scoring_reads_the_current_screenshot_size():
     assert rec["scroll_semantics"] == "finger"
     fallback = agentic_task.score_response(doc, call)
     assert fallback["frame_source"] == "budget:qwen2_5_vl" and not fallback["exact"]
+
+
+def test_gui_owl_reads_original_pixels_under_star_and_resized_pixels_when_the_task_says_so():
+    from gui_models.actions import Action
+    from gui_tasks.star import agentic_task
+    from gui_tasks.star.schema import action_to_json
+
+    doc = {"id": "s", "dataset": "synthetic", "action_category": "click", "image_width": 1080, "image_height": 2400,
+           "gold": action_to_json(Action("CLICK", point=(500.0, 250.0), frame="grid1000")), "boxes": [],
+           "agent_family": "gui_owl", "match_rule": "star-a2-d140", "gesture_to_scroll": "same",
+           "output_gesture_to_scroll": "", "coordinate_frame": "", "resize_budget": "", "min_pixels": 0, "max_pixels": 0,
+           "parser_reading": "schema"}
+    star = '<tool_call>{"name": "mobile_use", "arguments": {"action": "click", "coordinate": [540, 600]}}</tool_call>'
+    rec = agentic_task.score_response(doc, CapturedResponse(star, extras={"model_image_sizes": [[280, 616]]}))
+    assert rec["exact"] and rec["frame"] == "original_px" and rec["frame_source"] == "not_needed"  # StaR A.5
+    released = {**doc, "coordinate_frame": "resized_px"}
+    w, h = BUDGETS["gui_owl"].resized(1080, 2400)
+    call = star.replace("[540, 600]", f"[{w / 2}, {h / 4}]")
+    rec = agentic_task.score_response(released, call)
+    assert rec["exact"] and rec["frame_source"] == "budget:gui_owl" and rec["model_size"] == [w, h]
+    assert f"resolution is {w}x{h}" in agentic_task.doc_to_text({**released, "history_actions": [], "low_level": "",
+                                                                  "setting": "high", "goal": "g"})

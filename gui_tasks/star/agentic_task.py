@@ -119,13 +119,14 @@ def doc_to_visual(doc: Mapping[str, Any]) -> list[Image.Image]:
 
 def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None) -> str:
     geo = geometry(doc)
-    history = [format_action(action_from_json(a), doc["agent_family"], geo) for a in doc["history_actions"]]
+    meta = budget_meta(doc)
+    history = [format_action(action_from_json(a), doc["agent_family"], geo, meta) for a in doc["history_actions"]]
     low = doc["low_level"] if doc["setting"] == "low" and doc["low_level"] else None
-    return build_prompt(doc["agent_family"], doc["goal"], geo, history, low)
+    return build_prompt(doc["agent_family"], doc["goal"], geo, history, low, meta=meta)
 
 
 def doc_to_target(doc: Mapping[str, Any]) -> str:
-    return format_action(action_from_json(doc["gold"]), doc["agent_family"], geometry(doc))
+    return format_action(action_from_json(doc["gold"]), doc["agent_family"], geometry(doc), budget_meta(doc))
 
 
 def score_response(doc: Mapping[str, Any], response: str | None) -> dict[str, Any]:
@@ -134,7 +135,7 @@ def score_response(doc: Mapping[str, Any], response: str | None) -> dict[str, An
     geo, frame = scoring_geometry(doc["agent_family"], int(doc["image_width"]), int(doc["image_height"]), response,
                                   image_index=-1, meta=budget_meta(doc))
     parsed = parse(response, doc["agent_family"], gesture_to_scroll=doc.get("output_gesture_to_scroll") or None,
-                   reading=doc.get("parser_reading") or "schema")
+                   reading=doc.get("parser_reading") or "schema", meta=budget_meta(doc))
     result = match(parsed.action, action_from_json(doc["gold"]), geo, rule=RULES[doc["match_rule"]],
                    boxes=[tuple(b) for b in doc["boxes"]])
     return {"id": doc["id"], "dataset": doc["dataset"], "category": doc["action_category"], "status": parsed.status,

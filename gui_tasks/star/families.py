@@ -21,7 +21,7 @@ from typing import Any, Mapping, Sequence
 
 from gui_models.action_parsers import SCROLL_SEMANTICS, GestureToScroll, ParsedAction, Reading, parse_action
 from gui_models.actions import Action
-from gui_models.coords import Frame, Geometry, budget, model_geometry, reported_size
+from gui_models.coords import FRAMES, Frame, Geometry, budget, model_geometry, reported_size
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ FAMILIES: dict[str, AgentFamily] = {
     "ui_tars": AgentFamily("ui_tars", "ui_tars", "grid1000", "star-ui-tars-v1", history_images=4),
     "agentcpm_gui": AgentFamily("agentcpm_gui", "agentcpm_gui", "grid1000", "star-agentcpm-gui-v1"),
     # StaR A.5 trains GUI-Owl on original pixels and its prompt states the original resolution
-    "gui_owl": AgentFamily("gui_owl", "gui_owl", "original_px", "star-gui-owl-v1"),
+    "gui_owl": AgentFamily("gui_owl", "gui_owl", "original_px", "star-gui-owl-v1", budget="gui_owl"),
     # released checkpoints answering in pixels of the resized image: the UI-TARS prompt / the mobile_use prompt
     "ui_tars_1_5": AgentFamily("ui_tars_1_5", "ui_tars_1_5", "resized_px", "star-ui-tars-v1", history_images=4,
                                budget="ui_tars_1_5"),
@@ -54,16 +54,31 @@ FAMILIES: dict[str, AgentFamily] = {
 ALIASES = {"qwen2_vl": "os_atlas", "proprietary": "ui_tars"}
 
 
-def family(name: str) -> AgentFamily:
+def _family(name: str) -> AgentFamily:
     key = ALIASES.get(name, name)
     if key not in FAMILIES:
         raise ValueError(f"unknown agent family {name!r}; known: {', '.join(sorted([*FAMILIES, *ALIASES]))}")
     return FAMILIES[key]
 
 
+def family(name: str, meta: Mapping[str, Any] | None = None) -> AgentFamily:
+    """The family ``name`` (aliases resolved), with the frame ``meta["coordinate_frame"]`` names when given.
+
+    GUI-Owl answers in original pixels under StaR's prompt (A.5, the StaR-trained checkpoints); a released GUI-Owl
+    checkpoint answering in pixels of its resized image is ``coordinate_frame: resized_px`` (its budget: ``gui_owl``).
+    """
+    f = _family(name)
+    frame = str((meta or {}).get("coordinate_frame") or "")
+    if frame and frame != f.frame:
+        if frame not in FRAMES:
+            raise ValueError(f"coordinate_frame {frame!r} unknown; known: {', '.join(FRAMES)}")
+        f = replace(f, frame=frame, budget=f.budget or "qwen2_5_vl")  # type: ignore[arg-type]
+    return f
+
+
 def prompt_geometry(fam: str, width: int, height: int, meta: Mapping[str, Any] | None = None) -> Geometry:
     """The geometry a prompt is written for: the budget's resize for a resized_px family, else the original."""
-    f = family(fam)
+    f = family(fam, meta)
     if f.frame != "resized_px":
         return Geometry.identity(width, height)
     return Geometry.from_budget(width, height, family_budget(f, meta))
@@ -83,7 +98,7 @@ def scoring_geometry(fam: str, width: int, height: int, response: Any = None, *,
     family's budget). Families that do not answer in resized pixels need no model size."""
     from gui_models.logit_capture import extras_of
 
-    f = family(fam)
+    f = family(fam, meta)
     size = reported_size(extras_of(response).get("model_image_sizes"), image_index)
     fallback = family_budget(f, meta) if f.frame == "resized_px" else None
     return model_geometry(f.frame, width, height, model_size=size, fallback=fallback)
@@ -276,9 +291,9 @@ def _num(v: float) -> str:
     return str(int(round(v))) if abs(v - round(v)) < 1e-9 else f"{v:.1f}"
 
 
-def format_action(action: Action, fam: str, geometry: Geometry) -> str:
+def format_action(action: Action, fam: str, geometry: Geometry, meta: Mapping[str, Any] | None = None) -> str:
     """``action`` written the way family ``fam`` writes it (points converted to the family's frame)."""
-    f = family(fam)
+    f = family(fam, meta)
     pt = action.point_in(f.frame, geometry) if action.point is not None else None
     t = action.type
     if f.parser == "os_atlas":
@@ -338,12 +353,13 @@ def format_action(action: Action, fam: str, geometry: Geometry) -> str:
     return "<tool_call>\n" + json.dumps({"name": "mobile_use", "arguments": args}, ensure_ascii=False) + "\n</tool_call>"
 
 
-def build_prompt(fam: str, instruction: str, geometry: Geometry, history: Sequence[str] = (), low_level: str | None = None) -> str:
+def build_prompt(fam: str, instruction: str, geometry: Geometry, history: Sequence[str] = (), low_level: str | None = None,
+                 meta: Mapping[str, Any] | None = None) -> str:
     """The family's prompt for one step. ``history``: earlier actions already in the family's syntax.
 
     ``geometry``: ``prompt_geometry`` (a resized_px family's mobile_use prompt states the resized resolution,
     as Mobile-Agent-v3 does; GUI-Owl under StaR states the original one, A.5)."""
-    f = family(fam)
+    f = family(fam, meta)
     if f.parser in ("ui_tars", "ui_tars_1_5"):
         text = UI_TARS.format(instruction=instruction)
         if history:
@@ -368,11 +384,12 @@ def build_prompt(fam: str, instruction: str, geometry: Geometry, history: Sequen
 
 
 def parse(text: str, fam: str, *, gesture_to_scroll: GestureToScroll | None = None,
-          reading: Reading = "schema") -> ParsedAction:
+          reading: Reading = "schema", meta: Mapping[str, Any] | None = None) -> ParsedAction:
     """Parse a response with the family's parser and tag its point with the family's frame under this prompt.
 
-    ``gesture_to_scroll=None``: the family's own scroll semantics; ``reading``: see ``gui_models.action_parsers``."""
-    f = family(fam)
+    ``gesture_to_scroll=None``: the family's own scroll semantics; ``reading``: see ``gui_models.action_parsers``;
+    ``meta``: ``coordinate_frame`` override (``family``)."""
+    f = family(fam, meta)
     res = parse_action(text, f.parser, gesture_to_scroll=gesture_to_scroll, reading=reading)
     if res.action is not None and res.action.point is not None and res.action.frame != f.frame:
         res = replace(res, action=replace(res.action, frame=f.frame))

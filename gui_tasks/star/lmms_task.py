@@ -75,19 +75,23 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 # Task metadata keys stamped on every document: how a resized_px family's frame falls back when the backend does not
 # report the size it fed the model, and which reading of the family's output is used ("" = the family default).
-FRAME_OPTION_KEYS = ("resize_budget", "min_pixels", "max_pixels", "parser_reading")
+FRAME_OPTION_KEYS = ("coordinate_frame", "resize_budget", "min_pixels", "max_pixels", "parser_reading")
 
 
 def frame_options(meta: Mapping[str, Any]) -> dict[str, Any]:
     """The frame/parser options of task metadata, validated, as document fields (the same keys on every row)."""
     from gui_models.action_parsers import READINGS
-    from gui_models.coords import BUDGETS
+    from gui_models.coords import BUDGETS, FRAMES
 
+    frame = str(meta.get("coordinate_frame") or "")
+    if frame and frame not in FRAMES:
+        raise DataError(f"coordinate_frame {frame!r} unknown; known: {FRAMES}", file="<task yaml>",
+                        field="metadata.coordinate_frame")
     name = str(meta.get("resize_budget") or "")
     if name and name not in BUDGETS:
         raise DataError(f"unknown resize budget {name!r}; known: {sorted(BUDGETS)}", file="<task yaml>",
                         field="metadata.resize_budget")
-    out: dict[str, Any] = {"resize_budget": name}
+    out: dict[str, Any] = {"coordinate_frame": frame, "resize_budget": name}
     for key in ("min_pixels", "max_pixels"):
         value = meta.get(key)
         try:
@@ -108,8 +112,8 @@ def frame_options(meta: Mapping[str, Any]) -> dict[str, Any]:
 
 def budget_meta(doc: Mapping[str, Any]) -> dict[str, Any]:
     """The budget overrides stamped on a document, in the form ``families.family_budget`` reads."""
-    return {"resize_budget": doc.get("resize_budget") or None, "min_pixels": doc.get("min_pixels") or None,
-            "max_pixels": doc.get("max_pixels") or None}
+    return {"coordinate_frame": doc.get("coordinate_frame") or None, "resize_budget": doc.get("resize_budget") or None,
+            "min_pixels": doc.get("min_pixels") or None, "max_pixels": doc.get("max_pixels") or None}
 
 
 def process_docs(dataset: datasets.Dataset) -> datasets.Dataset:
@@ -129,11 +133,11 @@ def geometry(doc: Mapping[str, Any]) -> Geometry:
 
 
 def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None) -> str:
-    return build_prompt(doc["agent_family"], doc["instruction"], geometry(doc))
+    return build_prompt(doc["agent_family"], doc["instruction"], geometry(doc), meta=budget_meta(doc))
 
 
 def doc_to_target(doc: Mapping[str, Any]) -> str:
-    return format_action(action_from_json(doc["gold"]), doc["agent_family"], geometry(doc))
+    return format_action(action_from_json(doc["gold"]), doc["agent_family"], geometry(doc), budget_meta(doc))
 
 
 def score_response(doc: Mapping[str, Any], response: str | None) -> dict[str, Any]:
@@ -144,7 +148,7 @@ def score_response(doc: Mapping[str, Any], response: str | None) -> dict[str, An
     geo, frame = scoring_geometry(doc["agent_family"], int(doc["image_width"]), int(doc["image_height"]), response,
                                   meta=budget_meta(doc))
     rule = RULES[doc["match_rule"]]
-    parsed = parse(response, doc["agent_family"], reading=doc.get("parser_reading") or "schema")
+    parsed = parse(response, doc["agent_family"], reading=doc.get("parser_reading") or "schema", meta=budget_meta(doc))
     gold = action_from_json(doc["gold"])
     boxes = [tuple(doc["toggle_box"])] if doc["toggle_box"] else []
     result = match(parsed.action, gold, geo, rule=rule, boxes=boxes)
