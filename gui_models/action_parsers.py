@@ -26,6 +26,7 @@ are no action). The default ``reading="schema"`` follows the family's own schema
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import re
@@ -93,10 +94,11 @@ def parse_action(text: Any, family: str, *, gesture_to_scroll: GestureToScroll |
         return ParsedAction(None, "empty", family, "empty output")
     mode = gesture_to_scroll or default_gesture_to_scroll(family)
     try:
+        fn = PARSERS[family]
         kwargs: dict[str, Any] = {"gesture_to_scroll": mode}
-        if reading != "schema":
-            kwargs["reading"] = reading
-        return PARSERS[family](str(text), **kwargs)
+        if reading != "schema" and "reading" in inspect.signature(fn).parameters:
+            kwargs["reading"] = reading  # only AgentCPM-GUI is read differently by the official StaR evaluator
+        return fn(str(text), **kwargs)
     except Exception as exc:  # a parser bug counts as a format error, never a crash
         return ParsedAction(None, "malformed", family, f"parser error: {type(exc).__name__}")
 

@@ -129,3 +129,11 @@ def test_the_family_reading_of_scroll_words_is_named_in_detail_or_semantics(fami
 
     assert SCROLL_SEMANTICS[family] in ("scroll", "finger")
     assert default_gesture_to_scroll(family) == ("inverse" if SCROLL_SEMANTICS[family] == "finger" else "same")
+
+
+def test_the_official_reading_only_changes_agentcpm_gui():
+    text = "Action: CLICK <point>[[1, 2]]</point>"
+    assert parse_action(text, "os_atlas", reading="star_official") == parse_action(text, "os_atlas")
+    assert parse_action('{"STATUS":"satisfied"}', "agentcpm_gui", reading="star_official").status == "malformed"
+    with pytest.raises(ValueError, match="unknown reading"):
+        parse_action(text, "os_atlas", reading="nope")
