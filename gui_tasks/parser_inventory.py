@@ -68,6 +68,23 @@ def _sphinx(name: str) -> Callable[[str], Any]:
     return run
 
 
+def _sphinx_static(kind: str) -> Callable[[str], Any]:
+    def run(text: str) -> Any:
+        from gui_tasks.sphinx import static_tasks
+
+        if kind == "completion":
+            return static_tasks.score_completion({"task": "t", "group": "g", "answer": "stop"}, text)
+        return static_tasks.score_knowledge({"capability": "c", "probe": kind, "qid": "q", "answer": "A"}, text)
+
+    return run
+
+
+def _key_numbers(text: str) -> Any:
+    from gui_models.logit_capture import coordinate_numbers
+
+    return coordinate_numbers(text, (0.5, 0.25))
+
+
 def _gkb_call(text: str) -> Any:
     from gui_models.actions import from_call
 
@@ -90,6 +107,10 @@ PARSERS: dict[str, Callable[[str], Any]] = {
     "gkb:from_call": _gkb_call,
     "sphinx:parse_action": _sphinx("parse_action"),
     "sphinx:repair_action": _sphinx("repair_action"),
+    "sphinx:score_knowledge_mcq": _sphinx_static("mcq"),
+    "sphinx:score_knowledge_tf": _sphinx_static("tf"),
+    "sphinx:score_completion": _sphinx_static("completion"),
+    "pss:coordinate_numbers": _key_numbers,
 }
 
 
