@@ -46,15 +46,38 @@ def map_back(point: tuple[float, float], window: Window, width: int, height: int
     return (x0 + float(point[0]) * (x1 - x0)) / width, (y0 + float(point[1]) * (y1 - y0)) / height
 
 
-def to_relative(answer: Any, width: int, height: int, *, min_pixels: int | None = None, max_pixels: int | None = None):
-    """A parsed grounding answer's point as relative coordinates of a ``width`` x ``height`` image."""
-    from gui_models.coords import QWEN_MAX_PIXELS, QWEN_MIN_PIXELS, Geometry, convert
+def to_relative(answer: Any, width: int, height: int, *, min_pixels: int | None = None, max_pixels: int | None = None,
+                model_size: Any = None, budget: str | None = None):
+    """A parsed grounding answer's point as relative coordinates of a ``width`` x ``height`` image.
 
+    A ``resized_px`` answer is read with the size the model saw (``model_size`` = the backend's
+    ``extras["model_image_sizes"]`` entry), else with the family's resize budget (``budget`` name, default the
+    family's own, ``min_pixels`` / ``max_pixels`` overriding it); ``gui_models.coords.model_geometry``.
+    """
+    return answer_geometry(answer, width, height, min_pixels=min_pixels, max_pixels=max_pixels, model_size=model_size,
+                           budget=budget)[0]
+
+
+def answer_geometry(answer: Any, width: int, height: int, *, min_pixels: int | None = None, max_pixels: int | None = None,
+                    model_size: Any = None, budget: str | None = None):
+    """``(relative point, frame record)`` of a parsed grounding answer (see ``to_relative``)."""
+    from gui_models.coords import budget as named_budget
+    from gui_models.coords import convert, model_geometry
+    from gui_models.grounding import FAMILY_BUDGETS
+
+    fallback = None
     if answer.frame == "resized_px":
-        geometry = Geometry.qwen(width, height, min_pixels=min_pixels or QWEN_MIN_PIXELS, max_pixels=max_pixels or QWEN_MAX_PIXELS)
-    else:
-        geometry = Geometry.identity(width, height)
-    return convert(answer.point, answer.frame, "relative", geometry)
+        fallback = named_budget(budget or FAMILY_BUDGETS.get(answer.family, "qwen2_5_vl"), min_pixels=min_pixels,
+                                max_pixels=max_pixels)
+    geometry, info = model_geometry(answer.frame, width, height, model_size=model_size, fallback=fallback)
+    return convert(answer.point, answer.frame, "relative", geometry), info
+
+
+def _kept(response: Any) -> dict[str, Any]:
+    """A response's extras other than ``crop`` (e.g. the backend's ``model_image_sizes``), kept on the answer."""
+    from gui_models.logit_capture import extras_of
+
+    return {k: v for k, v in extras_of(response).items() if k != "crop"}
 
 
 class Crop:
@@ -74,7 +97,7 @@ class Crop:
     @hookimpl
     def gui_intervention_response(self, response: ResponseContext) -> str | None:
         from gui_models.grounding import parse_point
-        from gui_models.logit_capture import CapturedResponse, capture_of
+        from gui_models.logit_capture import CapturedResponse, capture_of, extras_of
 
         first = response.text
         first_capture = capture_of(first)
@@ -82,7 +105,7 @@ class Crop:
                                 "first_capture": first_capture.to_json() if first_capture else None, "window": None}
         req = response.request
         if not req.images:
-            return CapturedResponse(str(first), first_capture, {"crop": {**info, "skipped": "no image"}})
+            return CapturedResponse(str(first), first_capture, {**_kept(first), "crop": {**info, "skipped": "no image"}})
         image = req.images[0]
         width, height = image.size
         text = str(first)
@@ -91,11 +114,16 @@ class Crop:
                 text = text.rsplit(tag, 1)[-1]
         answer = parse_point(text, self.family)
         if answer.status != "parsed" or answer.point is None:
-            return CapturedResponse(str(first), first_capture, {"crop": {**info, "skipped": f"first answer {answer.status}"}})
-        x, y = to_relative(answer, width, height, min_pixels=self.min_pixels, max_pixels=self.max_pixels)
+            return CapturedResponse(str(first), first_capture,
+                                    {**_kept(first), "crop": {**info, "skipped": f"first answer {answer.status}"}})
+        from gui_models.coords import reported_size
+
+        first_sizes = extras_of(first).get("model_image_sizes")
+        x, y = to_relative(answer, width, height, min_pixels=self.min_pixels, max_pixels=self.max_pixels,
+                           model_size=reported_size(first_sizes, 0))
         window = crop_window((min(max(x, 0.0), 1.0), min(max(y, 0.0), 1.0)), width, height, self.alpha)
         cropped = image.crop(window)
         second = response.rerun(req.with_(images=(cropped,) + tuple(req.images[1:]),
                                           metadata={**req.metadata, "crop_window": window}))
-        info.update(window=list(window), first_point=[x, y])
-        return CapturedResponse(str(second), capture_of(second), {"crop": info})
+        info.update(window=list(window), first_point=[x, y], first_model_image_sizes=first_sizes)
+        return CapturedResponse(str(second), capture_of(second), {**_kept(second), "crop": info})

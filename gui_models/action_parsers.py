@@ -1,17 +1,32 @@
-"""Parsers from each agent family's output format to the typed action space (StaR appendix C formats).
+"""Parsers from each agent family's output format to the typed action space (StaR appendix C formats and each
+family's own published action space; the conformance corpus ``gui_models/conformance/<family>.json`` cites them).
 
-Model outputs are untrusted: a parser never raises, it returns a ``ParsedAction`` whose
-status is ``parsed``, ``malformed`` or ``empty``. Each family states the coordinate frame
-its numbers are in; nothing is guessed from their size. Parsers are registered by family
-name (``register_parser``), so a third party can add one.
+Model outputs are untrusted: a parser never raises, it returns a ``ParsedAction`` whose status is ``parsed``,
+``malformed`` or ``empty``. Each family states the coordinate frame its numbers are in; nothing is guessed from
+their size. Non-finite or absurd numbers (``nan``, ``inf``, beyond ``MAX_COORD``) are format errors. Every parser
+runs in time linear in the length of the output (no regex with overlapping unbounded quantifiers; JSON objects
+found in one pass), so a hostile output cannot hang an evaluation.
 
-Open choice, recorded in every result: AgentCPM-GUI's ``to`` and GUI-Owl's ``swipe`` describe
-the finger's movement; ``gesture_to_scroll="same"`` keeps that word as the SCROLL direction,
-``"inverse"`` turns a finger moving up into scrolling down.
+Thought and action are separated before the action is read: the part after the last ``Action:`` /
+``actions:`` label (OS-Atlas, UI-TARS), after the last closing reasoning tag (``</think>``, ``</thinking>``),
+inside ``<tool_call>`` blocks (GUI-Owl, Qwen2.5-VL), or the JSON object itself (AgentCPM-GUI's ``thought`` field).
+Action words are read case-insensitively.
+
+Scroll semantics are per family and named (``SCROLL_SEMANTICS``): OS-Atlas ``SCROLL [UP]`` and UI-TARS
+``scroll(direction=)`` name the scroll direction (the side whose content is revealed, AndroidControl's
+convention and the canonical SCROLL direction here); AgentCPM-GUI's ``to`` and the ``swipe`` of GUI-Owl /
+Qwen2.5-VL's mobile_use name the finger's movement, the opposite. ``gesture_to_scroll`` overrides a family's
+default ("inverse": a finger moving up is a scroll down; "same": the finger word is taken as the direction).
+
+``reading="star_official"`` reproduces the official StaR evaluator (ZrW00/StaR ``evaluator/actions.py``,
+``translateACG2Atlas``) where it differs from AgentCPM-GUI's schema: ``to`` kept as the SCROLL word, any
+``duration`` with a POINT is a long press, only ``STATUS: finish`` ends a task (``satisfied`` / ``impossible``
+are no action). The default ``reading="schema"`` follows the family's own schema and evaluator.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import re
@@ -23,9 +38,22 @@ from gui_models.coords import Frame
 
 Status = Literal["parsed", "malformed", "empty"]
 GestureToScroll = Literal["same", "inverse"]
+Reading = Literal["schema", "star_official"]
+READINGS: tuple[str, ...] = ("schema", "star_official")
 _INVERSE = {"UP": "DOWN", "DOWN": "UP", "LEFT": "RIGHT", "RIGHT": "LEFT"}
-# AgentCPM-GUI: a POINT held at least this long (ms) is a long press (its schema's default duration is 200).
-LONG_PRESS_MS = 1000
+# AgentCPM-GUI schema: ``duration`` defaults to 200 ms; its README and evaluator call a POINT held longer a long press.
+AGENTCPM_DEFAULT_DURATION_MS = 200
+# A coordinate beyond this magnitude (in any frame) is a format error, not a point far off screen.
+MAX_COORD = 1e6
+
+# What each family's scroll/swipe word names: "scroll" (the scroll direction) or "finger" (the finger's movement).
+SCROLL_SEMANTICS: dict[str, str] = {"os_atlas": "scroll", "ui_tars": "scroll", "ui_tars_1_5": "scroll",
+                                    "agentcpm_gui": "finger", "gui_owl": "finger", "qwen2_5_vl": "finger", "generic": "scroll"}
+
+
+def default_gesture_to_scroll(family: str) -> GestureToScroll:
+    """The family's own reading: finger words are inverted into scroll directions."""
+    return "inverse" if SCROLL_SEMANTICS.get(family) == "finger" else "same"
 
 
 @dataclass(frozen=True)
@@ -41,7 +69,7 @@ PARSERS: dict[str, Parser] = {}
 
 
 def register_parser(name: str) -> Callable[[Parser], Parser]:
-    """Decorator: make ``fn(text, *, gesture_to_scroll) -> ParsedAction`` the parser of family ``name``."""
+    """Decorator: make ``fn(text, *, gesture_to_scroll, reading) -> ParsedAction`` the parser of family ``name``."""
 
     def deco(fn: Parser) -> Parser:
         if name in PARSERS and PARSERS[name] is not fn:
@@ -52,14 +80,25 @@ def register_parser(name: str) -> Callable[[Parser], Parser]:
     return deco
 
 
-def parse_action(text: Any, family: str, *, gesture_to_scroll: GestureToScroll = "same") -> ParsedAction:
-    """Parse ``text`` with the parser of ``family``; never raises on model output."""
+def parse_action(text: Any, family: str, *, gesture_to_scroll: GestureToScroll | None = None,
+                 reading: Reading = "schema") -> ParsedAction:
+    """Parse ``text`` with the parser of ``family``; never raises on model output.
+
+    ``gesture_to_scroll=None`` uses the family's own scroll semantics (``SCROLL_SEMANTICS``).
+    """
     if family not in PARSERS:
         raise ValueError(f"no action parser for family {family!r}; known: {', '.join(sorted(PARSERS))}")
+    if reading not in READINGS:
+        raise ValueError(f"unknown reading {reading!r}; known: {', '.join(READINGS)}")
     if not isinstance(text, str) or not text.strip():
         return ParsedAction(None, "empty", family, "empty output")
+    mode = gesture_to_scroll or default_gesture_to_scroll(family)
     try:
-        return PARSERS[family](text[:20000], gesture_to_scroll=gesture_to_scroll)
+        fn = PARSERS[family]
+        kwargs: dict[str, Any] = {"gesture_to_scroll": mode}
+        if reading != "schema" and "reading" in inspect.signature(fn).parameters:
+            kwargs["reading"] = reading  # only AgentCPM-GUI is read differently by the official StaR evaluator
+        return fn(str(text), **kwargs)
     except Exception as exc:  # a parser bug counts as a format error, never a crash
         return ParsedAction(None, "malformed", family, f"parser error: {type(exc).__name__}")
 
@@ -74,196 +113,466 @@ def _ok(family: str, action: Action, detail: str = "") -> ParsedAction:
 
 def scroll_direction(word: str, gesture: bool, mode: GestureToScroll) -> str | None:
     """A SCROLL direction from a word; a finger ``gesture`` word is inverted when ``mode == "inverse"``."""
-    d = word.strip().strip("'\"[] ").upper()
+    d = str(word).strip().strip("'\"[] ").upper()
     if d not in _INVERSE:
         return None
     return _INVERSE[d] if gesture and mode == "inverse" else d
 
 
-def _finite(*values: float) -> bool:
-    return all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in values)
+def finite_number(value: Any) -> float | None:
+    """``value`` as a float when it is a finite number (or a numeric string) within ``MAX_COORD``, else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        s = value.strip()
+        if not _NUM_FULL.fullmatch(s):
+            return None
+        value = s
+    if not isinstance(value, (int, float, str)):
+        return None
+    try:
+        v = float(value)
+    except (ValueError, OverflowError):
+        return None
+    return v if math.isfinite(v) and abs(v) <= MAX_COORD else None
 
 
-def _point(frame: Frame, x: float, y: float, kind: str = "CLICK") -> Action | None:
-    return Action(kind, point=(float(x), float(y)), frame=frame) if _finite(x, y) else None
+def _xy(value: Any) -> tuple[float, float] | None:
+    """Two finite numbers from ``[x, y]``, ``["x", "y"]`` or a string ``"x, y"`` / ``"[x, y]"``; else None."""
+    if isinstance(value, str):
+        nums = _NUM_RE.findall(value)
+        if len(nums) != 2 or _NONNUM_RE.search(value):
+            return None
+        value = nums
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        return None
+    x, y = finite_number(value[0]), finite_number(value[1])
+    return None if x is None or y is None else (x, y)
 
 
-def _after_action_label(text: str) -> str:
-    """The part after the last 'Action:' label, if any (Thought comes first in these formats)."""
-    parts = re.split(r"(?im)^\s*action\s*:\s*", text)
-    return parts[-1].strip() if len(parts) > 1 else text.strip()
+def _point(frame: Frame, x: float, y: float, kind: str = "CLICK") -> Action:
+    return Action(kind, point=(float(x), float(y)), frame=frame)
 
 
-# --- OS-Atlas (and Qwen2-VL prompted with the OS-Atlas template): 0-1000 grid -------------------------
+# A number: the lookbehind keeps a search from restarting inside a run of digits (linear time).
+_NUM = r"(?<![\d.])[-+]?\d+(?:\.\d+)?"
+_NUM_RE = re.compile(_NUM)
+_NUM_FULL = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
+_NONNUM_RE = re.compile(r"[A-Za-z]")  # letters in a coordinate string ("nan", "inf", "x") make it unreadable
+_LABEL = re.compile(r"(?i)\b(?:actions?|output)[ \t]*[:：]")
+_REASONING_END = ("</think>", "</thinking>", "</analysis>", "</thought>")
 
-_NUM = r"-?\d+(?:\.\d+)?"
+
+def after_reasoning(text: str) -> str:
+    """The text after the last closing reasoning tag (all of it when there is none)."""
+    low = text.lower()
+    cut = max((low.rfind(t) + len(t) for t in _REASONING_END if t in low), default=0)
+    return text[cut:]
+
+
+def action_part(text: str) -> str:
+    """The part after the last ``Action:`` / ``Actions:`` / ``Output:`` label (the thought comes first)."""
+    text = after_reasoning(text)
+    last = None
+    for last in _LABEL.finditer(text):
+        pass
+    return text[last.end():].strip() if last is not None else text.strip()
+
+
+def _pick(matches: list[re.Match[str]], body: str) -> list[re.Match[str]]:
+    """Candidate action words in the order to try: one at the very start, else those starting a line (last
+    first), else the rest (last first). Actions follow the reasoning, so later words win over earlier ones."""
+    if not matches:
+        return []
+    if not body[:matches[0].start()].strip():
+        return [matches[0]]
+    line_start, rest, prev_end, clean = [], [], 0, True
+    for m in matches:  # each gap between words is looked at once: linear
+        gap = body[prev_end:m.start()]
+        nl = gap.rfind("\n")
+        (line_start if (not gap[nl + 1:].strip() if nl >= 0 else clean and not gap.strip()) else rest).append(m)
+        prev_end, clean = m.end(), False
+    return line_start[::-1] + rest[::-1]
+
+
+# --- OS-Atlas (and Qwen2-VL prompted with the OS-Atlas template): 0-1000 grid ------------------------------------
+
+_ATLAS_WORD = re.compile(r"(?i)(?<![A-Za-z_])(LONG_CLICK|LONG_PRESS|CLICK|TYPE|SCROLL|OPEN_APP|OPENAPP|PRESS_BACK|PRESS_HOME|"
+                         r"PRESS_ENTER|PRESS_RECENT|ENTER|IMPOSSIBLE|COMPLETE|WAIT)(?![A-Za-z_])")
+_ATLAS_POINT = re.compile(rf"\s*(?:<point>\s*)?\[\[\s*({_NUM})\s*,\s*({_NUM})\s*\]\]")
+_ATLAS_DIR = re.compile(r"\s*(?:\[\s*)?([A-Za-z]+)")
+_ATLAS_SIMPLE = {"PRESS_BACK": "PRESS_BACK", "PRESS_HOME": "PRESS_HOME", "PRESS_ENTER": "PRESS_ENTER", "ENTER": "PRESS_ENTER",
+                 "IMPOSSIBLE": "IMPOSSIBLE", "COMPLETE": "COMPLETE", "WAIT": "WAIT"}
+
+
+def _atlas_one(body: str, m: re.Match[str], fam: str, mode: GestureToScroll) -> ParsedAction:
+    word, end = m.group(1).upper(), m.end()
+    if word in ("CLICK", "LONG_CLICK", "LONG_PRESS"):
+        pm = _ATLAS_POINT.match(body, end)
+        if not pm:
+            return _bad(fam, f"{word} without <point>[[x, y]]</point>")
+        x, y = finite_number(pm.group(1)), finite_number(pm.group(2))
+        if x is None or y is None:
+            return _bad(fam, "non-finite or out-of-range point")
+        return _ok(fam, _point("grid1000", x, y, "CLICK" if word == "CLICK" else "LONG_PRESS"))
+    if word == "TYPE":
+        start = body.find("[", end)
+        stop = body.rfind("]")
+        if start < 0 or body[end:start].strip() or stop < start:
+            return _bad(fam, "TYPE without [text]")
+        return _ok(fam, Action("TYPE", text=body[start + 1:stop].strip()))
+    if word == "SCROLL":
+        dm = _ATLAS_DIR.match(body, end)
+        d = scroll_direction(dm.group(1), True, mode) if dm else None
+        return _ok(fam, Action("SCROLL", direction=d), f"scroll word={dm.group(1).upper()}") if d else _bad(fam, "SCROLL without a direction")
+    if word in ("OPENAPP", "OPEN_APP"):
+        stop = body.find("\n", end)
+        name = body[end:stop if stop >= 0 else len(body)].strip().strip("[]<>").strip()
+        return _ok(fam, Action("OPENAPP", text=name)) if name else _bad(fam, "OPENAPP without an app name")
+    if word in _ATLAS_SIMPLE:
+        return _ok(fam, Action(_ATLAS_SIMPLE[word]))
+    return _bad(fam, f"{word} is not in the action space")
 
 
 @register_parser("os_atlas")
 def parse_os_atlas(text: str, *, gesture_to_scroll: GestureToScroll = "same") -> ParsedAction:
-    fam, body = "os_atlas", _after_action_label(text)
-    m = re.search(rf"\b(CLICK|LONG_CLICK|LONG_PRESS)\s*<point>\s*\[\[\s*({_NUM})\s*,\s*({_NUM})\s*\]\]\s*</point>", body, re.I)
-    if m:
-        act = _point("grid1000", float(m.group(2)), float(m.group(3)), "CLICK" if m.group(1).upper() == "CLICK" else "LONG_PRESS")
-        return _ok(fam, act) if act else _bad(fam, "non-finite point")
-    m = re.search(r"\bTYPE\s*\[(.*)\]", body, re.I | re.S)
-    if m:
-        return _ok(fam, Action("TYPE", text=m.group(1).strip()))
-    m = re.search(r"\bSCROLL\s*\[\s*(\w+)\s*\]", body, re.I)
-    if m:
-        d = scroll_direction(m.group(1), False, gesture_to_scroll)
-        return _ok(fam, Action("SCROLL", direction=d)) if d else _bad(fam, f"unknown scroll direction {m.group(1)!r}")
-    m = re.search(r"\bOPENAPP\s*\[?\s*([^\]\n]+?)\s*\]?\s*$", body, re.I | re.M)
-    if m and m.group(1).strip():
-        return _ok(fam, Action("OPENAPP", text=m.group(1).strip()))
-    for word, kind in (("PRESS_BACK", "PRESS_BACK"), ("PRESS_HOME", "PRESS_HOME"), ("PRESS_ENTER", "PRESS_ENTER"),
-                       ("IMPOSSIBLE", "IMPOSSIBLE"), ("COMPLETE", "COMPLETE"), ("WAIT", "WAIT")):
-        if re.search(rf"\b{word}\b", body):
-            return _ok(fam, Action(kind))
-    return _bad(fam, "no OS-Atlas action")
+    """OS-Atlas: ``thoughts:``/``actions:`` (or ``Thought:``/``Action:``) blocks; the action is read after the label."""
+    fam, body = "os_atlas", action_part(text)
+    cands = _pick(list(_ATLAS_WORD.finditer(body)), body)
+    if not cands:
+        return _bad(fam, "no OS-Atlas action")
+    # the SCROLL word is a scroll direction: "same" keeps it, "inverse" (an explicit override) flips it
+    return _atlas_one(body, cands[0], fam, gesture_to_scroll)
 
 
-# --- UI-TARS: click(start_box='<|box_start|>(x,y)<|box_end|>') ----------------------------------
+# --- UI-TARS / UI-TARS-1.5: function calls ------------------------------------------------------------------------
+
+_TARS_CALL = re.compile(r"(?i)(?<![A-Za-z_])(click|left_single|left_double|double_click|right_single|long_press|type|scroll|"
+                        r"open_app|drag|hotkey|press_back|press_home|press_enter|enter|wait|finished|call_user)\s*\(")
+_ARG = re.compile(r"\s*(?:,\s*)?([A-Za-z_]\w*)\s*=\s*(?:'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"|([^,)]*))", re.S)
+_TARS_SIMPLE = {"press_back": "PRESS_BACK", "press_home": "PRESS_HOME", "press_enter": "PRESS_ENTER", "enter": "PRESS_ENTER",
+                "wait": "WAIT", "finished": "COMPLETE"}
+
+
+def _call_args(body: str, pos: int) -> dict[str, str]:
+    """``key='value'`` arguments of a call whose '(' ends at ``pos``; stops at the first thing that is not one."""
+    args: dict[str, str] = {}
+    while True:
+        m = _ARG.match(body, pos)
+        if not m or m.end() == pos:
+            return args
+        value = next(g for g in (m.group(2), m.group(3), m.group(4)) if g is not None)
+        args.setdefault(m.group(1).lower(), value)
+        pos = m.end()
+
+
+_CONTENT = re.compile(r"\s*content\s*=\s*(['\"])")
+
+
+def _type_content(body: str, pos: int) -> str | None:
+    """The content of ``type(content='...')``: up to the last closing quote-and-parenthesis, so an unescaped
+    quote inside the text (``'it's'``) does not cut it (UI-TARS's own parser reads it the same way)."""
+    m = _CONTENT.match(body, pos)
+    if not m:
+        return None
+    q = m.group(1)
+    end = body.rfind(q + ")")
+    if end < m.end():
+        end = body.rfind(q)
+        if end < m.end():
+            return None
+    return body[m.end():end]
+
+
+def _unescape(s: str) -> str:
+    return s.replace("\\n", "\n").replace("\\'", "'").replace('\\"', '"').replace("\\\\", "\\")
+
+
+def _box_point(value: str | None) -> tuple[float, float] | None | str:
+    """A point from a UI-TARS box/point argument: 2 numbers a point, 4 a box (its centre); "bad" when unreadable."""
+    if value is None:
+        return None
+    cleaned = value.replace("<|box_start|>", "").replace("<|box_end|>", "").replace("<point>", "").replace("</point>", "")
+    cleaned = cleaned.replace("<bbox>", "").replace("</bbox>", "")
+    if _NONNUM_RE.search(cleaned):
+        return "bad"
+    nums = [finite_number(n) for n in _NUM_RE.findall(cleaned)]
+    if len(nums) not in (2, 4) or any(n is None for n in nums):
+        return "bad"
+    if len(nums) == 4:
+        return (nums[0] + nums[2]) / 2, (nums[1] + nums[3]) / 2
+    return nums[0], nums[1]
+
+
+def _tars_one(body: str, m: re.Match[str], frame: Frame, fam: str, mode: GestureToScroll) -> ParsedAction:
+    name = m.group(1).lower()
+    args = _call_args(body, m.end())
+    start = _box_point(args.get("start_box", args.get("point", args.get("start_point"))))
+    if start == "bad":
+        return _bad(fam, f"{name}: unreadable or non-finite point")
+    if name in ("click", "left_single", "long_press", "left_double", "double_click", "right_single"):
+        if start is None:
+            return _bad(fam, f"{name} without a point")
+        kind = {"long_press": "LONG_PRESS", "left_double": "DOUBLE_CLICK", "double_click": "DOUBLE_CLICK",
+                "right_single": "RIGHT_CLICK"}.get(name, "CLICK")
+        return _ok(fam, _point(frame, *start, kind))
+    if name == "drag":
+        end = _box_point(args.get("end_box", args.get("end_point")))
+        if start is None or end is None or end == "bad":
+            return _bad(fam, "drag needs a start and an end point")
+        return _ok(fam, Action("DRAG", point=start, end_point=end, frame=frame))
+    if name == "type":
+        content = _type_content(body, m.end())
+        if content is None:
+            return _bad(fam, "type without content")
+        return _ok(fam, Action("TYPE", text=_unescape(content)))
+    if name == "scroll":
+        d = scroll_direction(args.get("direction", ""), True, mode)
+        if d is None:
+            return _bad(fam, f"unknown scroll direction {args.get('direction')!r}")
+        return _ok(fam, Action("SCROLL", direction=d, point=start, frame=frame if start else None))
+    if name == "open_app":
+        app = _unescape(args.get("app_name", "")).strip()
+        return _ok(fam, Action("OPENAPP", text=app)) if app else _bad(fam, "open_app without app_name")
+    if name == "hotkey":
+        keys = " ".join(_unescape(args.get("key", args.get("hotkey", ""))).lower().split())
+        return _ok(fam, Action("HOTKEY", text=keys)) if keys else _bad(fam, "hotkey without key")
+    if name in _TARS_SIMPLE:
+        return _ok(fam, Action(_TARS_SIMPLE[name]))
+    return _bad(fam, f"{name}() is not in the action space")
 
 
 def _ui_tars(text: str, frame: Frame, fam: str, mode: GestureToScroll) -> ParsedAction:
-    body = _after_action_label(text)
-    m = re.search(r"\b(click|left_single|long_press)\s*\(\s*start_box\s*=\s*['\"]?\s*(?:<\|box_start\|>)?\s*\(?\s*"
-                  rf"({_NUM})\s*,\s*({_NUM})(?:\s*,\s*({_NUM})\s*,\s*({_NUM}))?", body)
-    if m:
-        x, y = float(m.group(2)), float(m.group(3))
-        if m.group(4) is not None:  # a box: its centre
-            x, y = (x + float(m.group(4))) / 2, (y + float(m.group(5))) / 2
-        act = _point(frame, x, y, "LONG_PRESS" if m.group(1) == "long_press" else "CLICK")
-        return _ok(fam, act) if act else _bad(fam, "non-finite point")
-    m = re.search(r"\btype\s*\(\s*content\s*=\s*(['\"])(.*?)\1\s*\)", body, re.S)
-    if m:
-        return _ok(fam, Action("TYPE", text=m.group(2).replace("\\n", "\n").replace("\\'", "'")))
-    m = re.search(r"\bscroll\s*\((?:[^)]*?)direction\s*=\s*['\"]?(\w+)", body)
-    if m:
-        d = scroll_direction(m.group(1), False, mode)
-        return _ok(fam, Action("SCROLL", direction=d)) if d else _bad(fam, f"unknown scroll direction {m.group(1)!r}")
-    m = re.search(r"\bopen_app\s*\(\s*app_name\s*=\s*(['\"])(.+?)\1", body)
-    if m:
-        return _ok(fam, Action("OPENAPP", text=m.group(2).strip()))
-    for call, kind in (("press_back", "PRESS_BACK"), ("press_home", "PRESS_HOME"), ("press_enter", "PRESS_ENTER"),
-                       ("wait", "WAIT"), ("finished", "COMPLETE")):
-        if re.search(rf"\b{call}\s*\(", body):
-            return _ok(fam, Action(kind))
-    return _bad(fam, "no UI-TARS action call")
+    body = action_part(text)
+    cands = _pick(list(_TARS_CALL.finditer(body)), body)
+    if not cands:
+        return _bad(fam, "no UI-TARS action call")
+    return _tars_one(body, cands[0], frame, fam, mode)
 
 
 @register_parser("ui_tars")
 def parse_ui_tars(text: str, *, gesture_to_scroll: GestureToScroll = "same") -> ParsedAction:
-    """UI-TARS(-1.0): coordinates on the 0-1000 grid."""
+    """UI-TARS(-1.0): ``click(start_box='<|box_start|>(x,y)<|box_end|>')``, coordinates on the 0-1000 grid."""
     return _ui_tars(text, "grid1000", "ui_tars", gesture_to_scroll)
 
 
 @register_parser("ui_tars_1_5")
 def parse_ui_tars_1_5(text: str, *, gesture_to_scroll: GestureToScroll = "same") -> ParsedAction:
-    """UI-TARS-1.5: pixels of the smart-resized image."""
+    """UI-TARS-1.5: ``click(point='<point>x y</point>')`` (and the 1.0 syntax), pixels of the smart-resized image."""
     return _ui_tars(text, "resized_px", "ui_tars_1_5", gesture_to_scroll)
 
 
-# --- AgentCPM-GUI: compact JSON on the 0-1000 grid -----------------------------------------------------
+# --- JSON objects in free text (one pass, linear time) -----------------------------------------------------------------
 
 
-def _json_objects(text: str) -> list[dict]:
-    out = []
-    for m in re.finditer(r"\{", text):
-        depth = 0
-        for j in range(m.start(), min(len(text), m.start() + 5000)):
-            depth += {"{": 1, "}": -1}.get(text[j], 0)
-            if depth == 0:
-                try:
-                    obj = json.loads(text[m.start(): j + 1])
-                except ValueError:
-                    break
-                if isinstance(obj, dict):
-                    out.append(obj)
-                break
+_JSON_MARK = re.compile(r'[{}"\\]')
+JSON_DESCENT = 4  # how many levels below a span that is not JSON are searched for objects
+
+
+def json_objects(text: str, limit: int = 64) -> list[dict]:
+    """The JSON objects (dicts) in ``text``, in order: balanced ``{...}`` spans that decode, outermost first.
+
+    One scan records the balanced spans (tracking JSON strings inside braces); outermost spans are decoded,
+    and inside one that does not decode its direct sub-spans are tried, at most ``JSON_DESCENT`` levels down.
+    Each level decodes disjoint spans, so the cost is linear in ``len(text)`` (``"{" * 20000``: one scan).
+    """
+    spans: list[tuple[int, int]] = []
+    stack: list[int] = []
+    in_str, skip_to = False, -1
+    for m in _JSON_MARK.finditer(text):
+        i, c = m.start(), m.group()
+        if i < skip_to:
+            continue
+        if in_str:
+            if c == "\\":
+                skip_to = i + 2
+            elif c == '"':
+                in_str = False
+        elif c == "{":
+            stack.append(i)
+        elif c == "}":
+            if stack:
+                spans.append((stack.pop(), i + 1))
+        elif c == '"' and stack:
+            in_str = True
+    spans.sort()
+    out: list[dict] = []
+
+    def visit(lo: int, hi: int, level: int) -> None:
+        k = lo
+        while k < hi and len(out) < limit:
+            s, e = spans[k]
+            inner = k + 1
+            while inner < hi and spans[inner][0] < e:
+                inner += 1
+            try:
+                obj = json.loads(text[s:e])
+            except (ValueError, RecursionError):
+                obj = None
+            if isinstance(obj, dict):
+                out.append(obj)
+            elif level < JSON_DESCENT:
+                visit(k + 1, inner, level + 1)
+            k = inner
+
+    visit(0, len(spans), 0)
     return out
 
 
+# --- AgentCPM-GUI: compact JSON on the 0-1000 grid -------------------------------------------------------------------
+
+_CPM_KEYS = {"POINT", "PRESS", "TYPE", "STATUS", "duration", "to"}
+_CPM_STOP = ("finish", "satisfied", "impossible", "interrupt", "need_feedback")
+
+
 @register_parser("agentcpm_gui")
-def parse_agentcpm(text: str, *, gesture_to_scroll: GestureToScroll = "same") -> ParsedAction:
+def parse_agentcpm(text: str, *, gesture_to_scroll: GestureToScroll = "inverse", reading: Reading = "schema") -> ParsedAction:
+    """AgentCPM-GUI (OpenBMB README action table, ``eval/utils/evaluator.py``): one JSON object per step."""
     fam = "agentcpm_gui"
-    objs = [o for o in _json_objects(text) if {"POINT", "PRESS", "TYPE", "STATUS", "duration", "to"} & set(o)]
+    objs = [o for o in json_objects(after_reasoning(text)) if _CPM_KEYS & set(o)]
     if not objs:
         return _bad(fam, "no AgentCPM-GUI JSON object")
     o = objs[-1]
-    status = str(o.get("STATUS", "continue")).lower()
-    if "POINT" in o:
-        pt = o["POINT"]
-        if not (isinstance(pt, list) and len(pt) == 2 and _finite(*pt)):
-            return _bad(fam, "POINT is not [x, y]")
-        to = o.get("to")
-        if isinstance(to, str):
-            d = scroll_direction(to, True, gesture_to_scroll)
-            return _ok(fam, Action("SCROLL", direction=d), f"gesture_to_scroll={gesture_to_scroll}") if d else _bad(fam, f"unknown direction {to!r}")
-        if to is not None:
-            return _bad(fam, "drag to a location is not in the action space")
-        duration = o.get("duration", 200)
-        kind = "LONG_PRESS" if _finite(duration) and duration >= LONG_PRESS_MS else "CLICK"
-        return _ok(fam, _point("grid1000", pt[0], pt[1], kind))
-    if "TYPE" in o and isinstance(o["TYPE"], str):
-        return _ok(fam, Action("TYPE", text=o["TYPE"]))
+    official = reading == "star_official"
+    status = str(o.get("STATUS", "continue")).strip().lower()
+    has_point = "POINT" in o
+    if official:  # translateACG2Atlas: POINT wins unless to/TYPE/PRESS; then to, TYPE, PRESS, STATUS finish, duration
+        if has_point and not ({"to", "TYPE", "PRESS"} & set(o)):
+            pt = _xy(o["POINT"])
+            if pt is None:
+                return _bad(fam, "POINT is not [x, y]")
+            return _ok(fam, _point("grid1000", *pt, "LONG_PRESS" if "duration" in o else "CLICK"), "reading=star_official")
+        if "to" in o:
+            d = scroll_direction(o["to"], True, "same") if isinstance(o["to"], str) else None
+            return _ok(fam, Action("SCROLL", direction=d), "reading=star_official") if d else _bad(fam, f"unknown direction {o['to']!r}")
+    else:
+        # the schema's evaluator: a stop status ends the step whatever else the object holds
+        if status in ("finish", "satisfied"):  # satisfied: "无需操作" - the goal already holds
+            return _ok(fam, Action("COMPLETE"), f"STATUS={status}")
+        if status in ("impossible", "interrupt", "need_feedback"):
+            return _ok(fam, Action("IMPOSSIBLE"), f"STATUS={status}")
+    if "TYPE" in o:  # TYPE and PRESS win over a POINT (the point only says where; StaR and AgentCPM read it so)
+        return _ok(fam, Action("TYPE", text=str(o["TYPE"]))) if isinstance(o["TYPE"], (str, int, float)) else _bad(fam, "TYPE is not text")
     if "PRESS" in o:
-        key = str(o["PRESS"]).upper()
+        key = str(o["PRESS"]).strip().upper()
         return _ok(fam, Action(f"PRESS_{key}")) if key in ("HOME", "BACK", "ENTER") else _bad(fam, f"unknown key {key!r}")
-    if status in ("finish", "satisfied"):
-        return _ok(fam, Action("COMPLETE"), f"STATUS={status}")
-    if status == "impossible":
-        return _ok(fam, Action("IMPOSSIBLE"))
+    if has_point and not official:
+        pt = _xy(o["POINT"])
+        if pt is None:
+            return _bad(fam, "POINT is not [x, y] of finite numbers")
+        to = o.get("to")
+        if to is not None:
+            if isinstance(to, str):
+                d = scroll_direction(to, True, gesture_to_scroll)
+            else:
+                end = _xy(to)
+                if end is None:
+                    return _bad(fam, "to is neither a direction nor [x, y]")
+                dx, dy = end[0] - pt[0], end[1] - pt[1]
+                if dx == dy == 0:
+                    return _bad(fam, "swipe to the same point")
+                word = ("RIGHT" if dx > 0 else "LEFT") if abs(dx) >= abs(dy) else ("DOWN" if dy > 0 else "UP")
+                d = scroll_direction(word, True, gesture_to_scroll)
+            return (_ok(fam, Action("SCROLL", direction=d), f"gesture_to_scroll={gesture_to_scroll}") if d
+                    else _bad(fam, f"unknown direction {to!r}"))
+        duration = finite_number(o.get("duration", AGENTCPM_DEFAULT_DURATION_MS))
+        if duration is None:
+            return _bad(fam, "duration is not a number")
+        return _ok(fam, _point("grid1000", *pt, "LONG_PRESS" if duration > AGENTCPM_DEFAULT_DURATION_MS else "CLICK"))
+    if official:
+        if status == "finish":
+            return _ok(fam, Action("COMPLETE"), "reading=star_official")
+        if "STATUS" in o:
+            return _bad(fam, f"STATUS={status} is no action in the official StaR reading")
     if "duration" in o:
         return _ok(fam, Action("WAIT"))
     return _bad(fam, f"no action in {sorted(o)}")
 
 
-# --- GUI-Owl / Qwen2.5-VL mobile_use tool calls: pixels of the smart-resized image ------------------
+# --- GUI-Owl / Qwen2.5-VL mobile_use tool calls: pixels of the image the model saw -----------------------------------
+
+_KEYS = {"back": "PRESS_BACK", "home": "PRESS_HOME", "enter": "PRESS_ENTER", "keycode_back": "PRESS_BACK",
+         "keycode_home": "PRESS_HOME", "keycode_enter": "PRESS_ENTER", "4": "PRESS_BACK", "3": "PRESS_HOME", "66": "PRESS_ENTER"}
+
+
+def _tool_blocks(text: str) -> list[str]:
+    """Contents of ``<tool_call>...</tool_call>`` blocks (an unclosed last block runs to the end); [] if none."""
+    out, pos, low = [], 0, text.lower()
+    while True:
+        i = low.find("<tool_call>", pos)
+        if i < 0:
+            return out
+        j = low.find("</tool_call>", i)
+        out.append(text[i + 11: j if j >= 0 else len(text)])
+        if j < 0:
+            return out
+        pos = j + 12
+
+
+def _arguments(obj: dict) -> dict | None:
+    args = obj.get("arguments", obj.get("parameters"))
+    if isinstance(args, str):  # GUI-Owl sometimes writes the arguments as a JSON string
+        try:
+            args = json.loads(args)
+        except (ValueError, RecursionError):
+            return None
+    if isinstance(args, dict):
+        return args
+    return obj if isinstance(obj.get("action"), str) else None
 
 
 def _tool_call(text: str, fam: str, mode: GestureToScroll) -> ParsedAction:
-    blocks = re.findall(r"<tool_call>(.*?)</tool_call>", text, re.S) or [text]
-    calls = [o for b in blocks for o in _json_objects(b) if isinstance(o.get("arguments"), dict)]
+    body = after_reasoning(text)
+    blocks = _tool_blocks(body) or [body]
+    calls = [a for b in blocks for o in json_objects(b) if (a := _arguments(o)) is not None]
     if not calls:
         return _bad(fam, "no tool call with arguments")
-    args = calls[-1]["arguments"]
-    action = str(args.get("action", "")).lower()
-    coord = args.get("coordinate")
+    args = calls[0]
+    action = str(args.get("action", "")).strip().lower()
     if action in ("click", "long_press"):
-        if not (isinstance(coord, list) and len(coord) == 2 and _finite(*coord)):
-            return _bad(fam, f"{action} without a coordinate [x, y]")
-        return _ok(fam, _point("resized_px", coord[0], coord[1], "CLICK" if action == "click" else "LONG_PRESS"))
-    if action == "swipe":
-        c2 = args.get("coordinate2")
-        if not (isinstance(coord, list) and isinstance(c2, list) and len(coord) == 2 and len(c2) == 2 and _finite(*coord, *c2)):
-            return _bad(fam, "swipe needs coordinate and coordinate2")
-        dx, dy = c2[0] - coord[0], c2[1] - coord[1]
+        pt = _xy(args.get("coordinate"))
+        if pt is None:
+            return _bad(fam, f"{action} without a coordinate [x, y] of finite numbers")
+        return _ok(fam, _point("resized_px", *pt, "CLICK" if action == "click" else "LONG_PRESS"))
+    if action in ("swipe", "scroll"):
+        if action == "scroll" and isinstance(args.get("direction"), str):
+            d = scroll_direction(args["direction"], False, mode)
+            return _ok(fam, Action("SCROLL", direction=d)) if d else _bad(fam, f"unknown direction {args['direction']!r}")
+        a, b = _xy(args.get("coordinate")), _xy(args.get("coordinate2"))
+        if a is None or b is None:
+            return _bad(fam, "swipe needs coordinate and coordinate2 of finite numbers")
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        if dx == dy == 0:
+            return _bad(fam, "swipe to the same point")
         word = ("RIGHT" if dx > 0 else "LEFT") if abs(dx) >= abs(dy) else ("DOWN" if dy > 0 else "UP")
         return _ok(fam, Action("SCROLL", direction=scroll_direction(word, True, mode)), f"gesture_to_scroll={mode}")
-    if action in ("type", "open"):
+    if action in ("type", "open", "open_app"):
         value = args.get("text")
-        if not isinstance(value, str):
+        if not isinstance(value, str) or (action != "type" and not value.strip()):
             return _bad(fam, f"{action} without text")
-        return _ok(fam, Action("TYPE" if action == "type" else "OPENAPP", text=value))
+        return _ok(fam, Action("TYPE", text=value) if action == "type" else Action("OPENAPP", text=value.strip()))
     if action == "system_button":
-        button = str(args.get("button", "")).upper()
-        return _ok(fam, Action(f"PRESS_{button}")) if button in ("BACK", "HOME", "ENTER") else _bad(fam, f"unsupported button {button!r}")
+        button = str(args.get("button", "")).strip().upper()
+        return _ok(fam, Action(f"PRESS_{button}")) if button in ("BACK", "HOME", "ENTER") else _bad(fam, f"button {button!r} is not in the action space")
+    if action == "key":  # adb keyevent names; the three with an action here are read, others are outside the space
+        key = str(args.get("text", "")).strip().lower()
+        return _ok(fam, Action(_KEYS[key]), f"key={key}") if key in _KEYS else _bad(fam, f"key {key!r} is not in the action space")
     if action == "wait":
         return _ok(fam, Action("WAIT"))
-    if action == "terminate":
-        return _ok(fam, Action("COMPLETE" if str(args.get("status", "success")).lower() == "success" else "IMPOSSIBLE"))
+    if action in ("terminate", "done"):
+        status = str(args.get("status", "success")).strip().lower()
+        return _ok(fam, Action("COMPLETE" if status == "success" else "IMPOSSIBLE"), f"status={status}")
     return _bad(fam, f"action {action!r} is not in the action space")
 
 
 @register_parser("gui_owl")
-def parse_gui_owl(text: str, *, gesture_to_scroll: GestureToScroll = "same") -> ParsedAction:
+def parse_gui_owl(text: str, *, gesture_to_scroll: GestureToScroll = "inverse") -> ParsedAction:
+    """GUI-Owl (Mobile-Agent-v3 mobile_use tool): ``<tool_call>{"name": "mobile_use", "arguments": {...}}</tool_call>``."""
     return _tool_call(text, "gui_owl", gesture_to_scroll)
 
 
 @register_parser("qwen2_5_vl")
-def parse_qwen2_5_vl(text: str, *, gesture_to_scroll: GestureToScroll = "same") -> ParsedAction:
+def parse_qwen2_5_vl(text: str, *, gesture_to_scroll: GestureToScroll = "inverse") -> ParsedAction:
     """Qwen2.5-VL's mobile_use function calls (the same tool schema as GUI-Owl)."""
     return _tool_call(text, "qwen2_5_vl", gesture_to_scroll)
 
@@ -272,7 +581,7 @@ def parse_qwen2_5_vl(text: str, *, gesture_to_scroll: GestureToScroll = "same") 
 def parse_generic(text: str, *, gesture_to_scroll: GestureToScroll = "same") -> ParsedAction:
     """Fallback: the first family whose parser succeeds, tried from the most to the least structured."""
     for fam in ("gui_owl", "agentcpm_gui", "ui_tars", "os_atlas"):
-        res = PARSERS[fam](text, gesture_to_scroll=gesture_to_scroll)
+        res = PARSERS[fam](text, gesture_to_scroll=default_gesture_to_scroll(fam))
         if res.status == "parsed":
             return ParsedAction(res.action, "parsed", "generic", f"as {fam}")
     return _bad("generic", "no known action format")

@@ -21,8 +21,8 @@ from typing import Literal
 Frame = Literal["relative", "grid1000", "resized_px", "original_px"]
 FRAMES: tuple[str, ...] = ("relative", "grid1000", "resized_px", "original_px")
 
-# Qwen2-VL-family image processor defaults: 14 px patches merged 2x2 (factor 28),
-# between 56*56 and 28*28*1280 pixels.
+# Qwen2-VL-family image processor *class* defaults (transformers' Qwen2VLImageProcessor): 14 px patches merged
+# 2x2 (factor 28), between 56*56 and 28*28*1280 pixels. Released checkpoints override them (``BUDGETS``).
 QWEN_FACTOR = 28
 QWEN_MIN_PIXELS = 56 * 56
 QWEN_MAX_PIXELS = 28 * 28 * 1280
@@ -54,6 +54,51 @@ def smart_resize(height: int, width: int, factor: int = QWEN_FACTOR, min_pixels:
 
 
 @dataclass(frozen=True)
+class Budget:
+    """A named smart-resize budget: the processor parameters a checkpoint family resizes its images with."""
+
+    name: str
+    min_pixels: int
+    max_pixels: int
+    factor: int = QWEN_FACTOR
+    source: str = ""
+
+    def resized(self, width: int, height: int) -> tuple[int, int]:
+        """(width, height) of the image the model sees."""
+        h, w = smart_resize(height, width, self.factor, self.min_pixels, self.max_pixels)
+        return w, h
+
+    def describe(self) -> dict:
+        return {"name": self.name, "min_pixels": self.min_pixels, "max_pixels": self.max_pixels, "factor": self.factor}
+
+
+# The budgets the released checkpoints use (read from each family's published processor config / code):
+BUDGETS: dict[str, Budget] = {b.name: b for b in (
+    Budget("qwen2_vl_class_default", QWEN_MIN_PIXELS, QWEN_MAX_PIXELS, source="transformers Qwen2VLImageProcessor defaults"),
+    # Qwen2.5-VL-*-Instruct preprocessor_config.json: min_pixels 3136, max_pixels 12845056
+    Budget("qwen2_5_vl", 3136, 12845056, source="Qwen2.5-VL-*-Instruct preprocessor_config.json"),
+    # bytedance/UI-TARS README_coordinates.md and codes/ui_tars/action_parser.py: MIN 100*28*28, MAX 16384*28*28
+    Budget("ui_tars_1_5", 100 * 28 * 28, 16384 * 28 * 28, source="bytedance/UI-TARS README_coordinates.md"),
+    # X-PLUG/MobileAgent Mobile-Agent-v3 infer_ma3.py: MIN_PIXELS 3136, MAX_PIXELS 10035200 (12800 tokens)
+    Budget("gui_owl", 3136, 10035200, source="X-PLUG/MobileAgent Mobile-Agent-v3/android_world_v3/.../infer_ma3.py"),
+)}
+
+
+def budget(name: str, *, min_pixels: int | None = None, max_pixels: int | None = None) -> Budget:
+    """The named budget, with ``min_pixels`` / ``max_pixels`` overridden when given (the name then says so)."""
+    if name not in BUDGETS:
+        raise ValueError(f"unknown resize budget {name!r}; known: {', '.join(BUDGETS)}")
+    b = BUDGETS[name]
+    lo = int(min_pixels) if min_pixels is not None else b.min_pixels
+    hi = int(max_pixels) if max_pixels is not None else b.max_pixels
+    if (lo, hi) == (b.min_pixels, b.max_pixels):
+        return b
+    if not 0 < lo <= hi:
+        raise ValueError(f"resize budget needs 0 < min_pixels <= max_pixels, got min_pixels={lo}, max_pixels={hi}")
+    return Budget(f"{name}+override", lo, hi, b.factor, b.source)
+
+
+@dataclass(frozen=True)
 class Geometry:
     """An original screenshot size and the size the model actually saw."""
 
@@ -65,6 +110,19 @@ class Geometry:
     @classmethod
     def identity(cls, width: int, height: int) -> "Geometry":
         return cls(width, height, width, height)
+
+    @classmethod
+    def seen(cls, width: int, height: int, model_size: tuple[int, int] | list[int]) -> "Geometry":
+        """The geometry when the backend reported the size ``[width, height]`` its processor fed the model."""
+        mw, mh = (int(v) for v in model_size)
+        if mw <= 0 or mh <= 0:
+            raise ValueError(f"model image size must be positive, got {mw}x{mh}")
+        return cls(width, height, mw, mh)
+
+    @classmethod
+    def from_budget(cls, width: int, height: int, b: Budget) -> "Geometry":
+        w, h = b.resized(width, height)
+        return cls(width, height, w, h)
 
     @classmethod
     def qwen(cls, width: int, height: int, *, factor: int = QWEN_FACTOR, min_pixels: int = QWEN_MIN_PIXELS,
@@ -87,11 +145,15 @@ class Geometry:
 
 
 def convert(point: tuple[float, float], src: Frame, dst: Frame, geometry: Geometry) -> tuple[float, float]:
-    """``point`` given in frame ``src`` expressed in frame ``dst`` (no rounding, no clamping)."""
+    """``point`` given in frame ``src`` expressed in frame ``dst`` (no rounding, no clamping).
+
+    Between equal frames (or frames of equal size) the point is returned unchanged: ``x / 1000 * 1000`` is
+    not always ``x`` in floating point, and a flipped last bit flips a result at a threshold or a box edge.
+    """
     sx, sy = geometry._scale(src)
     dx, dy = geometry._scale(dst)
     x, y = point
-    return x / sx * dx, y / sy * dy
+    return (x if sx == dx else x * dx / sx), (y if sy == dy else y * dy / sy)
 
 
 def convert_box(box: tuple[float, float, float, float], src: Frame, dst: Frame, geometry: Geometry) -> tuple[float, float, float, float]:
@@ -99,3 +161,39 @@ def convert_box(box: tuple[float, float, float, float], src: Frame, dst: Frame, 
     x1, y1 = convert((box[0], box[1]), src, dst, geometry)
     x2, y2 = convert((box[2], box[3]), src, dst, geometry)
     return x1, y1, x2, y2
+
+
+def model_geometry(frame: str, width: int, height: int, *, model_size: tuple[int, int] | list[int] | None = None,
+                   fallback: Budget | None = None) -> tuple[Geometry, dict]:
+    """The geometry an answer in ``frame`` is read in, and a record of where the model's image size came from.
+
+    Only ``resized_px`` needs the size the model saw: the one the backend reported (``model_size``, from
+    ``extras["model_image_sizes"]``) wins, else the ``fallback`` budget's resize. A malformed report is not
+    trusted (the record says the budget was used).
+    """
+    if frame != "resized_px":
+        return Geometry.identity(width, height), {"frame": frame, "frame_source": "not_needed"}
+    if model_size is not None:
+        try:
+            g = Geometry.seen(width, height, model_size)
+            return g, {"frame": frame, "frame_source": "model_image_sizes", "model_size": [g.resized_width, g.resized_height]}
+        except (TypeError, ValueError):
+            pass
+    b = fallback or BUDGETS["qwen2_5_vl"]
+    g = Geometry.from_budget(width, height, b)
+    return g, {"frame": frame, "frame_source": f"budget:{b.name}", "budget": b.describe(),
+               "model_size": [g.resized_width, g.resized_height]}
+
+
+def reported_size(sizes: object, index: int = 0) -> list[int] | None:
+    """Entry ``index`` of an ``extras["model_image_sizes"]`` list, or None when absent or not a [w, h] pair."""
+    if not isinstance(sizes, (list, tuple)) or not sizes:
+        return None
+    try:
+        item = sizes[index]
+    except IndexError:
+        return None
+    if (isinstance(item, (list, tuple)) and len(item) == 2 and all(isinstance(v, int) and not isinstance(v, bool) and v > 0
+                                                                  for v in item)):
+        return [int(item[0]), int(item[1])]
+    return None

@@ -28,7 +28,8 @@ CASES = [
     ("ui_tars", "Action: open_app(app_name='Settings')", Action("OPENAPP", text="Settings")),
     ("ui_tars", "Thought: done.\nAction: finished()", Action("COMPLETE")),
     ("agentcpm_gui", '{"thought":"打开开关","POINT":[915,252]}', Action("CLICK", point=(915.0, 252.0), frame="grid1000")),
-    ("agentcpm_gui", '{"POINT":[500,800],"to":"up"}', Action("SCROLL", direction="UP")),
+    # AgentCPM-GUI's "to" is the finger's movement: a finger moving up scrolls down (the family's default reading)
+    ("agentcpm_gui", '{"POINT":[500,800],"to":"up"}', Action("SCROLL", direction="DOWN")),
     ("agentcpm_gui", '{"POINT":[500,800],"duration":1500}', Action("LONG_PRESS", point=(500.0, 800.0), frame="grid1000")),
     ("agentcpm_gui", '{"TYPE":"北京"}', Action("TYPE", text="北京")),
     ("agentcpm_gui", '{"PRESS":"BACK"}', Action("PRESS_BACK")),
@@ -39,7 +40,7 @@ CASES = [
                 '"coordinate": [377, 185]}}\n</tool_call>\n<conclusion>Tap Wi-Fi.</conclusion>',
      Action("CLICK", point=(377.0, 185.0), frame="resized_px")),
     ("gui_owl", '<tool_call>{"name": "mobile_use", "arguments": {"action": "swipe", "coordinate": [200, 600], '
-                '"coordinate2": [200, 200]}}</tool_call>', Action("SCROLL", direction="UP")),
+                '"coordinate2": [200, 200]}}</tool_call>', Action("SCROLL", direction="DOWN")),  # finger up: scroll down
     ("gui_owl", '<tool_call>{"name": "mobile_use", "arguments": {"action": "system_button", "button": "Home"}}</tool_call>',
      Action("PRESS_HOME")),
     ("gui_owl", '<tool_call>{"name": "mobile_use", "arguments": {"action": "terminate", "status": "success"}}</tool_call>',
@@ -57,8 +58,9 @@ def test_real_looking_outputs_parse(family, text, expected):
 
 
 def test_gesture_to_scroll_is_a_named_choice():
-    assert parse_action('{"POINT":[500,800],"to":"up"}', "agentcpm_gui", gesture_to_scroll="inverse").action == Action("SCROLL", direction="DOWN")
-    assert "gesture_to_scroll=inverse" in parse_action('{"POINT":[5,8],"to":"up"}', "agentcpm_gui", gesture_to_scroll="inverse").detail
+    assert parse_action('{"POINT":[500,800],"to":"up"}', "agentcpm_gui", gesture_to_scroll="same").action == Action("SCROLL", direction="UP")
+    assert "gesture_to_scroll=same" in parse_action('{"POINT":[5,8],"to":"up"}', "agentcpm_gui", gesture_to_scroll="same").detail
+    assert "gesture_to_scroll=inverse" in parse_action('{"POINT":[5,8],"to":"up"}', "agentcpm_gui").detail
 
 
 @pytest.mark.parametrize("family, text", [
@@ -96,7 +98,7 @@ def test_unknown_family_and_duplicate_registration():
 
 def test_third_party_parser_registration():
     @register_parser("acme_agent")
-    def parse_acme(text, *, gesture_to_scroll="same"):
+    def parse_acme(text, *, gesture_to_scroll="same"):  # parsers receive the family's resolved scroll reading
         from gui_models.action_parsers import ParsedAction
 
         return ParsedAction(Action("WAIT"), "parsed", "acme_agent") if text == "zzz" else ParsedAction(None, "malformed", "acme_agent", "?")
@@ -105,3 +107,33 @@ def test_third_party_parser_registration():
         assert parse_action("zzz", "acme_agent").action == Action("WAIT")
     finally:
         PARSERS.pop("acme_agent")
+
+
+@settings(max_examples=100, deadline=None)
+@given(x=st.integers(-10**8, 10**8), y=st.integers(0, 1000), fam=st.sampled_from(["os_atlas", "ui_tars", "agentcpm_gui", "gui_owl"]))
+def test_a_written_point_parses_to_itself_unless_absurd(x, y, fam):
+    text = {"os_atlas": f"Action: CLICK <point>[[{x}, {y}]]</point>",
+            "ui_tars": f"Action: click(start_box='({x},{y})')",
+            "agentcpm_gui": f'{{"POINT":[{x},{y}]}}',
+            "gui_owl": f'<tool_call>{{"name": "mobile_use", "arguments": {{"action": "click", "coordinate": [{x}, {y}]}}}}</tool_call>'}[fam]
+    res = parse_action(text, fam)
+    if abs(x) <= 1e6:
+        assert res.status == "parsed" and res.action.point == (float(x), float(y))
+    else:  # beyond MAX_COORD: a format error, not a point far off screen
+        assert res.status == "malformed" and res.action is None
+
+
+@pytest.mark.parametrize("family", ["os_atlas", "ui_tars", "ui_tars_1_5", "agentcpm_gui", "gui_owl", "qwen2_5_vl"])
+def test_the_family_reading_of_scroll_words_is_named_in_detail_or_semantics(family):
+    from gui_models.action_parsers import SCROLL_SEMANTICS, default_gesture_to_scroll
+
+    assert SCROLL_SEMANTICS[family] in ("scroll", "finger")
+    assert default_gesture_to_scroll(family) == ("inverse" if SCROLL_SEMANTICS[family] == "finger" else "same")
+
+
+def test_the_official_reading_only_changes_agentcpm_gui():
+    text = "Action: CLICK <point>[[1, 2]]</point>"
+    assert parse_action(text, "os_atlas", reading="star_official") == parse_action(text, "os_atlas")
+    assert parse_action('{"STATUS":"satisfied"}', "agentcpm_gui", reading="star_official").status == "malformed"
+    with pytest.raises(ValueError, match="unknown reading"):
+        parse_action(text, "os_atlas", reading="nope")

@@ -4,6 +4,11 @@ Open choices are named parameters (``ScoreParams``), recorded in task metadata a
 sample record: the distance threshold tau and the frame it is measured in (relative
 coordinates, per axis; the paper's coordinates are relative and Table 1 uses relative
 distances), the PSS value form, and which digits are key tokens.
+
+Answers in pixels of the resized image (Qwen2.5-VL, UI-TARS-1.5) are mapped back with the size the model
+really saw: ``extras["model_image_sizes"][0]`` of the response when the backend reports it, else the family's
+resize budget (``resize_budget``, default the released checkpoints' one, ``gui_models.grounding.FAMILY_BUDGETS``;
+``min_pixels`` / ``max_pixels`` override it). Each record says which (``frame_source``) and the size used.
 """
 
 from __future__ import annotations
@@ -12,7 +17,8 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping
 
-from gui_interventions.crop import map_back, to_relative
+from gui_interventions.crop import answer_geometry, map_back
+from gui_models.coords import reported_size
 from gui_metrics.pss import DEFAULT_FORM, PSS_C, classify_response, digit_entropy, perplexity, point_to_box_distance, pss_from_logits
 from gui_models.grounding import parse_point
 from gui_models.logit_capture import Capture, capture_of, extras_of, key_tokens
@@ -39,6 +45,7 @@ class ScoreParams:
     key_digits: str = "leading"
     min_pixels: int | None = None
     max_pixels: int | None = None
+    resize_budget: str | None = None  # gui_models.coords.BUDGETS name; None: the family's own
 
     @classmethod
     def from_mapping(cls, meta: Mapping[str, Any]) -> "ScoreParams":
@@ -52,6 +59,11 @@ class ScoreParams:
         params = cls(**known)
         if params.tau_frame != "relative":
             raise ValueError(f"tau_frame {params.tau_frame!r}: only 'relative' is implemented")
+        if params.resize_budget is not None:
+            from gui_models.coords import BUDGETS
+
+            if params.resize_budget not in BUDGETS:
+                raise ValueError(f"resize_budget {params.resize_budget!r} unknown; known: {', '.join(BUDGETS)}")
         return params
 
 
@@ -84,19 +96,21 @@ def logit_summary(text: str, capture: Capture | None, literal, params: ScorePara
 
 
 def _judge(doc: Mapping[str, Any], text: str, capture: Capture | None, params: ScoreParams,
-           window: list[int] | None = None) -> dict[str, Any]:
+           window: list[int] | None = None, model_size: list[int] | None = None) -> dict[str, Any]:
     width, height = int(doc["width"]), int(doc["height"])
     start = answer_start(text)
     answer = parse_point(text[start:], params.family)
     out: dict[str, Any] = {"status": answer.status, "detail": answer.detail, "point": None, "correct": False,
-                           "response_type": "invalid", "distance": None}
+                           "response_type": "invalid", "distance": None, "frame": answer.frame}
     if answer.status == "parsed" and answer.point is not None:
+        kw = dict(min_pixels=params.min_pixels, max_pixels=params.max_pixels, model_size=model_size, budget=params.resize_budget)
         if window is not None:  # the answer is in the crop's frame
             cw, ch = window[2] - window[0], window[3] - window[1]
-            point = map_back(to_relative(answer, cw, ch, min_pixels=params.min_pixels, max_pixels=params.max_pixels),
-                             tuple(window), width, height)
+            rel, info = answer_geometry(answer, cw, ch, **kw)
+            point = map_back(rel, tuple(window), width, height)
         else:
-            point = to_relative(answer, width, height, min_pixels=params.min_pixels, max_pixels=params.max_pixels)
+            point, info = answer_geometry(answer, width, height, **kw)
+        out.update(info)
         if all(math.isfinite(v) for v in point):
             target = _rel_box(doc["target_box"], width, height)
             others = None if doc.get("other_boxes") is None else [_rel_box(b, width, height) for b in doc["other_boxes"]]
@@ -110,12 +124,16 @@ def _judge(doc: Mapping[str, Any], text: str, capture: Capture | None, params: S
 def score_response(doc: Mapping[str, Any], response: Any, params: ScoreParams) -> dict[str, Any]:
     """The per-sample record read by the ``grounding`` and ``crop`` metrics (gui_metrics.pss)."""
     text = response if isinstance(response, str) else ("" if response is None else str(response))
-    crop = extras_of(response).get("crop")
+    extras = extras_of(response)
+    crop = extras.get("crop")
     window = crop.get("window") if crop else None
-    record = {"id": doc["id"], "split": doc["split"], "source": doc["source"], **_judge(doc, str(text), capture_of(response), params, window)}
+    size = reported_size(extras.get("model_image_sizes"), 0)  # grounding requests carry one image
+    record = {"id": doc["id"], "split": doc["split"], "source": doc["source"],
+              **_judge(doc, str(text), capture_of(response), params, window, size)}
     if crop is not None:
         first_capture = Capture.from_json(crop["first_capture"]) if crop.get("first_capture") else None
-        record["first"] = _judge(doc, crop["first_text"], first_capture, params)
+        record["first"] = _judge(doc, crop["first_text"], first_capture, params, None,
+                                 reported_size(crop.get("first_model_image_sizes"), 0))
         record["crop"] = {"window": window, "alpha": crop.get("alpha"), "skipped": crop.get("skipped")}
     record["params"] = asdict(params)
     return record

@@ -7,7 +7,8 @@ Names avoid lmms-eval's built-in ``screenspot*`` tasks (built-in names win over 
 from __future__ import annotations
 
 from gui_metrics.pss import DEFAULT_FORM, ICON_SPLITS, PRO_SPLITS, PSS_C, SCREENSPOT_SPLITS
-from gui_tasks.grounding.prompts import PROMPTS, protocol
+from gui_models.grounding import FAMILIES, FAMILY_BUDGETS
+from gui_tasks.grounding.prompts import PROMPTS, answer_family, protocol
 from gui_tasks.grounding.score import DEFAULT_TAU
 
 VERSION = "1.0"
@@ -70,6 +71,9 @@ def render_all() -> dict[str, str]:
     files: dict[str, str] = {}
 
     def add(task, source, prompt, types, splits, benchmark, extra="", max_new=32):
+        fam = answer_family(prompt)
+        # the frame of the answers and, for resized-pixel families, the budget used when the backend reports no size
+        extra = f"  coordinate_frame: {FAMILIES[fam][0]}\n" + (f"  resize_budget: {FAMILY_BUDGETS[fam]}\n" if fam in FAMILY_BUDGETS else "") + extra
         files[f"{task}.yaml"] = TEMPLATE.format(task=task, source=source, prompt=prompt, protocol=protocol(prompt),
                                                 metrics=_metrics(types, splits), version=VERSION, benchmark=benchmark,
                                                 tau=DEFAULT_TAU, form=DEFAULT_FORM, c=PSS_C, extra=extra, max_new_tokens=max_new)

@@ -74,7 +74,7 @@ def _parse(text: str, qtype: str, letters: str, options: Sequence[str] | None) -
 
 def _candidates(text: str) -> list[str]:
     """JSON-looking chunks: fenced code blocks first, then balanced {...} spans (innermost-first scan)."""
-    out = [m.group(1) for m in re.finditer(r"```(?:json|JSON|python)?\s*(.*?)```", text, flags=re.S)]
+    out = [m.group(1) for m in re.finditer(r"```(?:json|JSON|python)?(.*?)```", text, flags=re.S)]
     depth, start = 0, None
     for i, ch in enumerate(text):
         if ch == "{":
@@ -110,7 +110,7 @@ def _json_answers(text: str) -> tuple[list[object], str]:
                 values.append(hit)
     if values:
         return values, "json"
-    pairs = re.findall(r"""["']?\b(?:final_answer|answer)\b["']?\s*:\s*["']?\s*([A-Za-z]+)""", text, flags=re.I)
+    pairs = re.findall(r"""["']?\b(?:final_answer|answer)\b["']?\s*:\s*(?:["']\s*)?([A-Za-z]+)""", text, flags=re.I)
     return (list(pairs), "answer-pair") if pairs else ([], "")
 
 
@@ -129,7 +129,7 @@ def _value(value: object, qtype: str, letters: str, options: Sequence[str] | Non
 
 def _yes_no_text(text: str) -> AnswerParse:
     """yes / no / unknown words: the last answer marker wins, else exactly one distinct word."""
-    marked = re.findall(r"(?:answer|verdict|conclusion)\s*(?:is|:|=)?\s*[\"'*]*\s*(" + "|".join(_YN_WORDS) + r")(?![A-Za-z])",
+    marked = re.findall(r"(?:answer|verdict|conclusion)\s*(?:(?:is|:|=)\s*)?(?:[\"'*]+\s*)?(" + "|".join(_YN_WORDS) + r")(?![A-Za-z])",
                         text, flags=re.I)
     if marked:
         return AnswerParse(_YN_WORDS[marked[-1].lower()], "parsed", "yes-no-marker")

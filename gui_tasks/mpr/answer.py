@@ -56,7 +56,7 @@ _LETTER = r"(?-i:(?:([{U}])|([{l}])(?=\s*(?:$|[).\]:,;!?。）])))(?![{W}]))"
 # After a letter, another letter offered as an alternative makes the answer ambiguous.
 # Words after a capital "A" that make it a letter, not the article ("A is correct", "A or B").
 _NOT_ARTICLE = r"or|and|is|was|seems|looks|fits|matches|describes|should|would|must|can|correctly|best"
-_ALT = r"\s*(?:or|and|/|,|、|或者|或|还是|и|или|ou|et|หรือ|か|と|又は)\s*[(\[]?\s*([{U}])(?![{W}])"
+_ALT = r"\s*(?:or|and|/|,|、|或者|或|还是|и|или|ou|et|หรือ|か|と|又は)\s*(?:[(\[]\s*)?([{U}])(?![{W}])"  # linear: no \s*…\s* around an optional
 
 
 @dataclass(frozen=True)

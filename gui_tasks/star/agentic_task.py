@@ -4,7 +4,9 @@ YAML ``metadata``: ``dataset`` (androidcontrol | aitz | gui_odyssey | synthetic)
 takes a metadata key of that name as the split to read),
 ``setting`` (``high``: the goal only; ``low``: the goal and the step's instruction, the two
 AndroidControl settings), ``agent_family``, ``match_rule`` (default: A.2 with d <= 140),
-``gesture_to_scroll`` (how finger gestures in the data and in agent outputs name a SCROLL).
+``gesture_to_scroll`` (how finger gestures in the *data* name a SCROLL), ``output_gesture_to_scroll`` (how the
+agent's own finger words are read; empty: the family's scroll semantics, ``action_parsers.SCROLL_SEMANTICS``),
+``resize_budget`` / ``min_pixels`` / ``max_pixels`` / ``parser_reading`` (``lmms_task.frame_options``).
 They are stamped on each document, so prompting and scoring use the same choices.
 """
 
@@ -23,7 +25,8 @@ from gui_tasks.errors import DataError
 from gui_tasks.lmms_rows import RowsTask, load_image
 from gui_tasks.mpr.schema import LANGS
 from gui_tasks.star import agentic, synth
-from gui_tasks.star.families import build_prompt, family, format_action, parse
+from gui_tasks.star.families import build_prompt, family, format_action, parse, prompt_geometry, scoring_geometry
+from gui_tasks.star.lmms_task import budget_meta, frame_options
 from gui_tasks.star.schema import action_from_json
 
 RECORD_KINDS = ("step",)
@@ -41,6 +44,10 @@ class StarAgenticTask(RowsTask):
     @classmethod
     def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         return task_rows(meta)
+
+    def process_results(self, doc, results, full_docs=None):  # noqa: D401 - lmms-eval hook
+        """Score the response as the backend returned it (its ``extras["model_image_sizes"]`` survive)."""
+        return process_results(doc, results)
 
 
 def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -73,7 +80,13 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
     else:
         raise DataError(f"unknown dataset {dataset!r}; known: {(*agentic.DATASETS, 'synthetic')}", file="<task yaml>",
                         field="metadata.dataset")
-    return [{**d, "agent_family": fam, "match_rule": rule, "setting": setting, "gesture_to_scroll": gesture} for d in docs]
+    out_gesture = str(meta.get("output_gesture_to_scroll") or "")
+    if out_gesture not in ("", "same", "inverse"):
+        raise DataError(f"output_gesture_to_scroll must be 'same', 'inverse' or empty, got {out_gesture!r}",
+                        file="<task yaml>", field="metadata.output_gesture_to_scroll")
+    options = frame_options(meta)
+    return [{**d, "agent_family": fam, "match_rule": rule, "setting": setting, "gesture_to_scroll": gesture,
+             "output_gesture_to_scroll": out_gesture, **options} for d in docs]
 
 
 def process_docs(dataset: datasets.Dataset) -> datasets.Dataset:
@@ -88,7 +101,8 @@ def process_docs(dataset: datasets.Dataset) -> datasets.Dataset:
 
 
 def geometry(doc: Mapping[str, Any]) -> Geometry:
-    return Geometry.identity(int(doc["image_width"]), int(doc["image_height"]))
+    """The geometry prompts and history lines are written for (``families.prompt_geometry``)."""
+    return prompt_geometry(doc["agent_family"], int(doc["image_width"]), int(doc["image_height"]), budget_meta(doc))
 
 
 def doc_to_visual(doc: Mapping[str, Any]) -> list[Image.Image]:
@@ -103,28 +117,35 @@ def doc_to_visual(doc: Mapping[str, Any]) -> list[Image.Image]:
 
 def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None) -> str:
     geo = geometry(doc)
-    history = [format_action(action_from_json(a), doc["agent_family"], geo) for a in doc["history_actions"]]
+    meta = budget_meta(doc)
+    history = [format_action(action_from_json(a), doc["agent_family"], geo, meta) for a in doc["history_actions"]]
     low = doc["low_level"] if doc["setting"] == "low" and doc["low_level"] else None
-    return build_prompt(doc["agent_family"], doc["goal"], geo, history, low)
+    return build_prompt(doc["agent_family"], doc["goal"], geo, history, low, meta=meta)
 
 
 def doc_to_target(doc: Mapping[str, Any]) -> str:
-    return format_action(action_from_json(doc["gold"]), doc["agent_family"], geometry(doc))
+    return format_action(action_from_json(doc["gold"]), doc["agent_family"], geometry(doc), budget_meta(doc))
 
 
 def score_response(doc: Mapping[str, Any], response: str | None) -> dict[str, Any]:
-    """The per-step record the step metrics read (gui_metrics.agentic)."""
-    geo = geometry(doc)
-    parsed = parse(response, doc["agent_family"], gesture_to_scroll=doc["gesture_to_scroll"])
+    """The per-step record the step metrics read (gui_metrics.agentic); the current screenshot is the request's last
+    image, so its reported size is ``model_image_sizes[-1]``."""
+    geo, frame = scoring_geometry(doc["agent_family"], int(doc["image_width"]), int(doc["image_height"]), response,
+                                  image_index=-1, meta=budget_meta(doc))
+    parsed = parse(response, doc["agent_family"], gesture_to_scroll=doc.get("output_gesture_to_scroll") or None,
+                   reading=doc.get("parser_reading") or "schema", meta=budget_meta(doc))
     result = match(parsed.action, action_from_json(doc["gold"]), geo, rule=RULES[doc["match_rule"]],
                    boxes=[tuple(b) for b in doc["boxes"]])
     return {"id": doc["id"], "dataset": doc["dataset"], "category": doc["action_category"], "status": parsed.status,
             "detail": parsed.detail, "pred_type": parsed.action.type if parsed.action is not None else None,
-            "type_match": result.type_match, "exact": result.exact, "rule": result.rule, "agent_family": doc["agent_family"]}
+            "type_match": result.type_match, "exact": result.exact, "rule": result.rule, "agent_family": doc["agent_family"],
+            "scroll_semantics": family(doc["agent_family"]).scroll_semantics, **frame}
 
 
 def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any]:
     response = results[0] if results else None
+    if isinstance(response, list):  # repeats: lmms-eval nests the responses
+        response = response[0] if response else None
     if not isinstance(response, str):
         response = None if response is None else str(response)
     return sample_values(RECORD_KINDS, score_response(doc, response))

@@ -5,17 +5,23 @@ A family names the prompt template a task builds, the parser that reads the answ
 prompt. StaR A.5: OS-Atlas, UI-TARS and AgentCPM-GUI click on the 0-1000 grid; GUI-Owl on
 original pixels (so its prompt states the original resolution). Qwen2-VL uses the OS-Atlas
 prompt (A.5), and proprietary models without an agent prompt use UI-TARS's.
+
+Released checkpoints that answer in pixels of the image their processor resized (UI-TARS-1.5, Qwen2.5-VL's
+mobile_use) are the families ``ui_tars_1_5`` and ``qwen2_5_vl`` (frame ``resized_px``): scoring maps their
+points back with the size the backend reports (``extras["model_image_sizes"]``), else with the family's named
+resize budget (``gui_models.coords.BUDGETS``; task metadata ``resize_budget`` / ``min_pixels`` / ``max_pixels``
+override it). Every record names the frame and where its size came from.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
-from gui_models.action_parsers import GestureToScroll, ParsedAction, parse_action
+from gui_models.action_parsers import SCROLL_SEMANTICS, GestureToScroll, ParsedAction, Reading, parse_action
 from gui_models.actions import Action
-from gui_models.coords import Frame, Geometry
+from gui_models.coords import FRAMES, Frame, Geometry, budget, model_geometry, reported_size
 
 
 @dataclass(frozen=True)
@@ -25,23 +31,77 @@ class AgentFamily:
     frame: Frame  # the frame of the coordinates this family writes under its prompt
     prompt_id: str  # protocol id recorded with results
     history_images: int = 0  # earlier screenshots shown with the history (UI-TARS: four, A.5)
+    budget: str | None = None  # resize budget of a resized_px family (gui_models.coords.BUDGETS)
+
+    @property
+    def scroll_semantics(self) -> str:
+        """What the family's scroll word names: "scroll" (the scroll direction) or "finger" (the finger's movement)."""
+        return SCROLL_SEMANTICS[self.parser]
 
 
 FAMILIES: dict[str, AgentFamily] = {
     "os_atlas": AgentFamily("os_atlas", "os_atlas", "grid1000", "star-os-atlas-v1"),
     "ui_tars": AgentFamily("ui_tars", "ui_tars", "grid1000", "star-ui-tars-v1", history_images=4),
     "agentcpm_gui": AgentFamily("agentcpm_gui", "agentcpm_gui", "grid1000", "star-agentcpm-gui-v1"),
-    "gui_owl": AgentFamily("gui_owl", "gui_owl", "original_px", "star-gui-owl-v1"),
+    # StaR A.5 trains GUI-Owl on original pixels and its prompt states the original resolution
+    "gui_owl": AgentFamily("gui_owl", "gui_owl", "original_px", "star-gui-owl-v1", budget="gui_owl"),
+    # released checkpoints answering in pixels of the resized image: the UI-TARS prompt / the mobile_use prompt
+    "ui_tars_1_5": AgentFamily("ui_tars_1_5", "ui_tars_1_5", "resized_px", "star-ui-tars-v1", history_images=4,
+                               budget="ui_tars_1_5"),
+    "qwen2_5_vl": AgentFamily("qwen2_5_vl", "qwen2_5_vl", "resized_px", "star-qwen2.5-vl-mobile-use-v1", budget="qwen2_5_vl"),
 }
 # Aliases: models that borrow another family's prompt (StaR A.5).
 ALIASES = {"qwen2_vl": "os_atlas", "proprietary": "ui_tars"}
 
 
-def family(name: str) -> AgentFamily:
+def _family(name: str) -> AgentFamily:
     key = ALIASES.get(name, name)
     if key not in FAMILIES:
         raise ValueError(f"unknown agent family {name!r}; known: {', '.join(sorted([*FAMILIES, *ALIASES]))}")
     return FAMILIES[key]
+
+
+def family(name: str, meta: Mapping[str, Any] | None = None) -> AgentFamily:
+    """The family ``name`` (aliases resolved), with the frame ``meta["coordinate_frame"]`` names when given.
+
+    GUI-Owl answers in original pixels under StaR's prompt (A.5, the StaR-trained checkpoints); a released GUI-Owl
+    checkpoint answering in pixels of its resized image is ``coordinate_frame: resized_px`` (its budget: ``gui_owl``).
+    """
+    f = _family(name)
+    frame = str((meta or {}).get("coordinate_frame") or "")
+    if frame and frame != f.frame:
+        if frame not in FRAMES:
+            raise ValueError(f"coordinate_frame {frame!r} unknown; known: {', '.join(FRAMES)}")
+        f = replace(f, frame=frame, budget=f.budget or "qwen2_5_vl")  # type: ignore[arg-type]
+    return f
+
+
+def prompt_geometry(fam: str, width: int, height: int, meta: Mapping[str, Any] | None = None) -> Geometry:
+    """The geometry a prompt is written for: the budget's resize for a resized_px family, else the original."""
+    f = family(fam, meta)
+    if f.frame != "resized_px":
+        return Geometry.identity(width, height)
+    return Geometry.from_budget(width, height, family_budget(f, meta))
+
+
+def family_budget(f: AgentFamily, meta: Mapping[str, Any] | None = None):
+    """The family's resize budget, overridden by ``resize_budget`` / ``min_pixels`` / ``max_pixels`` in ``meta``."""
+    meta = meta or {}
+    name = meta.get("resize_budget") or f.budget or "qwen2_5_vl"
+    return budget(str(name), min_pixels=meta.get("min_pixels"), max_pixels=meta.get("max_pixels"))
+
+
+def scoring_geometry(fam: str, width: int, height: int, response: Any = None, *, image_index: int = -1,
+                     meta: Mapping[str, Any] | None = None) -> tuple[Geometry, dict[str, Any]]:
+    """The geometry a family's answer is read in, and a record of where the model's image size came from
+    (``gui_models.coords.model_geometry``: the backend's ``extras["model_image_sizes"][image_index]``, else the
+    family's budget). Families that do not answer in resized pixels need no model size."""
+    from gui_models.logit_capture import extras_of
+
+    f = family(fam, meta)
+    size = reported_size(extras_of(response).get("model_image_sizes"), image_index)
+    fallback = family_budget(f, meta) if f.frame == "resized_px" else None
+    return model_geometry(f.frame, width, height, model_size=size, fallback=fallback)
 
 
 # --- Figure 7: UI-TARS -------------------------------------------------------------------------------
@@ -224,36 +284,39 @@ For each function call, return a json object with function name and arguments wi
 # --- formatting actions in each family's own syntax (history lines and reference answers) ---------
 
 
+_FINGER = {"UP": "DOWN", "DOWN": "UP", "LEFT": "RIGHT", "RIGHT": "LEFT"}  # scroll direction -> finger movement
+
+
 def _num(v: float) -> str:
     return str(int(round(v))) if abs(v - round(v)) < 1e-9 else f"{v:.1f}"
 
 
-def format_action(action: Action, fam: str, geometry: Geometry) -> str:
+def format_action(action: Action, fam: str, geometry: Geometry, meta: Mapping[str, Any] | None = None) -> str:
     """``action`` written the way family ``fam`` writes it (points converted to the family's frame)."""
-    f = family(fam)
+    f = family(fam, meta)
     pt = action.point_in(f.frame, geometry) if action.point is not None else None
     t = action.type
-    if f.name == "os_atlas":
+    if f.parser == "os_atlas":
         if pt is not None:
             return f"{'CLICK' if t == 'CLICK' else 'LONG_CLICK'} <point>[[{_num(pt[0])}, {_num(pt[1])}]]</point>"
         return {"TYPE": f"TYPE [{action.text}]", "SCROLL": f"SCROLL [{action.direction}]",
                 "OPENAPP": f"OPENAPP {action.text}"}.get(t, t)
-    if f.name == "ui_tars":
+    if f.parser in ("ui_tars", "ui_tars_1_5"):
         if pt is not None:
             call = "click" if t == "CLICK" else "long_press"
             return f"{call}(start_box='<|box_start|>({_num(pt[0])},{_num(pt[1])})<|box_end|>')"
         return {"TYPE": f"type(content='{action.text}')", "SCROLL": f"scroll(direction='{(action.direction or '').lower()}')",
                 "OPENAPP": f"open_app(app_name='{action.text}')", "PRESS_BACK": "press_back()", "PRESS_HOME": "press_home()",
                 "PRESS_ENTER": "press_enter()", "WAIT": "wait()", "COMPLETE": "finished()", "IMPOSSIBLE": "finished()"}[t]
-    if f.name == "agentcpm_gui":
+    if f.parser == "agentcpm_gui":
         obj: dict = {}
         if pt is not None:
             obj["POINT"] = [int(round(pt[0])), int(round(pt[1]))]
             if t == "LONG_PRESS":
                 obj["duration"] = 1000
         elif t == "SCROLL":
-            # written so the parsers' default reading (gesture_to_scroll="same": the gesture word is the direction) returns it
-            obj.update(POINT=[500, 500], to=(action.direction or "DOWN").lower())
+            # "to" is the finger's movement, opposite to the scroll direction (the parser's default reading)
+            obj.update(POINT=[500, 500], to=_FINGER[action.direction or "DOWN"].lower())
         elif t == "TYPE":
             obj["TYPE"] = action.text
         elif t in ("PRESS_BACK", "PRESS_HOME", "PRESS_ENTER"):
@@ -267,15 +330,17 @@ def format_action(action: Action, fam: str, geometry: Geometry) -> str:
         elif t == "OPENAPP":  # AgentCPM-GUI has no open-app action; the text field carries the name
             obj["TYPE"] = action.text
         return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
-    # gui_owl
+    # gui_owl, qwen2_5_vl: the mobile_use tool
     args: dict = {}
     if pt is not None:
         args = {"action": "click" if t == "CLICK" else "long_press", "coordinate": [int(round(pt[0])), int(round(pt[1]))]}
     elif t == "SCROLL":
-        w, h = geometry.original_width, geometry.original_height
+        w, h = ((geometry.resized_width, geometry.resized_height) if f.frame == "resized_px"
+                else (geometry.original_width, geometry.original_height))
         cx, cy = w // 2, h // 2
-        # the swipe's own direction is the SCROLL direction under the parsers' default (gesture_to_scroll="same")
-        dx, dy = {"DOWN": (0, h // 4), "UP": (0, -h // 4), "RIGHT": (w // 4, 0), "LEFT": (-w // 4, 0)}[action.direction or "DOWN"]
+        # the swipe is the finger's movement, opposite to the scroll direction (the parser's default reading)
+        finger = _FINGER[action.direction or "DOWN"]
+        dx, dy = {"DOWN": (0, h // 4), "UP": (0, -h // 4), "RIGHT": (w // 4, 0), "LEFT": (-w // 4, 0)}[finger]
         args = {"action": "swipe", "coordinate": [cx, cy], "coordinate2": [cx + dx, cy + dy]}
     elif t in ("TYPE", "OPENAPP"):
         args = {"action": "type" if t == "TYPE" else "open", "text": action.text}
@@ -288,35 +353,44 @@ def format_action(action: Action, fam: str, geometry: Geometry) -> str:
     return "<tool_call>\n" + json.dumps({"name": "mobile_use", "arguments": args}, ensure_ascii=False) + "\n</tool_call>"
 
 
-def build_prompt(fam: str, instruction: str, geometry: Geometry, history: Sequence[str] = (), low_level: str | None = None) -> str:
-    """The family's prompt for one step. ``history``: earlier actions already in the family's syntax."""
-    f = family(fam)
-    if f.name == "ui_tars":
+def build_prompt(fam: str, instruction: str, geometry: Geometry, history: Sequence[str] = (), low_level: str | None = None,
+                 meta: Mapping[str, Any] | None = None) -> str:
+    """The family's prompt for one step. ``history``: earlier actions already in the family's syntax.
+
+    ``geometry``: ``prompt_geometry`` (a resized_px family's mobile_use prompt states the resized resolution,
+    as Mobile-Agent-v3 does; GUI-Owl under StaR states the original one, A.5)."""
+    f = family(fam, meta)
+    if f.parser in ("ui_tars", "ui_tars_1_5"):
         text = UI_TARS.format(instruction=instruction)
         if history:
             text += "\n\n## Action History\n" + "\n".join(f"Step {i + 1}: Action: {h}" for i, h in enumerate(history))
         if low_level:
             text += f"\n\n## Current Step\n{low_level}"
         return text
-    if f.name == "os_atlas":
+    if f.parser == "os_atlas":
         prev = "\n".join(f"Step {i + 1}: {h}" for i, h in enumerate(history)) if history else "None"
         low = f"Low-level instruction: {low_level}\n" if low_level else ""
         return OS_ATLAS.format(goal=instruction, history=prev, low_level=low)
-    if f.name == "agentcpm_gui":
+    if f.parser == "agentcpm_gui":
         hist = ("<History>" + "".join(f"<Step{i + 1}>{h}</Step{i + 1}>" for i, h in enumerate(history)) + "</History>\n") if history else ""
         question = instruction if not low_level else f"{instruction}\n{low_level}"
         return AGENTCPM.replace("{history}", hist, 1).replace("{instruction}", question, 1)  # the schema has braces: no str.format
-    tool = json.dumps(GUI_OWL_TOOL, ensure_ascii=False).replace("{width}x{height}",
-                                                                  f"{geometry.original_width}x{geometry.original_height}")
+    w, h = ((geometry.resized_width, geometry.resized_height) if f.frame == "resized_px"
+            else (geometry.original_width, geometry.original_height))
+    tool = json.dumps(GUI_OWL_TOOL, ensure_ascii=False).replace("{width}x{height}", f"{w}x{h}")
     prev = " ".join(f"Step {i + 1}: {h.strip()};" for i, h in enumerate(history)) if history else "None"
     query = instruction if not low_level else f"{instruction} (next step: {low_level})"
     return GUI_OWL.format(instruction=query, history=prev, tool=tool)
 
 
-def parse(text: str, fam: str, *, gesture_to_scroll: GestureToScroll = "same") -> ParsedAction:
-    """Parse a response with the family's parser and tag its point with the family's frame under this prompt."""
-    f = family(fam)
-    res = parse_action(text, f.parser, gesture_to_scroll=gesture_to_scroll)
+def parse(text: str, fam: str, *, gesture_to_scroll: GestureToScroll | None = None,
+          reading: Reading = "schema", meta: Mapping[str, Any] | None = None) -> ParsedAction:
+    """Parse a response with the family's parser and tag its point with the family's frame under this prompt.
+
+    ``gesture_to_scroll=None``: the family's own scroll semantics; ``reading``: see ``gui_models.action_parsers``;
+    ``meta``: ``coordinate_frame`` override (``family``)."""
+    f = family(fam, meta)
+    res = parse_action(text, f.parser, gesture_to_scroll=gesture_to_scroll, reading=reading)
     if res.action is not None and res.action.point is not None and res.action.frame != f.frame:
         res = replace(res, action=replace(res.action, frame=f.frame))
     return res

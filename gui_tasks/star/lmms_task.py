@@ -21,7 +21,7 @@ from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
 from gui_tasks.lmms_rows import RowsTask, doc_to_visual
 from gui_tasks.mpr.schema import LANGS
 from gui_tasks.star import official, synth
-from gui_tasks.star.families import build_prompt, family, format_action, parse
+from gui_tasks.star.families import build_prompt, family, format_action, parse, prompt_geometry, scoring_geometry
 from gui_tasks.star.schema import action_from_json, official_pair, validate_doc
 
 RECORD_KINDS = ("star",)
@@ -38,6 +38,11 @@ class StarStateControlTask(RowsTask):
     @classmethod
     def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         return task_rows(meta)
+
+    def process_results(self, doc, results, full_docs=None):  # noqa: D401 - lmms-eval hook
+        """Score the response as the backend returned it: its ``extras["model_image_sizes"]`` survive (the YAML
+        function path would get a stripped copy)."""
+        return process_results(doc, results)
 
 
 def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -71,7 +76,51 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
     else:
         raise DataError(f"task metadata source {source!r} must be 'official' or 'synthetic'", file="<task yaml>",
                         field="metadata.source")
-    return docs
+    options = frame_options(meta)
+    return [{**d, **options} for d in docs]
+
+
+# Task metadata keys stamped on every document: how a resized_px family's frame falls back when the backend does not
+# report the size it fed the model, and which reading of the family's output is used ("" = the family default).
+FRAME_OPTION_KEYS = ("coordinate_frame", "resize_budget", "min_pixels", "max_pixels", "parser_reading")
+
+
+def frame_options(meta: Mapping[str, Any]) -> dict[str, Any]:
+    """The frame/parser options of task metadata, validated, as document fields (the same keys on every row)."""
+    from gui_models.action_parsers import READINGS
+    from gui_models.coords import BUDGETS, FRAMES
+
+    frame = str(meta.get("coordinate_frame") or "")
+    if frame and frame not in FRAMES:
+        raise DataError(f"coordinate_frame {frame!r} unknown; known: {FRAMES}", file="<task yaml>",
+                        field="metadata.coordinate_frame")
+    name = str(meta.get("resize_budget") or "")
+    if name and name not in BUDGETS:
+        raise DataError(f"unknown resize budget {name!r}; known: {sorted(BUDGETS)}", file="<task yaml>",
+                        field="metadata.resize_budget")
+    out: dict[str, Any] = {"coordinate_frame": frame, "resize_budget": name}
+    for key in ("min_pixels", "max_pixels"):
+        value = meta.get(key)
+        try:
+            out[key] = int(value) if value not in (None, "") else 0
+        except (TypeError, ValueError):
+            raise DataError(f"{key} must be a positive integer number of pixels, got {value!r}", file="<task yaml>",
+                            field=f"metadata.{key}") from None
+        if out[key] < 0:
+            raise DataError(f"{key} must be a positive integer number of pixels, got {value!r}", file="<task yaml>",
+                            field=f"metadata.{key}")
+    reading = str(meta.get("parser_reading") or "schema")
+    if reading not in READINGS:
+        raise DataError(f"parser_reading must be one of {READINGS}, got {reading!r}", file="<task yaml>",
+                        field="metadata.parser_reading")
+    out["parser_reading"] = reading
+    return out
+
+
+def budget_meta(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """The budget overrides stamped on a document, in the form ``families.family_budget`` reads."""
+    return {"coordinate_frame": doc.get("coordinate_frame") or None, "resize_budget": doc.get("resize_budget") or None,
+            "min_pixels": doc.get("min_pixels") or None, "max_pixels": doc.get("max_pixels") or None}
 
 
 def process_docs(dataset: datasets.Dataset) -> datasets.Dataset:
@@ -85,23 +134,28 @@ def process_docs(dataset: datasets.Dataset) -> datasets.Dataset:
 
 
 def geometry(doc: Mapping[str, Any]) -> Geometry:
-    """The screenshot's frame: the task sends the original image, so model and original pixels coincide."""
-    return Geometry.identity(int(doc["image_width"]), int(doc["image_height"]))
+    """The geometry the prompt and reference answer are written for: the original screenshot, or for a family
+    answering in resized pixels the size its budget resizes it to (the backend resizes, the task sends the original)."""
+    return prompt_geometry(doc["agent_family"], int(doc["image_width"]), int(doc["image_height"]), budget_meta(doc))
 
 
 def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None) -> str:
-    return build_prompt(doc["agent_family"], doc["instruction"], geometry(doc))
+    return build_prompt(doc["agent_family"], doc["instruction"], geometry(doc), meta=budget_meta(doc))
 
 
 def doc_to_target(doc: Mapping[str, Any]) -> str:
-    return format_action(action_from_json(doc["gold"]), doc["agent_family"], geometry(doc))
+    return format_action(action_from_json(doc["gold"]), doc["agent_family"], geometry(doc), budget_meta(doc))
 
 
 def score_response(doc: Mapping[str, Any], response: str | None) -> dict[str, Any]:
-    """The per-sample record the StaR metrics read (gui_metrics.star)."""
-    geo = geometry(doc)
+    """The per-sample record the StaR metrics read (gui_metrics.star).
+
+    The answer is read in the frame of the image the model saw: ``extras["model_image_sizes"]`` of the response
+    when the backend reports it, else the family's resize budget; the record names which."""
+    geo, frame = scoring_geometry(doc["agent_family"], int(doc["image_width"]), int(doc["image_height"]), response,
+                                  meta=budget_meta(doc))
     rule = RULES[doc["match_rule"]]
-    parsed = parse(response, doc["agent_family"])
+    parsed = parse(response, doc["agent_family"], reading=doc.get("parser_reading") or "schema", meta=budget_meta(doc))
     gold = action_from_json(doc["gold"])
     boxes = [tuple(doc["toggle_box"])] if doc["toggle_box"] else []
     result = match(parsed.action, gold, geo, rule=rule, boxes=boxes)
@@ -121,11 +175,16 @@ def score_response(doc: Mapping[str, Any], response: str | None) -> dict[str, An
         "hits_toggle": hits,
         "rule": result.rule,
         "agent_family": doc["agent_family"],
+        "scroll_semantics": family(doc["agent_family"]).scroll_semantics,
+        "parser_reading": doc.get("parser_reading") or "schema",
+        **frame,
     }
 
 
 def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any]:
     response = results[0] if results else None
+    if isinstance(response, list):  # repeats: lmms-eval nests the responses
+        response = response[0] if response else None
     if not isinstance(response, str):
         response = None if response is None else str(response)
     return sample_values(RECORD_KINDS, score_response(doc, response))

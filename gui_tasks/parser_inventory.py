@@ -1,0 +1,165 @@
+"""Every parser of model output in the project, by name, and the adversarial texts they must read in linear time.
+
+Model outputs are untrusted: a parser that backtracks (nested or overlapping unbounded quantifiers) can hang an
+evaluation on one hostile answer. ``tests/test_parser_speed.py`` feeds each parser ``adversarial_inputs`` of
+100k characters; ``benchmarks/parser_speed.py`` prints the worst time per parser. A new parser of model output
+belongs in ``PARSERS`` here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+
+def _action(family: str) -> Callable[[str], Any]:
+    def run(text: str) -> Any:
+        from gui_models.action_parsers import parse_action
+
+        return parse_action(text, family)
+
+    return run
+
+
+def _official_agentcpm(text: str) -> Any:
+    from gui_models.action_parsers import parse_action
+
+    return parse_action(text, "agentcpm_gui", reading="star_official")
+
+
+def _point(family: str) -> Callable[[str], Any]:
+    def run(text: str) -> Any:
+        from gui_models.grounding import parse_point
+
+        return parse_point(text, family)
+
+    return run
+
+
+def _star(fam: str) -> Callable[[str], Any]:
+    def run(text: str) -> Any:
+        from gui_tasks.star.families import parse
+
+        return parse(text, fam)
+
+    return run
+
+
+def _mpr(text: str) -> Any:
+    from gui_tasks.mpr.answer import extract_letter
+
+    return extract_letter(text, ["Settings", "Wi-Fi", "Bluetooth", "Display"])
+
+
+def _gkb(qtype: str) -> Callable[[str], Any]:
+    def run(text: str) -> Any:
+        from gui_tasks.knowledge.answer import parse_answer
+
+        return parse_answer(text, qtype, options=["Settings", "Wi-Fi", "Bluetooth", "Display"])
+
+    return run
+
+
+def _sphinx(name: str) -> Callable[[str], Any]:
+    def run(text: str) -> Any:
+        from gui_tasks.sphinx import actions
+
+        return getattr(actions, name)(text)
+
+    return run
+
+
+def _sphinx_static(kind: str) -> Callable[[str], Any]:
+    def run(text: str) -> Any:
+        from gui_tasks.sphinx import static_tasks
+
+        if kind == "completion":
+            return static_tasks.score_completion({"task": "t", "group": "g", "answer": "stop"}, text)
+        return static_tasks.score_knowledge({"capability": "c", "probe": kind, "qid": "q", "answer": "A"}, text)
+
+    return run
+
+
+def _key_numbers(text: str) -> Any:
+    from gui_models.logit_capture import coordinate_numbers
+
+    return coordinate_numbers(text, (0.5, 0.25))
+
+
+def _gkb_call(text: str) -> Any:
+    from gui_models.actions import from_call
+
+    try:
+        return from_call(text, "original_px")
+    except ValueError:  # data, not model output: it raises on what it cannot read
+        return None
+
+
+PARSERS: dict[str, Callable[[str], Any]] = {
+    **{f"action:{f}": _action(f) for f in ("os_atlas", "ui_tars", "ui_tars_1_5", "agentcpm_gui", "gui_owl", "qwen2_5_vl",
+                                           "generic")},
+    "action:agentcpm_gui:star_official": _official_agentcpm,
+    **{f"grounding:{f}": _point(f) for f in ("relative", "os_atlas", "ui_tars", "ui_tars_1_5", "qwen2_5_vl", "agentcpm_gui",
+                                              "gui_owl")},
+    **{f"star:{f}": _star(f) for f in ("os_atlas", "gui_owl")},
+    "mpr:extract_letter": _mpr,
+    "gkb:multiple_choice": _gkb("multiple_choice"),
+    "gkb:yes_or_no": _gkb("yes_or_no"),
+    "gkb:from_call": _gkb_call,
+    "sphinx:parse_action": _sphinx("parse_action"),
+    "sphinx:repair_action": _sphinx("repair_action"),
+    "sphinx:score_knowledge_mcq": _sphinx_static("mcq"),
+    "sphinx:score_knowledge_tf": _sphinx_static("tf"),
+    "sphinx:score_completion": _sphinx_static("completion"),
+    "pss:coordinate_numbers": _key_numbers,
+}
+
+
+def adversarial_inputs(n: int) -> dict[str, str]:
+    """Texts of about ``n`` characters built to trigger super-linear backtracking or scanning."""
+
+    def rep(unit: str, prefix: str = "", suffix: str = "") -> str:
+        return prefix + unit * max(1, (n - len(prefix) - len(suffix)) // len(unit)) + suffix
+
+    return {
+        "spaces": rep(" ", "x", "y"),
+        "newlines": rep("\n", "Action:", "z"),
+        "open_braces": rep("{"),
+        "close_braces": rep("}"),
+        "nested_json": rep('{"a":', "", "1"),
+        "nested_valid_json": rep('{"a":', "") + "1" + "}" * (n // 5),
+        "open_brackets": rep("["),
+        "open_parens": rep("("),
+        "digits": rep("1"),
+        "digits_in_brackets": rep("1", "[", ""),
+        "digit_pairs": rep("1,"),
+        "point_pairs": rep("[1, 1] "),
+        "openapp_spaces": rep(" ", "Action: OPENAPP x", "y"),
+        "click_digits": rep("1", "Action: CLICK <point>[[", ""),
+        "tars_box_digits": rep("1", "Action: click(start_box='(", ""),
+        "tars_args_spaces": rep(" ", "Action: click(", "x"),
+        "tars_type_unclosed": rep("a", "Action: type(content='", ""),
+        "tars_calls": rep("click("),
+        "labels": rep("Action: "),
+        "words": rep("CLICK "),
+        "tool_calls": rep("<tool_call>{"),
+        "point_tags": rep("<point>1 "),
+        "letters": rep("A "),
+        "answer_markers": rep("answer: "),
+        "boxed": rep("\\boxed{"),
+        "answer_tags": rep("<answer>"),
+        "quotes": rep('"'),
+        "apostrophes": rep("'"),
+        "backslashes": rep("\\"),
+        "sphinx_swipe": rep(" ", "swipe [1] [", ""),
+        "sphinx_text": rep("text [1] [", ""),
+        "dots": rep("1."),
+        "alt_spaces": rep(" ", "I think A or", "x"),
+        "marker_spaces": rep(" ", "Answer:", "x"),
+        "json_answer_spaces": rep(" ", '{"answer":', ""),
+        "fence_spaces": rep(" ", "```json", ""),
+        "yes_no_spaces": rep(" ", "answer is", "x"),
+        "answer_pairs": rep('"answer": '),
+        "sphinx_click_spaces": rep(" ", "click [", "x"),
+        "sphinx_press_spaces": rep(" ", "press [", "x"),
+        "fences": rep("```json "),
+    }
