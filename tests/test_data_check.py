@@ -98,3 +98,20 @@ def test_default_root_comes_from_the_environment(capsys, monkeypatch):
 def test_every_benchmark_is_a_choice(benchmark):
     args = cli.build_parser().parse_args(["data", "check", benchmark, "/some/copy"])
     assert (args.benchmark, args.dir, args.partial) == (benchmark, "/some/copy", False)
+
+
+def test_sphinx_fixture_counts_and_a_broken_grounding_row_fails(capsys, tmp_path):
+    status, out = check(capsys, "sphinx", FIXTURES / "sphinx", "--partial")
+    assert status == 0 and "result: OK (partial copy: counts not compared)" in out
+    assert "sphinx_completion                                         6     1,434" in out
+    assert "sphinx_grounding                                          4       457" in out
+    status, out = check(capsys, "sphinx", FIXTURES / "sphinx")
+    assert status == 1 and "sphinx_knowledge                                         10       890  DIFFERS: -880" in out
+    root = tmp_path / "sphinx"
+    shutil.copytree(FIXTURES / "sphinx", root)
+    tasks = json.loads((root / "lowlevel_tasks.json").read_text(encoding="utf-8"))
+    del tasks[1]["instruction"]
+    (root / "lowlevel_tasks.json").write_text(json.dumps(tasks), encoding="utf-8")
+    status, out = check(capsys, "sphinx", root, "--partial")
+    assert status == 1 and "lowlevel_tasks.json, row 1, field 'instruction'" in out
+    assert "sphinx_grounding                                          3" in out  # the other rows still count
