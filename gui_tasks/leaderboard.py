@@ -168,12 +168,21 @@ def _check_metrics(where: str, reported: dict[str, Any], again: dict[str, float]
                                   "re-scored")
 
 
+def _check_no_skipped_rows(where: str, meta: dict[str, Any]) -> None:
+    """A run that dropped bad data rows (GUI_EVAL_SKIP_BAD_ROWS) did not see the whole benchmark."""
+    skipped = meta.get("bad_rows_skipped")
+    if skipped:
+        raise SubmissionError(f"{where}: {skipped} bad data row(s) were skipped (GUI_EVAL_SKIP_BAD_ROWS); "
+                              "a submission needs every row: fix the data (gui-eval data check) and run again")
+
+
 def _task_entry(run: RunResults, res: TaskResult, interventions: list[str], loader: Loader) -> dict[str, Any]:
     where = f"{run.path.name}, task {res.task}"
     n = res.n_samples or {}
     if not isinstance(n.get("effective"), int) or n.get("effective") != n.get("original"):
         raise SubmissionError(f"{where}: ran on {n.get('effective')} of {n.get('original')} documents (--limit?); "
                               "submissions need full runs")
+    _check_no_skipped_rows(where, res.metadata)
     missing_meta = [k for k in REQUIRED_METADATA if not res.metadata.get(k)]
     if missing_meta:
         raise SubmissionError(f"{where}: task metadata lacks {missing_meta}; only protocol-tagged tasks can be submitted")
@@ -297,6 +306,7 @@ def validate_submission(sub: Any, *, rescore: bool = True, loader: Loader = load
                               f"({interventions_of(model['args'])})")
     for t in sub["tasks"]:
         where = f"task {t['task']}"
+        _check_no_skipped_rows(where, t["metadata"])
         for key in REQUIRED_METADATA:
             if t["metadata"].get(key) != t[key]:
                 raise SubmissionError(f"{where}: {key} {t[key]!r} differs from the task metadata ({t['metadata'].get(key)!r})")

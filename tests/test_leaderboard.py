@@ -141,6 +141,7 @@ def _intervened_hidden(sub):
     (_intervened, "file", r"model interventions \[\] differ from the model args \(\['prompt_affix'\]\)"),
     (_intervened_hidden, "file", "labelled 'mpr-direct-v1' but the run used 'mpr-direct-v1\\+prompt_affix'"),
     (lambda s: s.update(schema="other/9"), None, "unknown submission schema"),
+    (lambda s: _en(s)["metadata"].update(bad_rows_skipped=2), "file", r"2 bad data row\(s\) were skipped"),
     (lambda s: s["tasks"][0].update(comment="x"), "file", "unexpected field 'comment'"),
     (lambda s: s["tasks"].append(copy.deepcopy(s["tasks"][0])), "file", "lists a task twice"),
 ])
@@ -234,6 +235,12 @@ def test_refuses_limit_fewer_documents_and_mixed_models(mpr_tasks, tmp_path):
     honest_run(tmp_path / "c", LANGS[:3])
     honest_run(tmp_path / "c", LANGS[3:], model_args="pretrained=Org/Tiny-VL-2B,device=cuda", stamp="20260101_000001")
     _refused(tmp_path / "c", "several models or model args")
+
+
+def test_run_that_skipped_bad_rows_is_refused(mpr_tasks, tmp_path):
+    path = honest_run(tmp_path)
+    edit_results(path, lambda raw: raw["configs"][EN]["metadata"].update(bad_rows_skipped=1))
+    _refused(tmp_path, r"1 bad data row\(s\) were skipped \(GUI_EVAL_SKIP_BAD_ROWS\)")
 
 
 def test_refuses_missing_samples_protocol_metadata_and_bad_lines(mpr_tasks, tmp_path):
