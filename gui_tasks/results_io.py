@@ -87,6 +87,18 @@ class RunResults:
         return self.path.with_name(f"{prefix}_samples_{task}.jsonl")
 
 
+def skipped_rows_notes(runs: Iterable[RunResults], benchmark: str) -> list[str]:
+    """One report note per task of ``benchmark`` that skipped bad data rows on request (never silent)."""
+    notes = []
+    for run in runs:
+        for task, res in sorted(run.tasks.items()):
+            skipped = res.metadata.get("bad_rows_skipped")
+            if res.metadata.get("benchmark") == benchmark and skipped:
+                notes.append(f"{run.model_label} {task}: {skipped} bad data row(s) skipped on request "
+                             "(GUI_EVAL_SKIP_BAD_ROWS); not the whole benchmark")
+    return notes
+
+
 CHECKPOINT_ARGS = ("pretrained", "model", "model_version", "model_name", "path")
 # Model args that do not change what a model answers (where it runs, how requests are batched).
 OPERATIONAL_ARGS = frozenset({*CHECKPOINT_ARGS, "device", "device_map", "batch_size", "parallelize", "trust_remote_code",

@@ -58,3 +58,21 @@ def test_label_without_interventions(tmp_path):
     assert run.model_label == "Tiny-VL-2B [interventions=crop,crop.alpha=0.8,max_new_tokens=32]"
     assert run.label(without_interventions=True) == "Tiny-VL-2B [max_new_tokens=32]"
     assert run.checkpoint == "Tiny-VL-2B"
+
+
+def test_skipped_bad_rows_are_noted_per_task_and_benchmark(tmp_path):
+    from gui_tasks.knowledge.report import build_report
+    from gui_tasks.results_io import skipped_rows_notes
+
+    gkb = task_config("gui_knowledge_state", "en", source="official")
+    gkb["metadata"].update(benchmark="gui_knowledge", subtasks=["state"], bad_rows_skipped=3)
+    clean = task_config("mpr_gui_en", "en", source="official")
+    clean["metadata"]["bad_rows_skipped"] = 0  # skipping was on, nothing was bad: no note
+    write_run(tmp_path, {"gui_knowledge_state": {"lang": "en", "config": gkb, "metrics": {"gkb_state_acc": 0.5}},
+                         "mpr_gui_en": {"lang": "en", "config": clean, "metrics": {"mcq_acc": 0.5}}})
+    runs = [load_results(p) for p in find_result_files(tmp_path)]
+    note = ("Tiny-VL-2B gui_knowledge_state: 3 bad data row(s) skipped on request (GUI_EVAL_SKIP_BAD_ROWS); "
+            "not the whole benchmark")
+    assert skipped_rows_notes(runs, "gui_knowledge") == [note]
+    assert skipped_rows_notes(runs, "mpr_gui") == []
+    assert note in build_report(runs).notes

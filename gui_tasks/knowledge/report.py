@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 from gui_metrics.knowledge import KNOWLEDGE_TYPES, SUBTASKS, UNPARSED, confusion_matrix, unknown_calibration
 from gui_models.actions import DESKTOP_CALLS, MOBILE_CALLS
-from gui_tasks.results_io import RunResults, find_result_files, load_results, load_task_samples
+from gui_tasks.results_io import RunResults, find_result_files, load_results, load_task_samples, skipped_rows_notes
 
 __all__ = ["build_report", "render_text", "write_markdown", "write_csv", "draw_confusion", "find_result_files", "main"]
 
@@ -99,6 +99,7 @@ def build_report(results: Sequence[RunResults | str | Path]) -> KnowledgeReport:
         calib = unknown_calibration(records[key]) if records.get(key) else {}
         rows.append(Row(*key, values, {s: cells[s][1] for s in cells}, fmt_err, calib, tuple(tasks[key]), key in limited))
     notes += [f"{r.model} [{r.source}, {r.variant}, {r.lang}]: run with --limit (not the full set)" for r in rows if r.limited]
+    notes += skipped_rows_notes(runs, "gui_knowledge")
     return KnowledgeReport(tuple(rows), records, tuple(dict.fromkeys(notes)))
 
 

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from gui_tasks.results_io import RunResults, find_result_files, load_results
+from gui_tasks.results_io import RunResults, find_result_files, load_results, skipped_rows_notes
 
 TEXT_MODE, NAV_VISION_MODE, STATIC_VISION_MODE = "full_text", "set_of_mark", "screenshot"
 MODES = ("simplified_text", "full_text", "set_of_mark", "screenshot")
@@ -283,6 +283,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.paths and not tables:
         print(f"gui-eval sphinx-report: no SPHINX result in {', '.join(args.paths)} ({len(runs)} results file(s))", file=sys.stderr)
         return 1
+    notes = skipped_rows_notes(runs, "sphinx")
+    if notes:  # a table over a copy with skipped rows is not the benchmark's: say so beside every table
+        tables = {name: md + "".join(f"\nNote: {n}\n" for n in notes) for name, md in tables.items()}
     for name, md in tables.items():
         print(f"### {name}\n{md}")
     if args.out:

@@ -9,7 +9,6 @@ written ("Original") and after the rule-based repair ("Repaired", Tables 6 and 8
 
 from __future__ import annotations
 
-import logging
 import random
 import re
 from pathlib import Path
@@ -18,7 +17,7 @@ from typing import Any, Mapping
 from PIL import Image
 
 from gui_metrics.lmms_bridge import sample_values
-from gui_tasks.errors import BadRows, DataError, skip_bad_rows
+from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
 from gui_tasks.lmms_rows import RowsTask
 from gui_tasks.sphinx import official, synth
 from gui_tasks.sphinx.actions import PRESS, format_action, is_exact, parse_action, repair_action
@@ -28,7 +27,6 @@ from gui_tasks.sphinx.official_parse import judge_completion_official, parse_off
 from gui_tasks.sphinx import prompts as P
 from gui_tasks.sphinx.prompts import COMPLETION_PROMPT, GROUNDING_PROMPT, KNOWLEDGE_BQ_PROMPT, KNOWLEDGE_MCQ_PROMPT, MODE_HEADERS
 
-log = logging.getLogger(__name__)
 KINDS = ("knowledge", "completion", "grounding", "focused")
 GROUNDING_RULE = "tap-centre-in-gold-box"  # how an answer hits the gold element (named choice; the paper gives none)
 FOCUSED_N = 141  # section 3.3.5: 141 focused-context tasks
@@ -188,8 +186,7 @@ class SphinxStaticTask(RowsTask):
             rows = completion_rows(_root(meta), mode, rendering, bad)
         else:
             rows = grounding_rows(_root(meta), mode, bad)
-        if bad.count:
-            log.warning("sphinx_%s: skipped %d bad rows (first: %s)", kind, bad.count, bad.errors[0])
+        announce_skipped(bad, f"SPHINX {kind} rows")  # loud, and counted in the task's results metadata
         # every row records the rendering that builds its prompt: its answer is parsed the same way
         return [{**r, "kind": kind, "observation": mode, "rendering": rendering, "bad_rows_skipped": bad.count} for r in rows]
 
