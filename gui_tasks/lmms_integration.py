@@ -66,8 +66,10 @@ def install_task_path() -> None:
 def attach() -> None:
     """Everything lmms-eval needs from us before it builds tasks (idempotent)."""
     from gui_metrics.lmms_bridge import register_with_lmms_eval
+    from gui_tasks.lmms_layout import install_layout_hook
 
     install_task_path()
+    install_layout_hook()
     register_with_lmms_eval()
 
 
