@@ -85,6 +85,8 @@ class GenerateRecord:
     captures: list[Any] | None
     image_sizes: list[list[list[int]] | None]
     rows: int
+    requests: list[RequestContext] = field(default_factory=list)
+    """The requests of the rows, when known (one per row)."""
 
 
 def model_image_sizes(inputs: Mapping[str, Any], counts: Sequence[int], patch_size: int | None) -> list[list[list[int]] | None]:
@@ -133,24 +135,29 @@ class GenerateHooks:
         return [int(i) for i in ids + [self.tokenizer.pad_token_id, self.tokenizer.eos_token_id] if i is not None]
 
     @contextmanager
-    def attached(self, module: Any, processor: Any, layers: Sequence[Any], requests: Sequence[RequestContext]) -> Iterator[list[GenerateRecord]]:
-        """While active, ``module.generate`` runs the forward stage and the capture for ``requests`` (its rows)."""
+    def attached(self, module: Any, processor: Any, layers: Sequence[Any],
+                 requests: Sequence[RequestContext] | Callable[[], Sequence[RequestContext]]) -> Iterator[list[GenerateRecord]]:
+        """While active, ``module.generate`` runs the forward stage and the capture for ``requests`` (its rows).
+
+        ``requests`` may be a callable giving the rows of each ``generate`` call as it happens.
+        """
         import torch
 
         original = module.generate
         had_own = "generate" in vars(module)
         records: list[GenerateRecord] = []
-        counts = [len(r.images) for r in requests]
         patch = patch_size_of(processor)
 
         def generate(*args: Any, **kwargs: Any) -> Any:
+            reqs = list(requests() if callable(requests) else requests)
+            counts = [len(r.images) for r in reqs]
             inputs = dict(kwargs)
             if args and "input_ids" not in inputs:
                 inputs["input_ids"] = args[0]
             ids = inputs.get("input_ids")
-            rows = int(ids.shape[0]) if ids is not None else len(requests)
-            if self.needs_rows and rows != len(requests):
-                raise ValueError(f"{self.owner}: generate() saw {rows} rows for {len(requests)} requests; the forward stage "
+            rows = int(ids.shape[0]) if ids is not None else len(reqs)
+            if self.needs_rows and rows != len(reqs):
+                raise ValueError(f"{self.owner}: generate() saw {rows} rows for {len(reqs)} requests; the forward stage "
                                  "and capture need one row per request")
             recorder = None
             if self.digit_groups is not None:
@@ -161,14 +168,15 @@ class GenerateHooks:
                     raise ValueError(f"{self.owner}: capture_logits needs num_beams=1")
                 recorder = DigitLogitsProcessor(self.digit_groups, ids.device)
                 kwargs["logits_processor"] = LogitsProcessorList([*(kwargs.get("logits_processor") or []), recorder])
-            forward = ForwardContext(module, processor, inputs, list(requests), layers=tuple(layers))
+            forward = ForwardContext(module, processor, inputs, reqs, layers=tuple(layers))
             with torch.inference_mode(), self.run.forward(forward):
                 out = original(*args, **kwargs)
             seqs = out if isinstance(out, torch.Tensor) else out.sequences
             prompt_len = int(ids.shape[1])
             captures = recorder.finish(seqs, prompt_len, self.tokenizer, self.stop_ids(module)) if recorder is not None else None
-            row_counts = counts if rows == len(requests) else [sum(counts)] if rows == 1 else [0] * rows
-            records.append(GenerateRecord(captures, model_image_sizes(inputs, row_counts, patch), rows))
+            known = rows == len(reqs)
+            sizes = model_image_sizes(inputs, counts, patch) if known else [None] * rows
+            records.append(GenerateRecord(captures, sizes, rows, reqs if known else []))
             return out
 
         module.generate = generate
