@@ -71,9 +71,12 @@ def measure(backend: str, root: Path, env: dict) -> dict:
     arch, extra = BACKENDS[backend]
     ckpt = build(arch, root / "ckpt" / arch)
     row: dict = {"arch": arch}
-    results, err = _run(backend, f"pretrained={ckpt},{extra}", TASKS, root / backend, env)
+    # single-turn tasks in one call, the multi-round one apart: a backend without multi-round support fails only it
+    results, err = _run(backend, f"pretrained={ckpt},{extra}", TASKS[:-1], root / backend, env)
+    multi, merr = _run(backend, f"pretrained={ckpt},{extra}", TASKS[-1:], root / f"{backend}-multi", env)
+    results = {**results, **multi}
     row["tasks"] = {t: t in results for t in TASKS}
-    row["error"] = "" if all(row["tasks"].values()) else err
+    row["error"] = "; ".join(e for e, ok in ((err, all(row["tasks"][t] for t in TASKS[:-1])), (merr, TASKS[-1] in multi)) if not ok)
     mem = _memory(root)
     wrap_args = (f"backend={backend},pretrained={ckpt},{extra},capture_logits=digits,interventions=gui_xli+star_state_focused+crop,"
                  f"gui_xli.memory={mem},gui_xli.layer=2,gui_xli.alpha=1.0")
