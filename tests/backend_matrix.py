@@ -1,8 +1,8 @@
 """Which lmms-eval backends run which of our task families and analyses, measured on tiny checkpoints.
 
 ``python tests/backend_matrix.py [backend ...]`` runs, per backend, one lmms-eval CLI call with one task of
-each benchmark family, then one ``gui_wrap`` call on that backend with digit capture, ``gui_xli``, a StaR
-prompting intervention and cropping, and prints a Markdown table (the README's). The slow test
+each benchmark family (the multi-round one in a call of its own), then one ``gui_wrap`` call on that backend
+with digit capture, ``gui_xli``, a StaR prompting intervention and cropping (plus the multi-round task), and prints a Markdown table (the README's). The slow test
 ``tests/test_backend_matrix.py`` runs the same function for the backends that must pass.
 """
 
@@ -81,7 +81,7 @@ def measure(backend: str, root: Path, env: dict) -> dict:
     wrap_args = (f"backend={backend},pretrained={ckpt},{extra},capture_logits=digits,interventions=gui_xli+star_state_focused+crop,"
                  f"gui_xli.memory={mem},gui_xli.layer=2,gui_xli.alpha=1.0")
     out = root / f"wrap-{backend}"
-    wrap, werr = _run("gui_wrap", wrap_args, ("icon_localization_synth", "star_state_control_synth"), out, env)
+    wrap, werr = _run("gui_wrap", wrap_args, ("icon_localization_synth", "star_state_control_synth", "sphinx_sim_toggle"), out, env)
     icon = _samples(out, "icon_localization_synth")
     star = _samples(out, "star_state_control_synth")
     rec = icon[0]["pss_mean"] if icon else {}
@@ -90,14 +90,15 @@ def measure(backend: str, root: Path, env: dict) -> dict:
         "gui_xli": "icon_localization_synth" in wrap,
         "star_prompting": bool(star) and "Supplementary Notes for State Reasoning" in star[0].get("input", ""),
         "crop": "crop" in rec,
+        "multi_round": "sphinx_sim_toggle" in wrap,  # gui_wrap runs the rounds itself, one request each
     }
     row["wrap_error"] = "" if all(row["analyses"].values()) else werr
     return row
 
 
 def table(rows: dict) -> str:
-    head = "| backend (tiny arch) | " + " | ".join(TASKS) + " | gui_wrap: capture | gui_xli | StaR prompt | crop |"
-    lines = [head, "|" + "---|" * (len(TASKS) + 5)]
+    head = "| backend (tiny arch) | " + " | ".join(TASKS) + " | gui_wrap: capture | gui_xli | StaR prompt | crop | sphinx_sim_toggle |"
+    lines = [head, "|" + "---|" * (len(TASKS) + 6)]
     for backend, row in rows.items():
         marks = ["yes" if row["tasks"][t] else "no" for t in TASKS] + ["yes" if v else "no" for v in row["analyses"].values()]
         lines.append(f"| `{backend}` ({row['arch']}) | " + " | ".join(marks) + " |")
