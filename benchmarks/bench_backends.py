@@ -77,8 +77,9 @@ def main(argv: list[str] | None = None) -> int:
             backends["gui_wrap(qwen2_vl)+capture b1"] = GuiWrap(backend="qwen2_vl", batch_size=1, capture_logits="digits", **qwen)
         for name, lm in backends.items():
             _time(lm, task_dict, reqs[:2])  # warm-up
-        for _ in range(args.repeats):
-            for name, lm in backends.items():
+        for rep in range(args.repeats):
+            order = list(backends.items())
+            for name, lm in (order if rep % 2 == 0 else order[::-1]):  # alternate the order: no backend always runs first
                 rows.setdefault(name, []).append(_time(lm, task_dict, reqs))
         del backends
     med = {k: (statistics.median(r for r, _ in v), statistics.median(t for _, t in v)) for k, v in rows.items()}
