@@ -55,7 +55,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--task", default="mpr_gui_synth_en")
     ap.add_argument("--samples", type=int, default=16)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=1, help="torch threads (1: steadier on a shared machine)")
     args = ap.parse_args(argv)
+    import torch
+
+    torch.set_num_threads(args.threads)
 
     from lmms_eval.models import get_model
 
@@ -83,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
                 rows.setdefault(name, []).append(_time(lm, task_dict, reqs))
         del backends
     med = {k: (statistics.median(r for r, _ in v), statistics.median(t for _, t in v)) for k, v in rows.items()}
-    print(f"{args.task}, {args.samples} samples, tiny Qwen2-VL at {ckpt}, median of {args.repeats}")
+    print(f"{args.task}, {args.samples} samples, tiny Qwen2-VL at {ckpt}, median of {args.repeats}, {args.threads} torch thread(s)")
     print(f"{'backend':34s} {'samples/s':>10s} {'tokens/sample':>14s}")
     for name, (rate, toks) in med.items():
         print(f"{name:34s} {rate:10.2f} {toks:14.1f}")
