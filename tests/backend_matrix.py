@@ -81,7 +81,9 @@ def measure(backend: str, root: Path, env: dict) -> dict:
     wrap_args = (f"backend={backend},pretrained={ckpt},{extra},capture_logits=digits,interventions=gui_xli+star_state_focused+crop,"
                  f"gui_xli.memory={mem},gui_xli.layer=2,gui_xli.alpha=1.0")
     out = root / f"wrap-{backend}"
-    wrap, werr = _run("gui_wrap", wrap_args, ("icon_localization_synth", "star_state_control_synth", "sphinx_sim_toggle"), out, env)
+    wrap, werr = _run("gui_wrap", wrap_args, ("icon_localization_synth", "star_state_control_synth"), out, env)
+    multi, merr = _run("gui_wrap", wrap_args, ("sphinx_sim_toggle",), root / f"wrap-{backend}-multi", env)
+    wrap = {**wrap, **multi}
     icon = _samples(out, "icon_localization_synth")
     star = _samples(out, "star_state_control_synth")
     rec = icon[0]["pss_mean"] if icon else {}
@@ -92,7 +94,7 @@ def measure(backend: str, root: Path, env: dict) -> dict:
         "crop": "crop" in rec,
         "multi_round": "sphinx_sim_toggle" in wrap,  # gui_wrap runs the rounds itself, one request each
     }
-    row["wrap_error"] = "" if all(row["analyses"].values()) else werr
+    row["wrap_error"] = "" if all(row["analyses"].values()) else "; ".join(e for e in (werr, merr) if e)
     return row
 
 
