@@ -147,3 +147,26 @@ def test_backend_without_a_module_refuses_forward_stage_and_capture_naming_it():
 def test_unknown_backend_is_named():
     with pytest.raises(ValueError, match="not found"):
         GuiWrap(backend="no_such_backend")
+
+
+@pytest.mark.slow
+def test_cli_gui_wrap_logs_the_digit_captures_gui_hf_logs(tmp_path, tiny_checkpoint, subprocess_env):
+    """Through lmms-eval end to end (chat requests, the samples log): gui_wrap around gui_hf == gui_hf, per sample."""
+    import json
+    import subprocess
+
+    from gui_tasks.cli import find_results, lmms_eval_command
+
+    task = "icon_localization_synth"
+    per_run = {}
+    for name, model, args in (("hf", "gui_hf", f"pretrained={tiny_checkpoint},device=cpu,capture_logits=digits"),
+                              ("wrap", "gui_wrap", f"backend=gui_hf,pretrained={tiny_checkpoint},device=cpu,capture_logits=digits")):
+        out = tmp_path / name
+        cmd = lmms_eval_command(args, [task], out, limit=3, model=model, extra=["--gen_kwargs", "max_new_tokens=10"])
+        proc = subprocess.run(cmd, env=subprocess_env, capture_output=True, text=True, timeout=600)
+        assert find_results(out), (proc.stdout + proc.stderr)[-3000:]
+        rows = [json.loads(x) for x in sorted(out.rglob(f"*_samples_{task}.jsonl"))[-1].read_text(encoding="utf-8").splitlines()]
+        per_run[name] = {r["doc_id"]: (r["filtered_resps"], r["pss_mean"]) for r in rows}
+    assert len(per_run["hf"]) == 3
+    assert per_run["wrap"] == per_run["hf"]
+    assert all(rec["captured"] for _, rec in per_run["hf"].values())
