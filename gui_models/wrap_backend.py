@@ -187,7 +187,7 @@ class GuiWrap(lmms):
             record_sent_prompt(r, req)
             reqs.append(req)
         outs = self._run(reqs, progress=True)
-        rerun = lambda req: self._run([req])[0]  # noqa: E731
+        rerun = lambda req: self._run([req])[0]  # noqa: E731 - one re-run, as in gui_hf
         return [respond(self.interventions, g, req, rerun) for g, req in zip(outs, reqs)]
 
     def generate_until_multi_round(self, requests: list[Instance]) -> list[list[str]]:

@@ -9,7 +9,7 @@ from PIL import Image
 from gui_models.hf_backend import GuiHF
 from gui_models.layers import LAYER_PATHS, decoder_layer_path, decoder_layers
 from gui_models.logit_capture import extras_of
-from tiny_archs import ARCHS, build  # noqa: E402  (tests/ is on sys.path, as for xli_helpers)
+from tiny_archs import ARCHS, build
 
 
 def _requests(lm, n=4):

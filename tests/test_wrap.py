@@ -122,7 +122,7 @@ def test_gui_xli_through_gui_wrap_steers_exactly_as_through_gui_hf(hf, wrap, tmp
     mem = hand_memory(torch.randn(4, hidden), 4 * torch.randn(4, hidden), ["AU", "AU", "AP", "AP"], layers=(1, 2, 3, 4))
     path = str(mem.save(tmp_path / "mem"))
     params = {"gui_xli.memory": path, "gui_xli.layer": 2, "gui_xli.alpha": 2.0, "gui_xli.k": 2}
-    base_hf, plain_states = _steered_states(hf, hf.model, 2)
+    _, plain_states = _steered_states(hf, hf.model, 2)
     try:
         _with(hf, "gui_xli", params)
         _with(wrap, "gui_xli", params)
