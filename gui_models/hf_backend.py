@@ -22,6 +22,8 @@ Decoding is greedy unless the task's ``generation_kwargs`` set ``do_sample`` or 
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 from typing import Any, Sequence
 
 import torch
@@ -30,22 +32,63 @@ from lmms_eval.api.instance import Instance
 from lmms_eval.api.model import lmms
 from tqdm import tqdm
 
-from gui_interventions import ForwardContext, RequestContext, ResponseContext, build_run
+from gui_interventions import ForwardContext, RequestContext, build_run
+from gui_models.generation_core import (GenerateHooks, Generated, parse_request, record_sent_prompt, respond,
+                                        run_multi_round)
 from gui_models.layers import capture_last_token, decoder_layers
-from gui_models.logit_capture import CAPTURE_MODES, CapturedResponse, DigitLogitsProcessor, digit_groups
+from gui_models.logit_capture import CAPTURE_MODES, digit_groups
 
 _DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+DTYPE_CHOICES = ("auto", *_DTYPES)
 _KNOWN = {"pretrained", "device", "dtype", "batch_size", "max_batch_size", "max_new_tokens", "min_pixels", "max_pixels",
           "system_prompt", "trust_remote_code", "attn_implementation", "interventions", "device_map",
           "capture_logits"}
+DEFAULT_BATCH_SIZE = 1  # lmms-eval's --batch_size default, which the CLI always passes
 
 
 def _as_bool(value: Any) -> bool:
     return value if isinstance(value, bool) else str(value).strip().lower() in {"1", "true", "yes"}
 
 
+def merge_cli_args(name: str, args: dict[str, Any], cli: dict[str, Any]) -> dict[str, Any]:
+    """Model args plus the CLI's ``--batch_size``/``--device``; the same parameter given both ways must agree.
+
+    lmms-eval passes ``--batch_size`` (default 1) next to ``--model_args``; a model-args value
+    wins over the CLI default, and two different explicit values are an error naming both.
+    """
+    merged = dict(args)
+    for key, value in cli.items():
+        if value is None:
+            continue
+        if key not in merged:
+            merged[key] = value
+        elif str(merged[key]) != str(value) and not (key == "batch_size" and str(value) == str(DEFAULT_BATCH_SIZE)):
+            raise ValueError(f"{name}: {key} given twice: model_args {key}={merged[key]} and --{key} {value}; give it once")
+    if "max_batch_size" in merged and "max_batch_size" not in args:
+        merged.pop("max_batch_size")
+    return merged
+
+
+def check_pretrained(name: str, pretrained: Any) -> str:
+    """A local-looking ``pretrained`` must be an existing folder (hub ids are ``org/name``)."""
+    text = str(pretrained or "").strip()
+    if not text:
+        raise ValueError(f"{name}: model arg pretrained is required (a checkpoint folder or a hub id)")
+    looks_local = text.startswith(("/", ".", "~")) or os.sep + os.sep in text or text.count("/") > 1
+    path = Path(text).expanduser()
+    if looks_local and not path.is_dir():
+        raise ValueError(f"{name}: pretrained={text}: no such folder ({path.resolve()})")
+    return str(path) if looks_local else text
+
+
 class GuiHF(lmms):
     """Greedy, batched generation with a HF ``AutoModelForImageTextToText`` and its processor."""
+
+    @classmethod
+    def create_from_arg_string(cls, arg_string: str, additional_config: dict | None = None) -> "GuiHF":
+        from lmms_eval import utils
+
+        return cls(**merge_cli_args("gui_hf", utils.simple_parse_args_string(arg_string), additional_config or {}))
 
     def __init__(self, pretrained: str, device: str | None = None, dtype: str = "auto", batch_size: int | str = 1,
                  max_new_tokens: int | str = 128, min_pixels: int | None = None, max_pixels: int | None = None,
@@ -60,6 +103,18 @@ class GuiHF(lmms):
         bad = [k for k in kwargs if "." not in k]
         if bad:
             raise ValueError(f"gui_hf: unknown model args {bad}; known: {sorted(_KNOWN)} and <intervention>.<param>")
+        if str(dtype) not in DTYPE_CHOICES:
+            raise ValueError(f"gui_hf: dtype={dtype} is not a dtype this backend loads; choose one of {', '.join(DTYPE_CHOICES)}")
+        try:
+            batch = int(batch_size)
+        except (TypeError, ValueError):
+            batch = 0
+        if batch < 1:
+            raise ValueError(f"gui_hf: batch_size={batch_size} must be a whole number >= 1 (requests per forward pass)")
+        pretrained = check_pretrained("gui_hf", pretrained)
+        self.capture_logits = str(capture_logits or "none").strip().lower()
+        if self.capture_logits not in CAPTURE_MODES:
+            raise ValueError(f"gui_hf: capture_logits={capture_logits!r}; choose one of {CAPTURE_MODES}")
         self.accelerator = Accelerator()
         self._rank, self._world_size = self.accelerator.process_index, self.accelerator.num_processes
         if self._world_size > 1:
@@ -90,14 +145,21 @@ class GuiHF(lmms):
             self.layers = decoder_layers(self.model)
         except ValueError:
             self.layers = ()
-        self.batch_size_per_gpu = int(batch_size)
+        self.batch_size_per_gpu = batch
         self.max_new_tokens = int(max_new_tokens)
         self.system_prompt = system_prompt
-        self.interventions = build_run(interventions, kwargs)
-        self.capture_logits = str(capture_logits or "none").strip().lower()
-        if self.capture_logits not in CAPTURE_MODES:
-            raise ValueError(f"gui_hf: capture_logits={capture_logits!r}; choose one of {CAPTURE_MODES}")
         self._digit_groups = digit_groups(self.tokenizer) if self.capture_logits == "digits" else None
+        self.interventions = build_run(interventions, kwargs)
+
+    @property
+    def interventions(self):
+        return self._interventions
+
+    @interventions.setter
+    def interventions(self, run) -> None:
+        """The selected plugins; the generation core (forward stage, capture) follows them."""
+        self._interventions = run
+        self.hooks = GenerateHooks(run, self._digit_groups, self.tokenizer, owner="gui_hf")
 
     # --- lmms-eval interface -------------------------------------------------------------
 
@@ -121,27 +183,10 @@ class GuiHF(lmms):
         raise NotImplementedError("gui_hf does not score loglikelihood requests; our tasks use generate_until")
 
     def generate_until_multi_round(self, requests: list[Instance]) -> list[list[str]]:
-        """Per request, the outputs of every round (lmms-eval 0.7.3 protocol: args = (ctx, gen_kwargs,
-        doc_to_visual, doc_to_text, doc_id, task, split); ``doc_to_text(doc, round_idx=k,
-        previous_output=[...])`` returns (visuals, text, terminal, previous_output, info))."""
-        results: list[list[str]] = []
-        for request in tqdm(requests, disable=self.rank != 0, desc="gui_hf multi-round"):
-            ctx, gen_kwargs, doc_to_visual, doc_to_text, doc_id, task, split = request.args
-            first = Instance(request_type="generate_until", arguments=(ctx, gen_kwargs, doc_to_visual, doc_id, task, split),
-                             idx=0, metadata=request.metadata)
-            req = self._request_context(first)
-            outs: list[str] = []
-            while True:
-                text = self._generate([req])[0]
-                outs.append(self.interventions.response(
-                    ResponseContext(text=text, request=req, rerun=lambda r: self._generate([r])[0])))
-                visuals, prompt, terminal, _prev, _info = doc_to_text(req.doc, round_idx=len(outs), previous_output=list(outs))
-                if terminal:
-                    break
-                req = self.interventions.request(RequestContext(text=str(prompt), images=tuple(visuals), doc_id=int(doc_id),
-                                                                task=str(task), gen_kwargs=dict(gen_kwargs or {}), doc=req.doc))
-            results.append(outs)
-        return results
+        """Per request, the outputs of every round (either lmms-eval layout; see ``generation_core.run_multi_round``)."""
+        task_dict = getattr(self, "task_dict", None)
+        return [run_multi_round(r, task_dict, self.interventions, lambda req: self._generate([req])[0])
+                for r in tqdm(requests, disable=self.rank != 0, desc="gui_hf multi-round")]
 
     def generate_until(self, requests: list[Instance]) -> list[str]:
         """Responses in request order; batches group consecutive requests with equal gen_kwargs."""
@@ -152,10 +197,9 @@ class GuiHF(lmms):
         for i in range(len(requests) + 1):
             key = _gen_key(contexts[i].gen_kwargs) if i < len(requests) else None
             if batch and (i == len(requests) or len(batch) == self.batch_size or key != _gen_key(contexts[batch[0]].gen_kwargs)):
-                texts = self._generate([contexts[j] for j in batch])
-                for j, text in zip(batch, texts):
-                    results[j] = self.interventions.response(
-                        ResponseContext(text=text, request=contexts[j], rerun=lambda req: self._generate([req])[0]))
+                outs = self._generate([contexts[j] for j in batch])
+                for j, out in zip(batch, outs):
+                    results[j] = respond(self.interventions, out, contexts[j], lambda req: self._generate([req])[0])
                 pbar.update(len(batch))
                 batch = []
             if i < len(requests):
@@ -169,7 +213,7 @@ class GuiHF(lmms):
         """Raw responses (no response stage) for already-built requests, in ``batch_size`` batches."""
         out: list[str] = []
         for i in range(0, len(reqs), self.batch_size_per_gpu):
-            out += self._generate(list(reqs[i:i + self.batch_size_per_gpu]))
+            out += [g.response() for g in self._generate(list(reqs[i:i + self.batch_size_per_gpu]))]
         return out
 
     def last_token_states(self, reqs: Sequence[RequestContext], layers: Sequence[int],
@@ -200,17 +244,17 @@ class GuiHF(lmms):
         prompts = [self.processor.apply_chat_template(self._messages(r), add_generation_prompt=True, tokenize=False) for r in reqs]
         if continuations is not None:
             prompts = [p + c for p, c in zip(prompts, continuations)]
-        images = [im.convert("RGB") for r in reqs for im in r.images]
-        return self.processor(text=prompts, images=images or None, return_tensors="pt", padding=True).to(self._device)
+        # one image list per request: processors that batch images per sample (Gemma3, Idefics3/SmolVLM)
+        # need the nesting; the others flatten it in order
+        images = [[im.convert("RGB") for im in r.images] for r in reqs]
+        if not any(images):
+            images = None
+        return self.processor(text=prompts, images=images, return_tensors="pt", padding=True).to(self._device)
 
     def _request_context(self, request: Instance) -> RequestContext:
-        context, gen_kwargs, doc_to_visual, doc_id, task, split = request.args
-        doc = self.task_dict[task][split][doc_id] if getattr(self, "task_dict", None) else None
-        visuals = doc_to_visual(doc) if doc is not None else []
-        visuals = [v for v in (visuals if isinstance(visuals, (list, tuple)) else [visuals]) if v is not None]
-        req = RequestContext(text=str(context), images=tuple(visuals), doc_id=int(doc_id), task=str(task),
-                             gen_kwargs=dict(gen_kwargs or {}), doc=doc)
-        return self.interventions.request(req)
+        req = self.interventions.request(parse_request(request.args, getattr(self, "task_dict", None)))
+        record_sent_prompt(request, req)
+        return req
 
     def _messages(self, req: RequestContext) -> list[dict[str, Any]]:
         content = [{"type": "image"} for _ in req.images] + [{"type": "text", "text": req.text}]
@@ -219,33 +263,21 @@ class GuiHF(lmms):
             msgs.insert(0, {"role": "system", "content": [{"type": "text", "text": self.system_prompt}]})
         return msgs
 
-    def _generate(self, reqs: Sequence[RequestContext]) -> list[str]:
+    def _generate(self, reqs: Sequence[RequestContext]) -> list[Generated]:
         inputs = self._inputs(reqs)
         gen = _generation_args(reqs[0].gen_kwargs, self.max_new_tokens, self.tokenizer)
-        recorder = DigitLogitsProcessor(self._digit_groups, self._device) if self._digit_groups is not None else None
-        if recorder is not None:
-            from transformers import LogitsProcessorList
-
-            if gen["num_beams"] > 1:  # beams reorder rows between steps: per-row records would mix hypotheses
-                raise ValueError("gui_hf: capture_logits needs num_beams=1")
-
-            gen["logits_processor"] = LogitsProcessorList([recorder])
-        forward = ForwardContext(self.model, self.processor, inputs, list(reqs), layers=self.layers)
-        with torch.inference_mode(), self.interventions.forward(forward):
+        with self.hooks.attached(self.model, self.processor, self.layers, list(reqs)) as records:
             out = self.model.generate(**inputs, **gen)
         prompt_len = inputs["input_ids"].shape[1]
         texts = self.tokenizer.batch_decode(out[:, prompt_len:], skip_special_tokens=True)
         texts = [_cut(t, reqs[0].gen_kwargs.get("until")) for t in texts]
-        if recorder is None:
-            return texts
-        captures = recorder.finish(out, prompt_len, self.tokenizer, self._stop_ids())
-        return [CapturedResponse(t, c) for t, c in zip(texts, captures)]
+        rec = records[-1]
+        caps = rec.captures or [None] * len(texts)
+        return [Generated(t, c, s) for t, c, s in zip(texts, caps, rec.image_sizes)]
 
     def _stop_ids(self) -> list[int]:
         """Token ids that end a response: the generation config's EOS id(s) and the pad id."""
-        eos = self.model.generation_config.eos_token_id
-        ids = list(eos) if isinstance(eos, (list, tuple)) else [eos]
-        return [int(i) for i in ids + [self.tokenizer.pad_token_id, self.tokenizer.eos_token_id] if i is not None]
+        return self.hooks.stop_ids(self.model)
 
 
 def _gen_key(gen_kwargs: dict[str, Any]) -> str:

@@ -18,9 +18,11 @@ from typing import Any, Iterator, Sequence
 # Tried in order. transformers >= 4.52 keeps the language layers of Qwen2-VL, Qwen2.5-VL,
 # Qwen3-VL, LLaVA(-Next, -OneVision), InternVL (native) and Gemma3 at
 # ``model.language_model.layers``; earlier versions used ``model.layers`` (Qwen2-VL) and
-# ``language_model.model.layers`` (LLaVA), which InternVL remote code still uses.
+# ``language_model.model.layers`` (LLaVA), which InternVL remote code still uses. Idefics3 and
+# SmolVLM call their language model ``text_model`` (``model.text_model.layers``).
 LAYER_PATHS: tuple[str, ...] = (
     "model.language_model.layers",
+    "model.text_model.layers",
     "model.language_model.model.layers",
     "language_model.model.layers",
     "language_model.layers",

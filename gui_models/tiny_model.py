@@ -41,7 +41,10 @@ _CORPUS = [
 ]
 
 
-def _tokenizer(out: Path):
+def _tokenizer(out: Path | None = None, extra_tokens: tuple[str, ...] = (), named: dict[str, str] | None = None,
+               chat_template: str | None = None):
+    """The tiny byte-level BPE tokenizer with Qwen2-VL's special tokens, plus ``extra_tokens`` (other families'
+    image tokens) and ``named`` model-specific tokens (e.g. Gemma3's ``boi_token``)."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
 
@@ -51,11 +54,12 @@ def _tokenizer(out: Path):
     trainer = trainers.BpeTrainer(vocab_size=VOCAB_SIZE - len(SPECIAL_TOKENS), special_tokens=[],
                                   initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False)
     tok.train_from_iterator(_CORPUS * 4, trainer=trainer)
-    tok.add_special_tokens(list(SPECIAL_TOKENS))
+    extra = [t for t in extra_tokens if t not in SPECIAL_TOKENS]
+    tok.add_special_tokens(list(SPECIAL_TOKENS) + extra)
     fast = PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|endoftext|>",
-                                   unk_token=None, bos_token=None, padding_side="left")
-    fast.add_special_tokens({"additional_special_tokens": list(SPECIAL_TOKENS[1:])})
-    fast.chat_template = (Path(__file__).parent / "chat_template.jinja").read_text(encoding="utf-8")
+                                   unk_token=None, bos_token=None, padding_side="left", **(named or {}))
+    fast.add_special_tokens({"additional_special_tokens": list(SPECIAL_TOKENS[1:]) + extra})
+    fast.chat_template = chat_template or (Path(__file__).parent / "chat_template.jinja").read_text(encoding="utf-8")
     return fast
 
 

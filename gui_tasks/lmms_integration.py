@@ -3,7 +3,7 @@
 lmms-eval has no entry-point group for tasks, but it loads the ``lmms_eval.models``
 entry points when ``lmms_eval.models`` is imported, which every CLI path does before it
 builds a ``TaskManager``. Our entry point (``manifests``) therefore (1) returns the
-``gui_hf`` model manifest, (2) registers every gui metric with lmms-eval's registries
+``gui_hf`` and ``gui_wrap`` model manifests, (2) registers every gui metric with lmms-eval's registries
 and (3) makes ``TaskManager`` index our installed ``yaml_tasks`` folder, and the YAML
 folder of every package in our entry-point group ``gui_eval.tasks`` (third-party tasks),
 as if they had been passed with ``--include_path``. An explicit ``--include_path`` to the
@@ -108,8 +108,10 @@ def install_task_path() -> None:
 def attach() -> None:
     """Everything lmms-eval needs from us before it builds tasks (idempotent)."""
     from gui_metrics.lmms_bridge import register_with_lmms_eval
+    from gui_tasks.lmms_layout import install_layout_hook
 
     install_task_path()
+    install_layout_hook()
     register_with_lmms_eval()
     install_data_error_report()
 
@@ -246,6 +248,9 @@ def manifests():
 
     try:
         attach()
-    except Exception as exc:  # still offer gui_hf: lmms-eval would otherwise say only "Model 'gui_hf' not found"
+    except Exception as exc:  # still offer our backends: lmms-eval would otherwise say only "Model 'gui_hf' not found"
         print(f"gui-eval: could not attach to lmms-eval: {exc!r}", file=sys.stderr)
-    return [ModelManifest(model_id="gui_hf", simple_class_path="gui_models.hf_backend.GuiHF")]
+    return [ModelManifest(model_id="gui_hf", simple_class_path="gui_models.hf_backend.GuiHF"),
+            # chat by default (like lmms-eval's own chat backends); --force_simple picks the simple class
+            ModelManifest(model_id="gui_wrap", simple_class_path="gui_models.wrap_backend.GuiWrap",
+                          chat_class_path="gui_models.wrap_backend.GuiWrapChat")]

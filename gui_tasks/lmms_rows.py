@@ -3,7 +3,8 @@
 A YAML ``class:`` task (``RowsTask`` subclass) gathers its rows in ``rows(metadata)`` (an
 official copy or the synthetic world) and hands the JSONL to lmms-eval's own ``json``
 loader; ``process_docs`` then validates and orders them. Nothing else of lmms-eval is
-overridden.
+overridden, except that the request layout follows lmms-eval's chat/simple choice
+(``gui_tasks.lmms_layout``), which a ``class:`` task is otherwise never told.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ import threading
 from pathlib import Path
 from typing import Any, Mapping
 
-from lmms_eval.api.task import ConfigurableTask
+from lmms_eval.api.task import ConfigurableMessagesTask, ConfigurableTask
 from PIL import Image, ImageFile
 
 from gui_tasks.errors import DataError, skip_bad_rows, take_skipped
+from gui_tasks.lmms_layout import current_task_type, multi_round_layout
 from gui_tasks.paths import cache_dir
 
 
@@ -52,15 +54,29 @@ def write_rows(rows: list[dict[str, Any]], kind: str, meta: Mapping[str, Any]) -
     return path
 
 
-class RowsTask(ConfigurableTask):
-    """A task whose rows come from ``rows(metadata)``; subclasses name ``KIND`` and implement ``rows``."""
+class RowsTask(ConfigurableMessagesTask):
+    """A task whose rows come from ``rows(metadata)``; subclasses name ``KIND`` and implement ``rows``.
+
+    Requests take the layout lmms-eval chose for the model being evaluated: chat (the task
+    provides messages: ``ConfigurableMessagesTask``) or simple (``ConfigurableTask``), with the
+    same prompt text and images either way.
+    """
 
     KIND = "task"
 
     def __init__(self, *args: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> None:
         config = dict(config or {})
         config.pop("class", None)  # the YAML key that named this class is not a TaskConfig field
+        task_type, model = current_task_type()
+        self.request_layout = task_type
+        self.multi_round_layout = multi_round_layout(task_type, model)
         super().__init__(*args, config=config, **kwargs)
+
+    def construct_requests(self, doc_id: int, ctx: str, **kwargs: Any):
+        layout = self.multi_round_layout if self.OUTPUT_TYPE == "generate_until_multi_round" else self.request_layout
+        if layout == "chat":
+            return ConfigurableMessagesTask.construct_requests(self, doc_id, ctx, **kwargs)
+        return ConfigurableTask.construct_requests(self, doc_id, ctx, **kwargs)
 
     @classmethod
     def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -1,4 +1,10 @@
-"""Data parallelism: two CPU processes under accelerate give the single process's answers."""
+"""Data parallelism: two real CPU ranks under accelerate give the single process's per-sample results.
+
+``accelerate launch --cpu --num_processes 2`` starts ONE process with accelerate 1.x; two ranks on
+CPU need ``ACCELERATE_USE_CPU=true accelerate launch --multi_gpu --num_processes 2``. A probe
+intervention (registered through an entry point, like any third-party plugin) writes the world
+size each rank sees, so the test knows two ranks really ran.
+"""
 
 from __future__ import annotations
 
@@ -7,32 +13,85 @@ import subprocess
 import sys
 
 import pytest
+import torch
 
 from gui_tasks.cli import find_results, lmms_eval_command
+from xli_helpers import hand_memory
 
 pytestmark = pytest.mark.slow
-TASK = "mpr_gui_synth_en"
+TASKS = ("mpr_gui_synth_en", "mpr_gui_synth_ja", "icon_localization_synth", "sphinx_sim_toggle")
+LIMIT = 4
+PROBE = """\
+import os
+from gui_interventions import hookimpl
 
 
-def _run(cmd, env, out):
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900)
+class RankProbe:
+    @hookimpl
+    def gui_intervention_request(self, request):
+        import torch.distributed as dist
+
+        world = dist.get_world_size() if dist.is_available() and dist.is_initialized() else 1
+        rank = dist.get_rank() if world > 1 else 0
+        with open(os.environ["GUI_EVAL_RANK_PROBE"], "a", encoding="utf-8") as fh:
+            fh.write(f"{rank} {world}\\n")
+        return None
+"""
+
+
+def _probe_package(root):
+    (root / "rank_probe.py").write_text(PROBE, encoding="utf-8")
+    info = root / "rank_probe-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: rank-probe\nVersion: 0.1\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text("[gui_interventions]\nrank_probe = rank_probe:RankProbe\n", encoding="utf-8")
+
+
+def _per_sample(out):
+    """Per task: doc_id -> (response, the sample's metric records), and the aggregate metrics."""
     files = find_results(out)
-    assert files, (proc.stdout + proc.stderr)[-4000:]
-    results = json.loads(files[-1].read_text(encoding="utf-8"))["results"][TASK]
-    samples_file = sorted(out.rglob(f"*_samples_{TASK}.jsonl"))[-1]
-    samples = [json.loads(line) for line in samples_file.read_text(encoding="utf-8").splitlines() if line.strip()]
-    preds = {s["doc_id"]: (s["filtered_resps"], s["mcq_acc"]) for s in samples}
-    return {k: v for k, v in results.items() if not k.endswith("_stderr,none") and k != "alias"}, preds
+    assert files, f"lmms-eval wrote no results under {out}"
+    results = json.loads(files[-1].read_text(encoding="utf-8"))["results"]
+    found = {}
+    for task in TASKS:
+        samples_file = sorted(out.rglob(f"*_samples_{task}.jsonl"))[-1]
+        rows = [json.loads(line) for line in samples_file.read_text(encoding="utf-8").splitlines() if line.strip()]
+        found[task] = {s["doc_id"]: json.dumps({k: v for k, v in s.items() if k not in ("doc_hash",)}, sort_keys=True, default=str)
+                       for s in rows}
+    metrics = {t: {k: v for k, v in results[t].items() if not k.endswith("_stderr,none") and k != "alias"} for t in TASKS}
+    return found, metrics
 
 
-def test_two_processes_match_one(tmp_path, tiny_checkpoint, subprocess_env):
-    args = f"pretrained={tiny_checkpoint},device=cpu"
-    single = lmms_eval_command(args, [TASK], tmp_path / "one", limit=6)
-    launcher = [sys.executable, "-m", "accelerate.commands.launch", "--cpu", "--num_processes", "2", "--num_machines", "1",
-                "--mixed_precision", "no", "--dynamo_backend", "no", "-m", "lmms_eval"]
-    multi = launcher + lmms_eval_command(args, [TASK], tmp_path / "two", limit=6)[3:]
-    metrics_one, preds_one = _run(single, subprocess_env, tmp_path / "one")
-    metrics_two, preds_two = _run(multi, subprocess_env, tmp_path / "two")
-    assert len(preds_one) == 6
-    assert preds_two == preds_one
+def test_two_ranks_match_one_process(tmp_path, tiny_checkpoint, subprocess_env):
+    _probe_package(tmp_path)
+    torch.manual_seed(5)
+    mem = hand_memory(torch.randn(4, 64), torch.randn(4, 64), ["AU", "AP", "WF", "WI"], layers=(1, 2, 3, 4))
+    memory = mem.save(tmp_path / "mem")
+    args = (f"pretrained={tiny_checkpoint},device=cpu,capture_logits=digits,interventions=rank_probe+gui_xli,"
+            f"gui_xli.memory={memory},gui_xli.layer=2,gui_xli.alpha=1.0")
+    extra = ["--gen_kwargs", "max_new_tokens=8"]
+    runs = {}
+    for name, launcher, env_extra in (
+        ("one", [], {}),
+        ("two", [sys.executable, "-m", "accelerate.commands.launch", "--multi_gpu", "--num_processes", "2", "--num_machines", "1",
+                 "--mixed_precision", "no", "--dynamo_backend", "no", "-m", "lmms_eval"], {"ACCELERATE_USE_CPU": "true"}),
+    ):
+        probe = tmp_path / f"probe-{name}.txt"
+        env = {**subprocess_env, **env_extra, "GUI_EVAL_RANK_PROBE": str(probe),
+               "PYTHONPATH": f"{tmp_path}:{subprocess_env.get('PYTHONPATH', '')}"}
+        cmd = lmms_eval_command(args, list(TASKS), tmp_path / name, limit=LIMIT, extra=extra)
+        cmd = launcher + cmd[3:] if launcher else cmd
+        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900)
+        assert find_results(tmp_path / name), (proc.stdout + proc.stderr)[-4000:]
+        runs[name] = _per_sample(tmp_path / name)
+        lines = probe.read_text(encoding="utf-8").split()
+        runs[name + "_ranks"] = sorted(set(zip(lines[::2], lines[1::2])))
+    assert runs["one_ranks"] == [("0", "1")]
+    assert runs["two_ranks"] == [("0", "2"), ("1", "2")]  # both ranks ran requests, each in a world of two
+    (one, metrics_one), (two, metrics_two) = runs["one"], runs["two"]
+    for task in TASKS:
+        assert len(one[task]) == LIMIT
+        assert two[task] == one[task], task
     assert json.dumps(metrics_two, sort_keys=True) == json.dumps(metrics_one, sort_keys=True)
+    icon = json.loads(next(iter(one["icon_localization_synth"].values())))
+    assert icon["pss_mean"]["captured"] is True  # the digit capture crossed the gather

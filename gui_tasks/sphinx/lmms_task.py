@@ -14,6 +14,7 @@ import json
 from typing import Any, Mapping, Sequence
 
 from gui_metrics.lmms_bridge import sample_values
+from gui_tasks.lmms_layout import rounds_of
 from gui_tasks.lmms_rows import RowsTask
 from gui_tasks.paths import cache_dir
 from gui_tasks.sphinx.actions import format_action, parse_action
@@ -123,8 +124,7 @@ def doc_to_target(doc: Mapping[str, Any]) -> str:
 
 
 def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any]:
-    outs = results[0] if results and isinstance(results[0], list) else results
-    outs = [str(o) for o in outs][: doc["max_steps"]]
+    outs = rounds_of(results)[: doc["max_steps"]]  # a list, a tuple, or lmms-eval's text of a tuple
     sim, steps, errors, _, _ = replay(doc, outs)
     t = _tasks()[doc["id"]]
     if isinstance(t, NavTask):
