@@ -186,3 +186,26 @@ def test_gui_owl_reads_original_pixels_under_star_and_resized_pixels_when_the_ta
     assert rec["exact"] and rec["frame_source"] == "budget:gui_owl" and rec["model_size"] == [w, h]
     assert f"resolution is {w}x{h}" in agentic_task.doc_to_text({**released, "history_actions": [], "low_level": "",
                                                                   "setting": "high", "goal": "g"})
+
+
+def test_gui_hf_reports_the_size_its_processor_fed_and_scoring_uses_it(tiny_qwen2_5_vl):
+    """The whole chain on a real checkpoint: gui_hf runs the tiny Qwen2.5-VL (its own 4..64x28x28 budget, not the
+    class default) on a 1920x1080 board, reports the resized size, and an answer in that frame scores correct."""
+    from lmms_eval.api.instance import Instance
+    from PIL import Image
+
+    from gui_models.hf_backend import GuiHF
+    from gui_models.logit_capture import extras_of
+
+    lm = GuiHF(pretrained=str(tiny_qwen2_5_vl), device="cpu")
+    doc = _board(1920, 1080)
+    lm.task_dict = {"t": {"test": [doc]}}
+    req = Instance("generate_until", ("Where is the icon?", {"max_new_tokens": 3},
+                                      lambda d: [Image.new("RGB", (d["width"], d["height"]), (200, 200, 200))], 0, "t", "test"),
+                   0, {"task": "t", "doc_id": 0, "repeats": 1})
+    reported = extras_of(lm.generate_until([req])[0])
+    mw, mh = _seen_by(lm.processor.image_processor, 1920, 1080)
+    assert reported["model_image_sizes"] == [[mw, mh]] and (mw, mh) != BUDGETS["qwen2_5_vl"].resized(1920, 1080)
+    x, y = (doc["target_box"][0] + 30) * mw / 1920, (doc["target_box"][1] + 20) * mh / 1080
+    rec = score_response(doc, CapturedResponse(json.dumps({"point_2d": [x, y]}), extras=reported), ScoreParams(family="qwen2_5_vl"))
+    assert rec["correct"] and rec["frame_source"] == "model_image_sizes" and rec["model_size"] == [mw, mh]
