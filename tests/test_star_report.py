@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 
 from gui_tasks.cli import main as cli_main
 from gui_tasks.results_io import load_results

@@ -1,10 +1,9 @@
-"""End to end: build a memory on synthetic data, then lmms-eval with interventions=gui_xli, alone and under accelerate."""
+"""End to end: build a memory on synthetic data, then lmms-eval with interventions=gui_xli (two real ranks: test_accelerate)."""
 
 from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
 import pytest
 
@@ -36,17 +35,14 @@ def memory(tiny_checkpoint, tmp_path_factory, session_cache):
     return out
 
 
-def test_lmms_eval_with_gui_xli_alone_and_under_accelerate(tmp_path, tiny_checkpoint, memory, subprocess_env):
+def test_lmms_eval_with_gui_xli_changes_answers_and_the_report_pairs_runs(tmp_path, tiny_checkpoint, memory, subprocess_env):
     base = f"pretrained={tiny_checkpoint},device=cpu"
     steer = base + f",interventions=gui_xli,gui_xli.memory={memory},gui_xli.layer=2,gui_xli.alpha=50,gui_xli.k=2"
     _, plain = _run(lmms_eval_command(base, [TASK], tmp_path / "plain", limit=LIMIT), subprocess_env, tmp_path / "plain")
     res_one, one = _run(lmms_eval_command(steer, [TASK], tmp_path / "one", limit=LIMIT), subprocess_env, tmp_path / "one")
-    launcher = [sys.executable, "-m", "accelerate.commands.launch", "--cpu", "--num_processes", "2", "--num_machines", "1",
-                "--mixed_precision", "no", "--dynamo_backend", "no", "-m", "lmms_eval"]
-    res_two, two = _run(launcher + lmms_eval_command(steer, [TASK], tmp_path / "two", limit=LIMIT)[3:], subprocess_env,
-                        tmp_path / "two")
-    assert len(one) == LIMIT and two == one
-    assert {k: v for k, v in res_two.items() if "stderr" not in k} == {k: v for k, v in res_one.items() if "stderr" not in k}
+    # `accelerate launch --cpu --num_processes 2` runs ONE process with accelerate 1.x: the two-rank
+    # parity of a steered run is tested with two real ranks in test_accelerate.py
+    assert len(one) == LIMIT
     assert one != plain  # the steering ran inside the lmms-eval process
     # the with/without report pairs the two single-process runs
     runs = [load_results(p) for p in find_result_files([tmp_path / "plain", tmp_path / "one"])]
