@@ -128,6 +128,7 @@ def install_data_error_report() -> None:
     error's file/row/field message is printed again at interpreter exit, after everything else.
     """
     import atexit
+    import inspect
 
     from lmms_eval.api.task import ConfigurableTask
 
@@ -149,7 +150,10 @@ def install_data_error_report() -> None:
         except Exception as exc:
             data_error = _data_error_in(exc, DataError)
             if data_error is not None:
-                config = kwargs.get("config") or {}
+                try:  # subclasses (ConfigurableMessagesTask) pass config positionally
+                    config = inspect.signature(init).bind_partial(self, *args, **kwargs).arguments.get("config") or {}
+                except TypeError:
+                    config = kwargs.get("config") or {}
                 name = config.get("task") if isinstance(config, dict) else getattr(config, "task", None)
                 _DATA_ERRORS.append(f"task {name or '?'}: {data_error}")
                 if len(_DATA_ERRORS) == 1:
