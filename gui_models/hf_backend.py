@@ -275,10 +275,6 @@ class GuiHF(lmms):
         caps = rec.captures or [None] * len(texts)
         return [Generated(t, c, s) for t, c, s in zip(texts, caps, rec.image_sizes)]
 
-    def _stop_ids(self) -> list[int]:
-        """Token ids that end a response: the generation config's EOS id(s) and the pad id."""
-        return self.hooks.stop_ids(self.model)
-
 
 def _gen_key(gen_kwargs: dict[str, Any]) -> str:
     return json.dumps(gen_kwargs, sort_keys=True, default=str)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, Callable, Iterable
+
 
 class DataError(ValueError):
     """Bad benchmark data (not a bad model output: those are classified, never raised).
@@ -45,6 +47,16 @@ class BadRows:
         if not self.skip:
             raise error
         self.errors.append(error)
+
+    def keep(self, normalise: Callable[[Any], Any], rows: Iterable[Any]) -> list:
+        """``normalise(row)`` for every row; a row whose normalising raises DataError goes to :meth:`add`."""
+        out = []
+        for row in rows:
+            try:
+                out.append(normalise(row))
+            except DataError as exc:
+                self.add(exc)
+        return out
 
     @property
     def count(self) -> int:

@@ -31,12 +31,17 @@ def session_cache(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def tiny_checkpoint(session_cache) -> Path:
     """A tiny random Qwen2-VL checkpoint, built once per session."""
-    from gui_models.tiny_model import build_tiny_model
+    from tiny_archs import session_checkpoint
 
-    out = session_cache / "tiny-qwen2-vl"
-    if not (out / "config.json").is_file():
-        build_tiny_model(out, family="qwen2_vl", seed=0)
-    return out
+    return session_checkpoint(session_cache, "qwen2_vl")
+
+
+@pytest.fixture(scope="session")
+def tiny_qwen2_5_vl(session_cache) -> Path:
+    """A tiny random Qwen2.5-VL checkpoint (its own 4..64 x 28 x 28 pixel budget), built once per session."""
+    from tiny_archs import session_checkpoint
+
+    return session_checkpoint(session_cache, "qwen2_5_vl")
 
 
 @pytest.fixture()

@@ -9,7 +9,7 @@ from PIL import Image
 from gui_models.hf_backend import GuiHF
 from gui_models.layers import LAYER_PATHS, decoder_layer_path, decoder_layers
 from gui_models.logit_capture import extras_of
-from tiny_archs import ARCHS, build
+from tiny_archs import ARCHS, session_checkpoint
 
 
 def _requests(lm, n=4):
@@ -22,7 +22,7 @@ def _requests(lm, n=4):
 
 @pytest.mark.parametrize("arch", ARCHS)
 def test_batch_of_two_equals_batch_of_one_for_every_architecture(arch, session_cache):
-    ckpt = build(arch, session_cache / "archs" / arch)
+    ckpt = session_checkpoint(session_cache, arch)
     lm = GuiHF(pretrained=str(ckpt), device="cpu", batch_size=1)
     one = lm.generate_until(_requests(lm))
     lm.batch_size_per_gpu = 2
@@ -40,11 +40,11 @@ def test_batch_of_two_equals_batch_of_one_for_every_architecture(arch, session_c
         assert sizes == [None] * 4
 
 
-def test_qwen2_vl_model_image_sizes_are_the_smart_resized_sizes(session_cache):
+def test_qwen2_vl_model_image_sizes_are_the_smart_resized_sizes(tiny_checkpoint):
     from gui_models.coords import Geometry
     from gui_models.tiny_model import MAX_PIXELS, MIN_PIXELS
 
-    lm = GuiHF(pretrained=str(build("qwen2_vl", session_cache / "archs" / "qwen2_vl")), device="cpu")
+    lm = GuiHF(pretrained=str(tiny_checkpoint), device="cpu")
     docs = [{"img": [Image.new("RGB", (640, 400), (10, 20, 30))]}]
     lm.task_dict = {"t": {"test": docs}}
     req = Instance("generate_until", ("where?", {"max_new_tokens": 2}, lambda d: d["img"], 0, "t", "test"), 0,

@@ -124,16 +124,6 @@ def test_ui_tars_1_5_points_use_its_documented_budget():
     assert rec["correct"] and rec["frame_source"] == "budget:ui_tars_1_5"
 
 
-@pytest.fixture(scope="module")
-def tiny_qwen2_5_vl(session_cache):
-    from gui_models.tiny_model import build_tiny_model
-
-    out = session_cache / "tiny-qwen2.5-vl"
-    if not (out / "config.json").is_file():
-        build_tiny_model(out, family="qwen2_5_vl", seed=0)
-    return out
-
-
 def test_a_tiny_checkpoint_with_its_own_budget_is_scored_in_the_frame_it_used(tiny_qwen2_5_vl):
     from transformers import AutoProcessor
 

@@ -22,13 +22,8 @@ GEN = {"max_new_tokens": 6, "temperature": 0, "do_sample": False}
 
 
 @pytest.fixture(scope="module")
-def checkpoint(session_cache):
-    from gui_models.tiny_model import build_tiny_model
-
-    out = session_cache / "tiny-qwen2_5-vl"
-    if not (out / "config.json").is_file():
-        build_tiny_model(out, family="qwen2_5_vl", seed=0)
-    return out
+def checkpoint(tiny_qwen2_5_vl):
+    return tiny_qwen2_5_vl
 
 
 def _docs(n):

@@ -30,6 +30,11 @@ def _ids(tok, *names):
     return [tok.convert_tokens_to_ids(n) for n in names]
 
 
+def session_checkpoint(cache_root: Path, arch: str) -> Path:
+    """The tiny ``arch`` checkpoint under a test session's cache (one folder per arch, built on first use, then shared)."""
+    return build(arch, Path(cache_root) / "archs" / arch)
+
+
 def build(arch: str, out: Path, seed: int = 0) -> Path:
     """Write a tiny ``arch`` checkpoint into ``out`` (skipped when it is there already)."""
     import torch

@@ -418,18 +418,6 @@ __all__ = ["HUB_ID", "DATA_DIR_ENV", "data_root", "read_raw_rows", "normalise_ro
            "CALL_TYPES"]
 
 
-def normalise_rows(rows: list[dict[str, Any]], bad: BadRows | None = None) -> list[dict[str, Any]]:
-    """Normalise transport rows; a bad row raises unless skipping (read from the rows' ``skip`` flag) is on."""
-    bad = bad if bad is not None else BadRows(skip=any(r.get("skip") for r in rows))
-    docs = []
-    for r in rows:
-        try:
-            docs.append(normalise_row(r))
-        except DataError as exc:
-            bad.add(exc)
-    return docs
-
-
 def data_check(root: Path | None = None) -> BenchmarkCheck:
     """What a local copy holds, read with the task loaders (main protocol): questions per sub-task, every bad row."""
     root = Path(root).expanduser() if root is not None else data_root()
@@ -443,7 +431,7 @@ def data_check(root: Path | None = None) -> BenchmarkCheck:
     except DataError as exc:  # no question files at all
         bad.add(exc)
         rows = []
-    docs = normalise_rows(rows, bad)
+    docs = bad.keep(normalise_row, rows)
     check.errors.extend(bad.errors)
     check.counts.append(TaskCount("gui_knowledge", len(docs), PAPER_QUESTIONS, f"paper: {PAPER_QUESTIONS:,} questions (Table 1)"))
     for sub in SUBTASKS:

@@ -79,7 +79,7 @@ def process_docs_official(dataset: datasets.Dataset) -> datasets.Dataset:
     """Official transport rows -> canonical documents (errors name file, row, field)."""
     rows = [dict(r) for r in dataset]
     bad = BadRows(skip=any(r.get("skip") for r in rows))
-    docs = official.normalise_rows(rows, bad)
+    docs = bad.keep(official.normalise_row, rows)
     announce_skipped(bad, "MPR-GUI official rows")
     return _to_dataset(docs)
 

@@ -245,18 +245,6 @@ def normalise_row(transport: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def normalise_rows(rows: list[dict[str, Any]], bad: BadRows | None = None) -> list[dict[str, Any]]:
-    """Normalise transport rows; a bad row raises unless skipping (read from the rows' ``skip`` flag) is on."""
-    bad = bad if bad is not None else BadRows(skip=any(r.get("skip") for r in rows))
-    docs = []
-    for r in rows:
-        try:
-            docs.append(normalise_row(r))
-        except DataError as exc:
-            bad.add(exc)
-    return docs
-
-
 def data_check(root: Path | None = None) -> BenchmarkCheck:
     """What a local copy holds, read with the task loaders: documents per language and dimension, every bad row."""
     root = Path(root).expanduser() if root is not None else data_root()
@@ -268,7 +256,7 @@ def data_check(root: Path | None = None) -> BenchmarkCheck:
     for lang in LANG_CODES:
         bad = BadRows(skip=True)
         rows = list(read_raw_rows(root, lang, bad=bad))
-        docs = normalise_rows(rows, bad)
+        docs = bad.keep(normalise_row, rows)
         check.errors.extend(bad.errors)
         ids[lang] = {d["id"] for d in docs}
         check.counts.append(TaskCount(f"mpr_gui_{lang}", len(docs), RELEASE_ROWS_PER_LANG,
