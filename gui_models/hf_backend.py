@@ -36,7 +36,7 @@ from gui_interventions import ForwardContext, RequestContext, build_run
 from gui_models.generation_core import (GenerateHooks, Generated, parse_request, record_sent_prompt, respond,
                                         run_multi_round)
 from gui_models.layers import capture_last_token, decoder_layers
-from gui_models.logit_capture import CAPTURE_MODES, digit_groups
+from gui_models.logit_capture import capture_mode, digit_groups
 
 _DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 DTYPE_CHOICES = ("auto", *_DTYPES)
@@ -112,9 +112,7 @@ class GuiHF(lmms):
         if batch < 1:
             raise ValueError(f"gui_hf: batch_size={batch_size} must be a whole number >= 1 (requests per forward pass)")
         pretrained = check_pretrained("gui_hf", pretrained)
-        self.capture_logits = str(capture_logits or "none").strip().lower()
-        if self.capture_logits not in CAPTURE_MODES:
-            raise ValueError(f"gui_hf: capture_logits={capture_logits!r}; choose one of {CAPTURE_MODES}")
+        self.capture_logits = capture_mode(capture_logits, "gui_hf")
         self.accelerator = Accelerator()
         self._rank, self._world_size = self.accelerator.process_index, self.accelerator.num_processes
         if self._world_size > 1:

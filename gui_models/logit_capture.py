@@ -40,6 +40,15 @@ from typing import Any, Mapping, Sequence
 CAPTURE_MODES = ("none", "digits")
 CAPTURE_VERSION = "digits-v1"
 KeyDigits = str  # "leading" | "all"
+
+
+def capture_mode(value: str | None, owner: str) -> str:
+    """The ``capture_logits`` model arg, normalised; an unknown mode names the backend and the choices."""
+    mode = str(value or "none").strip().lower()
+    if mode not in CAPTURE_MODES:
+        raise ValueError(f"{owner}: capture_logits={value!r}; choose one of {CAPTURE_MODES}")
+    return mode
+
 KEY_DIGIT_MODES = ("leading", "all")
 
 

@@ -35,7 +35,7 @@ from tqdm import tqdm
 from gui_interventions import RequestContext, build_run
 from gui_interventions.manager import parse_selection
 from gui_models.generation_core import GenerateHooks, Generated, parse_request, record_sent_prompt, respond, run_multi_round
-from gui_models.logit_capture import CAPTURE_MODES, digit_groups
+from gui_models.logit_capture import capture_mode, digit_groups
 
 OURS = ("backend", "interventions", "capture_logits")
 MODULE_ATTRS = ("model", "_model")
@@ -123,9 +123,7 @@ class GuiWrap(lmms):
             raise ValueError("gui_wrap: model arg backend=<lmms-eval model name> is required (e.g. backend=qwen2_5_vl)")
         names = parse_selection(interventions)
         ours = {k: kwargs.pop(k) for k in list(kwargs) if "." in k and k.split(".", 1)[0] in names}
-        self.capture_logits = str(capture_logits or "none").strip().lower()
-        if self.capture_logits not in CAPTURE_MODES:
-            raise ValueError(f"gui_wrap: capture_logits={capture_logits!r}; choose one of {CAPTURE_MODES}")
+        self.capture_logits = capture_mode(capture_logits, "gui_wrap")
         run = build_run(names, ours)
         self.backend_name = str(backend)
         inner_cls = get_model(self.backend_name, force_simple=self.is_simple)

@@ -42,6 +42,15 @@ class BenchmarkCheck:
     def ok(self) -> bool:
         return not self.errors and all(c.ok for c in self.counts)
 
+    @classmethod
+    def of_copy(cls, benchmark: str, root: Path | str | None, default: Callable[[], Path]) -> "BenchmarkCheck":
+        """A check of ``root`` (else ``default()``, whose DataError propagates: no copy at all); a root that is not a
+        directory is recorded as the check's error."""
+        check = cls(benchmark, Path(root).expanduser() if root is not None else default())
+        if not check.root.is_dir():
+            check.errors.append(DataError("not a directory", file=str(check.root)))
+        return check
+
 
 # benchmark name -> "module:function" (imported lazily so one broken benchmark cannot hide the others)
 CHECKERS: dict[str, str] = {

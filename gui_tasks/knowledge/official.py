@@ -420,11 +420,10 @@ __all__ = ["HUB_ID", "DATA_DIR_ENV", "data_root", "read_raw_rows", "normalise_ro
 
 def data_check(root: Path | None = None) -> BenchmarkCheck:
     """What a local copy holds, read with the task loaders (main protocol): questions per sub-task, every bad row."""
-    root = Path(root).expanduser() if root is not None else data_root()
-    check = BenchmarkCheck("gui_knowledge", root)
-    if not root.is_dir():
-        check.errors.append(DataError("not a directory", file=str(root)))
+    check = BenchmarkCheck.of_copy("gui_knowledge", root, data_root)
+    if check.errors:
         return check
+    root = check.root
     bad = BadRows(skip=True)
     try:
         rows = list(read_raw_rows(root, SUBTASKS, "official", bad=bad))

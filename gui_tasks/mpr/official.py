@@ -247,11 +247,10 @@ def normalise_row(transport: dict[str, Any]) -> dict[str, Any]:
 
 def data_check(root: Path | None = None) -> BenchmarkCheck:
     """What a local copy holds, read with the task loaders: documents per language and dimension, every bad row."""
-    root = Path(root).expanduser() if root is not None else data_root()
-    check = BenchmarkCheck("mpr_gui", root)
-    if not root.is_dir():
-        check.errors.append(DataError("not a directory", file=str(root)))
+    check = BenchmarkCheck.of_copy("mpr_gui", root, data_root)
+    if check.errors:
         return check
+    root = check.root
     ids: dict[str, set[str]] = {}
     for lang in LANG_CODES:
         bad = BadRows(skip=True)
