@@ -88,6 +88,12 @@ def _submit(args: argparse.Namespace) -> int:
     return main(args.rest)
 
 
+def _view(args: argparse.Namespace) -> int:
+    from gui_tasks.viewer.site import main
+
+    return main(args.rest)
+
+
 def _validate(args: argparse.Namespace) -> int:
     from gui_tasks.leaderboard import validate_main
 
@@ -267,6 +273,10 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("submit", help="validated leaderboard submission from an lmms-eval run")
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_submit)
+
+    s = sub.add_parser("view", help="static offline HTML viewer of runs: every sample with its overlays, trajectories, diffs")
+    s.add_argument("rest", nargs=argparse.REMAINDER)
+    s.set_defaults(func=_view)
 
     s = sub.add_parser("validate", help="re-check a submission file: schema, hashes, completeness, every response re-scored")
     s.add_argument("rest", nargs=argparse.REMAINDER)
