@@ -435,8 +435,9 @@ def _index_data(site: Site) -> dict[str, Any]:
 
     rows = []
     for x in site.entries:
-        text = " ".join([str(x.sample.get("input", ""))[:TEXT_CHARS], " ".join(responses(x.sample))[:TEXT_CHARS],
-                         str((x.doc or {}).get("id", x.record.get("id", "")))])
+        # the response first (the list shows the start of this text), then the item id and the prompt (searched)
+        text = " | ".join([" ".join(responses(x.sample))[:TEXT_CHARS], str((x.doc or {}).get("id", x.record.get("id", ""))),
+                           str(x.sample.get("input", ""))[:TEXT_CHARS]])
         rows.append([x.side, ref("task", x.task), x.sample.get("doc_id"), ref("lang", x.lang), ref("group", x.group),
                      OUTCOMES.index(x.outcome), ref("kind", x.kind), text])
     return {"cols": ["side", "task", "doc_id", "lang", "group", "outcome", "kind", "text"],
@@ -453,7 +454,7 @@ def _list_section(with_diff: bool) -> str:
             + "<label>text <input id='f-text' type='search' placeholder='prompt, response, id'></label>"
             + "<label>sort <select id='f-sort'><option value='task'>task, doc id</option><option value='outcome'>outcome"
             + "</option></select></label></form><p id='count'></p><table id='list'><thead><tr><th>#</th><th>run</th>"
-            + "<th>task</th><th>doc</th><th>lang</th><th>group</th><th>outcome</th><th>type</th><th>text</th></tr></thead>"
+            + "<th>task</th><th>doc</th><th>lang</th><th>group</th><th>outcome</th><th>type</th><th>response | id | prompt</th></tr></thead>"
             + "<tbody></tbody></table><p id='pager'><button id='prev' type='button'>&larr;</button> <span id='page'></span> "
             + "<button id='next' type='button'>&rarr;</button></p></section>")
 
