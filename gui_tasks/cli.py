@@ -217,14 +217,23 @@ def _demo(args: argparse.Namespace) -> int:
         return 1
     from gui_tasks.mpr.report import main as report_main
 
-    return report_main([str(new[-1]), "--out", str(out / "report")])
+    rc = report_main([str(new[-1]), "--out", str(out / "report")])
+    if rc:
+        return rc
+    from gui_tasks.leaderboard import _quiet_lmms_eval
+    from gui_tasks.viewer.site import build_site
+
+    _quiet_lmms_eval()
+    build_site([new[-1]], out / "view")
+    print(f"[demo] viewer: open file://{(out / 'view' / 'index.html').resolve()}  (gui-eval view {out} --out DIR for every run)")
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="gui-eval", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
 
-    s = sub.add_parser("demo", help="offline end-to-end run: tiny checkpoint + synthetic MPR-GUI + report")
+    s = sub.add_parser("demo", help="offline end-to-end run: tiny checkpoint + synthetic MPR-GUI + report + viewer")
     s.add_argument("--out", default="runs/demo")
     s.add_argument("--tasks", default=",".join(DEMO_TASKS))
     s.add_argument("--limit", type=int, default=16)

@@ -22,4 +22,5 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     echo "$want" > "$stamp"
 fi
 bash scripts/install_fonts.sh
+bash scripts/install_chromium.sh
 "$VENV/bin/gui-eval" install-lmms-hook >/dev/null
