@@ -325,3 +325,32 @@ def test_index_filters_and_diff_of_two_runs(site, runs):
         assert d.find_element("id", "count").text == f"{2 * fixed} of {len(entries)} samples"
         assert fixed >= 1  # the grounding answer on the target's centre
         assert "Differences: run 2 against run 1" in d.find_element("css selector", "body").text
+
+
+@pytest.mark.slow
+def test_serve_answers_on_loopback_and_stops_by_pid(runs, tmp_path):
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    _, edited, _ = runs
+    with socket.socket() as s:  # a free port in the range the project's tests use
+        port = next(p for p in range(19000 + os.getpid() % 900, 20000) if s.connect_ex(("127.0.0.1", p)) != 0)
+    proc = subprocess.Popen([sys.executable, "-m", "gui_tasks.cli", "view", str(edited), "--out", str(tmp_path / "site"),
+                             "--no-docs", "--serve", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        body, deadline = None, time.monotonic() + 120
+        while body is None and time.monotonic() < deadline and proc.poll() is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/index.html", timeout=2) as r:
+                    body = r.read().decode("utf-8")
+            except OSError:
+                time.sleep(0.3)
+        assert body is not None, proc.stdout.read() if proc.poll() is not None else "no answer"
+        assert "gui-eval viewer" in body and "data/index.js" in body
+    finally:
+        os.kill(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
