@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from gui_tasks.viewer.overlays import Shape, grounding_shapes, star_shapes
+from gui_tasks.viewer.overlays import Shape, agentic_shapes, grounding_shapes, star_shapes
 from gui_tasks.viewer.records import outcome, responses, sample_record
 
 INJECTIONS = ("<script>window.__pwned = 1</script>", '<img src="x" onerror="window.__pwned = 2">',
@@ -66,6 +66,20 @@ def test_star_shapes_from_the_0_1000_grid():
     assert shapes["pred"].xy == pytest.approx((540.0, 1200.0)) and shapes["pred"].label == "CLICK"
 
 
+def test_agentic_shapes_read_the_answer_in_the_frame_the_record_names():
+    doc = {"image_width": 1000, "image_height": 2000, "boxes": [[100, 100, 300, 200]], "agent_family": "ui_tars_1_5",
+           "gold": {"type": "CLICK", "point": [200, 150], "frame": "grid1000"}, "parser_reading": "schema"}
+    # UI-TARS-1.5 answers in pixels of the image it saw: here 500 x 1000, so (100, 300) is (200, 600) on the screenshot
+    rec = {"frame": "resized_px", "frame_source": "model_image_sizes", "model_size": [500, 1000]}
+    shapes = {s.role: s for s in agentic_shapes(doc, rec, "Action: click(start_box='(100,300)')")}
+    assert shapes["other"].xy == pytest.approx((100.0, 200.0, 300.0, 400.0))
+    assert shapes["gold"].xy == pytest.approx((200.0, 300.0))
+    assert shapes["pred"].xy == pytest.approx((200.0, 600.0))
+    scroll = {s.role: s for s in agentic_shapes(doc, rec, "Action: scroll(direction='down')")}
+    assert scroll["pred_scroll"].xy == pytest.approx((500.0, 1000.0, 500.0, 1500.0))
+    assert "pred" not in {s.role for s in agentic_shapes(doc, rec, "no action here")}
+
+
 def test_svg_escapes_labels():
     from gui_tasks.viewer.site import _svg
 
@@ -74,7 +88,7 @@ def test_svg_escapes_labels():
 
 
 # --- slow: a real run, a second one with chosen responses, the site in Chromium ------------------------------
-TASKS = ["icon_localization_synth", "star_state_control_synth", "sphinx_sim_toggle", "mpr_gui_synth_en"]
+TASKS = ["icon_localization_synth", "star_state_control_synth", "star_agentic_synth", "sphinx_sim_toggle", "mpr_gui_synth_en"]
 
 
 def _browser_or_skip():
@@ -126,6 +140,8 @@ def _edit(run_dir: Path) -> dict[str, tuple[int, dict]]:
                 response = INJECTIONS[0] + " [0.5, 0.5] " + INJECTIONS[1]
             elif task_name == "star_state_control_synth" and s["doc_id"] == 0:
                 response = "CLICK <point>[[500, 250]]</point>"
+            elif task_name == "star_agentic_synth" and s["doc_id"] == 0:
+                response = s["target"]  # the gold action in the family's own format
             elif task_name == "sphinx_sim_toggle" and s["doc_id"] == 0:
                 response = ["click [1]", "press [stop]"]
             elif task_name == "mpr_gui_synth_en":
@@ -243,6 +259,30 @@ def test_star_toggle_box_and_click_drawn(site, runs):
         bx1, by1, bx2, by2 = doc["toggle_box"]
         assert float(g["toggle_box"]["attr"]["x"]) == pytest.approx(bx1 / 1000 * w)
         assert float(g["toggle_box"]["attr"]["width"]) == pytest.approx((bx2 - bx1) / 1000 * w)
+
+
+@pytest.mark.slow
+def test_star_agentic_step_gold_and_prediction_drawn_with_its_episode(site, runs, tmp_path):
+    _browser_or_skip()
+    from browser import browser
+
+    from gui_tasks.star.schema import action_from_json
+
+    _, _, chosen = runs
+    doc_id, doc = chosen["star_agentic_synth"]
+    gold = action_from_json(doc["gold"])
+    with browser() as d:
+        d.get(_page(site, "star_agentic_synth", doc_id, side=1).as_uri())
+        g = d.execute_script("return (" + "() => {" + GEOMETRY_JS.replace("arguments[0]", "'figure.shot'") + "})()")
+        rows = d.find_elements("css selector", "table.episode tr")
+        assert len(rows) >= 2  # header + the logged steps of this episode
+        d.save_screenshot(str(_shots_dir(tmp_path) / "viewer_star_agentic.png"))
+    assert rows
+    if gold.point is not None:  # the response was the gold action itself: both at the gold pixels
+        w, h = doc["image_width"], doc["image_height"]
+        want = [gold.point[0] / 1000 * w, gold.point[1] / 1000 * h]
+        assert [float(g["gold"]["attr"][k]) for k in ("data-x", "data-y")] == pytest.approx(want)
+        assert [float(g["pred"]["attr"][k]) for k in ("data-x", "data-y")] == pytest.approx(want, abs=1.0)
 
 
 @pytest.mark.slow

@@ -8,6 +8,7 @@ they only change unit (relative or 0-1000 grid -> original pixels) with ``gui_mo
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
@@ -58,12 +59,60 @@ def star_shapes(doc: Mapping[str, Any], record: Mapping[str, Any]) -> list[Shape
         out.append(Shape("toggle_box", "rect", convert_box(tuple(doc["toggle_box"]), "grid1000", "original_px", geo), "toggle"))
     gold = doc.get("gold") or {}
     if isinstance(gold, str):
-        import json
-
         gold = json.loads(gold)
     if gold.get("point") and _finite(gold["point"]):
         out.append(Shape("gold", "point", convert(tuple(gold["point"]), gold.get("frame", "grid1000"), "original_px", geo), "gold"))
     if record.get("pred_point") and _finite(record["pred_point"]):
         out.append(Shape("pred", "point", convert(tuple(record["pred_point"]), "grid1000", "original_px", geo),
                          str(record.get("pred_type") or "prediction")))
+    return out
+
+
+SCROLL_VECTORS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
+
+
+def _action_shapes(action, geo: Geometry, role: str, width: int, height: int) -> list[Shape]:
+    """A typed ``gui_models.actions.Action`` (its point in ``action.frame`` of ``geo``) drawn in original pixels:
+    its point, drag end, scroll arrow, typed text."""
+    out: list[Shape] = []
+    p = None
+    if action.point is not None and _finite(action.point):
+        p = action.point_in("original_px", geo)
+        out.append(Shape(role, "point", p, f"{role}: {action.type}"))
+    if action.end_point is not None and p is not None and _finite(action.end_point):
+        end = convert(action.end_point, action.frame, "original_px", geo)
+        out.append(Shape(f"{role}_drag", "arrow", (*p, *end), f"{role}: drag"))
+    direction = str(action.direction or "").lower()  # gui_models.actions.DIRECTIONS are upper case
+    if action.type == "SCROLL" and direction in SCROLL_VECTORS:
+        cx, cy = p or (width / 2, height / 2)
+        dx, dy = SCROLL_VECTORS[direction]
+        out.append(Shape(f"{role}_scroll", "arrow", (cx, cy, cx + dx * width / 4, cy + dy * height / 4),
+                         f"{role}: scroll {direction} (canonical: the side content comes in from)"))
+    if action.text is not None:
+        x, y = p or (8.0, height / 20 if role == "gold" else height / 10)
+        out.append(Shape(f"{role}_text", "text", (x, y), f"{action.type}: {action.text}"))
+    return out
+
+
+def agentic_shapes(doc: Mapping[str, Any], record: Mapping[str, Any], response: str) -> list[Shape]:
+    """StaR agentic step (A.3): element boxes (0-1000 grid), the gold action and the predicted one.
+
+    The response is parsed again with the task's own parser and options (``gui_tasks.star.families.parse``); its
+    frame is read in the geometry the record names (``model_size`` when the family answers in resized pixels)."""
+    from gui_tasks.star.families import parse
+    from gui_tasks.star.lmms_task import budget_meta
+    from gui_tasks.star.schema import action_from_json
+
+    w, h = int(doc["image_width"]), int(doc["image_height"])
+    ident = Geometry.identity(w, h)
+    size = record.get("model_size")
+    geo = Geometry.seen(w, h, size) if isinstance(size, list) and len(size) == 2 else ident
+    out = [Shape("other", "rect", convert_box(tuple(b), "grid1000", "original_px", ident))
+           for b in doc.get("boxes") or [] if _finite(b)]
+    gold = doc["gold"]
+    out += _action_shapes(action_from_json(gold if isinstance(gold, str) else json.dumps(gold)), ident, "gold", w, h)
+    parsed = parse(response, doc["agent_family"], gesture_to_scroll=doc.get("output_gesture_to_scroll") or None,
+                   reading=doc.get("parser_reading") or "schema", meta=budget_meta(doc))
+    if parsed.action is not None:
+        out += _action_shapes(parsed.action, geo, "pred", w, h)
     return out

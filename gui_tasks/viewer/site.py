@@ -24,7 +24,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from gui_tasks.errors import DataError
 from gui_tasks.results_io import RunResults, find_result_files, load_results, load_task_samples, skipped_rows_notes
-from gui_tasks.viewer.overlays import Shape, grounding_shapes, star_shapes
+from gui_tasks.viewer.overlays import Shape, agentic_shapes, grounding_shapes, star_shapes
 from gui_tasks.viewer.records import GROUNDING, OUTCOMES, facets, outcome, responses, sample_record
 
 STATIC = Path(__file__).with_name("static")
@@ -85,6 +85,7 @@ class Site:
     entries: list[Entry] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     images: dict[str, str] = field(default_factory=dict)
+    episodes: dict[tuple[int, str, str], list[Entry]] = field(default_factory=dict)  # StaR agentic steps by episode
 
 
 # --- reading ----------------------------------------------------------------------------------------------
@@ -232,7 +233,7 @@ def _digits(record: Mapping[str, Any], title: str) -> str:
     if not keys:
         out.append("<p>no key digit in this answer</p>")
     for k in keys:
-        head = f"key digit {k.get('digit')} ({k.get('char')!s})"
+        head = f"key digit '{k.get('digit')}' at character {k.get('char')}"  # KeyToken: char = offset, digit = the digit
         if k.get("merged") or not k.get("logits"):
             out.append(f"<p>{e(head)}: merged with another character in one token; no distribution</p>")
             continue
@@ -241,7 +242,7 @@ def _digits(record: Mapping[str, Any], title: str) -> str:
         exps = [math.exp(v - top) for v in logits]
         total = sum(exps)
         probs = [x / total for x in exps]
-        bars = "".join(f'<div class="bar{" chosen" if str(d) == str(k.get("char")) else ""}"><span style="height:{100 * p:.1f}%">'
+        bars = "".join(f'<div class="bar{" chosen" if str(d) == str(k.get("digit")) else ""}"><span style="height:{100 * p:.1f}%">'
                        f'</span><b>{d}</b><i>{p:.2f}</i></div>' for d, p in enumerate(probs))
         out.append(f"<div class='digit'><p>{e(head)}: PSS {e(_fmt(k.get('pss')))}, entropy {e(_fmt(k.get('entropy')))}</p>"
                    f"<div class='bars'>{bars}</div></div>")
@@ -283,6 +284,13 @@ def _sample_body(site: Site, entry: Entry) -> str:
         parts.append(_figure(site, images[-1] if images else None, star_shapes(doc, rec),
                              "purple: toggle box; green: gold point; red: predicted point",
                              (int(doc["image_width"]), int(doc["image_height"]))))
+    elif doc is not None and entry.benchmark == "star_agentic":
+        images = doc.get("images") or []
+        shapes = agentic_shapes(doc, rec, responses(entry.sample)[0])
+        parts.append(_figure(site, images[-1] if images else None, shapes,
+                             "green: gold action; red: predicted action; grey: element boxes",
+                             (int(doc["image_width"]), int(doc["image_height"]))))
+        parts.append(_episode(site, entry))
     else:
         paths = (doc or {}).get("images") or ([doc["image"]] if doc and doc.get("image") else []) \
             or entry.sample.get("input_media") or []
@@ -305,6 +313,22 @@ def _sample_body(site: Site, entry: Entry) -> str:
         parts.append("<h2>Document</h2>" + _kv(_doc_rows(doc)))
     parts.append("<h2>Per-sample record (as logged)</h2>" + _pre(json.dumps(rec, ensure_ascii=False, indent=1, default=str)))
     return "".join(parts)
+
+
+def _episode(site: Site, entry: Entry) -> str:
+    """The StaR agentic episode this step belongs to: every logged step, its verdicts, a link to its page."""
+    steps = site.episodes.get((entry.side, entry.task, str(entry.doc.get("episode_id"))), [entry])
+    rows = []
+    for x in steps:
+        r = x.record
+        here = " class='here'" if x is entry else ""
+        gold = json.loads(x.doc["gold"]) if isinstance(x.doc["gold"], str) else x.doc["gold"]
+        rows.append(f"<tr{here}><td><a href='{x.number}.html'>step {e(x.doc.get('step'))}</a></td><td>{e(gold.get('type'))}</td>"
+                    f"<td>{e(r.get('pred_type') or r.get('status'))}</td><td>{e(r.get('type_match'))}</td>"
+                    f"<td class='outcome {e(x.outcome)}'>{e(r.get('exact'))}</td></tr>")
+    return (f"<h2>Episode {e(entry.doc.get('episode_id'))}: goal</h2>{_pre(entry.doc.get('goal', ''))}"
+            "<table class='episode'><tr><th>step</th><th>gold</th><th>predicted</th><th>type match</th><th>exact</th></tr>"
+            + "".join(rows) + "</table>")
 
 
 def _trajectory(site: Site, entry: Entry) -> str:
@@ -468,6 +492,11 @@ def build_site(run_dirs: Sequence[str | Path], out: str | Path, *, rebuild_docs:
     for f in ("viewer.css", "viewer.js"):
         shutil.copyfile(STATIC / f, out / "assets" / f)
     site = Site(out, sides, entries, notes)
+    for x in entries:
+        if x.benchmark == "star_agentic" and x.doc is not None:
+            site.episodes.setdefault((x.side, x.task, str(x.doc.get("episode_id"))), []).append(x)
+    for steps in site.episodes.values():
+        steps.sort(key=lambda x: int(x.doc.get("step") or 0))
     for i, entry in enumerate(entries):
         write_sample_page(site, entry, i - 1 if i > 0 else None, i + 1 if i + 1 < len(entries) else None)
     data = _index_data(site)
