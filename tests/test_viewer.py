@@ -277,7 +277,6 @@ def test_star_agentic_step_gold_and_prediction_drawn_with_its_episode(site, runs
         rows = d.find_elements("css selector", "table.episode tr")
         assert len(rows) >= 2  # header + the logged steps of this episode
         d.save_screenshot(str(_shots_dir(tmp_path) / "viewer_star_agentic.png"))
-    assert rows
     if gold.point is not None:  # the response was the gold action itself: both at the gold pixels
         w, h = doc["image_width"], doc["image_height"]
         want = [gold.point[0] / 1000 * w, gold.point[1] / 1000 * h]
@@ -394,3 +393,41 @@ def test_serve_answers_on_loopback_and_stops_by_pid(runs, tmp_path):
     finally:
         os.kill(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
+
+
+@pytest.mark.slow
+def test_crop_run_window_first_and_second_pass_and_digits(tmp_path, tiny_grounding_checkpoint, subprocess_env):
+    """A real ``interventions=crop`` run with captured digits: the page draws the window and both passes' points
+    where the record puts them, and shows the digit distributions with their PSS."""
+    _browser_or_skip()
+    from browser import browser, console_errors
+    from lmms_helpers import run, samples
+
+    from gui_tasks.cli import lmms_eval_command
+    from gui_tasks.viewer.site import build_site
+
+    args = f"pretrained={tiny_grounding_checkpoint},device=cpu,capture_logits=digits,interventions=crop,crop.alpha=0.8"
+    _, log = run(lmms_eval_command(args, ["icon_localization_synth"], tmp_path / "run", limit=3), subprocess_env)
+    cropped = [s["doc_id"] for s in samples(tmp_path / "run", "icon_localization_synth")
+               if s["grounding_acc"]["crop"]["window"] is not None and s["grounding_acc"]["point"] is not None]
+    assert cropped, log[-3000:]
+    site = build_site([tmp_path / "run"], tmp_path / "site")
+    entry = next(x for x in site.entries if x.sample["doc_id"] == cropped[0])
+    rec, doc = entry.record, entry.doc
+    with browser() as d:
+        d.get((tmp_path / "site" / "s" / f"{entry.number}.html").as_uri())
+        assert console_errors(d) == []
+        g = d.execute_script("return (" + "() => {" + GEOMETRY_JS.replace("arguments[0]", "'figure.shot'") + "})()")
+        body = d.find_element("css selector", "body").text
+        d.get((tmp_path / "site" / "index.html").as_uri())
+        assert "+crop" in d.find_element("css selector", "table.kv").text
+    x0, y0, x1, y1 = rec["crop"]["window"]
+    assert [float(g["crop_window"]["attr"][k]) for k in ("x", "y", "width", "height")] == pytest.approx([x0, y0, x1 - x0, y1 - y0])
+    assert [float(g["pred"]["attr"][k]) for k in ("data-x", "data-y")] == \
+        pytest.approx([rec["point"][0] * doc["width"], rec["point"][1] * doc["height"]])
+    if rec["first"]["point"] is not None:
+        assert [float(g["first_pred"]["attr"][k]) for k in ("data-x", "data-y")] == \
+            pytest.approx([rec["first"]["point"][0] * doc["width"], rec["first"]["point"][1] * doc["height"]])
+    keys = [k for k in rec["key_tokens"] if not k["merged"]]
+    if keys:
+        assert f"PSS {rec['pss']:.4g}" in body and len(keys) <= body.count("key digit")
