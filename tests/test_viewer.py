@@ -40,7 +40,10 @@ def test_sample_record_and_responses_from_a_logged_line():
     rec = {"status": "parsed", "correct": True}
     line = {"doc_id": 3, "target": "A", "filtered_resps": ["B"], "input": "q", "mcq_acc": rec, "fpr_acc": rec}
     assert sample_record(line) == rec and responses(line) == ["B"]
-    assert responses({"filtered_resps": [["click [1]", "press [stop]"]]}) == ["click [1]", "press [stop]"]
+    rounds = ["click [1]", "press [stop]"]
+    assert responses({"filtered_resps": [rounds]}, multi_round=True) == rounds
+    assert responses({"filtered_resps": [str(tuple(rounds))]}, multi_round=True) == rounds
+    assert responses({"filtered_resps": "('a', 'b')"}) == ["('a', 'b')"]  # single-round text stays as it is
     assert responses({"filtered_resps": None}) == [""]
 
 
@@ -150,7 +153,8 @@ def _edit(run_dir: Path) -> dict[str, tuple[int, dict]]:
                 continue
             values = score(task, doc, response)
             s.update(values)
-            s["filtered_resps"] = [response] if isinstance(response, list) else response
+            # a multi-round answer as lmms-eval logs a backend's tuple of rounds: its text (unwrap_generation_output)
+            s["filtered_resps"] = [str(tuple(response))] if isinstance(response, list) else response
             chosen.setdefault(task_name, (s["doc_id"], doc))
         f.write_text("".join(json.dumps(s, ensure_ascii=False) + "\n" for s in lines), encoding="utf-8")
     return chosen

@@ -25,9 +25,14 @@ def sample_record(sample: Mapping[str, Any]) -> dict[str, Any]:
     return {}
 
 
-def responses(sample: Mapping[str, Any]) -> list[str]:
-    """The model's output(s) as logged (one per round for multi-round tasks), as text."""
+def responses(sample: Mapping[str, Any], *, multi_round: bool = False) -> list[str]:
+    """The model's output(s) as logged, as text; ``multi_round``: one per round, read as the task reads them
+    (``gui_tasks.lmms_layout.rounds_of``: a list, or lmms-eval's ``str(tuple)`` of the rounds)."""
     value = sample.get("filtered_resps", sample.get("resps"))
+    if multi_round:
+        from gui_tasks.lmms_layout import rounds_of
+
+        return rounds_of(value if isinstance(value, list) else [value])
     while isinstance(value, list) and len(value) == 1 and isinstance(value[0], list):
         value = value[0]
     if isinstance(value, list):

@@ -164,7 +164,7 @@ def _image_size(path: Path) -> tuple[int, int] | None:
 # --- overlays as SVG ------------------------------------------------------------------------------------
 def _svg(shapes: Sequence[Shape], width: int, height: int) -> str:
     """An SVG in the screenshot's pixel space (viewBox), laid over the image; shapes carry data-role."""
-    r = max(4.0, min(width, height) / 60)
+    base = r = max(4.0, min(width, height) / 60)
     parts = []
     for s in shapes:
         role, label = e(s.role), e(s.label)
@@ -174,6 +174,7 @@ def _svg(shapes: Sequence[Shape], width: int, height: int) -> str:
                          f'height="{y2 - y1:g}"><title>{label}</title></rect>')
         elif s.shape == "point":
             x, y = s.xy
+            r = base * (1.8 if s.role == "gold" else 1.0)  # a gold point under a prediction on it stays visible
             parts.append(f'<g class="ov ov-{role}" data-role="{role}" data-x="{x:g}" data-y="{y:g}"><title>{label}</title>'
                          f'<circle cx="{x:g}" cy="{y:g}" r="{r:g}"></circle>'
                          f'<line x1="{x - 2 * r:g}" y1="{y:g}" x2="{x + 2 * r:g}" y2="{y:g}"></line>'
@@ -185,7 +186,7 @@ def _svg(shapes: Sequence[Shape], width: int, height: int) -> str:
         elif s.shape == "text":
             x, y = s.xy
             parts.append(f'<text class="ov ov-{role}" data-role="{role}" x="{x:g}" y="{y:g}" '
-                         f'font-size="{2.5 * r:g}">{label}</text>')
+                         f'font-size="{2.5 * base:g}">{label}</text>')
     defs = ('<defs><marker id="arrowhead" markerWidth="8" markerHeight="8" refX="6" refY="4" orient="auto">'
             '<path d="M0,0 L8,4 L0,8 z" class="ov-arrowhead"></path></marker></defs>')
     return (f'<svg class="overlay" viewBox="0 0 {width} {height}" preserveAspectRatio="none" '
@@ -299,7 +300,7 @@ def _sample_body(site: Site, entry: Entry) -> str:
                 parts.append(_figure(site, p, [], Path(p).name))
     parts.append("<h2>Score</h2>" + _pre(_why(entry), "why"))
     parts.append("<h2>Prompt sent</h2>" + _pre(entry.sample.get("input", "")))
-    outs = responses(entry.sample)
+    outs = responses(entry.sample, multi_round=entry.benchmark == "sphinx_sim")
     parts.append("<h2>Raw response" + ("s" if len(outs) > 1 else "") + "</h2>"
                  + "".join(_pre(o, "response") for o in outs))
     if rec.get("first"):
@@ -334,7 +335,7 @@ def _episode(site: Site, entry: Entry) -> str:
 def _trajectory(site: Site, entry: Entry) -> str:
     from gui_tasks.viewer.trajectory import sphinx_episode
 
-    views = sphinx_episode(entry.doc, responses(entry.sample))
+    views = sphinx_episode(entry.doc, responses(entry.sample, multi_round=True))
     (site.out / "traj").mkdir(exist_ok=True)
     out = ["<h2>Trajectory</h2><ol class='steps' start='0'>"]
     for v in views:
