@@ -389,6 +389,42 @@ def _heatmap(runs: Sequence[RunResults]) -> str:
             + (f"<ul class='notes'>{notes}</ul>" if notes else ""))
 
 
+def _reports(side: Side) -> str:
+    """Each benchmark's own report over this side's runs (its report module, as ``gui-eval *-report`` prints it)."""
+    benches = {str(t.metadata.get("benchmark")) for r in side.runs for t in r.tasks.values()}
+    out = []
+
+    def add(title: str, make) -> None:
+        try:
+            text = make()
+        except Exception as exc:  # a report that cannot be built from this run says why; the viewer goes on
+            text = f"(not available: {exc.__class__.__name__}: {exc})"
+        if text and text.strip():
+            out.append(f"<details class='report'><summary>{e(title)}</summary>{_pre(text)}</details>")
+
+    if benches & {"star_state_control", "star_agentic"}:
+        from gui_tasks.star import report as star
+
+        if "star_state_control" in benches:
+            add("StaR: Table 7 layout (state control)", lambda: star.render_text(star.build_table(side.runs)))
+        if "star_agentic" in benches:
+            add("StaR: step-wise agentic accuracy", lambda: star.render_step_text(star.build_step_table(side.runs)))
+    if benches & GROUNDING:
+        from gui_tasks.grounding import report as grounding
+
+        add("Grounding: PSS, Algorithm-1 response types, cropping",
+            lambda: grounding.markdown([grounding.summarise(x) for x in grounding.collect([r.path for r in side.runs])]))
+    if "gui_knowledge" in benches:
+        from gui_tasks.knowledge import report as knowledge
+
+        add("GUI Knowledge Bench: Table 2 layout", lambda: knowledge.render_text(knowledge.build_report(side.runs)))
+    if benches & {"sphinx", "sphinx_sim"}:
+        from gui_tasks.sphinx import report as sphinx
+
+        add("SPHINX: Tables 4-9", lambda: "\n".join(f"### {k}\n{v}" for k, v in sphinx.build_report(side.runs).items()))
+    return "".join(out)
+
+
 def _run_section(side: Side) -> str:
     from gui_tasks.leaderboard import interventions_of
 
@@ -415,7 +451,7 @@ def _run_section(side: Side) -> str:
                for n in skipped_rows_notes(side.runs, b)]
     if skipped:
         out.append("<ul class='notes skipped'>" + "".join(f"<li>{e(n)}</li>" for n in skipped) + "</ul>")
-    out.append(_heatmap(side.runs) + "</section>")
+    out.append(_heatmap(side.runs) + _reports(side) + "</section>")
     return "".join(out)
 
 
