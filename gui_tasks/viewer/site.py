@@ -51,7 +51,7 @@ class Side:
     """The runs given as one RUN_DIR argument (one model and setting, usually): one side of a comparison."""
 
     index: int
-    path: Path
+    path: str  # the RUN_DIR (or the results files) it was read from
     runs: list[RunResults]
 
     @property
@@ -102,8 +102,9 @@ def _docs(task: str, notes: list[str], cache: dict[str, list[dict[str, Any]] | N
     return cache[task]
 
 
-def collect(run_dirs: Sequence[str | Path], *, rebuild_docs: bool = True) -> tuple[list[Side], list[Entry], list[str]]:
-    """Every results file under each RUN_DIR, every logged sample with its document and record."""
+def collect(run_dirs: Sequence[str | Path | Sequence[Path]], *, rebuild_docs: bool = True) -> tuple[list[Side], list[Entry], list[str]]:
+    """Every results file under each RUN_DIR (a folder, a results file, or a list of them: one side each), every logged
+    sample with its document and record."""
     sides, entries, notes = [], [], []
     docs_cache: dict[str, list[dict[str, Any]] | None] = {}
     for i, d in enumerate(run_dirs):
@@ -111,7 +112,7 @@ def collect(run_dirs: Sequence[str | Path], *, rebuild_docs: bool = True) -> tup
         if not files:
             raise DataError("no lmms-eval *_results.json file found", file=str(d))
         runs = [load_results(f) for f in files]
-        sides.append(Side(i, Path(d), runs))
+        sides.append(Side(i, str(d) if isinstance(d, (str, Path)) else ", ".join(map(str, d)), runs))
         for run in runs:
             for name, res in sorted(run.tasks.items()):
                 if res.is_group:
@@ -520,7 +521,7 @@ def _list_section(with_diff: bool) -> str:
             + "<button id='next' type='button'>&rarr;</button></p></section>")
 
 
-def build_site(run_dirs: Sequence[str | Path], out: str | Path, *, rebuild_docs: bool = True) -> Site:
+def build_site(run_dirs: Sequence[str | Path | Sequence[Path]], out: str | Path, *, rebuild_docs: bool = True) -> Site:
     """Write the whole viewer for ``run_dirs`` under ``out``; returns what was written (``out/index.html``)."""
     sides, entries, notes = collect(run_dirs, rebuild_docs=rebuild_docs)
     out = Path(out)
