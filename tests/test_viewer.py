@@ -15,6 +15,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, strategies as st
 
 from gui_tasks.viewer.overlays import Shape, agentic_shapes, grounding_shapes, star_shapes
 from gui_tasks.viewer.records import outcome, responses, sample_record
@@ -81,6 +82,33 @@ def test_agentic_shapes_read_the_answer_in_the_frame_the_record_names():
     scroll = {s.role: s for s in agentic_shapes(doc, rec, "Action: scroll(direction='down')")}
     assert scroll["pred_scroll"].xy == pytest.approx((500.0, 1000.0, 500.0, 1500.0))
     assert "pred" not in {s.role for s in agentic_shapes(doc, rec, "no action here")}
+
+
+def test_only_image_files_are_copied_into_the_site(tmp_path):
+    from PIL import Image
+
+    from gui_tasks.viewer.site import Site, _copy_image
+
+    (tmp_path / "out" / "img").mkdir(parents=True)
+    site = Site(tmp_path / "out", [])
+    Image.new("RGB", (4, 3)).save(tmp_path / "a.png")
+    (tmp_path / "secret.txt").write_text("token")
+    (tmp_path / "fake.png").write_text("not a png")
+    assert _copy_image(site, str(tmp_path / "a.png")).startswith("img/")
+    assert _copy_image(site, str(tmp_path / "secret.txt")) is None
+    assert _copy_image(site, str(tmp_path / "fake.png")) is None
+    assert _copy_image(site, str(tmp_path / "missing.png")) is None
+    assert len(list((tmp_path / "out" / "img").iterdir())) == 1
+
+
+@given(st.text())
+def test_escaped_text_never_opens_a_tag(text):
+    from gui_tasks.viewer.site import _pre, _svg, e
+
+    for out in (e(text), _pre(text)[len("<pre class=''>"):-len("</pre>")]):
+        assert "<" not in out and ">" not in out and '"' not in out
+    svg = _svg([Shape("typed", "text", (1, 2), text)], 10, 10)
+    assert svg.count("<text") == 1 and "<script" not in svg
 
 
 def test_svg_escapes_labels():
@@ -211,6 +239,8 @@ def test_every_page_opens_from_file_without_console_errors(site):
                 assert d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", img), p
         d.get((site / "index.html").as_uri())
         assert d.find_element("css selector", "body").get_attribute("data-ready") == "1"
+        heat = d.find_element("css selector", "table.heat").text  # the MPR language x dimension table of each run
+        assert "Gap to EN" in heat and "EN" in heat.split() and "FPR-ACC" in heat
         assert d.find_element("id", "count").text == f"{2 * 2 * len(TASKS)} of {2 * 2 * len(TASKS)} samples"
 
 

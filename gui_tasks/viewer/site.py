@@ -137,12 +137,16 @@ def collect(run_dirs: Sequence[str | Path | Sequence[Path]], *, rebuild_docs: bo
 
 
 # --- images -----------------------------------------------------------------------------------------------
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp")
+
+
 def _copy_image(site: Site, path: str) -> str | None:
-    """The site-relative path of a copy of ``path`` (copied once), or None when the file is missing."""
+    """The site-relative path of a copy of ``path`` (copied once), or None when it is missing or not an image file
+    (a samples file names the paths: only images are copied into a site that may be shared)."""
     if path in site.images:
         return site.images[path]
     src = Path(path)
-    if not src.is_file():
+    if src.suffix.lower() not in IMAGE_SUFFIXES or not src.is_file() or _image_size(src) is None:
         return None
     name = "img/" + hashlib.sha1(str(src.resolve()).encode()).hexdigest()[:20] + src.suffix.lower()
     dst = site.out / name
@@ -200,7 +204,7 @@ def _figure(site: Site, path: str | None, shapes: Sequence[Shape], caption: str,
     if src is None:
         src = _copy_image(site, path) if path else None
         if src is None:
-            return f'<p class="missing">screenshot not found: {e(path)}</p>'
+            return f'<p class="missing">screenshot not found or not an image: {e(path)}</p>'
         size = size or _image_size(site.out / src)
     if size is None:
         return f'<p class="missing">screenshot not readable: {e(path)}</p>'
