@@ -398,6 +398,10 @@ def test_index_filters_and_diff_of_two_runs(site, runs):
         assert d.find_element("id", "count").text == f"{2 * fixed} of {len(entries)} samples"
         assert fixed >= 1  # the grounding answer on the target's centre
         assert "Differences: run 2 against run 1" in d.find_element("css selector", "body").text
+        # a sample page shows the other run's answer on the same sample
+        d.get(_page(site, "icon_localization_synth", 0, side=1).as_uri())
+        twin = d.find_element("css selector", "aside.twin").text
+        assert twin.startswith("Run 1 (") and by_key[("icon_localization_synth", 0)][0] in twin
 
 
 @pytest.mark.slow

@@ -86,6 +86,7 @@ class Site:
     notes: list[str] = field(default_factory=list)
     images: dict[str, str] = field(default_factory=dict)
     episodes: dict[tuple[int, str, str], list[Entry]] = field(default_factory=dict)  # StaR agentic steps by episode
+    twins: dict[int, Entry] = field(default_factory=dict)  # two runs: sample number -> the other run's same sample
 
 
 # --- reading ----------------------------------------------------------------------------------------------
@@ -366,8 +367,19 @@ def write_sample_page(site: Site, entry: Entry, prev_n: int | None, next_n: int 
     body = (_head(title, 1) + f"<nav>{nav}</nav><h1>{e(title)}</h1>"
             + f"<p class='meta'>{e(side)} &middot; <span class='outcome {e(entry.outcome)}'>{e(entry.outcome)}</span> "
             + (f"&middot; {e(entry.kind)} " if entry.kind else "") + f"&middot; {e(entry.lang)} {e(entry.group)}</p>"
-            + _sample_body(site, entry) + "</body></html>")
+            + _twin(site, entry) + _sample_body(site, entry) + "</body></html>")
     (site.out / "s" / f"{entry.number}.html").write_text(body, encoding="utf-8")
+
+
+def _twin(site: Site, entry: Entry) -> str:
+    """With two runs: the other run's outcome and response on this sample, and a link to its page."""
+    other = site.twins.get(entry.number)
+    if other is None:
+        return ""
+    outs = responses(other.sample, multi_round=other.benchmark == "sphinx_sim")
+    return (f"<aside class='twin'><p>Run {other.side + 1} ({e(site.sides[other.side].label)}) on this sample: "
+            f"<span class='outcome {e(other.outcome)}'>{e(other.outcome)}</span> {e(other.kind)} "
+            f"<a href='{other.number}.html'>its page</a></p>{''.join(_pre(o, 'response twin') for o in outs)}</aside>")
 
 
 def _heatmap(runs: Sequence[RunResults]) -> str:
@@ -539,6 +551,12 @@ def build_site(run_dirs: Sequence[str | Path | Sequence[Path]], out: str | Path,
             site.episodes.setdefault((x.side, x.task, str(x.doc.get("episode_id"))), []).append(x)
     for steps in site.episodes.values():
         steps.sort(key=lambda x: int(x.doc.get("step") or 0))
+    if len(sides) == 2:
+        first = {(x.task, x.sample.get("doc_id")): x for x in entries if x.side == 0}
+        for y in entries:
+            x = first.get((y.task, y.sample.get("doc_id"))) if y.side == 1 else None
+            if x is not None:
+                site.twins[x.number], site.twins[y.number] = y, x
     for i, entry in enumerate(entries):
         write_sample_page(site, entry, i - 1 if i > 0 else None, i + 1 if i + 1 < len(entries) else None)
     data = _index_data(site)
