@@ -304,6 +304,9 @@ def _sample_body(site: Site, entry: Entry) -> str:
         for p in paths:
             if isinstance(p, str):
                 parts.append(_figure(site, p, [], Path(p).name))
+        for letter, p in zip("ABCDEFG", (doc or {}).get("option_images") or []):  # GUI-KB effect: one screen per option
+            if isinstance(p, str) and p:
+                parts.append(_figure(site, p, [], f"option {letter}"))
     parts.append("<h2>Score</h2>" + _pre(_why(entry), "why"))
     parts.append("<h2>Prompt sent</h2>" + _pre(entry.sample.get("input", "")))
     outs = responses(entry.sample, multi_round=entry.benchmark == "sphinx_sim")
