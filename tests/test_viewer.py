@@ -15,7 +15,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gui_tasks.viewer.overlays import Shape, agentic_shapes, grounding_shapes, star_shapes
 from gui_tasks.viewer.records import outcome, responses, sample_record
@@ -141,8 +142,8 @@ def runs(tmp_path_factory, session_cache, tiny_checkpoint):
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
            "GUI_EVAL_CACHE": str(session_cache), "HF_DATASETS_CACHE": str(session_cache / "hf_datasets")}
     real = root / "real"
-    proc, log = run(lmms_eval_command(f"pretrained={tiny_checkpoint},device=cpu", TASKS, real, limit=2,
-                                      extra=["--gen_kwargs", "max_new_tokens=8"]), env)
+    _proc, log = run(lmms_eval_command(f"pretrained={tiny_checkpoint},device=cpu", TASKS, real, limit=2,
+                                       extra=["--gen_kwargs", "max_new_tokens=8"]), env)
     files = find_results(real)
     assert files, log[-3000:]
     assert set(TASKS) <= set(json.loads(files[-1].read_text())["results"]), log[-3000:]
@@ -290,7 +291,7 @@ def test_star_toggle_box_and_click_drawn(site, runs):
         g = d.execute_script("return (" + "() => {" + GEOMETRY_JS.replace("arguments[0]", "'figure.shot'") + "})()")
     assert [float(g["pred"]["attr"][k]) for k in ("data-x", "data-y")] == pytest.approx([500 / 1000 * w, 250 / 1000 * h])
     if doc["toggle_box"]:
-        bx1, by1, bx2, by2 = doc["toggle_box"]
+        bx1, _by1, bx2, _by2 = doc["toggle_box"]
         assert float(g["toggle_box"]["attr"]["x"]) == pytest.approx(bx1 / 1000 * w)
         assert float(g["toggle_box"]["attr"]["width"]) == pytest.approx((bx2 - bx1) / 1000 * w)
 

@@ -235,8 +235,8 @@ def _digits(record: Mapping[str, Any], title: str) -> str:
     keys = record.get("key_tokens") or []
     if not record.get("captured"):
         return ""
-    out = [f"<h3>{e(title)}: PSS {e(_fmt(record.get('pss')))}, digit entropy {e(_fmt(record.get('digit_entropy')))}, "
-           f"perplexity {e(_fmt(record.get('perplexity')))}</h3>"]
+    out = [(f"<h3>{e(title)}: PSS {e(_fmt(record.get('pss')))}, digit entropy {e(_fmt(record.get('digit_entropy')))}, "
+            f"perplexity {e(_fmt(record.get('perplexity')))}</h3>")]
     if not keys:
         out.append("<p>no key digit in this answer</p>")
     for k in keys:
