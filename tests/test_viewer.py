@@ -120,7 +120,10 @@ def test_svg_escapes_labels():
 
 
 # --- slow: a real run, a second one with chosen responses, the site in Chromium ------------------------------
-TASKS = ["icon_localization_synth", "star_state_control_synth", "star_agentic_synth", "sphinx_sim_toggle", "mpr_gui_synth_en"]
+# The real run is `gui-eval demo` itself (MPR zh/en, then these tasks for its viewer), so the demo's viewer is tested too.
+DEMO_MPR = ["mpr_gui_synth_zh", "mpr_gui_synth_en"]
+VIEW_TASKS = ["icon_localization_synth", "star_state_control_synth", "star_agentic_synth", "sphinx_sim_toggle"]
+TASKS = DEMO_MPR + VIEW_TASKS
 
 
 def _browser_or_skip():
@@ -132,25 +135,30 @@ def _browser_or_skip():
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory, session_cache, tiny_checkpoint):
+def demo_out(tmp_path_factory, session_cache, tiny_checkpoint):
+    """The output folder of a small real `gui-eval demo` (tiny checkpoint; it ends by writing its viewer)."""
+    import contextlib
+    import io
+
+    from gui_tasks.cli import main
+
+    out = tmp_path_factory.mktemp("viewer") / "demo"
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        rc = main(["demo", "--checkpoint", str(tiny_checkpoint), "--out", str(out), "--limit", "2",
+                   "--view-tasks", ",".join(VIEW_TASKS), "--view-limit", "2"])
+    assert rc == 0, printed.getvalue()[-3000:]
+    assert f"open file://{(out / 'view' / 'index.html').resolve()}" in printed.getvalue()
+    return out
+
+
+@pytest.fixture(scope="module")
+def runs(demo_out):
     """(real run dir, edited run dir, {task: (doc_id, doc)} of the edited samples)."""
-    from lmms_helpers import run
-
-    from gui_tasks.cli import find_results, lmms_eval_command
-
-    root = tmp_path_factory.mktemp("viewer")
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-           "GUI_EVAL_CACHE": str(session_cache), "HF_DATASETS_CACHE": str(session_cache / "hf_datasets")}
-    real = root / "real"
-    _proc, log = run(lmms_eval_command(f"pretrained={tiny_checkpoint},device=cpu", TASKS, real, limit=2,
-                                       extra=["--gen_kwargs", "max_new_tokens=8"]), env)
-    files = find_results(real)
-    assert files, log[-3000:]
-    assert set(TASKS) <= set(json.loads(files[-1].read_text())["results"]), log[-3000:]
-    edited = root / "edited"
-    shutil.copytree(real, edited)
+    edited = demo_out.parent / "edited"
+    shutil.copytree(demo_out, edited, ignore=shutil.ignore_patterns("view", "report"))
     chosen = _edit(edited)
-    return real, edited, chosen
+    return demo_out, edited, chosen
 
 
 def _edit(run_dir: Path) -> dict[str, tuple[int, dict]]:
@@ -470,3 +478,25 @@ def test_crop_run_window_first_and_second_pass_and_digits(tmp_path, tiny_groundi
     keys = [k for k in rec["key_tokens"] if not k["merged"]]
     if keys:
         assert f"PSS {rec['pss']:.4g}" in body and len(keys) <= body.count("key digit")
+
+
+@pytest.mark.slow
+def test_demo_ends_with_a_viewer_with_overlays(demo_out):
+    """`gui-eval demo`'s own viewer opens, and its grounding, StaR and SPHINX pages carry their overlays."""
+    _browser_or_skip()
+    from browser import browser, console_errors
+
+    view = demo_out / "view"
+    data = json.loads((view / "data" / "index.js").read_text(encoding="utf-8").split("=", 1)[1].rstrip().rstrip(";"))
+    assert set(data["task"]) == set(TASKS) and data["sides"] == ["qwen2_vl"]
+    want = {"icon_localization_synth": "figure.shot [data-role='target']",
+            "star_state_control_synth": "figure.shot [data-role='toggle_box'], figure.shot [data-role='gold']",
+            "star_agentic_synth": "figure.shot [data-role='gold'], figure.shot [data-role='gold_text']",
+            "sphinx_sim_toggle": "li.step figure.shot img"}
+    with browser() as d:
+        d.get((view / "index.html").as_uri())
+        assert console_errors(d) == [] and d.find_element("css selector", "table.heat")
+        for task, selector in want.items():
+            d.get(_page(view, task, 0, side=0).as_uri())
+            assert console_errors(d) == [], task
+            assert d.find_elements("css selector", selector), task
