@@ -13,6 +13,8 @@ from typing import Sequence
 from gui_tasks.paths import cache_dir
 
 DEMO_TASKS = ("mpr_gui_synth_zh", "mpr_gui_synth_en")
+# A second, small run so the demo's viewer has a grounding, a StaR and a SPHINX simulator sample to draw on.
+DEMO_VIEW_TASKS = ("icon_localization_synth", "star_state_control_synth", "sphinx_sim_toggle")
 
 
 def _make_tiny_model(args: argparse.Namespace) -> int:
@@ -84,6 +86,12 @@ def _sphinx_report(args: argparse.Namespace) -> int:
 
 def _submit(args: argparse.Namespace) -> int:
     from gui_tasks.leaderboard import main
+
+    return main(args.rest)
+
+
+def _view(args: argparse.Namespace) -> int:
+    from gui_tasks.viewer.site import main
 
     return main(args.rest)
 
@@ -211,17 +219,42 @@ def _demo(args: argparse.Namespace) -> int:
         return 1
     from gui_tasks.mpr.report import main as report_main
 
-    return report_main([str(new[-1]), "--out", str(out / "report")])
+    rc = report_main([str(new[-1]), "--out", str(out / "report")])
+    if rc:
+        return rc
+    shown = [new[-1]]
+    if args.view_tasks:
+        view_tasks = args.view_tasks.split(",")
+        before = set(find_results(out))
+        cmd = lmms_eval_command(f"pretrained={ckpt},device=cpu", view_tasks, out, limit=args.view_limit,
+                                extra=["--gen_kwargs", "max_new_tokens=32"])
+        print("[demo] for the viewer: " + " ".join(cmd), flush=True)
+        proc = subprocess.run(cmd, env=env)
+        more = [p for p in find_results(out) if p not in before]
+        got = json.loads(more[-1].read_text(encoding="utf-8")).get("results", {}) if more else {}
+        if proc.returncode != 0 or [t for t in view_tasks if t not in got]:
+            print(f"[demo] lmms-eval failed on {view_tasks} (exit {proc.returncode}, results for {sorted(got)})", file=sys.stderr)
+            return 1
+        shown.append(more[-1])
+    from gui_tasks.leaderboard import _quiet_lmms_eval
+    from gui_tasks.viewer.site import build_site
+
+    _quiet_lmms_eval()
+    build_site([shown], out / "view")
+    print(f"[demo] viewer: open file://{(out / 'view' / 'index.html').resolve()}  (gui-eval view {out} --out DIR for every run)")
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="gui-eval", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
 
-    s = sub.add_parser("demo", help="offline end-to-end run: tiny checkpoint + synthetic MPR-GUI + report")
+    s = sub.add_parser("demo", help="offline end-to-end run: tiny checkpoint + synthetic MPR-GUI + report + viewer")
     s.add_argument("--out", default="runs/demo")
     s.add_argument("--tasks", default=",".join(DEMO_TASKS))
     s.add_argument("--limit", type=int, default=16)
+    s.add_argument("--view-tasks", default=",".join(DEMO_VIEW_TASKS), help="a second small run for the viewer ('' skips it)")
+    s.add_argument("--view-limit", type=int, default=2)
     s.add_argument("--checkpoint", default=None, help="use this checkpoint folder instead of the tiny one")
     s.set_defaults(func=_demo)
 
@@ -267,6 +300,10 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("submit", help="validated leaderboard submission from an lmms-eval run")
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_submit)
+
+    s = sub.add_parser("view", help="static offline HTML viewer of runs: every sample with its overlays, trajectories, diffs")
+    s.add_argument("rest", nargs=argparse.REMAINDER)
+    s.set_defaults(func=_view)
 
     s = sub.add_parser("validate", help="re-check a submission file: schema, hashes, completeness, every response re-scored")
     s.add_argument("rest", nargs=argparse.REMAINDER)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up everything the harness needs in ./.venv, from a machine with only Python 3.10+:
 # torch (the CPU-runnable pair pinned below), lmms-eval, this package with its test extras,
-# the fonts the synthetic GUI world renders with, and the lmms-eval task hook.
+# the fonts the synthetic GUI world renders with, headless Chromium for the viewer tests, and the lmms-eval task hook.
 # Re-running is cheap: the install steps are skipped while setup.cfg is unchanged.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,4 +22,5 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     echo "$want" > "$stamp"
 fi
 bash scripts/install_fonts.sh
+bash scripts/install_chromium.sh
 "$VENV/bin/gui-eval" install-lmms-hook >/dev/null

@@ -1,0 +1,618 @@
+"""Writing the static viewer: ``index.html`` (run pages, sample list), one page per sample, a diff page for two runs.
+
+Everything is written under ``--out``: HTML built here with every run-supplied text escaped
+(``html.escape``), ``assets/`` (our CSS and JS, no CDN), ``data/index.js`` (the compact sample index the
+list pages and filters from: a script file, because pages opened from ``file://`` cannot fetch JSON),
+``img/`` (screenshots copied once each) and ``traj/`` (SPHINX screens rendered by the simulator). Pages
+carry a Content-Security-Policy that allows only the site's own script files: a response holding
+``<script>`` or ``onerror=`` shows as text, and even a bug in escaping would run nothing inline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import html
+import json
+import math
+import shutil
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from gui_tasks.errors import DataError
+from gui_tasks.results_io import RunResults, find_result_files, load_results, load_task_samples, skipped_rows_notes
+from gui_tasks.viewer.overlays import Shape, agentic_shapes, grounding_shapes, star_shapes
+from gui_tasks.viewer.records import GROUNDING, OUTCOMES, facets, outcome, responses, sample_record
+
+STATIC = Path(__file__).with_name("static")
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+       "base-uri 'none'; form-action 'none'")
+TEXT_CHARS = 300  # characters of prompt and response kept in the index for free-text search
+
+
+def e(value: Any) -> str:
+    """Escaped text for an HTML body or a double-quoted attribute."""
+    return html.escape("" if value is None else str(value), quote=True)
+
+
+def _head(title: str, depth: int) -> str:
+    up = "../" * depth
+    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+            f'<meta http-equiv="Content-Security-Policy" content="{e(CSP)}">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<title>{e(title)}</title><link rel="stylesheet" href="{up}assets/viewer.css"></head><body>')
+
+
+@dataclass
+class Side:
+    """The runs given as one RUN_DIR argument (one model and setting, usually): one side of a comparison."""
+
+    index: int
+    path: str  # the RUN_DIR (or the results files) it was read from
+    runs: list[RunResults]
+
+    @property
+    def label(self) -> str:
+        labels = list(dict.fromkeys(r.model_label for r in self.runs))
+        return " | ".join(labels) or str(self.path)
+
+
+@dataclass
+class Entry:
+    """One sample of one task of one side, with what the index and its page need."""
+
+    side: int
+    run: RunResults
+    task: str
+    benchmark: str
+    sample: dict[str, Any]
+    doc: dict[str, Any] | None
+    record: dict[str, Any]
+    outcome: str
+    kind: str
+    lang: str
+    group: str
+    number: int = -1
+
+
+@dataclass
+class Site:
+    out: Path
+    sides: list[Side]
+    entries: list[Entry] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    images: dict[str, str] = field(default_factory=dict)
+    episodes: dict[tuple[int, str, str], list[Entry]] = field(default_factory=dict)  # StaR agentic steps by episode
+    twins: dict[int, Entry] = field(default_factory=dict)  # two runs: sample number -> the other run's same sample
+
+
+# --- reading ----------------------------------------------------------------------------------------------
+def _docs(task: str, notes: list[str], cache: dict[str, list[dict[str, Any]] | None]) -> list[dict[str, Any]] | None:
+    """The task's documents rebuilt by the installed lmms-eval task (as ``gui-eval submit`` does), or None."""
+    if task not in cache:
+        from gui_tasks.rescore import load_task, task_docs
+
+        try:
+            cache[task] = task_docs(load_task(task))
+        except Exception as exc:  # not installed here, data missing: the samples are shown without documents
+            notes.append(f"{task}: documents not rebuilt ({exc.__class__.__name__}: {exc}); shown from the samples file only")
+            cache[task] = None
+    return cache[task]
+
+
+def collect(run_dirs: Sequence[str | Path | Sequence[Path]], *, rebuild_docs: bool = True) -> tuple[list[Side], list[Entry], list[str]]:
+    """Every results file under each RUN_DIR (a folder, a results file, or a list of them: one side each), every logged
+    sample with its document and record."""
+    sides, entries, notes = [], [], []
+    docs_cache: dict[str, list[dict[str, Any]] | None] = {}
+    for i, d in enumerate(run_dirs):
+        files = find_result_files(d)
+        if not files:
+            raise DataError("no lmms-eval *_results.json file found", file=str(d))
+        runs = [load_results(f) for f in files]
+        sides.append(Side(i, str(d) if isinstance(d, (str, Path)) else ", ".join(map(str, d)), runs))
+        for run in runs:
+            for name, res in sorted(run.tasks.items()):
+                if res.is_group:
+                    continue
+                try:
+                    samples = load_task_samples(run, name)
+                except DataError as exc:
+                    notes.append(f"{run.path.name} {name}: {exc}")
+                    continue
+                docs = _docs(name, notes, docs_cache) if rebuild_docs else None
+                bench = str(res.metadata.get("benchmark", ""))
+                for s in sorted(samples, key=lambda s: s.get("doc_id") if isinstance(s.get("doc_id"), int) else -1):
+                    doc_id = s.get("doc_id")
+                    doc = docs[doc_id] if docs is not None and isinstance(doc_id, int) and 0 <= doc_id < len(docs) else None
+                    rec = sample_record(s)
+                    out, kind = outcome(bench, rec)
+                    lang, group = facets(bench, doc, rec, res.metadata)
+                    entries.append(Entry(i, run, name, bench, s, doc, rec, out, kind, lang, group))
+    for n, entry in enumerate(entries):
+        entry.number = n
+    return sides, entries, notes
+
+
+# --- images -----------------------------------------------------------------------------------------------
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp")
+
+
+def _copy_image(site: Site, path: str) -> str | None:
+    """The site-relative path of a copy of ``path`` (copied once), or None when it is missing or not an image file
+    (a samples file names the paths: only images are copied into a site that may be shared)."""
+    if path in site.images:
+        return site.images[path]
+    src = Path(path)
+    if src.suffix.lower() not in IMAGE_SUFFIXES or not src.is_file() or _image_size(src) is None:
+        return None
+    name = "img/" + hashlib.sha1(str(src.resolve()).encode()).hexdigest()[:20] + src.suffix.lower()
+    dst = site.out / name
+    if not dst.exists():
+        shutil.copyfile(src, dst)
+    site.images[path] = name
+    return name
+
+
+def _image_size(path: Path) -> tuple[int, int] | None:
+    from PIL import Image
+
+    try:
+        with Image.open(path) as im:
+            return im.size
+    except OSError:
+        return None
+
+
+# --- overlays as SVG ------------------------------------------------------------------------------------
+def _svg(shapes: Sequence[Shape], width: int, height: int) -> str:
+    """An SVG in the screenshot's pixel space (viewBox), laid over the image; shapes carry data-role."""
+    base = r = max(4.0, min(width, height) / 60)
+    parts = []
+    for s in shapes:
+        role, label = e(s.role), e(s.label)
+        if s.shape == "rect":
+            x1, y1, x2, y2 = s.xy
+            parts.append(f'<rect class="ov ov-{role}" data-role="{role}" x="{x1:g}" y="{y1:g}" width="{x2 - x1:g}" '
+                         f'height="{y2 - y1:g}"><title>{label}</title></rect>')
+        elif s.shape == "point":
+            x, y = s.xy
+            r = base * (1.8 if s.role == "gold" else 1.0)  # a gold point under a prediction on it stays visible
+            parts.append(f'<g class="ov ov-{role}" data-role="{role}" data-x="{x:g}" data-y="{y:g}"><title>{label}</title>'
+                         f'<circle cx="{x:g}" cy="{y:g}" r="{r:g}"></circle>'
+                         f'<line x1="{x - 2 * r:g}" y1="{y:g}" x2="{x + 2 * r:g}" y2="{y:g}"></line>'
+                         f'<line x1="{x:g}" y1="{y - 2 * r:g}" x2="{x:g}" y2="{y + 2 * r:g}"></line></g>')
+        elif s.shape == "arrow":
+            x1, y1, x2, y2 = s.xy
+            parts.append(f'<line class="ov ov-{role}" data-role="{role}" x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" '
+                         f'marker-end="url(#arrowhead)"><title>{label}</title></line>')
+        elif s.shape == "text":
+            x, y = s.xy
+            parts.append(f'<text class="ov ov-{role}" data-role="{role}" x="{x:g}" y="{y:g}" '
+                         f'font-size="{2.5 * base:g}">{label}</text>')
+    defs = ('<defs><marker id="arrowhead" markerWidth="8" markerHeight="8" refX="6" refY="4" orient="auto">'
+            '<path d="M0,0 L8,4 L0,8 z" class="ov-arrowhead"></path></marker></defs>')
+    return (f'<svg class="overlay" viewBox="0 0 {width} {height}" preserveAspectRatio="none" '
+            f'xmlns="http://www.w3.org/2000/svg">{defs}{"".join(parts)}</svg>')
+
+
+def _figure(site: Site, path: str | None, shapes: Sequence[Shape], caption: str, size: tuple[int, int] | None = None,
+            src: str | None = None) -> str:
+    """A screenshot with its overlay; ``src`` (site-relative) when the image is already in the site."""
+    if src is None:
+        src = _copy_image(site, path) if path else None
+        if src is None:
+            return f'<p class="missing">screenshot not found or not an image: {e(path)}</p>'
+        size = size or _image_size(site.out / src)
+    if size is None:
+        return f'<p class="missing">screenshot not readable: {e(path)}</p>'
+    w, h = size
+    return (f'<figure class="shot" data-width="{w}" data-height="{h}"><div class="stage">'
+            f'<img src="../{e(src)}" width="{w}" height="{h}" alt="screenshot">{_svg(shapes, w, h) if shapes else ""}</div>'
+            f'<figcaption>{e(caption)}</figcaption></figure>')
+
+
+# --- pages ------------------------------------------------------------------------------------------------
+def _kv(rows: Iterable[tuple[str, Any]]) -> str:
+    return "<table class='kv'>" + "".join(f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in rows) + "</table>"
+
+
+def _pre(text: Any, cls: str = "") -> str:
+    return f"<pre class='{cls}'>{e(text)}</pre>"
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        return "nan" if math.isnan(value) else f"{value:.4g}"
+    return str(value)
+
+
+def _digits(record: Mapping[str, Any], title: str) -> str:
+    """The per-digit distributions at each key digit (captured runs) and the PSS value."""
+    keys = record.get("key_tokens") or []
+    if not record.get("captured"):
+        return ""
+    out = [(f"<h3>{e(title)}: PSS {e(_fmt(record.get('pss')))}, digit entropy {e(_fmt(record.get('digit_entropy')))}, "
+            f"perplexity {e(_fmt(record.get('perplexity')))}</h3>")]
+    if not keys:
+        out.append("<p>no key digit in this answer</p>")
+    for k in keys:
+        head = f"key digit '{k.get('digit')}' at character {k.get('char')}"  # KeyToken: char = offset, digit = the digit
+        if k.get("merged") or not k.get("logits"):
+            out.append(f"<p>{e(head)}: merged with another character in one token; no distribution</p>")
+            continue
+        logits = [float(v) for v in k["logits"]]
+        top = max(logits)
+        exps = [math.exp(v - top) for v in logits]
+        total = sum(exps)
+        probs = [x / total for x in exps]
+        bars = "".join(f'<div class="bar{" chosen" if str(d) == str(k.get("digit")) else ""}"><span style="height:{100 * p:.1f}%">'
+                       f'</span><b>{d}</b><i>{p:.2f}</i></div>' for d, p in enumerate(probs))
+        out.append(f"<div class='digit'><p>{e(head)}: PSS {e(_fmt(k.get('pss')))}, entropy {e(_fmt(k.get('entropy')))}</p>"
+                   f"<div class='bars'>{bars}</div></div>")
+    return "".join(out)
+
+
+def _doc_rows(doc: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    skip = {"images", "image", "meta"}
+    rows = []
+    for k, v in doc.items():
+        if k in skip or v in (None, "", []):
+            continue
+        rows.append((k, json.dumps(v, ensure_ascii=False) if isinstance(v, (list, dict)) else v))
+    return rows
+
+
+def _why(entry: Entry) -> str:
+    rec = entry.record
+    bits = [entry.outcome.replace("_", " ")]
+    for key in ("status", "detail", "rule", "response_type", "distance", "pred", "answer", "pred_type", "type_match",
+                "exact", "hits_toggle", "frame", "frame_source", "model_size", "satisfied", "n_actions", "format_errors"):
+        if key in rec and rec[key] not in (None, ""):
+            bits.append(f"{key}={_fmt(rec[key]) if not isinstance(rec[key], (list, dict)) else json.dumps(rec[key])}")
+    return "; ".join(bits)
+
+
+def _sample_body(site: Site, entry: Entry) -> str:
+    doc, rec = entry.doc, entry.record
+    parts = []
+    if entry.benchmark == "sphinx_sim" and doc is not None:
+        parts.append(_trajectory(site, entry))
+    elif doc is not None and entry.benchmark in GROUNDING:
+        parts.append(_figure(site, doc["image"], grounding_shapes(doc, rec),
+                             "green: target box; red: predicted point" + ("; blue: crop window, orange: first pass"
+                                                                         if rec.get("crop") else ""),
+                             (int(doc["width"]), int(doc["height"]))))
+    elif doc is not None and entry.benchmark == "star_state_control":
+        images = doc.get("images") or []
+        parts.append(_figure(site, images[-1] if images else None, star_shapes(doc, rec),
+                             "purple: toggle box; green: gold point; red: predicted point",
+                             (int(doc["image_width"]), int(doc["image_height"]))))
+    elif doc is not None and entry.benchmark == "star_agentic":
+        images = doc.get("images") or []
+        shapes = agentic_shapes(doc, rec, responses(entry.sample)[0])
+        parts.append(_figure(site, images[-1] if images else None, shapes,
+                             "green: gold action; red: predicted action; grey: element boxes",
+                             (int(doc["image_width"]), int(doc["image_height"]))))
+        parts.append(_episode(site, entry))
+    else:
+        paths = (doc or {}).get("images") or ([doc["image"]] if doc and doc.get("image") else []) \
+            or entry.sample.get("input_media") or []
+        for p in paths:
+            if isinstance(p, str):
+                parts.append(_figure(site, p, [], Path(p).name))
+        for letter, p in zip("ABCDEFG", (doc or {}).get("option_images") or []):  # GUI-KB effect: one screen per option
+            if isinstance(p, str) and p:
+                parts.append(_figure(site, p, [], f"option {letter}"))
+    parts.append("<h2>Score</h2>" + _pre(_why(entry), "why"))
+    parts.append("<h2>Prompt sent</h2>" + _pre(entry.sample.get("input", "")))
+    outs = responses(entry.sample, multi_round=entry.benchmark == "sphinx_sim")
+    parts.append("<h2>Raw response" + ("s" if len(outs) > 1 else "") + "</h2>"
+                 + "".join(_pre(o, "response") for o in outs))
+    if rec.get("first"):
+        parts.append("<h2>First pass (before the crop)</h2>" + _pre(json.dumps({k: v for k, v in rec["first"].items()
+                                                                               if k != "key_tokens"}, ensure_ascii=False)))
+    if rec.get("captured"):
+        parts.append("<h2>Captured digits</h2>" + _digits(rec, "final answer")
+                     + (_digits(rec["first"], "first pass") if isinstance(rec.get("first"), dict) else ""))
+    parts.append("<h2>Target</h2>" + _pre(entry.sample.get("target", "")))
+    if doc is not None:
+        parts.append("<h2>Document</h2>" + _kv(_doc_rows(doc)))
+    parts.append("<h2>Per-sample record (as logged)</h2>" + _pre(json.dumps(rec, ensure_ascii=False, indent=1, default=str)))
+    return "".join(parts)
+
+
+def _episode(site: Site, entry: Entry) -> str:
+    """The StaR agentic episode this step belongs to: every logged step, its verdicts, a link to its page."""
+    steps = site.episodes.get((entry.side, entry.task, str(entry.doc.get("episode_id"))), [entry])
+    rows = []
+    for x in steps:
+        r = x.record
+        here = " class='here'" if x is entry else ""
+        gold = json.loads(x.doc["gold"]) if isinstance(x.doc["gold"], str) else x.doc["gold"]
+        rows.append(f"<tr{here}><td><a href='{x.number}.html'>step {e(x.doc.get('step'))}</a></td><td>{e(gold.get('type'))}</td>"
+                    f"<td>{e(r.get('pred_type') or r.get('status'))}</td><td>{e(r.get('type_match'))}</td>"
+                    f"<td class='outcome {e(x.outcome)}'>{e(r.get('exact'))}</td></tr>")
+    return (f"<h2>Episode {e(entry.doc.get('episode_id'))}: goal</h2>{_pre(entry.doc.get('goal', ''))}"
+            "<table class='episode'><tr><th>step</th><th>gold</th><th>predicted</th><th>type match</th><th>exact</th></tr>"
+            + "".join(rows) + "</table>")
+
+
+def _trajectory(site: Site, entry: Entry) -> str:
+    from gui_tasks.viewer.trajectory import sphinx_episode
+
+    views = sphinx_episode(entry.doc, responses(entry.sample, multi_round=True))
+    (site.out / "traj").mkdir(exist_ok=True)
+    out = ["<h2>Trajectory</h2><ol class='steps' start='0'>"]
+    for v in views:
+        rel = f"traj/{entry.number}_{v.index}.png"
+        v.image.convert("RGB").save(site.out / rel, optimize=False)
+        verdict = "" if v.verdicts is None else " ".join("✓" if ok else "✗" for ok in v.verdicts)
+        caption = ("final screen" if v.status == "final" else f"step {v.index}: {v.status}") + (f"; verdicts {verdict}" if verdict else "")
+        out.append(f"<li class='step' data-step='{v.index}'>"
+                   + _figure(site, None, v.shapes, caption, v.image.size, src=rel)
+                   + ("" if v.status == "final" else "<h3>Output</h3>" + _pre(v.output, "response")
+                      + "<h3>Parsed action</h3>" + _pre(json.dumps(v.action, ensure_ascii=False)))
+                   + "</li>")
+    out.append("</ol>")
+    return "".join(out)
+
+
+def write_sample_page(site: Site, entry: Entry, prev_n: int | None, next_n: int | None) -> None:
+    side = site.sides[entry.side].label
+    nav = "".join([f"<a href='{prev_n}.html'>&larr; previous</a> " if prev_n is not None else "",
+                   "<a href='../index.html'>sample list</a>",
+                   f" <a href='{next_n}.html'>next &rarr;</a>" if next_n is not None else ""])
+    title = f"{entry.task} #{entry.sample.get('doc_id')}"
+    body = (_head(title, 1) + f"<nav>{nav}</nav><h1>{e(title)}</h1>"
+            + f"<p class='meta'>{e(side)} &middot; <span class='outcome {e(entry.outcome)}'>{e(entry.outcome)}</span> "
+            + (f"&middot; {e(entry.kind)} " if entry.kind else "") + f"&middot; {e(entry.lang)} {e(entry.group)}</p>"
+            + _twin(site, entry) + _sample_body(site, entry) + "</body></html>")
+    (site.out / "s" / f"{entry.number}.html").write_text(body, encoding="utf-8")
+
+
+def _twin(site: Site, entry: Entry) -> str:
+    """With two runs: the other run's outcome and response on this sample, and a link to its page."""
+    other = site.twins.get(entry.number)
+    if other is None:
+        return ""
+    outs = responses(other.sample, multi_round=other.benchmark == "sphinx_sim")
+    return (f"<aside class='twin'><p>Run {other.side + 1} ({e(site.sides[other.side].label)}) on this sample: "
+            f"<span class='outcome {e(other.outcome)}'>{e(other.outcome)}</span> {e(other.kind)} "
+            f"<a href='{other.number}.html'>its page</a></p>{''.join(_pre(o, 'response twin') for o in outs)}</aside>")
+
+
+def _heatmap(runs: Sequence[RunResults]) -> str:
+    """The MPR language x dimension table (``gui_tasks.mpr.report.build_table``) as a coloured HTML table."""
+    from gui_tasks.mpr.report import COLUMNS, build_table, header
+
+    table = build_table(runs)
+    if not table.rows:
+        return ""
+    head = header(table, show_model=True)
+    rows = []
+    for r in table.rows:
+        cells = [f"<td>{e(r.model)}</td><td>{e(r.lang.upper())}</td>"]
+        for c in COLUMNS:
+            v = r.values[c]
+            style = "" if math.isnan(v) else f" style='background:hsl({1.2 * v:.0f},70%,{85 - 0.2 * v:.0f}%)'"
+            cells.append(f"<td class='num'{style}>{'-' if math.isnan(v) else f'{v:.1f}'}</td>")
+        gap = "" if r.gap_to_en is None or math.isnan(r.gap_to_en) else f"{r.gap_to_en:+.1f}"
+        cells.append(f"<td class='num'>{gap}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    notes = "".join(f"<li>{e(n)}</li>" for n in table.notes)
+    return ("<h3>MPR-GUI: accuracy (%) per language and dimension, FPR-ACC and gap to EN</h3><table class='heat'><tr>"
+            + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>" + "".join(rows) + "</table>"
+            + (f"<ul class='notes'>{notes}</ul>" if notes else ""))
+
+
+def _reports(side: Side) -> str:
+    """Each benchmark's own report over this side's runs (its report module, as ``gui-eval *-report`` prints it)."""
+    benches = {str(t.metadata.get("benchmark")) for r in side.runs for t in r.tasks.values()}
+    out = []
+
+    def add(title: str, make) -> None:
+        try:
+            text = make()
+        except Exception as exc:  # a report that cannot be built from this run says why; the viewer goes on
+            text = f"(not available: {exc.__class__.__name__}: {exc})"
+        if text and text.strip():
+            out.append(f"<details class='report'><summary>{e(title)}</summary>{_pre(text)}</details>")
+
+    if benches & {"star_state_control", "star_agentic"}:
+        from gui_tasks.star import report as star
+
+        if "star_state_control" in benches:
+            add("StaR: Table 7 layout (state control)", lambda: star.render_text(star.build_table(side.runs)))
+        if "star_agentic" in benches:
+            add("StaR: step-wise agentic accuracy", lambda: star.render_step_text(star.build_step_table(side.runs)))
+    if benches & GROUNDING:
+        from gui_tasks.grounding import report as grounding
+
+        add("Grounding: PSS, Algorithm-1 response types, cropping",
+            lambda: grounding.markdown([grounding.summarise(x) for x in grounding.collect([r.path for r in side.runs])]))
+    if "gui_knowledge" in benches:
+        from gui_tasks.knowledge import report as knowledge
+
+        add("GUI Knowledge Bench: Table 2 layout", lambda: knowledge.render_text(knowledge.build_report(side.runs)))
+    if benches & {"sphinx", "sphinx_sim"}:
+        from gui_tasks.sphinx import report as sphinx
+
+        add("SPHINX: Tables 4-9", lambda: "\n".join(f"### {k}\n{v}" for k, v in sphinx.build_report(side.runs).items()))
+    return "".join(out)
+
+
+def _run_section(side: Side) -> str:
+    from gui_tasks.leaderboard import interventions_of
+
+    out = [f"<section class='run' data-side='{side.index}'><h2>Run {side.index + 1}: {e(side.label)}</h2>"]
+    for run in side.runs:
+        inter = interventions_of(run.model_args)
+        out.append(_kv([("results file", run.path), ("backend", run.model), ("checkpoint", run.model_name),
+                        ("model args", run.model_args), ("interventions", "+" + "+".join(inter) if inter else "none"),
+                        ("lmms-eval", run.lmms_eval_version or "?"), ("date", run.date or "?"),
+                        ("limit", run.limit if run.limit is not None else "none")]))
+        rows = []
+        for name, res in sorted(run.tasks.items()):
+            md = res.metadata
+            n = res.n_samples or {}
+            proto = "+".join(p for p in (str(md.get("prompt_protocol") or ""), *inter) if p)
+            metrics = ", ".join(f"{k} {_fmt(v)}" for k, v in sorted(res.metrics.items()) if "format_error" not in k)
+            fmt = ", ".join(f"{k} {_fmt(v)}" for k, v in sorted(res.metrics.items()) if "format_error" in k)
+            rows.append("<tr>" + "".join(f"<td>{e(x)}</td>" for x in (
+                name, md.get("benchmark", ""), f"{n.get('effective', '')}/{n.get('original', '')}" if n else "group",
+                proto, md.get("parser_protocol", ""), res.version, fmt, metrics)) + "</tr>")
+        out.append("<table class='tasks'><tr><th>task</th><th>benchmark</th><th>samples</th><th>protocol</th><th>parser</th>"
+                   "<th>version</th><th>format errors</th><th>metrics</th></tr>" + "".join(rows) + "</table>")
+    skipped = [n for b in sorted({str(t.metadata.get("benchmark")) for r in side.runs for t in r.tasks.values()})
+               for n in skipped_rows_notes(side.runs, b)]
+    if skipped:
+        out.append("<ul class='notes skipped'>" + "".join(f"<li>{e(n)}</li>" for n in skipped) + "</ul>")
+    out.append(_heatmap(side.runs) + _reports(side) + "</section>")
+    return "".join(out)
+
+
+def _diff(site: Site) -> tuple[list[list[Any]], str]:
+    """Per-sample pairs of sides 0 and 1 (same task, same doc id) and the table of metric differences."""
+    a = {(x.task, x.sample.get("doc_id")): x for x in site.entries if x.side == 0}
+    b = {(x.task, x.sample.get("doc_id")): x for x in site.entries if x.side == 1}
+    pairs = []
+    for key in sorted(set(a) & set(b), key=lambda k: (k[0], k[1] if isinstance(k[1], int) else -1)):
+        x, y = a[key], b[key]
+        change = ("fixed" if x.outcome != "correct" and y.outcome == "correct" else
+                  "broken" if x.outcome == "correct" and y.outcome != "correct" else
+                  "same" if x.outcome == y.outcome else "changed")
+        pairs.append([x.number, y.number, change])
+    metrics_a = {(t, m): v for r in site.sides[0].runs for t, res in r.tasks.items() for m, v in res.metrics.items()}
+    metrics_b = {(t, m): v for r in site.sides[1].runs for t, res in r.tasks.items() for m, v in res.metrics.items()}
+    rows = []
+    for key in sorted(set(metrics_a) & set(metrics_b)):
+        va, vb = metrics_a[key], metrics_b[key]
+        rows.append("<tr>" + "".join(f"<td>{e(x)}</td>" for x in key)
+                    + "".join(f"<td class='num'>{e(_fmt(x))}</td>" for x in (va, vb, vb - va)) + "</tr>")
+    counts: dict[str, int] = {}
+    for p in pairs:
+        counts[p[2]] = counts.get(p[2], 0) + 1
+    summary = ", ".join(f"{k}: {counts.get(k, 0)}" for k in ("fixed", "broken", "changed", "same"))
+    table = (f"<h2>Differences: run 2 against run 1</h2><p>{e(summary)} (samples present in both runs)</p>"
+             "<table class='diff'><tr><th>task</th><th>metric</th><th>run 1</th><th>run 2</th><th>run 2 - run 1</th></tr>"
+             + "".join(rows) + "</table>")
+    return pairs, table
+
+
+def _index_data(site: Site) -> dict[str, Any]:
+    """The compact index: value tables and one short row per sample (columns named in ``cols``)."""
+    tables: dict[str, list[str]] = {"task": [], "lang": [], "group": [], "kind": []}
+    pos: dict[str, dict[str, int]] = {k: {} for k in tables}
+
+    def ref(col: str, value: str) -> int:
+        if value not in pos[col]:
+            pos[col][value] = len(tables[col])
+            tables[col].append(value)
+        return pos[col][value]
+
+    rows = []
+    for x in site.entries:
+        # the response first (the list shows the start of this text), then the item id and the prompt (searched)
+        text = " | ".join([" ".join(responses(x.sample))[:TEXT_CHARS], str((x.doc or {}).get("id", x.record.get("id", ""))),
+                           str(x.sample.get("input", ""))[:TEXT_CHARS]])
+        rows.append([x.side, ref("task", x.task), x.sample.get("doc_id"), ref("lang", x.lang), ref("group", x.group),
+                     OUTCOMES.index(x.outcome), ref("kind", x.kind), text])
+    return {"cols": ["side", "task", "doc_id", "lang", "group", "outcome", "kind", "text"],
+            "sides": [s.label for s in site.sides], "outcomes": list(OUTCOMES), **tables, "rows": rows}
+
+
+def _list_section(with_diff: bool) -> str:
+    selects = "".join(f"<label>{e(t)} <select id='f-{k}'><option value=''>all</option></select></label>"
+                      for k, t in (("side", "run"), ("task", "task"), ("lang", "language"), ("group", "dimension / sub-task"),
+                                   ("outcome", "outcome"), ("kind", "type")))
+    diff = ("<label>diff <select id='f-diff'><option value=''>all</option><option>fixed</option><option>broken</option>"
+            "<option>changed</option><option>same</option></select></label>") if with_diff else ""
+    return ("<section id='samples'><h2>Samples</h2><form id='filters'>" + selects + diff
+            + "<label>text <input id='f-text' type='search' placeholder='prompt, response, id'></label>"
+            + "<label>sort <select id='f-sort'><option value='task'>task, doc id</option><option value='outcome'>outcome"
+            + "</option></select></label></form><p id='count'></p><table id='list'><thead><tr><th>#</th><th>run</th>"
+            + "<th>task</th><th>doc</th><th>lang</th><th>group</th><th>outcome</th><th>type</th><th>response | id | prompt</th></tr></thead>"
+            + "<tbody></tbody></table><p id='pager'><button id='prev' type='button'>&larr;</button> <span id='page'></span> "
+            + "<button id='next' type='button'>&rarr;</button></p></section>")
+
+
+def build_site(run_dirs: Sequence[str | Path | Sequence[Path]], out: str | Path, *, rebuild_docs: bool = True) -> Site:
+    """Write the whole viewer for ``run_dirs`` under ``out``; returns what was written (``out/index.html``)."""
+    sides, entries, notes = collect(run_dirs, rebuild_docs=rebuild_docs)
+    out = Path(out)
+    for sub in ("assets", "data", "img", "s"):
+        (out / sub).mkdir(parents=True, exist_ok=True)
+    for f in ("viewer.css", "viewer.js"):
+        shutil.copyfile(STATIC / f, out / "assets" / f)
+    site = Site(out, sides, entries, notes)
+    for x in entries:
+        if x.benchmark == "star_agentic" and x.doc is not None:
+            site.episodes.setdefault((x.side, x.task, str(x.doc.get("episode_id"))), []).append(x)
+    for steps in site.episodes.values():
+        steps.sort(key=lambda x: int(x.doc.get("step") or 0))
+    if len(sides) == 2:
+        first = {(x.task, x.sample.get("doc_id")): x for x in entries if x.side == 0}
+        for y in entries:
+            x = first.get((y.task, y.sample.get("doc_id"))) if y.side == 1 else None
+            if x is not None:
+                site.twins[x.number], site.twins[y.number] = y, x
+    for i, entry in enumerate(entries):
+        write_sample_page(site, entry, i - 1 if i > 0 else None, i + 1 if i + 1 < len(entries) else None)
+    data = _index_data(site)
+    diff_html = ""
+    if len(sides) == 2:
+        data["diff"], diff_html = _diff(site)
+    (out / "data" / "index.js").write_text("window.GUI_EVAL_INDEX = " + json.dumps(data, ensure_ascii=True, separators=(",", ":"))
+                                           + ";\n", encoding="utf-8")
+    note_html = ("<ul class='notes'>" + "".join(f"<li>{e(n)}</li>" for n in notes) + "</ul>") if notes else ""
+    page = (_head("gui-eval viewer", 0) + "<h1>gui-eval viewer</h1>" + note_html
+            + "".join(_run_section(s) for s in sides) + diff_html + _list_section(len(sides) == 2)
+            + "<script src='data/index.js'></script><script src='assets/viewer.js'></script></body></html>")
+    (out / "index.html").write_text(page, encoding="utf-8")
+    return site
+
+
+def serve(out: Path, port: int) -> None:
+    """Python's own HTTP server on 127.0.0.1 for ``out`` (until interrupted)."""
+    import functools
+    import http.server
+
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(out))
+    with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as httpd:
+        print(f"serving {out} at http://127.0.0.1:{port}/index.html (Ctrl-C stops)", flush=True)
+        httpd.serve_forever()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``gui-eval view RUN_DIR [RUN_DIR ...] --out DIR [--serve PORT]``."""
+    ap = argparse.ArgumentParser(prog="gui-eval view", description="Static offline HTML viewer of lmms-eval runs: run "
+                                 "pages, every sample with its overlays, trajectories, and a diff of two runs.")
+    ap.add_argument("run_dirs", nargs="+", help="lmms-eval --output_path folders (or results files); two: side by side")
+    ap.add_argument("--out", required=True, help="folder to write the site into (open its index.html)")
+    ap.add_argument("--serve", type=int, metavar="PORT", default=None, help="then serve it on 127.0.0.1:PORT")
+    ap.add_argument("--no-docs", action="store_true", help="do not rebuild documents through the installed tasks")
+    args = ap.parse_args(argv)
+    from gui_tasks.leaderboard import _quiet_lmms_eval
+
+    _quiet_lmms_eval()
+    t0 = time.perf_counter()
+    try:
+        site = build_site(args.run_dirs, args.out, rebuild_docs=not args.no_docs)
+    except DataError as exc:
+        print(f"gui-eval view: {exc}", file=sys.stderr)
+        return 1
+    index = (Path(args.out) / "index.html").resolve()
+    print(f"wrote {len(site.entries)} sample page(s) in {time.perf_counter() - t0:.1f} s; open file://{index}")
+    for n in site.notes:
+        print(f"note: {n}", file=sys.stderr)
+    if args.serve is not None:
+        serve(Path(args.out), args.serve)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
