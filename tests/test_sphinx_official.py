@@ -12,7 +12,7 @@ from hypothesis import given, strategies as st
 
 from gui_metrics.manager import get_metric
 from gui_tasks.errors import DataError
-from gui_tasks.sphinx import official
+from gui_tasks.sphinx import check, official
 from gui_tasks.sphinx import static_tasks as stt
 
 FIX = Path(__file__).parent / "fixtures" / "sphinx"
@@ -222,11 +222,11 @@ def test_skipping_bad_rows_is_opt_in_and_counted(tmp_path, monkeypatch):
 
 
 def test_data_check_counts_documents_against_the_release(tmp_path):
-    check = official.data_check(FIX)
-    assert [(c.task, c.found, c.expected) for c in check.counts] == [
+    found = check.data_check(FIX)
+    assert [(c.task, c.found, c.expected) for c in found.counts] == [
         ("sphinx_knowledge", 10, 890), ("sphinx_completion", 6, 1434), ("sphinx_grounding", 4, 457),
         ("sphinx evaluators (groundtruth/*/*/evaluator.json)", 2, 288)]
-    assert check.errors == [] and not check.ok  # a fixture is not the release
+    assert found.errors == [] and not found.ok  # a fixture is not the release
     root = tmp_path / "sphinx"
     shutil.copytree(FIX, root)
     (root / "lowlevel_tasks/7.png").unlink()
@@ -234,11 +234,11 @@ def test_data_check_counts_documents_against_the_release(tmp_path):
     info[1]["apps"].append("doordash")  # a trajectory without its folder
     (root / "task_info_all.json").write_text(json.dumps(info))
     (root / "groundtruth/608/yelp/evaluator.json").write_text('[{"type": "findelement", "match_type": "similar"}]')
-    broken = official.data_check(root)
+    broken = check.data_check(root)
     assert [c.found for c in broken.counts] == [10, 6, 3, 1]
     assert sorted((Path(e.file).name, e.row, e.field) for e in broken.errors) == [
         ("evaluator.json", None, "evaluators[0].match_type"), ("lowlevel_tasks.json", 2, "id"), ("task_info_all.json", 1, "apps")]
-    empty = official.data_check(tmp_path / "nope")
+    empty = check.data_check(tmp_path / "nope")
     assert empty.counts == [] and len(empty.errors) == 1 and not empty.ok
 
 
