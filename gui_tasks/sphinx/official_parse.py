@@ -14,6 +14,11 @@ import re
 from typing import Any
 
 OFFICIAL_PARSER_PROTOCOL = "sphinx-official-parse-v1"
+# Knowledge probing as knowledge_probing.py scores it (PKU-ASE-RISE/Sphinx @ 20f84094386942d59f8d1a3c33b78c160e4ead9c;
+# the repository states no license: the rule is a fact reproduced, no code copied). ``evaluate_mcqa``: the answer is
+# right when ``ground_truth.upper() == answer.upper()`` (the whole text, nothing stripped: "a" is right, " A" is
+# not); ``evaluate_binary_questions``: a probe answer means True when ``answer.upper() == 'T'``, anything else False.
+OFFICIAL_KNOWLEDGE_PROTOCOL = "sphinx-official-mcqa-v1"
 _DIRECTIONS = ("up", "down", "left", "right")
 _PRESS = {"back": "back", "restart": "restart", "home": "restart", "none": "wait", "stop": "stop", "enter": "enter"}
 _BY_INDEX = {
@@ -29,6 +34,17 @@ _BY_POINT = {
     "swipe": re.compile(r"swipe \[(\d+),(\d+)\] \[(\d+),(\d+)\]"),
 }
 _PRESS_RE = re.compile(r"press \[(.*)\]")
+
+
+def official_mcq_answer(text: str) -> str | None:
+    """The letter ``evaluate_mcqa`` would accept for ``text`` (its upper case when that is one of A-D), else None."""
+    up = text.upper()
+    return up if up in ("A", "B", "C", "D") else None
+
+
+def official_tf_answer(text: str) -> str:
+    """``evaluate_binary_questions``' reading of a probe answer: ``"T"`` when ``text.upper() == 'T'``, else ``"F"``."""
+    return "T" if text.upper() == "T" else "F"
 
 
 def extract_block(text: str) -> str | None:

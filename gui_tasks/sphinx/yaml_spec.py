@@ -3,7 +3,8 @@
 Simulator navigation (multi-round): ``sphinx_sim_nav`` (built-in goal tasks, trajectory evaluators),
 ``sphinx_sim_toggle`` (StaR Table 5 dynamic toggle tasks, partial credit), ``sphinx_sim`` (both).
 Static tasks on the official material (``$SPHINX_DATA_DIR``) and on the synthetic corpus (``_synth``):
-``sphinx_knowledge``, ``sphinx_completion``, ``sphinx_grounding`` and ``sphinx_focused_synth``.
+``sphinx_knowledge``, ``sphinx_completion``, ``sphinx_grounding`` and ``sphinx_focused_synth``. Knowledge probing is
+scored as the official ``evaluate_mcqa`` scores it; ``sphinx_knowledge[_synth]_stripped`` keep our earlier reading.
 Every observation mode of section 3.4.1 has its own task: no suffix = full accessibility text, then
 ``_simplified``, ``_image`` (screenshot) and ``_som`` (Set-of-Mark). Observations use the ``official``
 rendering (the official code's numbering, lines and prompts, so results compare with the paper); each
@@ -15,9 +16,9 @@ from __future__ import annotations
 from gui_tasks.sphinx.actions import PARSER_PROTOCOL, REPAIR_PROTOCOL
 from gui_tasks.sphinx.hierarchy import DEFAULT_RENDERING
 from gui_tasks.sphinx.lmms_task import MAX_STEPS
-from gui_tasks.sphinx.official_parse import OFFICIAL_PARSER_PROTOCOL
+from gui_tasks.sphinx.official_parse import OFFICIAL_KNOWLEDGE_PROTOCOL, OFFICIAL_PARSER_PROTOCOL
 from gui_tasks.sphinx.prompts import OFFICIAL_PROMPT_PROTOCOL, PROMPT_PROTOCOL
-from gui_tasks.sphinx.static_tasks import GROUNDING_RULE
+from gui_tasks.sphinx.static_tasks import DEFAULT_KNOWLEDGE_SCORING, GROUNDING_RULE, KNOWLEDGE_SCORINGS
 
 VERSION = "3.0"
 RENDERING_SUFFIX = {"official": "", "paper-prose": "_prose"}
@@ -114,10 +115,18 @@ def render_all() -> dict[str, str]:
                     task = f"sphinx_{kind}{tag}{MODE_SUFFIX[mode]}{RENDERING_SUFFIX[rendering]}"
                     prompt, parser = _protocols(kind, rendering)
                     budget = OFFICIAL_MAX_NEW_TOKENS if prompt == OFFICIAL_PROMPT_PROTOCOL else STATIC_MAX_NEW_TOKENS
-                    files[f"{task}.yaml"] = STATIC_TEMPLATE.format(
-                        task=task, kind=kind, source=source, mode=mode, rendering=rendering, metrics=_metrics(STATIC_METRICS[kind]),
-                        version=VERSION, max_new_tokens=budget, prompt=prompt, parser=parser, repair=REPAIR_PROTOCOL,
-                        rule=GROUNDING_RULE)
+                    for scoring in (KNOWLEDGE_SCORINGS if kind == "knowledge" else (None,)):
+                        name = task + ("" if scoring in (None, DEFAULT_KNOWLEDGE_SCORING) else f"_{scoring}")
+                        text = STATIC_TEMPLATE.format(
+                            task=name, kind=kind, source=source, mode=mode, rendering=rendering,
+                            metrics=_metrics(STATIC_METRICS[kind]), version=VERSION, max_new_tokens=budget, prompt=prompt,
+                            parser=OFFICIAL_KNOWLEDGE_PROTOCOL if scoring == "official" else parser, repair=REPAIR_PROTOCOL,
+                            rule=GROUNDING_RULE)
+                        if scoring is not None:
+                            text += f"  knowledge_scoring: {scoring}\n"
+                        if scoring == "official":  # evaluate_mcqa reads the answer as the model wrote it: lmms-eval must
+                            text += "reasoning_tags: none\n"  # not strip it (its reasoning-tag pass strips whitespace)
+                        files[f"{name}.yaml"] = text
     files["sphinx_focused_synth.yaml"] = STATIC_TEMPLATE.format(
         task="sphinx_focused_synth", kind="focused", source="synthetic", mode="full_text", rendering="official",
         metrics=_metrics(STATIC_METRICS["focused"]), version=VERSION, max_new_tokens=STATIC_MAX_NEW_TOKENS, prompt=PROMPT_PROTOCOL,
