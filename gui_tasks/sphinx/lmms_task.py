@@ -5,7 +5,14 @@ is deterministic), so the task keeps no state between rounds. An episode ends at
 first output that is not an action (the official agent stops there; ``on_format_error: skip`` ignores it
 instead), or after ``max_steps`` rounds. The trajectory is written to ``cache_dir()/sphinx_trajectories``.
 The observation mode (section 3.4.1), its rendering (``official`` / ``paper-prose``, which also numbers the
-elements the answers name) and the step limit are task metadata, recorded with the results.
+elements the answers name), the step limit and the agent are task metadata, recorded with the results.
+
+Agents (metadata ``agent``): ``ours`` (``prompts.REACT_PROMPT``, answers read by the Table 2 parser) and ``react``,
+the official ReAct agent the paper benchmarks (section 4.2; ``Agents/ReAct.py`` with ``Agents/prompts/react_prompt_*``):
+its prompt per modality (text modes: ``react_prompt_text`` with the mode's rendering as the observation; screenshot:
+``react_prompt_image``; Set-of-Mark: ``react_prompt_annotated_image``), its previous action (``run_benchmark.py``:
+the official description of the last action for element ids, the action text for coordinates, "None" first) and
+its answer reading (``official_parse.parse_react_action``).
 """
 
 from __future__ import annotations
@@ -21,12 +28,16 @@ from gui_tasks.sphinx.actions import format_action, parse_action
 from gui_tasks.sphinx.hierarchy import DEFAULT_RENDERING, RENDERINGS
 from gui_tasks.sphinx.navigation import NavTask, nav_tasks, to_step, trajectory_record
 from gui_tasks.sphinx.observation import TEXT_MODES, render_images, render_text
-from gui_tasks.sphinx.prompts import MODE_HEADERS, REACT_PROMPT
+from gui_tasks.sphinx.official_parse import parse_react_action, react_block
+from gui_tasks.sphinx.prompts import MODE_HEADERS, REACT_PROMPT, react_prompt
 from gui_tasks.sphinx.simulator import Simulator, resolve
+from gui_tasks.sphinx.static_tasks import official_description
 from gui_tasks.sphinx.toggle_tasks import ToggleTask, subtask_scores, table5_tasks
 
 MAX_STEPS = 5  # a named parameter recorded in metadata (the paper leaves the limit to the runner)
 ON_FORMAT_ERROR = ("stop", "skip")
+AGENTS = ("ours", "react")
+DEFAULT_AGENT = "ours"  # the simulator is ours, so no paper number depends on the choice; react is the paper's agent
 
 
 def _tasks() -> dict[str, NavTask | ToggleTask]:
@@ -48,9 +59,23 @@ class SphinxNavTask(RowsTask):
         rendering = meta.get("rendering", DEFAULT_RENDERING)
         if rendering not in RENDERINGS:
             raise ValueError(f"rendering must be one of {RENDERINGS}, got {rendering!r}")
+        agent = meta.get("agent", DEFAULT_AGENT)
+        if agent not in AGENTS:
+            raise ValueError(f"agent must be one of {AGENTS}, got {agent!r}")
         # the rendering is recorded per document: it numbers the elements of the prompt and so parses the answers
         return [{"id": k, "max_steps": int(meta.get("max_steps", MAX_STEPS)), "observation": meta.get("observation", "full_text"),
-                 "rendering": rendering, "on_format_error": on_error, "images": []} for k in ids]
+                 "rendering": rendering, "on_format_error": on_error, "agent": agent, "images": []} for k in ids]
+
+
+def _agent(doc: Mapping[str, Any]) -> str:
+    return doc.get("agent") or DEFAULT_AGENT
+
+
+def read_output(doc: Mapping[str, Any], text: str):
+    """``(status, action)`` of one model output, read the way the document's agent reads it."""
+    if _agent(doc) == "react":
+        return parse_react_action(text, by_point=doc["observation"] == "screenshot")
+    return parse_action(text)
 
 
 def _task(doc: Mapping[str, Any]) -> ToggleTask:
@@ -66,7 +91,7 @@ def replay(doc: Mapping[str, Any], outputs: Sequence[str]):
     obs = sim.reset(_task(doc).initial)
     steps, taken, errors, ended, reason = [], [], 0, False, "step_limit"
     for text in outputs:
-        status, act = parse_action(text)
+        status, act = read_output(doc, text)
         if status != "parsed":
             errors += 1
             if doc.get("on_format_error", "stop") == "stop":
@@ -85,6 +110,27 @@ def replay(doc: Mapping[str, Any], outputs: Sequence[str]):
 
 def _rendering(doc: Mapping[str, Any]) -> str:
     return doc.get("rendering") or DEFAULT_RENDERING
+
+
+def _react_previous(doc: Mapping[str, Any], steps: Sequence[Any], outputs: Sequence[str]) -> str:
+    """run_benchmark.py's previous action: "None", the official description of the last action (element ids) or the
+    action text the agent returned (coordinates)."""
+    acted = [st for st in steps if not st.action.get("reason")]
+    if not acted:
+        return "None"
+    if doc["observation"] == "screenshot":
+        said = [react_block(str(o)) for o in outputs if read_output(doc, o)[0] == "parsed"]
+        return said[-1] if said else "None"
+    return official_description(acted[-1].action) or "None"
+
+
+def _react_prompt(doc: Mapping[str, Any], sim: Simulator, steps: Sequence[Any], outputs: Sequence[str]) -> str:
+    obs = sim.observe()
+    mode = doc["observation"]
+    modality = "text" if mode in TEXT_MODES else "image" if mode == "screenshot" else "annotated_image"
+    body = render_text(obs.hierarchy, mode, rendering=_rendering(doc)) if mode in TEXT_MODES else ""
+    return react_prompt(modality, instruction=_task(doc).instruction, previous_action=_react_previous(doc, steps, outputs),
+                        observation=body, size=obs.screen.size)
 
 
 def _prompt(doc: Mapping[str, Any], sim: Simulator, taken: Sequence[Mapping[str, Any]]) -> str:
@@ -112,11 +158,12 @@ def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None, p
                 round_idx: int | None = None, **_: Any):
     """Round 0: the first prompt. Later rounds: ``(visuals, text, terminal, previous_output, info)``."""
     outs = list(previous_output or [])
-    sim, _steps, _err, ended, taken = replay(doc, outs)
+    sim, steps, _err, ended, taken = replay(doc, outs)
+    text = _react_prompt(doc, sim, steps, outs) if _agent(doc) == "react" else _prompt(doc, sim, taken)
     if round_idx is None:
-        return _prompt(doc, sim, taken)
+        return text
     terminal = ended or len(outs) >= doc["max_steps"]
-    return _images(doc, sim), _prompt(doc, sim, taken), terminal, outs, None
+    return _images(doc, sim), text, terminal, outs, None
 
 
 def doc_to_target(doc: Mapping[str, Any]) -> str:
@@ -135,10 +182,11 @@ def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any
         rec["satisfied"] = subtask_scores(t, sim)
     rec["observation"] = doc["observation"]
     rec["rendering"] = _rendering(doc)
+    rec["agent"] = _agent(doc)
     out = cache_dir() / "sphinx_trajectories"
     out.mkdir(parents=True, exist_ok=True)
-    name = doc["id"].replace("/", "__") + f"__{doc['observation']}__{_rendering(doc)}.json"
-    (out / name).write_text(json.dumps({"id": doc["id"], "observation": doc["observation"], "rendering": _rendering(doc), "outputs": outs, "record": rec,
+    name = doc["id"].replace("/", "__") + f"__{doc['observation']}__{_rendering(doc)}" + ("" if _agent(doc) == "ours" else f"__{_agent(doc)}") + ".json"
+    (out / name).write_text(json.dumps({"id": doc["id"], "observation": doc["observation"], "rendering": _rendering(doc), "agent": _agent(doc), "outputs": outs, "record": rec,
                                         "steps": [{"activity": s.activity, "action": s.action} for s in steps]},
                                        indent=1, default=list), encoding="utf-8")
     return sample_values({"trajectory"}, rec)

@@ -19,6 +19,7 @@ OFFICIAL_PARSER_PROTOCOL = "sphinx-official-parse-v1"
 # right when ``ground_truth.upper() == answer.upper()`` (the whole text, nothing stripped: "a" is right, " A" is
 # not); ``evaluate_binary_questions``: a probe answer means True when ``answer.upper() == 'T'``, anything else False.
 OFFICIAL_KNOWLEDGE_PROTOCOL = "sphinx-official-mcqa-v1"
+OFFICIAL_REACT_PARSER_PROTOCOL = "sphinx-official-react-parse-v1"  # AgentBase.parse_action + the environment's patterns
 _DIRECTIONS = ("up", "down", "left", "right")
 _PRESS = {"back": "back", "restart": "restart", "home": "restart", "none": "wait", "stop": "stop", "enter": "enter"}
 _BY_INDEX = {
@@ -84,6 +85,29 @@ def parse_official_action(text: str | None, *, by_point: bool = False) -> tuple[
     if text is None or not str(text).strip():
         return "empty", None
     block = extract_block(str(text))
+    act = _read(block, by_point) if block is not None else None
+    return ("parsed", act) if act is not None else ("malformed", None)
+
+
+def react_block(text: str, answer_phrase: str = "In summary, the next action I will perform is",
+                splitter: str = "```") -> str | None:
+    """The official agents' answer reading (``Agents/Base.py`` ``AgentBase.parse_action``): the text after the last
+    answer phrase (the whole text when there is none), stripped, then the first ``splitter``-delimited span
+    (``re.search`` non-greedy), stripped; None where the agent raises ActionParsingError (the episode ends)."""
+    tail = text.split(answer_phrase)[-1].strip()
+    start = tail.find(splitter)
+    if start < 0:
+        return None
+    end = tail.find(splitter, start + len(splitter))
+    return tail[start + len(splitter):end].strip() if end >= 0 else None
+
+
+def parse_react_action(text: str | None, *, by_point: bool = False) -> tuple[str, dict[str, Any] | None]:
+    """``(status, action)`` of the official ReAct agent: :func:`react_block`, then the environment's action patterns
+    (``infra/android_env.py`` ``parse_action_by_id`` / ``parse_action_by_coords``, as for grounding)."""
+    if text is None or not str(text).strip():
+        return "empty", None
+    block = react_block(str(text))
     act = _read(block, by_point) if block is not None else None
     return ("parsed", act) if act is not None else ("malformed", None)
 

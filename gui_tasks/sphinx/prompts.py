@@ -159,3 +159,66 @@ def lowlevel_user_prompt(by_point: bool = False) -> str:
     """run_lowlevel.py's user prompt up to the observation (element ids; ``by_point``: the image agent's touch actions)."""
     touch, example = (LOWLEVEL_TOUCH_BY_POINT, "text [123,456] [some text]") if by_point else (LOWLEVEL_TOUCH_BY_INDEX, "text [12] [some text]")
     return _LOWLEVEL_INFO + touch + _LOWLEVEL_RULES.replace("{example}", example)
+
+
+# --- the official ReAct navigation agent (``Agents/prompts/react_prompt_*.py``, ``Agents/utils.load_react_prompt``) -----
+# PKU-ASE-RISE/Sphinx @ 20f84094386942d59f8d1a3c33b78c160e4ead9c (the repository states no license: the prompt text
+# is a fact the tasks reproduce, as above; no code is copied). The paper's navigation agent (section 4.2).
+# load_react_prompt joins system, action space, domain knowledge, the (empty, no demonstrations) examples and the
+# template with "\n"; AgentReAct_*.act fills the template's instruction, observation and previous action.
+OFFICIAL_REACT_PROTOCOL = "sphinx-official-react-v1"
+REACT_OBSERVATION_TEXT = "This is a simplified representation of the UI screen, providing key information."
+REACT_OBSERVATION_IMAGE = "This is a screenshot of the current app screen."
+REACT_OBSERVATION_ANNOTATED = ("You will be provided with a screenshot of the current app screen, with each actionable element "
+                               "annotated with a bounding box and an index inside the bounding box. The color of the bounding box "
+                               "indicates its action type.")
+_REACT_SYSTEM = ("You are an autonomous intelligent agent tasked with navigating a mobile app. You will be given app-based tasks. "
+                 "These tasks will be accomplished through the use of specific actions you can issue.\n\n"
+                 "Here's the information you'll have:\n"
+                 "The TASK: This is the task you're trying to complete.\n"
+                 "The OBSERVATION: {observation_description}\n"
+                 "The PREVIOUS ACTION: This is the action you just performed. It may be helpful to track your progress.\n")
+_REACT_GLOBAL = """
+
+Global Navigation Actions:
+`press [back]`: Press back button.
+`press [restart]`: Press to restart the app.
+`press [home]`:  Press to return to the desktop.
+`press [none]`: Do nothing but wait for the UI page completely loaded.
+`press [stop]`: Issue this action when you believe the task is complete.
+`press [enter]`: Press the "Enter" key.
+"""
+_REACT_DOMAIN = """To be successful, it is very important to follow the following rules:
+1. You should only issue an action that is valid given the current observation
+2. You should only issue one action at a time.
+3. You should reason step by step and then issue the next action.
+4. Generate the action in the correct format. After step-by-step reasoning, summary with a "In summary, the next action I will perform is" phrase, followed by action inside ``````. For example, "In summary, the next action I will perform is ```{action_format}```".
+5. Issue stop action when you think you have achieved the task. Don't generate anything after stop.
+"""
+REACT_TEMPLATE_TEXT = "OBSERVATION:\n{observation}\nTASK: {instruction}\nPREVIOUS ACTION: {previous_action}"
+# react_prompt_image.py hard-codes its emulator's "768 * 1280"; the real screenshot size is filled in (as for grounding)
+REACT_TEMPLATE_IMAGE = ("\nOBSERVATION: The observation of the current app screen is the image provided below. The resolution of "
+                        "the screenshot is {w} * {h}.\nTASK: {instruction}\nPREVIOUS ACTION: {previous_action}")
+REACT_TEMPLATE_ANNOTATED = ("\nOBSERVATION: The observation of the current app screen is the image provided below, with each "
+                            "actionable element annotated with a bounding box and an index inside the bounding box. The color of "
+                            "the bounding box and the color of the background of the index indicates its action type. red "
+                            "indicates click action, purple indicates longclick action, blue indicates text action, green "
+                            "indicates swipe action.\nTASK: {instruction}\nPREVIOUS ACTION: {previous_action}")
+REACT_ANSWER_PHRASE = "In summary, the next action I will perform is"
+REACT_ACTION_SPLITTER = "```"
+
+
+def react_prompt(modality: str, *, instruction: str, previous_action: str, observation: str = "", size: tuple[int, int] = (0, 0)) -> str:
+    """The official ReAct agent's prompt for ``modality`` ``text`` / ``image`` / ``annotated_image`` (no demonstrations)."""
+    by_point = modality == "image"
+    description = {"text": REACT_OBSERVATION_TEXT, "image": REACT_OBSERVATION_IMAGE, "annotated_image": REACT_OBSERVATION_ANNOTATED}[modality]
+    action_space = ("The actions you can perform fall into several categories:\n\n"
+                    + (LOWLEVEL_TOUCH_BY_POINT if by_point else LOWLEVEL_TOUCH_BY_INDEX) + _REACT_GLOBAL)
+    domain = _REACT_DOMAIN.replace("{action_format}", "text [123,456] [some text]" if by_point else "text [12] [some text]")
+    if modality == "text":
+        template = REACT_TEMPLATE_TEXT.format(observation=observation, instruction=instruction, previous_action=previous_action)
+    elif modality == "image":
+        template = REACT_TEMPLATE_IMAGE.format(w=size[0], h=size[1], instruction=instruction, previous_action=previous_action)
+    else:
+        template = REACT_TEMPLATE_ANNOTATED.format(instruction=instruction, previous_action=previous_action)
+    return "\n".join([_REACT_SYSTEM.format(observation_description=description), action_space, domain, "", template])

@@ -71,13 +71,22 @@ _OFFICIAL_DESCRIPTIONS = {"click": "Click on {v}.", "longclick": "Long click on 
                           "home": "Go to the home screen."}  # home: no official description (the official code has no home)
 
 
+def official_description(a: Mapping[str, Any]) -> str | None:
+    """``get_description`` of one action in the evaluator's form (``action_type``, ``element``, ``message``); None for
+    a type the official code does not describe."""
+    t = a.get("action_type")
+    if t not in _OFFICIAL_DESCRIPTIONS:
+        return None
+    return _OFFICIAL_DESCRIPTIONS[t].format(v=official_view(a.get("element") or {}), m=a.get("message", ""))
+
+
 def official_history(acts: list[dict[str, Any]], *, file: str = "<memory>") -> str:
     out = []
     for k, a in enumerate(acts):
-        t = a["action_type"]
-        if t not in _OFFICIAL_DESCRIPTIONS:
-            raise DataError(f"no official description for action {t!r}", file=file, row=k, field="type")
-        out.append("- " + _OFFICIAL_DESCRIPTIONS[t].format(v=official_view(a.get("element") or {}), m=a.get("message", "")))
+        text = official_description(a)
+        if text is None:
+            raise DataError(f"no official description for action {a['action_type']!r}", file=file, row=k, field="type")
+        out.append("- " + text)
     return "\n".join(out)
 
 

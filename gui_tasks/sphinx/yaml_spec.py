@@ -8,7 +8,8 @@ scored as the official ``evaluate_mcqa`` scores it; ``sphinx_knowledge[_synth]_s
 Every observation mode of section 3.4.1 has its own task: no suffix = full accessibility text, then
 ``_simplified``, ``_image`` (screenshot) and ``_som`` (Set-of-Mark). Observations use the ``official``
 rendering (the official code's numbering, lines and prompts, so results compare with the paper); each
-navigation, completion and grounding task has a ``_prose`` twin with the ``paper-prose`` rendering.
+navigation, completion and grounding task has a ``_prose`` twin with the ``paper-prose`` rendering. Navigation
+tasks of the official rendering also have a ``_react`` twin: the official ReAct agent's prompt and answer reading.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from __future__ import annotations
 from gui_tasks.sphinx.actions import PARSER_PROTOCOL, REPAIR_PROTOCOL
 from gui_tasks.sphinx.hierarchy import DEFAULT_RENDERING
 from gui_tasks.sphinx.lmms_task import MAX_STEPS
-from gui_tasks.sphinx.official_parse import OFFICIAL_KNOWLEDGE_PROTOCOL, OFFICIAL_PARSER_PROTOCOL
-from gui_tasks.sphinx.prompts import OFFICIAL_PROMPT_PROTOCOL, PROMPT_PROTOCOL
+from gui_tasks.sphinx.official_parse import OFFICIAL_KNOWLEDGE_PROTOCOL, OFFICIAL_PARSER_PROTOCOL, OFFICIAL_REACT_PARSER_PROTOCOL
+from gui_tasks.sphinx.prompts import OFFICIAL_PROMPT_PROTOCOL, OFFICIAL_REACT_PROTOCOL, PROMPT_PROTOCOL
 from gui_tasks.sphinx.static_tasks import DEFAULT_KNOWLEDGE_SCORING, GROUNDING_RULE, KNOWLEDGE_SCORINGS
 
 VERSION = "3.0"
@@ -37,6 +38,8 @@ STATIC_METRICS = {
 # Generation budgets (the paper gives none): navigation reasons before acting (section 4.2); the static
 # answers are one word, a letter or one action.
 NAV_MAX_NEW_TOKENS, STATIC_MAX_NEW_TOKENS = 256, 64
+# The official ReAct agent reasons step by step before its ```action``` (the official code sets no limit).
+REACT_MAX_NEW_TOKENS = 512
 # The official completion and grounding prompts let the model reason before YES/NO or the ```action```
 # (run_lowlevel.py asks for step-by-step reasoning); the official scripts set no limit.
 OFFICIAL_MAX_NEW_TOKENS = 512
@@ -68,6 +71,7 @@ NAV_TEMPLATE = TEMPLATE.format(module="lmms_task", cls="SphinxNavTask", output_t
   observation: {mode}
   rendering: {rendering}
   on_format_error: stop
+  agent: {agent}
   prompt_protocol: {prompt}
   parser_protocol: {parser}
 """
@@ -102,10 +106,15 @@ def render_all() -> dict[str, str]:
     for rendering, rtag in RENDERING_SUFFIX.items():
         for mode, suffix in MODE_SUFFIX.items():
             for task, subset in (("sphinx_sim", "all"), ("sphinx_sim_nav", "nav"), ("sphinx_sim_toggle", "toggle")):
-                name = task + suffix + rtag
-                files[f"{name}.yaml"] = NAV_TEMPLATE.format(
-                    task=name, subset=subset, metrics=_metrics(NAV_METRICS), version=VERSION, max_steps=MAX_STEPS, mode=mode,
-                    rendering=rendering, max_new_tokens=NAV_MAX_NEW_TOKENS, prompt=PROMPT_PROTOCOL, parser=PARSER_PROTOCOL)
+                # ours, and (official rendering) the official ReAct agent the paper benchmarks (_react)
+                agents = (("ours", "", PROMPT_PROTOCOL, PARSER_PROTOCOL),) + (
+                    (("react", "_react", OFFICIAL_REACT_PROTOCOL, OFFICIAL_REACT_PARSER_PROTOCOL),) if rendering == "official" else ())
+                for agent, atag, prompt, parser in agents:
+                    name = task + suffix + rtag + atag
+                    files[f"{name}.yaml"] = NAV_TEMPLATE.format(
+                        task=name, subset=subset, metrics=_metrics(NAV_METRICS), version=VERSION, max_steps=MAX_STEPS, mode=mode,
+                        rendering=rendering, max_new_tokens=REACT_MAX_NEW_TOKENS if agent == "react" else NAV_MAX_NEW_TOKENS,
+                        prompt=prompt, parser=parser, agent=agent)
     static = [("knowledge", ("full_text",), ("official",)), ("completion", tuple(MODE_SUFFIX), tuple(RENDERING_SUFFIX)),
               ("grounding", tuple(MODE_SUFFIX), tuple(RENDERING_SUFFIX))]
     for kind, modes, renderings in static:
