@@ -228,4 +228,38 @@ def test_react_image_prompts_give_the_screen_size_and_the_action_text():
     som = lmms_task.doc_to_text(_react_doc("set_of_mark", "nav/OpenWifiSettings"))
     assert "green indicates swipe action.\nTASK: Open the Wi-Fi settings page.\nPREVIOUS ACTION: None" in som
     with pytest.raises(ValueError, match="agent must be one of"):
-        lmms_task.SphinxNavTask.rows({"agent": "reflexion"})
+        lmms_task.SphinxNavTask.rows({"agent": "llmplanner"})
+
+
+def test_reflexion_alternates_reflection_and_action_rounds(tmp_path, monkeypatch):
+    """Agents/Reflexion.py: after an action, a step first asks whether it succeeded (```Yes``` / ```No```)."""
+    monkeypatch.setenv("GUI_EVAL_CACHE", str(tmp_path))
+    rows = lmms_task.SphinxNavTask.rows({"subset": "nav", "max_steps": 8, "observation": "simplified_text", "agent": "reflexion"})
+    doc = next(r for r in rows if r["id"] == "nav/CaptionsOn")
+    first = lmms_task.doc_to_text(doc)
+    assert first.endswith("TASK: Turn on captions in YouTube's settings.\nPREVIOUS ACTION: None")
+    # no empty examples line between the rules and the template (ReAct has one)
+    assert "```text [12] [some text]```" in first and "after stop.\n\nOBSERVATION:\n[0]" in first
+    assert "after stop.\n\n\nOBSERVATION:" in lmms_task.doc_to_text({**doc, "agent": "react"})
+    acts = [_as_react(t) for t in _oracle_texts(doc)]
+    yes = "The screen changed as intended. ```Yes```"
+    _v, second, terminal, _p, _i = lmms_task.doc_to_text(doc, round_idx=1, previous_output=acts[:1])
+    assert not terminal and "You will now reflect on the action you just performed." in second
+    assert "PREVIOUS ACTION: click [" in second and "\nCURRENT OBSERVATION: [" in second
+    _v, third, _t, _p, _i = lmms_task.doc_to_text(doc, round_idx=2, previous_output=[acts[0], yes])
+    assert third.startswith("You are an autonomous intelligent agent") and "PREVIOUS ACTION: click [" in third
+    outputs = [acts[0]] + [x for a in acts[1:] for x in (yes, a)]
+    rec = lmms_task.process_results(doc, [outputs])["sphinx_sr"]
+    assert all(rec["satisfied"]) and rec["format_errors"] == 0 and rec["n_actions"] == len(acts)
+    # "No": the step ends with press [replan] (no device action) and the next step acts without reflecting
+    _v, after_no, _t, _p, _i = lmms_task.doc_to_text(doc, round_idx=2, previous_output=[acts[0], "Nothing happened. ```No```"])
+    assert after_no.startswith("You are an autonomous intelligent agent")
+    replay = lmms_task.replay(doc, [acts[0], "```No```"])
+    assert (replay.calls, replay.phase, len(replay.taken)) == (2, "act", 1)
+    # a reflection without a fenced answer is the agent's ActionParsingError: the episode ends
+    rec = lmms_task.process_results(doc, [[acts[0], "yes it worked", acts[1]]])["sphinx_sr"]
+    assert (rec["format_errors"], rec["n_actions"]) == (1, 1)
+    # max_steps counts the agent's steps, not the rounds: 8 steps = 15 rounds here
+    assert lmms_task.replay(doc, ["```press [none]```"] + [yes, "```press [none]```"] * 7).calls == 8
+    with pytest.raises(ValueError, match="agent reflexion reads text observations only"):
+        lmms_task.SphinxNavTask.rows({"agent": "reflexion", "observation": "screenshot"})

@@ -18,7 +18,7 @@ its answer reading (``official_parse.parse_react_action``).
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
 from gui_metrics.lmms_bridge import sample_values
 from gui_tasks.lmms_layout import rounds_of
@@ -29,14 +29,15 @@ from gui_tasks.sphinx.hierarchy import DEFAULT_RENDERING, RENDERINGS
 from gui_tasks.sphinx.navigation import NavTask, nav_tasks, to_step, trajectory_record
 from gui_tasks.sphinx.observation import TEXT_MODES, render_images, render_text
 from gui_tasks.sphinx.official_parse import parse_react_action, react_block
-from gui_tasks.sphinx.prompts import MODE_HEADERS, REACT_PROMPT, react_prompt
+from gui_tasks.sphinx.prompts import (MODE_HEADERS, REACT_PROMPT, react_prompt, reflexion_action_prompt,
+                                      reflexion_reflection_prompt)
 from gui_tasks.sphinx.simulator import Simulator, resolve
 from gui_tasks.sphinx.static_tasks import official_description
 from gui_tasks.sphinx.toggle_tasks import ToggleTask, subtask_scores, table5_tasks
 
 MAX_STEPS = 5  # a named parameter recorded in metadata (the paper leaves the limit to the runner)
 ON_FORMAT_ERROR = ("stop", "skip")
-AGENTS = ("ours", "react")
+AGENTS = ("ours", "react", "reflexion")
 DEFAULT_AGENT = "ours"  # the simulator is ours, so no paper number depends on the choice; react is the paper's agent
 
 
@@ -62,6 +63,8 @@ class SphinxNavTask(RowsTask):
         agent = meta.get("agent", DEFAULT_AGENT)
         if agent not in AGENTS:
             raise ValueError(f"agent must be one of {AGENTS}, got {agent!r}")
+        if agent == "reflexion" and meta.get("observation", "full_text") not in TEXT_MODES:
+            raise ValueError("agent reflexion reads text observations only (the official image variant cannot be assembled)")
         # the rendering is recorded per document: it numbers the elements of the prompt and so parses the answers
         return [{"id": k, "max_steps": int(meta.get("max_steps", MAX_STEPS)), "observation": meta.get("observation", "full_text"),
                  "rendering": rendering, "on_format_error": on_error, "agent": agent, "images": []} for k in ids]
@@ -73,7 +76,7 @@ def _agent(doc: Mapping[str, Any]) -> str:
 
 def read_output(doc: Mapping[str, Any], text: str):
     """``(status, action)`` of one model output, read the way the document's agent reads it."""
-    if _agent(doc) == "react":
+    if _agent(doc) in ("react", "reflexion"):  # both read AgentBase.parse_action's fenced action
         return parse_react_action(text, by_point=doc["observation"] == "screenshot")
     return parse_action(text)
 
@@ -83,14 +86,48 @@ def _task(doc: Mapping[str, Any]) -> ToggleTask:
     return t.task if isinstance(t, NavTask) else t
 
 
-def replay(doc: Mapping[str, Any], outputs: Sequence[str]):
-    """``(simulator, trajectory steps, format errors, ended, actions taken)`` after applying ``outputs``.
+class Replay(NamedTuple):
+    """The state after replaying a document's outputs in a fresh simulator.
 
-    ``ended``: the agent stopped or the run ended at a format error (no further rounds)."""
+    ``ended``: the agent stopped or the run ended at a format error (no further rounds). ``calls``: the agent's
+    steps so far (``act`` calls of the official agents; one output each, but a Reflexion step is a reflection
+    round and an action round). ``phase``: what the next round asks (``act`` or, Reflexion, ``reflect``);
+    ``before``: the observation text before the last action, ``said``: the last action as the agent wrote it."""
+
+    sim: Simulator
+    steps: list
+    errors: int
+    ended: bool
+    taken: list
+    calls: int
+    phase: str
+    before: str
+    said: str
+
+
+def replay(doc: Mapping[str, Any], outputs: Sequence[str]) -> Replay:
+    """Apply ``outputs`` (at most ``max_steps`` agent steps) to a fresh simulator."""
     sim = Simulator()
     obs = sim.reset(_task(doc).initial)
+    reflexion = _agent(doc) == "reflexion"
     steps, taken, errors, ended, reason = [], [], 0, False, "step_limit"
+    calls, phase, before, said = 0, "act", "", "None"
     for text in outputs:
+        if calls >= doc["max_steps"]:
+            break
+        if phase == "reflect":  # Reflexion: was the previous action successful? (a fenced answer; 'yes' in it)
+            block = react_block(str(text)) if str(text).strip() else None
+            phase = "act"
+            if block is None:
+                errors += 1
+                if doc.get("on_format_error", "stop") == "stop":
+                    ended, reason = True, "format_error"
+                    break
+                calls += 1
+            elif "yes" not in block.lower():
+                calls += 1  # the agent returns 'press [replan]' for this step: no device action, no reflection next
+            continue
+        calls += 1
         status, act = read_output(doc, text)
         if status != "parsed":
             errors += 1
@@ -102,10 +139,12 @@ def replay(doc: Mapping[str, Any], outputs: Sequence[str]):
         steps.append(to_step(obs, sim_act))
         taken.append(act)
         if act["type"] == "stop":
-            return sim, steps, errors, True, taken
+            return Replay(sim, steps, errors, True, taken, calls, phase, before, said)
+        if reflexion:
+            before, said, phase = render_text(obs.hierarchy, doc["observation"], rendering=_rendering(doc)), react_block(str(text)), "reflect"
         obs = sim.act(sim_act)
     steps.append(to_step(obs, {"type": "stop", "reason": reason}))
-    return sim, steps, errors, ended, taken
+    return Replay(sim, steps, errors, ended, taken, calls, phase, before, said)
 
 
 def _rendering(doc: Mapping[str, Any]) -> str:
@@ -133,6 +172,16 @@ def _react_prompt(doc: Mapping[str, Any], sim: Simulator, steps: Sequence[Any], 
                         observation=body, size=obs.screen.size)
 
 
+def _reflexion_prompt(doc: Mapping[str, Any], r: Replay) -> str:
+    """The Reflexion agent's round: the reflection prompt after an action, else its action prompt."""
+    obs = r.sim.observe()
+    now = render_text(obs.hierarchy, doc["observation"], rendering=_rendering(doc))
+    instruction = _task(doc).instruction
+    if r.phase == "reflect":
+        return reflexion_reflection_prompt(instruction=instruction, previous_action=r.said, before=r.before, now=now)
+    return reflexion_action_prompt(instruction=instruction, previous_action=r.said, observation=now)
+
+
 def _prompt(doc: Mapping[str, Any], sim: Simulator, taken: Sequence[Mapping[str, Any]]) -> str:
     obs = sim.observe()
     mode = doc["observation"]
@@ -158,12 +207,18 @@ def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None, p
                 round_idx: int | None = None, **_: Any):
     """Round 0: the first prompt. Later rounds: ``(visuals, text, terminal, previous_output, info)``."""
     outs = list(previous_output or [])
-    sim, steps, _err, ended, taken = replay(doc, outs)
-    text = _react_prompt(doc, sim, steps, outs) if _agent(doc) == "react" else _prompt(doc, sim, taken)
+    r = replay(doc, outs)
+    agent = _agent(doc)
+    if agent == "reflexion":
+        text = _reflexion_prompt(doc, r)
+    elif agent == "react":
+        text = _react_prompt(doc, r.sim, r.steps, outs)
+    else:
+        text = _prompt(doc, r.sim, r.taken)
     if round_idx is None:
         return text
-    terminal = ended or len(outs) >= doc["max_steps"]
-    return _images(doc, sim), text, terminal, outs, None
+    terminal = r.ended or r.calls >= doc["max_steps"]
+    return _images(doc, r.sim), text, terminal, outs, None
 
 
 def doc_to_target(doc: Mapping[str, Any]) -> str:
@@ -171,8 +226,10 @@ def doc_to_target(doc: Mapping[str, Any]) -> str:
 
 
 def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any]:
-    outs = rounds_of(results)[: doc["max_steps"]]  # a list, a tuple, or lmms-eval's text of a tuple
-    sim, steps, errors, _, _ = replay(doc, outs)
+    outs = rounds_of(results)  # a list, a tuple, or lmms-eval's text of a tuple
+    if _agent(doc) != "reflexion":  # one round per step; Reflexion's reflection rounds are counted by replay
+        outs = outs[: doc["max_steps"]]
+    sim, steps, errors = replay(doc, outs)[:3]
     t = _tasks()[doc["id"]]
     if isinstance(t, NavTask):
         rec = trajectory_record(t, steps, format_errors=errors)

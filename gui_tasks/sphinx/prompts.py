@@ -222,3 +222,46 @@ def react_prompt(modality: str, *, instruction: str, previous_action: str, obser
     else:
         template = REACT_TEMPLATE_ANNOTATED.format(instruction=instruction, previous_action=previous_action)
     return "\n".join([_REACT_SYSTEM.format(observation_description=description), action_space, domain, "", template])
+
+
+# --- the official Reflexion agent (``Agents/Reflexion.py``, ``Agents/prompts/reflect_prompt_{common,text}.py``) -------
+# As published the agent cannot run: run_benchmark.py does not pass the ``prompt_file`` its constructor demands, the
+# text agent loads the image prompts (whose "system" is a whole dict and which lack "action_space_description"), the
+# prompt modules import each other without the package prefix, and ``init_prompt.format(instruction=...)`` leaves the
+# other placeholders unfilled (KeyError). What is reproduced is the evident intent, for text observations: the
+# ``reflect_prompt_text`` texts joined as ``load_reflexion_prompt`` joins them, the previous screen before the last
+# action (the code passes the current one twice), and the reading of AgentReflexion_Text.act: a step after an action
+# first asks the reflection; its fenced answer containing "yes" (lower-cased) lets the same step go on to the action
+# prompt; otherwise the step ends with 'press [replan]' (a no-op here: the official environment has no such press)
+# and the next step asks for an action without reflecting.
+OFFICIAL_REFLEXION_PROTOCOL = "sphinx-official-reflexion-v1"
+_REFLECTION_SYSTEM = ("You are an autonomous intelligent agent tasked with navigating a mobile app. You will be given app-based tasks. "
+                      "These tasks will be accomplished through the use of specific actions you can issue. You have issued an action "
+                      "and received a response. You will now reflect on the action you just performed.\n\n"
+                      "Here's the information you'll have:\n"
+                      "The TASK: This is the task you're trying to complete.\n"
+                      "The PREVIOUS OBSERVATION: This is a simplified representation of the previous UI screen, providing key information.\n"
+                      "The PREVIOUS ACTION: This is the action you just performed. It may be helpful to track your progress.\n"
+                      "The CURRENT OBSERVATION: This is a simplified representation of the current UI screen, providing key information.\n\n"
+                      "Based on the information, determine whether the previous action was successful.\n")
+_REFLECTION_DOMAIN = ("To be successful, it is very important to follow the following rules:\n"
+                      "1. You should reason step by step to reflect whether the issued action was successful or not. This will help "
+                      "you to determine the next action to take.\n"
+                      "2. Generate the reflection in the correct format. The final response should end with ```Yes``` or ```No```.\n")
+REFLECTION_TEMPLATE = ("PREVIOUS OBSERVATION:\n{observation}\nTASK: {instruction}\nPREVIOUS ACTION: {previous_action}\n"
+                       "CURRENT OBSERVATION: {next_observation}")
+
+
+def reflexion_action_prompt(*, instruction: str, previous_action: str, observation: str) -> str:
+    """``reflect_prompt_text``'s action prompt: ReAct's text system, actions and rules, then the template (no examples line)."""
+    action_space = "The actions you can perform fall into several categories:\n\n" + LOWLEVEL_TOUCH_BY_INDEX + _REACT_GLOBAL
+    domain = _REACT_DOMAIN.replace("{action_format}", "text [12] [some text]")  # react_prompt_text's, already filled
+    template = REACT_TEMPLATE_TEXT.format(observation=observation, instruction=instruction, previous_action=previous_action)
+    return "\n".join([_REACT_SYSTEM.format(observation_description=REACT_OBSERVATION_TEXT), action_space, domain, template])
+
+
+def reflexion_reflection_prompt(*, instruction: str, previous_action: str, before: str, now: str) -> str:
+    """``reflect_prompt_text``'s reflection prompt: the reflection system, its rules, the template."""
+    template = REFLECTION_TEMPLATE.format(observation=before, instruction=instruction, previous_action=previous_action,
+                                          next_observation=now)
+    return "\n".join([_REFLECTION_SYSTEM, _REFLECTION_DOMAIN, template])

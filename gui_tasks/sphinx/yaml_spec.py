@@ -9,7 +9,8 @@ Every observation mode of section 3.4.1 has its own task: no suffix = full acces
 ``_simplified``, ``_image`` (screenshot) and ``_som`` (Set-of-Mark). Observations use the ``official``
 rendering (the official code's numbering, lines and prompts, so results compare with the paper); each
 navigation, completion and grounding task has a ``_prose`` twin with the ``paper-prose`` rendering. Navigation
-tasks of the official rendering also have a ``_react`` twin: the official ReAct agent's prompt and answer reading.
+tasks of the official rendering also have a ``_react`` twin (the official ReAct agent's prompt and answer reading) and,
+for text observations, a ``_reflexion`` twin (the official Reflexion agent's prompts: see ``prompts.py``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from gui_tasks.sphinx.actions import PARSER_PROTOCOL, REPAIR_PROTOCOL
 from gui_tasks.sphinx.hierarchy import DEFAULT_RENDERING
 from gui_tasks.sphinx.lmms_task import MAX_STEPS
 from gui_tasks.sphinx.official_parse import OFFICIAL_KNOWLEDGE_PROTOCOL, OFFICIAL_PARSER_PROTOCOL, OFFICIAL_REACT_PARSER_PROTOCOL
-from gui_tasks.sphinx.prompts import OFFICIAL_PROMPT_PROTOCOL, OFFICIAL_REACT_PROTOCOL, PROMPT_PROTOCOL
+from gui_tasks.sphinx.observation import TEXT_MODES
+from gui_tasks.sphinx.prompts import OFFICIAL_PROMPT_PROTOCOL, OFFICIAL_REACT_PROTOCOL, OFFICIAL_REFLEXION_PROTOCOL, PROMPT_PROTOCOL
 from gui_tasks.sphinx.static_tasks import DEFAULT_KNOWLEDGE_SCORING, GROUNDING_RULE, KNOWLEDGE_SCORINGS
 
 VERSION = "3.0"
@@ -107,13 +109,16 @@ def render_all() -> dict[str, str]:
         for mode, suffix in MODE_SUFFIX.items():
             for task, subset in (("sphinx_sim", "all"), ("sphinx_sim_nav", "nav"), ("sphinx_sim_toggle", "toggle")):
                 # ours, and (official rendering) the official ReAct agent the paper benchmarks (_react)
-                agents = (("ours", "", PROMPT_PROTOCOL, PARSER_PROTOCOL),) + (
-                    (("react", "_react", OFFICIAL_REACT_PROTOCOL, OFFICIAL_REACT_PARSER_PROTOCOL),) if rendering == "official" else ())
+                agents = [("ours", "", PROMPT_PROTOCOL, PARSER_PROTOCOL)]
+                if rendering == "official":  # the official agents: ReAct in every mode, Reflexion on text observations
+                    agents.append(("react", "_react", OFFICIAL_REACT_PROTOCOL, OFFICIAL_REACT_PARSER_PROTOCOL))
+                    if mode in TEXT_MODES:
+                        agents.append(("reflexion", "_reflexion", OFFICIAL_REFLEXION_PROTOCOL, OFFICIAL_REACT_PARSER_PROTOCOL))
                 for agent, atag, prompt, parser in agents:
                     name = task + suffix + rtag + atag
                     files[f"{name}.yaml"] = NAV_TEMPLATE.format(
                         task=name, subset=subset, metrics=_metrics(NAV_METRICS), version=VERSION, max_steps=MAX_STEPS, mode=mode,
-                        rendering=rendering, max_new_tokens=REACT_MAX_NEW_TOKENS if agent == "react" else NAV_MAX_NEW_TOKENS,
+                        rendering=rendering, max_new_tokens=REACT_MAX_NEW_TOKENS if agent != "ours" else NAV_MAX_NEW_TOKENS,
                         prompt=prompt, parser=parser, agent=agent)
     static = [("knowledge", ("full_text",), ("official",)), ("completion", tuple(MODE_SUFFIX), tuple(RENDERING_SUFFIX)),
               ("grounding", tuple(MODE_SUFFIX), tuple(RENDERING_SUFFIX))]
