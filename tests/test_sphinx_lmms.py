@@ -228,7 +228,7 @@ def test_react_image_prompts_give_the_screen_size_and_the_action_text():
     som = lmms_task.doc_to_text(_react_doc("set_of_mark", "nav/OpenWifiSettings"))
     assert "green indicates swipe action.\nTASK: Open the Wi-Fi settings page.\nPREVIOUS ACTION: None" in som
     with pytest.raises(ValueError, match="agent must be one of"):
-        lmms_task.SphinxNavTask.rows({"agent": "llmplanner"})
+        lmms_task.SphinxNavTask.rows({"agent": "appagent"})
 
 
 def test_reflexion_alternates_reflection_and_action_rounds(tmp_path, monkeypatch):
@@ -263,3 +263,34 @@ def test_reflexion_alternates_reflection_and_action_rounds(tmp_path, monkeypatch
     assert lmms_task.replay(doc, ["```press [none]```"] + [yes, "```press [none]```"] * 7).calls == 8
     with pytest.raises(ValueError, match="agent reflexion reads text observations only"):
         lmms_task.SphinxNavTask.rows({"agent": "reflexion", "observation": "screenshot"})
+
+
+def test_llmplanner_plans_then_grounds_each_step(tmp_path, monkeypatch):
+    """Agents/LLMPlanner.py: a plan of "[step]" lines, one grounding round per step, a new plan when it is used up."""
+    from gui_tasks.sphinx.official_parse import parse_plan
+
+    assert parse_plan("High-level Plan:\n[open YouTube]\n[open settings] then\nno step here\n[ turn on captions ]") == \
+        ["open YouTube", "open settings", "turn on captions"]
+    assert parse_plan("I would click things.") is None and parse_plan("") is None
+    monkeypatch.setenv("GUI_EVAL_CACHE", str(tmp_path))
+    rows = lmms_task.SphinxNavTask.rows({"subset": "nav", "max_steps": 8, "observation": "simplified_text", "agent": "llmplanner"})
+    doc = next(r for r in rows if r["id"] == "nav/CaptionsOn")
+    first = lmms_task.doc_to_text(doc)
+    assert "You need to generate a high-level plan consisting of several concrete actions" in first
+    assert first.endswith("\n    TASK: Turn on captions in YouTube's settings.\n    PREVIOUS ACTION: None")  # indented, as published
+    acts = [_as_react(t) for t in _oracle_texts(doc)]
+    plan = "High-level Plan:\n" + "".join(f"[step {k}]\n" for k in range(len(acts)))
+    _v, second, terminal, _p, _i = lmms_task.doc_to_text(doc, round_idx=1, previous_output=[plan])
+    assert not terminal and second.endswith("\nTASK: Turn on captions in YouTube's settings.\nCURRENT PLAN: step 0")
+    assert "`press [replan]`: Press the \"replan\" key for re-generate high-level plans." in second
+    rec = lmms_task.process_results(doc, [[plan, *acts]])["sphinx_sr"]
+    assert all(rec["satisfied"]) and rec["format_errors"] == 0 and rec["n_actions"] == len(acts)
+    # a one-step plan: after its step, a new planning round whose previous action is the action written
+    _v, again, _t, _p, _i = lmms_task.doc_to_text(doc, round_idx=2, previous_output=["High-level Plan:\n[open YouTube]", acts[0]])
+    assert "generate a high-level plan" in again and again.endswith("PREVIOUS ACTION: " + acts[0].split("```")[1])
+    # replan: the step waits (press [none]) and the next round plans again
+    r = lmms_task.replay(doc, [plan, "In summary, the next action I will perform is ```press [replan]```"])
+    assert (r.phase, r.calls, r.said, [a["type"] for a in r.taken]) == ("plan", 1, "press [none]", ["wait"])
+    # no plan in the answer: the agent would index an empty plan, the episode ends
+    rec = lmms_task.process_results(doc, [["I am not sure.", acts[0]]])["sphinx_sr"]
+    assert (rec["format_errors"], rec["n_actions"]) == (1, 0)

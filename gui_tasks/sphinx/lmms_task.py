@@ -28,16 +28,17 @@ from gui_tasks.sphinx.actions import format_action, parse_action
 from gui_tasks.sphinx.hierarchy import DEFAULT_RENDERING, RENDERINGS
 from gui_tasks.sphinx.navigation import NavTask, nav_tasks, to_step, trajectory_record
 from gui_tasks.sphinx.observation import TEXT_MODES, render_images, render_text
-from gui_tasks.sphinx.official_parse import parse_react_action, react_block
-from gui_tasks.sphinx.prompts import (MODE_HEADERS, REACT_PROMPT, react_prompt, reflexion_action_prompt,
-                                      reflexion_reflection_prompt)
+from gui_tasks.sphinx.official_parse import parse_plan, parse_react_action, react_block
+from gui_tasks.sphinx.prompts import (MODE_HEADERS, REACT_PROMPT, planner_grounding_prompt, planner_planning_prompt,
+                                      react_prompt, reflexion_action_prompt, reflexion_reflection_prompt)
 from gui_tasks.sphinx.simulator import Simulator, resolve
 from gui_tasks.sphinx.static_tasks import official_description
 from gui_tasks.sphinx.toggle_tasks import ToggleTask, subtask_scores, table5_tasks
 
 MAX_STEPS = 5  # a named parameter recorded in metadata (the paper leaves the limit to the runner)
 ON_FORMAT_ERROR = ("stop", "skip")
-AGENTS = ("ours", "react", "reflexion")
+AGENTS = ("ours", "react", "reflexion", "llmplanner")
+PLANNER_REPLAN, PLANNER_WAIT = "press [replan]", "press [none]"  # AgentLLMPlanner_*: replan_action, empty_action
 DEFAULT_AGENT = "ours"  # the simulator is ours, so no paper number depends on the choice; react is the paper's agent
 
 
@@ -63,8 +64,8 @@ class SphinxNavTask(RowsTask):
         agent = meta.get("agent", DEFAULT_AGENT)
         if agent not in AGENTS:
             raise ValueError(f"agent must be one of {AGENTS}, got {agent!r}")
-        if agent == "reflexion" and meta.get("observation", "full_text") not in TEXT_MODES:
-            raise ValueError("agent reflexion reads text observations only (the official image variant cannot be assembled)")
+        if agent in ("reflexion", "llmplanner") and meta.get("observation", "full_text") not in TEXT_MODES:
+            raise ValueError(f"agent {agent} reads text observations only (its official image variant cannot be assembled)")
         # the rendering is recorded per document: it numbers the elements of the prompt and so parses the answers
         return [{"id": k, "max_steps": int(meta.get("max_steps", MAX_STEPS)), "observation": meta.get("observation", "full_text"),
                  "rendering": rendering, "on_format_error": on_error, "agent": agent, "images": []} for k in ids]
@@ -76,7 +77,7 @@ def _agent(doc: Mapping[str, Any]) -> str:
 
 def read_output(doc: Mapping[str, Any], text: str):
     """``(status, action)`` of one model output, read the way the document's agent reads it."""
-    if _agent(doc) in ("react", "reflexion"):  # both read AgentBase.parse_action's fenced action
+    if _agent(doc) != "ours":  # the official agents read AgentBase.parse_action's fenced action
         return parse_react_action(text, by_point=doc["observation"] == "screenshot")
     return parse_action(text)
 
@@ -103,18 +104,38 @@ class Replay(NamedTuple):
     phase: str
     before: str
     said: str
+    plans: tuple = ()
+    plan_idx: int = 0
 
 
 def replay(doc: Mapping[str, Any], outputs: Sequence[str]) -> Replay:
     """Apply ``outputs`` (at most ``max_steps`` agent steps) to a fresh simulator."""
     sim = Simulator()
     obs = sim.reset(_task(doc).initial)
-    reflexion = _agent(doc) == "reflexion"
+    reflexion, planner = _agent(doc) == "reflexion", _agent(doc) == "llmplanner"
     steps, taken, errors, ended, reason = [], [], 0, False, "step_limit"
-    calls, phase, before, said = 0, "act", "", "None"
+    calls, phase, before, said = 0, "plan" if planner else "act", "", "None"
+    plans: list[str] = []
+    plan_idx = 0
     for text in outputs:
         if calls >= doc["max_steps"]:
             break
+        if phase == "plan":  # LLM-Planner: a new high-level plan, then one grounding round per step of it
+            found = parse_plan(text)
+            if found is None:
+                errors += 1
+                ended, reason = True, "format_error"  # the agent indexes an empty plan: the run ends
+                break
+            plans, plan_idx, phase = found, 0, "ground"
+            continue
+        if phase == "ground" and react_block(str(text)) == PLANNER_REPLAN:
+            calls += 1
+            said, plans, plan_idx, phase = PLANNER_WAIT, [], 0, "plan"  # the step waits ('press [none]'), then plans again
+            wait = {"type": "wait"}
+            steps.append(to_step(obs, wait))
+            taken.append(wait)
+            obs = sim.act(wait)
+            continue
         if phase == "reflect":  # Reflexion: was the previous action successful? (a fenced answer; 'yes' in it)
             block = react_block(str(text)) if str(text).strip() else None
             phase = "act"
@@ -139,12 +160,15 @@ def replay(doc: Mapping[str, Any], outputs: Sequence[str]) -> Replay:
         steps.append(to_step(obs, sim_act))
         taken.append(act)
         if act["type"] == "stop":
-            return Replay(sim, steps, errors, True, taken, calls, phase, before, said)
+            return Replay(sim, steps, errors, True, taken, calls, phase, before, said, tuple(plans), plan_idx)
         if reflexion:
             before, said, phase = render_text(obs.hierarchy, doc["observation"], rendering=_rendering(doc)), react_block(str(text)), "reflect"
+        if planner:
+            said, plan_idx = react_block(str(text)) or "None", plan_idx + 1
+            phase = "plan" if plan_idx >= len(plans) else "ground"
         obs = sim.act(sim_act)
     steps.append(to_step(obs, {"type": "stop", "reason": reason}))
-    return Replay(sim, steps, errors, ended, taken, calls, phase, before, said)
+    return Replay(sim, steps, errors, ended, taken, calls, phase, before, said, tuple(plans), plan_idx)
 
 
 def _rendering(doc: Mapping[str, Any]) -> str:
@@ -170,6 +194,15 @@ def _react_prompt(doc: Mapping[str, Any], sim: Simulator, steps: Sequence[Any], 
     body = render_text(obs.hierarchy, mode, rendering=_rendering(doc)) if mode in TEXT_MODES else ""
     return react_prompt(modality, instruction=_task(doc).instruction, previous_action=_react_previous(doc, steps, outputs),
                         observation=body, size=obs.screen.size)
+
+
+def _planner_prompt(doc: Mapping[str, Any], r: Replay) -> str:
+    """LLM-Planner's round: planning (no plan, or its steps used up), else grounding of the current step."""
+    now = render_text(r.sim.observe().hierarchy, doc["observation"], rendering=_rendering(doc))
+    instruction = _task(doc).instruction
+    if r.phase == "plan":
+        return planner_planning_prompt(instruction=instruction, previous_action=r.said, observation=now)
+    return planner_grounding_prompt(instruction=instruction, current_plan=r.plans[r.plan_idx], observation=now)
 
 
 def _reflexion_prompt(doc: Mapping[str, Any], r: Replay) -> str:
@@ -211,6 +244,8 @@ def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None, p
     agent = _agent(doc)
     if agent == "reflexion":
         text = _reflexion_prompt(doc, r)
+    elif agent == "llmplanner":
+        text = _planner_prompt(doc, r)
     elif agent == "react":
         text = _react_prompt(doc, r.sim, r.steps, outs)
     else:
@@ -227,7 +262,7 @@ def doc_to_target(doc: Mapping[str, Any]) -> str:
 
 def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any]:
     outs = rounds_of(results)  # a list, a tuple, or lmms-eval's text of a tuple
-    if _agent(doc) != "reflexion":  # one round per step; Reflexion's reflection rounds are counted by replay
+    if _agent(doc) == "ours" or _agent(doc) == "react":  # one round per step; the other agents' extra rounds: replay
         outs = outs[: doc["max_steps"]]
     sim, steps, errors = replay(doc, outs)[:3]
     t = _tasks()[doc["id"]]

@@ -112,6 +112,21 @@ def parse_react_action(text: str | None, *, by_point: bool = False) -> tuple[str
     return ("parsed", act) if act is not None else ("malformed", None)
 
 
+def parse_plan(text: str | None, phrase: str = "High-level Plan:\n") -> list[str] | None:
+    """LLM-Planner's high-level plan (``AgentLLMPlanner_Text.parse_high_level_plan``, as meant: the published pattern
+    is a character class): the leading plan phrase removed, then from every line the first ``[...]`` span,
+    stripped. None when no line holds one (the agent would index an empty plan: the episode ends)."""
+    body = str(text or "").strip()
+    body = body[len(phrase):] if body.startswith(phrase) else body
+    plans = []
+    for line in body.strip().split("\n"):
+        start = line.find("[")
+        end = line.find("]", start + 1) if start >= 0 else -1
+        if end >= 0:
+            plans.append(line[start + 1:end].strip())
+    return plans or None
+
+
 def judge_completion_official(text: str | None) -> tuple[str, bool]:
     """``(status, finished)``: run_complete.py's YES/NO reading (substrings, case-insensitive, the later wins)."""
     s = str(text or "").lower()

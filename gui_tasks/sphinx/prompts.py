@@ -265,3 +265,81 @@ def reflexion_reflection_prompt(*, instruction: str, previous_action: str, befor
     template = REFLECTION_TEMPLATE.format(observation=before, instruction=instruction, previous_action=previous_action,
                                           next_observation=now)
     return "\n".join([_REFLECTION_SYSTEM, _REFLECTION_DOMAIN, template])
+
+
+# --- the official LLM-Planner agent (``Agents/LLMPlanner.py``, ``Agents/prompts/llmplanner_prompt_text.py``) ------------
+# Like Reflexion it cannot run as published (the constructor demands kwargs run_benchmark.py does not pass; the planning
+# prompt is built from "system_grounding"; ``format(instruction=...)`` leaves other placeholders unfilled; the plan
+# pattern ``[((.|\n)*?)]`` is a character class, so ``match.group(1)`` raises). Reproduced is the evident intent for text
+# observations: a planning round ("system_planning", its rules, the planning template as published, indented) whose
+# answer lists the plan as "[step]" lines after "High-level Plan:"; then one grounding round per plan step (the current
+# step as CURRENT PLAN), read like ReAct's; ```press [replan]``` waits ('press [none]') and plans again after the step.
+OFFICIAL_PLANNER_PROTOCOL = "sphinx-official-llmplanner-v1"
+_PLANNER_ACTIONS = """
+
+Global Navigation Actions:
+`press [back]`: Press back button.
+`press [restart]`: Press to restart the app.
+`press [home]`:  Press to return to the desktop.
+`press [none]`: Do nothing but wait for the UI page completely loaded.
+`press [stop]`: Issue this action when you believe the task is complete.
+`press [enter]`: Press the "Enter" key.
+"""
+_PLANNER_HEAD = ("You are an autonomous intelligent agent tasked with navigating a mobile app. You will be given app-based tasks. ")
+PLANNER_SYSTEM_GROUNDING = (
+    _PLANNER_HEAD + "These tasks will be accomplished through the use of specific actions you can issue.\n\n"
+    "Here's the information you'll have:\n"
+    "The TASK: This is the task you're trying to complete.\n"
+    "The OBSERVATION: This is a simplified representation of the UI screen, providing key information.\n"
+    "The CURRENT PLAN: This is the plan you are currently executing.\n\n"
+    "The actions you can perform fall into several categories:\n\n"
+    "Touch Screen Actions:\n"
+    "`click [id]`: This action clicks on an element with a specific id.\n"
+    "`longclick [id]`: This action long clicks on an element with a specific id.\n"
+    "`text [id] [content] [press_enter_after=0|1]`: Use this to type the content into the field with id. By default, the "
+    "\"Enter\" key is pressed after typing unless press_enter_after is set to 0.\n"
+    "`enter [id]`: Press the \"Enter\" key on the field with id.\n"
+    "`swipe [id][direction=down|up|left|right]`: swipe an element with a specific id in a specific direction.\n"
+    + _PLANNER_ACTIONS + "`press [replan]`: Press the \"replan\" key for re-generate high-level plans.\n")
+PLANNER_DOMAIN_GROUNDING = (
+    "To be successful, it is very important to follow the following rules:\n"
+    "1. You should only issue an action that is valid given the current observation\n"
+    "2. You should only issue one action at a time.\n"
+    "3. You should issue an action that is most relevant to the current plan.\n"
+    "4. Generate the action in the correct format. Start with a \"In summary, the next action I will perform is\" phrase, "
+    "followed by action inside ``````. For example, \"In summary, the next action I will perform is ```click [1234]```\".\n"
+    "5. press[replan] action when you think no action is relevant to the current plan.\n"
+    "6. press [stop] action when you think you have achieved the task. Don't generate anything after stop.\n")
+PLANNER_SYSTEM_PLANNING = (
+    _PLANNER_HEAD + "You need to generate a high-level plan consisting of several concrete actions to achieve the task.\n\n"
+    "Here's the information you'll have:\n"
+    "The TASK: This is the task you're trying to complete.\n"
+    "The OBSERVATION: This is a simplified representation of the UI screen, providing key information.\n"
+    "The PREVIOUS ACTION: This is the action you just performed. It may be helpful to track your progress.\n\n"
+    "The concrete actions you can perform fall into several categories:\n\n"
+    "Touch Screen Actions:\n"
+    "`click [id]`: This action clicks on an element with a specific id.\n"
+    "`longclick [id]`: This action long clicks on an element with a specific id.\n"
+    "`text [id] [content]`: Use this to type the content into the field with id.\n"
+    "`enter [id]`: Press the \"Enter\" key on the field with id.\n"
+    "`swipe [id] [direction=down|up|left|right]`: swipe an element with a specific id in a specific direction.\n"
+    + _PLANNER_ACTIONS)
+PLANNER_DOMAIN_PLANNING = (
+    "To be successful, it is very important to follow the following rules:\n"
+    "1. You should only issue an action that is valid given the current observation\n"
+    "2. You should follow the examples to reason step by step for the high-level plan.\n"
+    "3. Generate the plan in the correct format. Start with a \"High-level Plan:\n\" phrase, followed by the sequence of "
+    "concrete steps inside []. For example, \"High-level Plan:\n[click the account button]\n[scroll down]\n[click the avatar icon].\n")
+PLANNER_TEMPLATE_PLANNING = "OBSERVATION:\n    {observation}\n    TASK: {instruction}\n    PREVIOUS ACTION: {previous_action}"
+PLANNER_TEMPLATE_GROUNDING = "OBSERVATION:\n{observation}\nTASK: {instruction}\nCURRENT PLAN: {current_plan}"
+PLAN_PHRASE = "High-level Plan:\n"
+
+
+def planner_planning_prompt(*, instruction: str, previous_action: str, observation: str) -> str:
+    template = PLANNER_TEMPLATE_PLANNING.format(observation=observation, instruction=instruction, previous_action=previous_action)
+    return "\n".join([PLANNER_SYSTEM_PLANNING, PLANNER_DOMAIN_PLANNING, template])
+
+
+def planner_grounding_prompt(*, instruction: str, current_plan: str, observation: str) -> str:
+    template = PLANNER_TEMPLATE_GROUNDING.format(observation=observation, instruction=instruction, current_plan=current_plan)
+    return "\n".join([PLANNER_SYSTEM_GROUNDING, PLANNER_DOMAIN_GROUNDING, template])

@@ -10,7 +10,8 @@ Every observation mode of section 3.4.1 has its own task: no suffix = full acces
 rendering (the official code's numbering, lines and prompts, so results compare with the paper); each
 navigation, completion and grounding task has a ``_prose`` twin with the ``paper-prose`` rendering. Navigation
 tasks of the official rendering also have a ``_react`` twin (the official ReAct agent's prompt and answer reading) and,
-for text observations, a ``_reflexion`` twin (the official Reflexion agent's prompts: see ``prompts.py``).
+for text observations, ``_reflexion`` and ``_llmplanner`` twins (the official Reflexion and LLM-Planner agents' prompts
+as meant: see ``prompts.py``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from gui_tasks.sphinx.hierarchy import DEFAULT_RENDERING
 from gui_tasks.sphinx.lmms_task import MAX_STEPS
 from gui_tasks.sphinx.official_parse import OFFICIAL_KNOWLEDGE_PROTOCOL, OFFICIAL_PARSER_PROTOCOL, OFFICIAL_REACT_PARSER_PROTOCOL
 from gui_tasks.sphinx.observation import TEXT_MODES
-from gui_tasks.sphinx.prompts import OFFICIAL_PROMPT_PROTOCOL, OFFICIAL_REACT_PROTOCOL, OFFICIAL_REFLEXION_PROTOCOL, PROMPT_PROTOCOL
+from gui_tasks.sphinx.prompts import (OFFICIAL_PLANNER_PROTOCOL, OFFICIAL_PROMPT_PROTOCOL, OFFICIAL_REACT_PROTOCOL,
+                                      OFFICIAL_REFLEXION_PROTOCOL, PROMPT_PROTOCOL)
 from gui_tasks.sphinx.static_tasks import DEFAULT_KNOWLEDGE_SCORING, GROUNDING_RULE, KNOWLEDGE_SCORINGS
 
 VERSION = "3.0"
@@ -114,6 +116,7 @@ def render_all() -> dict[str, str]:
                     agents.append(("react", "_react", OFFICIAL_REACT_PROTOCOL, OFFICIAL_REACT_PARSER_PROTOCOL))
                     if mode in TEXT_MODES:
                         agents.append(("reflexion", "_reflexion", OFFICIAL_REFLEXION_PROTOCOL, OFFICIAL_REACT_PARSER_PROTOCOL))
+                        agents.append(("llmplanner", "_llmplanner", OFFICIAL_PLANNER_PROTOCOL, OFFICIAL_REACT_PARSER_PROTOCOL))
                 for agent, atag, prompt, parser in agents:
                     name = task + suffix + rtag + atag
                     files[f"{name}.yaml"] = NAV_TEMPLATE.format(
