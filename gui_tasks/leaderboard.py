@@ -13,7 +13,10 @@ package), every hash, the consistency of model name, arguments, interventions an
 labels, the completeness of the set (MPR-GUI: six languages, eight dimensions; doc ids 0..N-1
 of the installed task) and re-scores every response. The hashes show edits; they are not a
 signature: someone who re-computes them after an edit is caught only where the edit
-contradicts the documents, the parser or the installed tasks.
+contradicts the documents, the parser or the installed tasks; ``gui-eval verify`` (``gui_tasks/verify.py``)
+runs the model again on documents drawn at random. Malformed files are refused with the reason
+(:func:`load_submission`), and model args are re-checked with the backend's own check
+(``gui_models.model_args``).
 """
 
 from __future__ import annotations
