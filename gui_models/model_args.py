@@ -78,6 +78,8 @@ def check_model_args(backend: str, args_string: str) -> None:
     if backend == GUI_HF:
         check_gui_hf_args(args)
     elif backend == GUI_WRAP:
+        if not args.get("backend"):
+            raise ValueError("gui_wrap: model arg backend=<lmms-eval model name> is required (e.g. backend=qwen2_5_vl)")
         capture_mode(args.get("capture_logits"), GUI_WRAP)
         split_wrap_args(args.get("interventions"), {k: v for k, v in args.items() if k not in ("interventions", "capture_logits")})
     else:

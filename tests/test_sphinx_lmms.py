@@ -294,3 +294,14 @@ def test_llmplanner_plans_then_grounds_each_step(tmp_path, monkeypatch):
     # no plan in the answer: the agent would index an empty plan, the episode ends
     rec = lmms_task.process_results(doc, [["I am not sure.", acts[0]]])["sphinx_sr"]
     assert (rec["format_errors"], rec["n_actions"]) == (1, 0)
+
+
+@given(st.text(max_size=120), st.booleans())
+def test_official_agent_readers_never_raise(text, by_point):
+    from gui_tasks.sphinx.official_parse import parse_plan, parse_react_action
+
+    for t in (text, f"In summary, the next action I will perform is ```{text}```", f"High-level Plan:\n[{text}]"):
+        status, act = parse_react_action(t, by_point=by_point)
+        assert status in ("parsed", "malformed", "empty") and (act is None) == (status != "parsed")
+        plans = parse_plan(t)
+        assert plans is None or (plans and all(isinstance(p, str) and "\n" not in p for p in plans))
