@@ -140,9 +140,14 @@ class InterventionRun:
         return text
 
 
-def build_run(selection: str | Sequence[str] | None, params: Mapping[str, Any] | None = None,
-              factories: Mapping[str, Callable[..., Any]] | None = None) -> InterventionRun:
-    """Instantiate only the selected interventions; unknown names get a did-you-mean error."""
+def resolve(selection: str | Sequence[str] | None, params: Mapping[str, Any] | None = None,
+            factories: Mapping[str, Callable[..., Any]] | None = None) -> list[tuple[str, Callable[..., Any], dict[str, Any]]]:
+    """The selected interventions as (name, factory, parameters), checked without building any plugin.
+
+    Unknown names get a did-you-mean error; a parameter whose prefix names no selected intervention,
+    or that the factory's signature does not take, is an error. ``build_run`` and a submission's
+    re-check (``gui_models.model_args``) both use this: one check of intervention arguments.
+    """
     names = parse_selection(selection)
     per = split_params(names, params or {})
     failed: dict[str, str] = {}
@@ -150,7 +155,7 @@ def build_run(selection: str | Sequence[str] | None, params: Mapping[str, Any] |
         table, failed = _load_all()
     else:
         table = dict(factories or {})
-    plugins = []
+    out = []
     for name in names:
         if name in failed:
             raise ValueError(f"intervention {name!r} is installed but broken: {failed[name]}")
@@ -159,7 +164,22 @@ def build_run(selection: str | Sequence[str] | None, params: Mapping[str, Any] |
             hint = f" Did you mean {', '.join(close)}?" if close else ""
             raise ValueError(f"unknown intervention {name!r}.{hint} Available: {', '.join(sorted(table)) or 'none'}")
         try:
-            plugins.append((name, table[name](**per[name])))
+            inspect.signature(table[name]).bind(**per[name])
+        except TypeError as exc:
+            raise ValueError(f"bad parameters for intervention {name!r}: {exc}") from exc
+        except ValueError:  # a factory without a readable signature: calling it is the check
+            pass
+        out.append((name, table[name], per[name]))
+    return out
+
+
+def build_run(selection: str | Sequence[str] | None, params: Mapping[str, Any] | None = None,
+              factories: Mapping[str, Callable[..., Any]] | None = None) -> InterventionRun:
+    """Instantiate only the selected interventions (checked by :func:`resolve`), in order."""
+    plugins = []
+    for name, factory, kwargs in resolve(selection, params, factories):
+        try:
+            plugins.append((name, factory(**kwargs)))
         except TypeError as exc:
             raise ValueError(f"bad parameters for intervention {name!r}: {exc}") from exc
     return InterventionRun(plugins)

@@ -37,12 +37,10 @@ from gui_models.generation_core import (GenerateHooks, Generated, parse_request,
                                         run_multi_round)
 from gui_models.layers import capture_last_token, decoder_layers
 from gui_models.logit_capture import capture_mode, digit_groups
+from gui_models.model_args import DTYPE_CHOICES, check_gui_hf_args
 
 _DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
-DTYPE_CHOICES = ("auto", *_DTYPES)
-_KNOWN = {"pretrained", "device", "dtype", "batch_size", "max_batch_size", "max_new_tokens", "min_pixels", "max_pixels",
-          "system_prompt", "trust_remote_code", "attn_implementation", "interventions", "device_map",
-          "capture_logits"}
+assert set(DTYPE_CHOICES) == {"auto", *_DTYPES}
 DEFAULT_BATCH_SIZE = 1  # lmms-eval's --batch_size default, which the CLI always passes
 
 
@@ -100,17 +98,9 @@ class GuiHF(lmms):
 
         kwargs.pop("max_batch_size", None)  # passed by the lmms-eval CLI; batching is fixed-size here
         device_map = kwargs.pop("device_map", None)
-        bad = [k for k in kwargs if "." not in k]
-        if bad:
-            raise ValueError(f"gui_hf: unknown model args {bad}; known: {sorted(_KNOWN)} and <intervention>.<param>")
-        if str(dtype) not in DTYPE_CHOICES:
-            raise ValueError(f"gui_hf: dtype={dtype} is not a dtype this backend loads; choose one of {', '.join(DTYPE_CHOICES)}")
-        try:
-            batch = int(batch_size)
-        except (TypeError, ValueError):
-            batch = 0
-        if batch < 1:
-            raise ValueError(f"gui_hf: batch_size={batch_size} must be a whole number >= 1 (requests per forward pass)")
+        check_gui_hf_args({"dtype": dtype, "batch_size": batch_size, "capture_logits": capture_logits,
+                           "interventions": interventions, **kwargs})  # before the (slow) load; submissions re-check the same
+        batch = int(batch_size)
         pretrained = check_pretrained("gui_hf", pretrained)
         self.capture_logits = capture_mode(capture_logits, "gui_hf")
         self.accelerator = Accelerator()

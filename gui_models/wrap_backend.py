@@ -36,6 +36,7 @@ from gui_interventions import RequestContext, build_run
 from gui_interventions.manager import parse_selection
 from gui_models.generation_core import GenerateHooks, Generated, parse_request, record_sent_prompt, respond, run_multi_round
 from gui_models.logit_capture import capture_mode, digit_groups
+from gui_models.model_args import split_wrap_args
 
 OURS = ("backend", "interventions", "capture_logits")
 MODULE_ATTRS = ("model", "_model")
@@ -122,7 +123,7 @@ class GuiWrap(lmms):
         if not backend:
             raise ValueError("gui_wrap: model arg backend=<lmms-eval model name> is required (e.g. backend=qwen2_5_vl)")
         names = parse_selection(interventions)
-        ours = {k: kwargs.pop(k) for k in list(kwargs) if "." in k and k.split(".", 1)[0] in names}
+        ours, kwargs = split_wrap_args(interventions, kwargs)  # unselected intervention params refused, as gui_hf does
         self.capture_logits = capture_mode(capture_logits, "gui_wrap")
         run = build_run(names, ours)
         self.backend_name = str(backend)

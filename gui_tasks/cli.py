@@ -102,6 +102,12 @@ def _validate(args: argparse.Namespace) -> int:
     return validate_main(args.rest)
 
 
+def _verify(args: argparse.Namespace) -> int:
+    from gui_tasks.verify import main
+
+    return main(args.rest)
+
+
 def _hook(args: argparse.Namespace) -> int:
     from gui_tasks.lmms_integration import install_lmms_hook
 
@@ -308,6 +314,10 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("validate", help="re-check a submission file: schema, hashes, completeness, every response re-scored")
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_validate)
+
+    s = sub.add_parser("verify", help="re-run random documents of a submission with a checkpoint: are the responses reproduced?")
+    s.add_argument("rest", nargs=argparse.REMAINDER)
+    s.set_defaults(func=_verify)
 
     s = sub.add_parser("install-lmms-hook", help="make `lmms-eval tasks list` see our tasks (writes a .pth file)")
     s.add_argument("--remove", action="store_true")

@@ -57,7 +57,7 @@ CHECKERS: dict[str, str] = {
     "mpr_gui": "gui_tasks.mpr.official:data_check",
     "gui_knowledge": "gui_tasks.knowledge.official:data_check",
     "star": "gui_tasks.star.official:data_check",
-    "sphinx": "gui_tasks.sphinx.official:data_check",
+    "sphinx": "gui_tasks.sphinx.check:data_check",
 }
 
 

@@ -13,7 +13,10 @@ package), every hash, the consistency of model name, arguments, interventions an
 labels, the completeness of the set (MPR-GUI: six languages, eight dimensions; doc ids 0..N-1
 of the installed task) and re-scores every response. The hashes show edits; they are not a
 signature: someone who re-computes them after an edit is caught only where the edit
-contradicts the documents, the parser or the installed tasks.
+contradicts the documents, the parser or the installed tasks; ``gui-eval verify`` (``gui_tasks/verify.py``)
+runs the model again on documents drawn at random. Malformed files are refused with the reason
+(:func:`load_submission`), and model args are re-checked with the backend's own check
+(``gui_models.model_args``).
 """
 
 from __future__ import annotations
@@ -26,11 +29,14 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from gui_models.model_args import check_model_args
 from gui_tasks.rescore import (aggregate, canonical_json, doc_sha256, load_task, score, scores_sha256, sha256_text, task_docs,
                                task_metadata)
 from gui_tasks.results_io import RunResults, TaskResult, _pretrained, find_result_files, is_finite, load_results, load_task_samples
 
 SCHEMA = "gui-eval-submission/3"
+MAX_BYTES = 1 << 30  # a submission file larger than this is refused before it is read
+MAX_DEPTH = 64  # JSON nesting; the schema needs 6 levels, task metadata and responses a few more
 SCHEMA_FILE = Path(__file__).with_name("submission.schema.json")
 REQUIRED_METADATA = ("prompt_protocol", "parser_protocol")
 MPR_DIMENSIONS = ("AU", "AP", "WF", "WI", "AEL", "REL", "RI", "SI")
@@ -280,8 +286,69 @@ def build_submission(run_dir: str | Path, *, loader: Loader = load_task) -> dict
     return sub
 
 
+def _reject_constant(name: str) -> Any:
+    raise SubmissionError(f"{name} is not JSON (RFC 8259 has no NaN or Infinity)")
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise SubmissionError(f"key {key!r} appears twice in one object (readers would disagree on its value)")
+        out[key] = value
+    return out
+
+
+def nesting_depth(value: Any, limit: int = MAX_DEPTH) -> int:
+    """How deeply ``value`` nests lists and objects, counted without recursion; stops past ``limit``."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth)
+            if deepest > limit:
+                return deepest
+            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def parse_submission(text: str | bytes) -> dict[str, Any]:
+    """A submission's JSON text as an object; any malformed input (truncated, nested too deeply, NaN, duplicate
+    keys, not UTF-8, not an object) is a SubmissionError naming what is wrong, never another exception."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise SubmissionError(f"not UTF-8 text: byte {exc.start} cannot be decoded") from None
+    try:
+        sub = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_no_duplicate_keys)
+    except RecursionError:
+        raise SubmissionError(f"JSON nested too deeply to read (a submission nests at most {MAX_DEPTH} levels)") from None
+    except json.JSONDecodeError as exc:
+        raise SubmissionError(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno} "
+                              f"(truncated or edited file?)") from None
+    if not isinstance(sub, dict):
+        raise SubmissionError(f"a submission is a JSON object, this file holds a {type(sub).__name__}")
+    return sub
+
+
+def load_submission(path: str | Path) -> dict[str, Any]:
+    """Read ``path`` (at most ``MAX_BYTES``) with :func:`parse_submission`; unreadable files are SubmissionErrors."""
+    path = Path(path)
+    try:
+        with path.open("rb") as fh:
+            data = fh.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise SubmissionError(f"cannot read the file: {exc.strerror or exc}") from None
+    if len(data) > MAX_BYTES:
+        raise SubmissionError(f"larger than {MAX_BYTES} bytes; not read")
+    return parse_submission(data)
+
+
 def validate_submission(sub: Any, *, rescore: bool = True, loader: Loader = load_task) -> None:
-    """Re-check a (loaded) submission: schema, hashes, labels, completeness and, with ``rescore``, every score."""
+    """Re-check a (loaded) submission: schema, hashes, labels, model args, completeness and, with ``rescore``, every score."""
+    if nesting_depth(sub) > MAX_DEPTH:
+        raise SubmissionError(f"JSON nested deeper than {MAX_DEPTH} levels; not a submission")
     if not isinstance(sub, dict) or sub.get("schema") != SCHEMA:
         raise SubmissionError(f"unknown submission schema {sub.get('schema') if isinstance(sub, dict) else None!r}; expected {SCHEMA}")
     from gui_tasks.json_schema import errors
@@ -301,6 +368,10 @@ def validate_submission(sub: Any, *, rescore: bool = True, loader: Loader = load
     pretrained = _pretrained(model["args"])
     if pretrained and model["name"] != pretrained:
         raise SubmissionError(f"model name {model['name']!r} is not the checkpoint in the model args ({pretrained!r})")
+    try:
+        check_model_args(model["backend"], model["args"])
+    except ValueError as exc:
+        raise SubmissionError(f"model args refused as backend {model['backend']!r} would refuse them: {exc}") from None
     if model["interventions"] != interventions_of(model["args"]):
         raise SubmissionError(f"model interventions {model['interventions']} differ from the model args "
                               f"({interventions_of(model['args'])})")
@@ -376,9 +447,9 @@ def validate_main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     _quiet_lmms_eval()
     try:
-        sub = json.loads(Path(args.file).read_text(encoding="utf-8"))
+        sub = load_submission(args.file)
         validate_submission(sub)
-    except (OSError, ValueError) as exc:  # SubmissionError, JSON errors
+    except ValueError as exc:  # SubmissionError (malformed files included), DataError of the installed tasks
         print(f"gui-eval validate: {args.file}: refused: {exc}", file=sys.stderr)
         return 1
     n = sum(t["n_samples"] for t in sub["tasks"])

@@ -79,6 +79,15 @@ def _sphinx_static(kind: str) -> Callable[[str], Any]:
     return run
 
 
+def _sphinx_official(name: str) -> Callable[[str], Any]:
+    def run(text: str) -> Any:
+        from gui_tasks.sphinx import official_parse
+
+        return getattr(official_parse, name)(text)
+
+    return run
+
+
 def _key_numbers(text: str) -> Any:
     from gui_models.logit_capture import coordinate_numbers
 
@@ -110,6 +119,8 @@ PARSERS: dict[str, Callable[[str], Any]] = {
     "sphinx:score_knowledge_mcq": _sphinx_static("mcq"),
     "sphinx:score_knowledge_tf": _sphinx_static("tf"),
     "sphinx:score_completion": _sphinx_static("completion"),
+    "sphinx:parse_react_action": _sphinx_official("parse_react_action"),  # the official navigation agents
+    "sphinx:parse_plan": _sphinx_official("parse_plan"),
     "pss:coordinate_numbers": _key_numbers,
 }
 

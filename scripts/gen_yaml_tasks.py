@@ -7,6 +7,7 @@ from pathlib import Path
 
 from gui_metrics.knowledge import KNOWLEDGE_TYPES, SUBTASKS
 from gui_tasks.knowledge.answer import PARSER_PROTOCOL as GKB_PARSER
+from gui_tasks.knowledge.official import DEFAULT_READING as GKB_READING
 from gui_tasks.knowledge.prompts import PROMPT_PROTOCOL as GKB_PROMPT
 from gui_tasks.mpr.answer import PARSER_PROTOCOL
 from gui_tasks.mpr.prompts import DIRECT, REASONING
@@ -186,7 +187,9 @@ def render_gkb() -> dict[str, str]:
     for source, lang, prefix, group, variant, subtasks, extra in sets:
         protocol = (f"  interface_perception_prompt: {'plain' if variant == 'plain' else 'visual'}\n"
                     f"  augmented_question_scope: {'all' if variant == 'augmented' else 'interface_perception' if variant != 'plain' else 'none'}\n"
-                    f"  knowledge_tip: {'true' if variant == 'official_tip' else 'false'}\n")
+                    f"  knowledge_tip: {'true' if variant == 'official_tip' else 'false'}\n"
+                    # official rows are read as the official runner reads them (gui_tasks.knowledge.official.READINGS)
+                    + (f"  reading: {GKB_READING}\n" if source == "official" else ""))
         for sub in subtasks:
             task = f"{prefix}_{sub}"
             files[f"{task}.yaml"] = GKB_TEMPLATE.format(

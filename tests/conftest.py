@@ -44,14 +44,19 @@ def tiny_qwen2_5_vl(session_cache) -> Path:
     return session_checkpoint(session_cache, "qwen2_5_vl")
 
 
-@pytest.fixture()
-def subprocess_env(session_cache) -> dict[str, str]:
+def lmms_subprocess_env(cache: Path) -> dict[str, str]:
     """Environment for lmms-eval subprocesses: offline, our cache, a private HF datasets cache."""
-    env = {**os.environ, **OFFLINE, "GUI_EVAL_CACHE": str(session_cache)}
-    env["HF_DATASETS_CACHE"] = str(session_cache / "hf_datasets")
-    env["LMMS_EVAL_DATASETS_CACHE"] = str(session_cache / "hf_datasets")
+    env = {**os.environ, **OFFLINE, "GUI_EVAL_CACHE": str(cache)}
+    env["HF_DATASETS_CACHE"] = str(cache / "hf_datasets")
+    env["LMMS_EVAL_DATASETS_CACHE"] = str(cache / "hf_datasets")
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(NETGUARD_DIR), env.get("PYTHONPATH", "")) if p)  # sitecustomize: the guard
     return env
+
+
+@pytest.fixture()
+def subprocess_env(session_cache) -> dict[str, str]:
+    """:func:`lmms_subprocess_env` for one test (after its own environment changes)."""
+    return lmms_subprocess_env(session_cache)
 
 
 @pytest.fixture(scope="session")

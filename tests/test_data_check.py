@@ -82,7 +82,7 @@ def test_star_counts_every_split_file_in_documents(capsys, tmp_path):
 
 
 def test_a_checker_that_is_not_installed_is_named(capsys, monkeypatch):
-    monkeypatch.setitem(data_check.CHECKERS, "sphinx", "gui_tasks.sphinx.official:no_such_checker")
+    monkeypatch.setitem(data_check.CHECKERS, "sphinx", "gui_tasks.sphinx.check:no_such_checker")
     assert cli.main(["data", "check", "sphinx", str(FIXTURES / "sphinx")]) == 2
     err = capsys.readouterr().err
     assert "no checker for 'sphinx'" in err and "no_such_checker" in err

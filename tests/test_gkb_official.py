@@ -19,8 +19,8 @@ from gui_tasks.knowledge import lmms_task, official
 FIXTURES = Path(__file__).parent / "fixtures" / "gui_knowledge"
 
 
-def docs(variant="plain", root=FIXTURES):
-    rows = list(official.read_raw_rows(root, SUBTASKS, variant))
+def docs(variant="plain", root=FIXTURES, reading=official.DEFAULT_READING):
+    rows = list(official.read_raw_rows(root, SUBTASKS, variant, reading=reading))
     return {d["id"]: d for d in lmms_task.process_docs_official(datasets.Dataset.from_list(rows))}
 
 
@@ -88,7 +88,7 @@ def test_goal_interpretation_shows_the_history_in_order(plain):
 
 
 def test_augmented_variant_uses_the_red_box_question_and_draws_the_box():
-    aug = docs("augmented")
+    aug = docs("augmented", reading="trimmed")
     assert aug["wd-001"]["question"] == "What does the icon in the red box do?"
     assert json.loads(aug["wd-001"]["marks"]) == [{"kind": "box", "box": [100.0, 20.0, 130.0, 50.0]}]
     assert lmms_task.doc_to_visual(aug["wd-001"])[0].getpixel((100, 35)) == (230, 30, 30)
@@ -237,3 +237,65 @@ def test_parquet_rows_with_inline_images_as_the_hub_stores_them(tmp_path, monkey
     (doc,) = docs(root=root).values()
     assert doc["subtask"] == "widget" and doc["answer"] == "A"
     assert doc["images"][0].startswith(str(tmp_path / "cache" / "gkb_images")) and Path(doc["images"][0]).read_bytes() == png
+
+
+# --- the official runner's reading (Kendrick-Stein/GUI_Knowledge_Bench_Official_Repo @ 378add4) -----------------
+def _edited_copy(tmp_path, rel, **changes):
+    root = tmp_path / "gkb"
+    shutil.copytree(FIXTURES, root)
+    path = root / "KnowledgeBench" / rel
+    raw = json.loads(path.read_text())
+    raw.update(changes)
+    path.write_text(json.dumps(raw))
+    return root
+
+
+def test_runner_reading_keeps_option_text_byte_for_byte(tmp_path):
+    """An official option ends with a space ("Mute the corrent video. "): the runner sends it as it is."""
+    rel = "InterfacePerception/WidgetFunctionUnderstanding-wd-001.json"
+    root = _edited_copy(tmp_path, rel, option_text=["Mute the corrent video. ", "Deletes the file", "Shares the page",
+                                                    "Closes the window"])
+    runner = docs("official", root)["wd-001"]
+    assert runner["options"][0] == "Mute the corrent video. "
+    assert "? \nA. Mute the corrent video. \nB. Deletes the file\n" in lmms_task.doc_to_text(runner)
+    assert json.loads(runner["meta"])["reading"] == "runner"
+    trimmed = docs("official", root, reading="trimmed")["wd-001"]
+    assert "\nA. Mute the corrent video.\nB. Deletes the file\n" in lmms_task.doc_to_text(trimmed)
+
+
+def test_runner_reading_draws_the_runners_red_box():
+    """draw_annotation: cv2.rectangle, BGR (0, 0, 255), thickness 1, LINE_AA on the screenshot."""
+    import cv2
+    import numpy as np
+
+    doc = docs("official")["wd-001"]
+    assert json.loads(doc["marks"]) == [{"kind": "box", "box": [100.0, 20.0, 130.0, 50.0], "style": "runner"}]
+    drawn = np.asarray(lmms_task.doc_to_visual(doc)[0])
+    with Image.open(doc["images"][0]) as im:
+        bgr = np.ascontiguousarray(np.asarray(im.convert("RGB"))[:, :, ::-1])
+    cv2.rectangle(bgr, (100, 20), (130, 50), (0, 0, 255), 1, lineType=cv2.LINE_AA)
+    assert (drawn == bgr[:, :, ::-1]).all()
+    r, g, b = (int(v) for v in drawn[35, 100])
+    assert r >= 240 and g <= 40 and b <= 40  # the line: red, not (230, 30, 30)
+    with Image.open(doc["images"][0]) as im:
+        original = np.asarray(im.convert("RGB"))
+    assert (drawn[35, 103] == original[35, 103]).all()  # 3 px inside: untouched (the trimmed box is wider)
+    trimmed = np.asarray(lmms_task.doc_to_visual(docs("official", reading="trimmed")["wd-001"])[0])
+    assert tuple(trimmed[35, 100]) == (230, 30, 30)
+
+
+def test_runner_reading_gives_ios_the_desktop_action_space(tmp_path):
+    """build_interaction_prediction gives the mobile action space only to os_type == 'Android'."""
+    root = _edited_copy(tmp_path, "InteractionPrediction/ActionPrediction-ty-002.json", os_type="iOS")
+    runner = docs("official", root)["ty-002"]
+    assert runner["platform"] == "mobile" and runner["option_actions"] == list(MOBILE_CALLS)  # the device is a phone
+    assert "left_double(point='x1 y1')" in lmms_task.doc_to_text(runner)
+    trimmed = docs("official", root, reading="trimmed")["ty-002"]
+    assert "left_double" not in lmms_task.doc_to_text(trimmed) and "long_press(point='x1 y1')" in lmms_task.doc_to_text(trimmed)
+    android = docs("official")["ty-002"]
+    assert "long_press(point='x1 y1')" in lmms_task.doc_to_text(android) and "left_double" not in lmms_task.doc_to_text(android)
+
+
+def test_unknown_reading_is_a_data_error():
+    with pytest.raises(DataError, match="reading 'loose' must be one of"):
+        docs("official", reading="loose")

@@ -255,26 +255,43 @@ def test_refuses_missing_samples_protocol_metadata_and_bad_lines(mpr_tasks, tmp_
     _refused(tmp_path / "c", r"row 64, field -: line 65: invalid JSON")
 
 
+@pytest.fixture(scope="module")
+def real_submission(tmp_path_factory, tiny_checkpoint, session_cache):
+    """A real lmms-eval 0.7.3 run of the tiny checkpoint on the synthetic MPR-GUI group, then ``gui-eval submit``."""
+    import subprocess
+    import sys
+
+    from conftest import lmms_subprocess_env
+
+    subprocess_env = lmms_subprocess_env(session_cache)
+    from gui_tasks.cli import lmms_eval_command
+    from lmms_helpers import run, samples
+
+    tmp = tmp_path_factory.mktemp("real")
+    out = tmp / "run"
+    proc, log = run(lmms_eval_command(f"pretrained={tiny_checkpoint},device=cpu", ["mpr_gui_synth"], out, limit=None,
+                                      batch_size=8), subprocess_env)
+    assert {s["doc_hash"] for s in samples(out, EN)} == {NULL_DOC_HASH}, log[-2000:]
+    sub = tmp / "sub.json"
+    proc = subprocess.run([sys.executable, "-m", "gui_tasks.cli", "submit", str(out), "--out", str(sub)], env=subprocess_env,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0 and "DEBUG" not in proc.stderr, proc.stderr[-3000:]
+    return sub
+
+
 @pytest.mark.slow
-def test_real_lmms_eval_run_is_submitted_validated_and_tampering_refused(tmp_path, tiny_checkpoint, subprocess_env):
+def test_real_lmms_eval_run_is_submitted_validated_and_tampering_refused(real_submission, tmp_path, subprocess_env):
     """What lmms-eval 0.7.3 really writes (flattened responses, sha256('null') doc hashes, a group) goes through."""
     import subprocess
     import sys
 
-    from gui_tasks.cli import lmms_eval_command
-    from lmms_helpers import run, samples
-
-    out = tmp_path / "run"
-    proc, log = run(lmms_eval_command(f"pretrained={tiny_checkpoint},device=cpu", ["mpr_gui_synth"], out, limit=None,
-                                      batch_size=8), subprocess_env)
-    assert {s["doc_hash"] for s in samples(out, EN)} == {NULL_DOC_HASH}, log[-2000:]
     gui_eval = [sys.executable, "-m", "gui_tasks.cli"]
-    sub = tmp_path / "sub.json"
-    for cmd in (["submit", str(out), "--out", str(sub)], ["validate", str(sub)]):
-        proc = subprocess.run(gui_eval + cmd, env=subprocess_env, capture_output=True, text=True, timeout=600)
-        assert proc.returncode == 0, proc.stderr[-3000:]
+    proc = subprocess.run(gui_eval + ["validate", str(real_submission)], env=subprocess_env, capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
     assert "384 responses re-scored" in proc.stdout and "DEBUG" not in proc.stderr
-    data = json.loads(sub.read_text())
+    data = json.loads(real_submission.read_text())
+    sub = tmp_path / "sub.json"
     from gui_tasks.mpr.answer import extract_letter
 
     first = _en(data)["samples"][0]
@@ -286,3 +303,58 @@ def test_real_lmms_eval_run_is_submitted_validated_and_tampering_refused(tmp_pat
     sub.write_text(json.dumps(data))
     proc = subprocess.run(gui_eval + ["validate", str(sub)], env=subprocess_env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 1 and "refused" in proc.stderr
+
+
+def _forge_right_letters(data):
+    """Every response replaced by the right letter, every hash and metric recomputed as submit would."""
+    from gui_tasks.rescore import aggregate, score, scores_sha256
+
+    for t in data["tasks"]:
+        task = load_task(t["task"])
+        docs, values = task_docs(task), []
+        for s in t["samples"]:
+            s["response"] = f"Answer: {s['target']}"
+            v = score(task, docs[s["doc_id"]], s["response"])
+            values.append(v)
+            s["scores_sha256"] = scores_sha256(v)
+            s["sha256"] = sample_hash(s)
+        t["metrics"] = dict(sorted(aggregate(task, values).items()))
+    data["submission_sha256"] = submission_hash(data)
+    return data
+
+
+@pytest.mark.slow
+def test_verify_reproduces_a_genuine_submission_and_catches_forged_responses(real_submission, tmp_path, tiny_checkpoint,
+                                                                             subprocess_env):
+    """validate cannot tell right letters with recomputed hashes from the model's answers; running the model can."""
+    import subprocess
+    import sys
+
+    verify = [sys.executable, "-m", "gui_tasks.cli", "verify"]
+    args = ["--checkpoint", str(tiny_checkpoint), "--docs", "3", "--seed", "7", "--device", "cpu"]
+    proc = subprocess.run(verify + [str(real_submission), *args], env=subprocess_env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
+    assert "seed 7 (repeat this draw with --seed 7)" in proc.stdout
+    assert proc.stdout.count(": reproduced") == 3 and "3/3 responses reproduced" in proc.stdout
+
+    forged = _forge_right_letters(json.loads(real_submission.read_text()))
+    assert all(t["metrics"]["mcq_acc"] == 1.0 for t in forged["tasks"])
+    validate_submission(forged)  # the hashes and re-scoring accept it
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(forged))
+    proc = subprocess.run(verify + [str(path), *args], env=subprocess_env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 2, proc.stdout[-2000:] + proc.stderr[-3000:]
+    assert proc.stdout.count("DIFFERS: logged 'Answer: ") == 3 and "0/3 responses reproduced" in proc.stdout
+    assert "NOT verified" in proc.stdout
+
+
+def test_verify_draw_and_model_args(honest):
+    from gui_tasks.verify import choose_docs, logged_form, with_checkpoint
+
+    picks = choose_docs(honest, 5, seed=1)
+    assert picks == choose_docs(honest, 5, seed=1) and len(set(picks)) == 5 and picks == sorted(picks)
+    assert picks != choose_docs(honest, 5, seed=2)
+    assert len(choose_docs(honest, 10_000, seed=1)) == 384  # never more than the submission holds
+    assert with_checkpoint("pretrained=Org/X,device=cuda,system_prompt='a, b'", "/ck", "cpu") == \
+        "pretrained=/ck,device=cpu,system_prompt='a, b'"
+    assert logged_form(["Answer: B"]) == "Answer: B" and logged_form([["a", 1]]) == ["a", "1"]

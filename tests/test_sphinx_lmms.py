@@ -164,3 +164,144 @@ def test_static_tasks_end_to_end_on_tiny_checkpoint(tmp_path, tiny_checkpoint, s
     assert [r["sphinx_grounding_acc_original"]["id"] for r in samples(out, "sphinx_grounding")] == ["1", "4"]
     assert res["sphinx_focused_synth"]["sphinx_focused_failure_rate,none"] == pytest.approx(
         sum(r["sphinx_focused_failure_rate"]["violation"] for r in samples(out, "sphinx_focused_synth")) / 2)
+
+
+# --- the official ReAct agent (PKU-ASE-RISE/Sphinx Agents/ReAct.py, Agents/prompts/react_prompt_*.py) ----------------
+def _react_doc(mode="simplified_text", task="nav/CaptionsOn"):
+    rows = lmms_task.SphinxNavTask.rows({"subset": "all", "max_steps": 8, "observation": mode, "agent": "react"})
+    return next(r for r in rows if r["id"] == task)
+
+
+def _as_react(text: str) -> str:
+    """An oracle action written the way the official prompt asks for it (reasoning, the phrase, the fenced action)."""
+    action = text.split("Action: ")[-1]
+    return f"Let's think step-by-step. The target is visible. In summary, the next action I will perform is ```{action}```"
+
+
+@pytest.mark.parametrize("text, want", [
+    ("Let's think. In summary, the next action I will perform is ```click [3]```", ("parsed", {"type": "click", "index": 3})),
+    ("In summary, the next action I will perform is ```click [3]``` then ```press [back]```", ("parsed", {"type": "click", "index": 3})),
+    ("I see it. ```\ntext [2] [weather]\n```", ("parsed", {"type": "text", "index": 2, "text": "weather"})),  # no phrase: whole text
+    ("In summary, the next action I will perform is ```press [none]```", ("parsed", {"type": "wait"})),
+    ("In summary, the next action I will perform is click [3]", ("malformed", None)),  # ActionParsingError: episode ends
+    ("In summary, the next action I will perform is ```click [ 3]```", ("malformed", None)),  # the env's pattern
+    ("Action: click [3]", ("malformed", None)),  # our format is not the official agent's
+    ("", ("empty", None)),
+])
+def test_react_answers_are_read_as_the_official_agent_reads_them(text, want):
+    from gui_tasks.sphinx.official_parse import parse_react_action
+
+    assert parse_react_action(text) == want
+
+
+def test_react_prompt_is_the_official_agents_and_tracks_the_previous_action(tmp_path, monkeypatch):
+    monkeypatch.setenv("GUI_EVAL_CACHE", str(tmp_path))
+    doc = _react_doc()
+    first = lmms_task.doc_to_text(doc)
+    assert first.startswith("You are an autonomous intelligent agent tasked with navigating a mobile app. You will be given "
+                            "app-based tasks.")
+    assert "The OBSERVATION: This is a simplified representation of the UI screen, providing key information.\n" in first
+    assert 'For example, "In summary, the next action I will perform is ```text [12] [some text]```".' in first
+    assert "`press [home]`:  Press to return to the desktop.\n" in first  # two spaces, as published
+    assert first.endswith("TASK: Turn on captions in YouTube's settings.\nPREVIOUS ACTION: None")
+    assert "Previous actions" not in first and "Step 1 of" not in first  # not our prompt
+    texts = [_as_react(t) for t in _oracle_texts(doc)]
+    _v, second, terminal, _p, _i = lmms_task.doc_to_text(doc, round_idx=1, previous_output=texts[:1])
+    assert not terminal and second.endswith(
+        "PREVIOUS ACTION: Click on a View (resource-id: app_youtube, class: android.widget.LinearLayout).")  # get_description
+    rec = lmms_task.process_results(doc, [texts])["sphinx_sr"]
+    assert all(rec["satisfied"]) and rec["format_errors"] == 0 and rec["agent"] == "react"
+    # our answer format is a format error for the official agent: the episode ends at once
+    rec = lmms_task.process_results(doc, [_oracle_texts(doc)])["sphinx_sr"]
+    assert (rec["format_errors"], rec["n_actions"]) == (1, 0)
+    saved = json.loads((tmp_path / "sphinx_trajectories" / "nav__CaptionsOn__simplified_text__official__react.json").read_text())
+    assert saved["agent"] == "react"
+
+
+def test_react_image_prompts_give_the_screen_size_and_the_action_text():
+    shot = _react_doc("screenshot", "nav/OpenWifiSettings")
+    text = lmms_task.doc_to_text(shot)
+    assert "The resolution of the screenshot is 360 * 720.\nTASK: Open the Wi-Fi settings page.\nPREVIOUS ACTION: None" in text
+    assert "`click [x,y]`: This action clicks on a coordination (x,y) on the screen." in text
+    said = "In summary, the next action I will perform is ```click [180,300]```"
+    assert lmms_task.doc_to_text(shot, round_idx=1, previous_output=[said])[1].endswith("PREVIOUS ACTION: click [180,300]")
+    som = lmms_task.doc_to_text(_react_doc("set_of_mark", "nav/OpenWifiSettings"))
+    assert "green indicates swipe action.\nTASK: Open the Wi-Fi settings page.\nPREVIOUS ACTION: None" in som
+    with pytest.raises(ValueError, match="agent must be one of"):
+        lmms_task.SphinxNavTask.rows({"agent": "appagent"})
+
+
+def test_reflexion_alternates_reflection_and_action_rounds(tmp_path, monkeypatch):
+    """Agents/Reflexion.py: after an action, a step first asks whether it succeeded (```Yes``` / ```No```)."""
+    monkeypatch.setenv("GUI_EVAL_CACHE", str(tmp_path))
+    rows = lmms_task.SphinxNavTask.rows({"subset": "nav", "max_steps": 8, "observation": "simplified_text", "agent": "reflexion"})
+    doc = next(r for r in rows if r["id"] == "nav/CaptionsOn")
+    first = lmms_task.doc_to_text(doc)
+    assert first.endswith("TASK: Turn on captions in YouTube's settings.\nPREVIOUS ACTION: None")
+    # no empty examples line between the rules and the template (ReAct has one)
+    assert "```text [12] [some text]```" in first and "after stop.\n\nOBSERVATION:\n[0]" in first
+    assert "after stop.\n\n\nOBSERVATION:" in lmms_task.doc_to_text({**doc, "agent": "react"})
+    acts = [_as_react(t) for t in _oracle_texts(doc)]
+    yes = "The screen changed as intended. ```Yes```"
+    _v, second, terminal, _p, _i = lmms_task.doc_to_text(doc, round_idx=1, previous_output=acts[:1])
+    assert not terminal and "You will now reflect on the action you just performed." in second
+    assert "PREVIOUS ACTION: click [" in second and "\nCURRENT OBSERVATION: [" in second
+    _v, third, _t, _p, _i = lmms_task.doc_to_text(doc, round_idx=2, previous_output=[acts[0], yes])
+    assert third.startswith("You are an autonomous intelligent agent") and "PREVIOUS ACTION: click [" in third
+    outputs = [acts[0]] + [x for a in acts[1:] for x in (yes, a)]
+    rec = lmms_task.process_results(doc, [outputs])["sphinx_sr"]
+    assert all(rec["satisfied"]) and rec["format_errors"] == 0 and rec["n_actions"] == len(acts)
+    # "No": the step ends with press [replan] (no device action) and the next step acts without reflecting
+    _v, after_no, _t, _p, _i = lmms_task.doc_to_text(doc, round_idx=2, previous_output=[acts[0], "Nothing happened. ```No```"])
+    assert after_no.startswith("You are an autonomous intelligent agent")
+    replay = lmms_task.replay(doc, [acts[0], "```No```"])
+    assert (replay.calls, replay.phase, len(replay.taken)) == (2, "act", 1)
+    # a reflection without a fenced answer is the agent's ActionParsingError: the episode ends
+    rec = lmms_task.process_results(doc, [[acts[0], "yes it worked", acts[1]]])["sphinx_sr"]
+    assert (rec["format_errors"], rec["n_actions"]) == (1, 1)
+    # max_steps counts the agent's steps, not the rounds: 8 steps = 15 rounds here
+    assert lmms_task.replay(doc, ["```press [none]```"] + [yes, "```press [none]```"] * 7).calls == 8
+    with pytest.raises(ValueError, match="agent reflexion reads text observations only"):
+        lmms_task.SphinxNavTask.rows({"agent": "reflexion", "observation": "screenshot"})
+
+
+def test_llmplanner_plans_then_grounds_each_step(tmp_path, monkeypatch):
+    """Agents/LLMPlanner.py: a plan of "[step]" lines, one grounding round per step, a new plan when it is used up."""
+    from gui_tasks.sphinx.official_parse import parse_plan
+
+    assert parse_plan("High-level Plan:\n[open YouTube]\n[open settings] then\nno step here\n[ turn on captions ]") == \
+        ["open YouTube", "open settings", "turn on captions"]
+    assert parse_plan("I would click things.") is None and parse_plan("") is None
+    monkeypatch.setenv("GUI_EVAL_CACHE", str(tmp_path))
+    rows = lmms_task.SphinxNavTask.rows({"subset": "nav", "max_steps": 8, "observation": "simplified_text", "agent": "llmplanner"})
+    doc = next(r for r in rows if r["id"] == "nav/CaptionsOn")
+    first = lmms_task.doc_to_text(doc)
+    assert "You need to generate a high-level plan consisting of several concrete actions" in first
+    assert first.endswith("\n    TASK: Turn on captions in YouTube's settings.\n    PREVIOUS ACTION: None")  # indented, as published
+    acts = [_as_react(t) for t in _oracle_texts(doc)]
+    plan = "High-level Plan:\n" + "".join(f"[step {k}]\n" for k in range(len(acts)))
+    _v, second, terminal, _p, _i = lmms_task.doc_to_text(doc, round_idx=1, previous_output=[plan])
+    assert not terminal and second.endswith("\nTASK: Turn on captions in YouTube's settings.\nCURRENT PLAN: step 0")
+    assert "`press [replan]`: Press the \"replan\" key for re-generate high-level plans." in second
+    rec = lmms_task.process_results(doc, [[plan, *acts]])["sphinx_sr"]
+    assert all(rec["satisfied"]) and rec["format_errors"] == 0 and rec["n_actions"] == len(acts)
+    # a one-step plan: after its step, a new planning round whose previous action is the action written
+    _v, again, _t, _p, _i = lmms_task.doc_to_text(doc, round_idx=2, previous_output=["High-level Plan:\n[open YouTube]", acts[0]])
+    assert "generate a high-level plan" in again and again.endswith("PREVIOUS ACTION: " + acts[0].split("```")[1])
+    # replan: the step waits (press [none]) and the next round plans again
+    r = lmms_task.replay(doc, [plan, "In summary, the next action I will perform is ```press [replan]```"])
+    assert (r.phase, r.calls, r.said, [a["type"] for a in r.taken]) == ("plan", 1, "press [none]", ["wait"])
+    # no plan in the answer: the agent would index an empty plan, the episode ends
+    rec = lmms_task.process_results(doc, [["I am not sure.", acts[0]]])["sphinx_sr"]
+    assert (rec["format_errors"], rec["n_actions"]) == (1, 0)
+
+
+@given(st.text(max_size=120), st.booleans())
+def test_official_agent_readers_never_raise(text, by_point):
+    from gui_tasks.sphinx.official_parse import parse_plan, parse_react_action
+
+    for t in (text, f"In summary, the next action I will perform is ```{text}```", f"High-level Plan:\n[{text}]"):
+        status, act = parse_react_action(t, by_point=by_point)
+        assert status in ("parsed", "malformed", "empty") and (act is None) == (status != "parsed")
+        plans = parse_plan(t)
+        assert plans is None or (plans and all(isinstance(p, str) and "\n" not in p for p in plans))

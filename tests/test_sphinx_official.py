@@ -12,7 +12,7 @@ from hypothesis import given, strategies as st
 
 from gui_metrics.manager import get_metric
 from gui_tasks.errors import DataError
-from gui_tasks.sphinx import official
+from gui_tasks.sphinx import check, official
 from gui_tasks.sphinx import static_tasks as stt
 
 FIX = Path(__file__).parent / "fixtures" / "sphinx"
@@ -46,11 +46,46 @@ def test_table6_accuracy_counts_the_mcq_and_its_probes_alike():
     app = [values(docs[0], "The answer is A."), values(docs[1], "T"), values(docs[2], "F"), values(docs[3], "T"), values(docs[4], "no")]
     goal = [values(d, d["answer"]) for d in docs[5:]]
     recs = app + goal
-    assert get_metric("sphinx_app_acc_original").aggregate(recs) == pytest.approx(2 / 5)
+    # official evaluate_binary_questions: "no" is not 'T', so it reads as F (right for this probe): 3 of 5 as written
+    assert get_metric("sphinx_app_acc_original").aggregate(recs) == pytest.approx(3 / 5)
+    stripped = [values({**d, "knowledge_scoring": "stripped"}, t) for d, t in
+                zip(docs[:5], ("The answer is A.", "T", "F", "T", "no"))]
+    assert get_metric("sphinx_app_acc_original").aggregate(stripped + goal) == pytest.approx(2 / 5)
     assert get_metric("sphinx_app_acc_repaired").aggregate(recs) == pytest.approx(4 / 5)
     assert get_metric("sphinx_goal_acc_original").aggregate(recs) == 1.0
     assert get_metric("sphinx_probe_format_error_rate").aggregate(recs) == pytest.approx(2 / 10)
     assert values(docs[0], "")["status"] == "empty"
+
+
+def test_knowledge_scoring_reads_answers_as_the_official_evaluate_mcqa():
+    """knowledge_probing.py: ground_truth.upper() == answer.upper(), nothing stripped; a probe is T iff answer.upper() == 'T'."""
+    docs = rows("knowledge")
+    mcq, tf_true, tf_false = docs[0], docs[1], docs[2]  # gold A, T, F
+    assert docs[0]["knowledge_scoring"] == "official" and values(mcq, "A")["scoring"] == "official"
+    assert values(mcq, "a")["correct"] is True and values(mcq, "a")["status"] == "parsed"  # refused before
+    assert values(mcq, " A")["correct"] is False and values(mcq, " A")["status"] == "malformed"  # counted right before
+    assert values(mcq, "A\n")["correct"] is False and values(mcq, " A")["correct_repaired"] is True
+    assert values(tf_true, "t")["correct"] is True and values(tf_true, " T")["correct"] is False
+    assert values(tf_false, "maybe")["correct"] is True  # anything but t/T is False: right for a false statement
+    strip = {**mcq, "knowledge_scoring": "stripped"}
+    assert values(strip, " A")["correct"] is True and values(strip, "a")["correct"] is False  # the earlier reading
+    with pytest.raises(DataError, match="knowledge_scoring must be one of"):
+        stt.SphinxStaticTask.rows({"kind": "knowledge", "source": "official", "knowledge_scoring": "loose", "data_dir": str(FIX)})
+
+
+def test_official_knowledge_tasks_receive_the_answer_unstripped():
+    """lmms-eval strips whitespace in its reasoning-tag pass; the official-scoring YAMLs switch that pass off."""
+    import yaml
+
+    from gui_tasks.sphinx.yaml_spec import render_all
+
+    files = render_all()
+    for name in ("sphinx_knowledge.yaml", "sphinx_knowledge_synth.yaml"):
+        spec = yaml.safe_load(files[name].replace("!function", ""))
+        assert spec["reasoning_tags"] == "none" and spec["metadata"]["knowledge_scoring"] == "official"
+        assert spec["metadata"]["parser_protocol"] == "sphinx-official-mcqa-v1"
+    stripped = yaml.safe_load(files["sphinx_knowledge_stripped.yaml"].replace("!function", ""))
+    assert "reasoning_tags" not in stripped and stripped["metadata"]["parser_protocol"] == "sphinx-table2-v1"
 
 
 def test_completion_rows_come_from_task_info_all_and_label_the_last_step_stop():
@@ -222,11 +257,11 @@ def test_skipping_bad_rows_is_opt_in_and_counted(tmp_path, monkeypatch):
 
 
 def test_data_check_counts_documents_against_the_release(tmp_path):
-    check = official.data_check(FIX)
-    assert [(c.task, c.found, c.expected) for c in check.counts] == [
+    found = check.data_check(FIX)
+    assert [(c.task, c.found, c.expected) for c in found.counts] == [
         ("sphinx_knowledge", 10, 890), ("sphinx_completion", 6, 1434), ("sphinx_grounding", 4, 457),
         ("sphinx evaluators (groundtruth/*/*/evaluator.json)", 2, 288)]
-    assert check.errors == [] and not check.ok  # a fixture is not the release
+    assert found.errors == [] and not found.ok  # a fixture is not the release
     root = tmp_path / "sphinx"
     shutil.copytree(FIX, root)
     (root / "lowlevel_tasks/7.png").unlink()
@@ -234,11 +269,11 @@ def test_data_check_counts_documents_against_the_release(tmp_path):
     info[1]["apps"].append("doordash")  # a trajectory without its folder
     (root / "task_info_all.json").write_text(json.dumps(info))
     (root / "groundtruth/608/yelp/evaluator.json").write_text('[{"type": "findelement", "match_type": "similar"}]')
-    broken = official.data_check(root)
+    broken = check.data_check(root)
     assert [c.found for c in broken.counts] == [10, 6, 3, 1]
     assert sorted((Path(e.file).name, e.row, e.field) for e in broken.errors) == [
         ("evaluator.json", None, "evaluators[0].match_type"), ("lowlevel_tasks.json", 2, "id"), ("task_info_all.json", 1, "apps")]
-    empty = official.data_check(tmp_path / "nope")
+    empty = check.data_check(tmp_path / "nope")
     assert empty.counts == [] and len(empty.errors) == 1 and not empty.ok
 
 

@@ -50,7 +50,8 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
     source = meta.get("source")
     if source == "official":
         bad = BadRows(skip_bad_rows(meta))
-        rows = list(official.read_raw_rows(official.data_root(), subtasks, variant, bad=bad))
+        rows = list(official.read_raw_rows(official.data_root(), subtasks, variant, bad=bad,
+                                           reading=str(meta.get("reading", official.DEFAULT_READING))))
         announce_skipped(bad, "GUI Knowledge Bench question files")
         return rows
     if source == "synthetic":

@@ -2,7 +2,11 @@
 the action "as drawn in the initial screenshot" (appendix A.3): a circle at a point, an arrow for a drag
 or a scroll, a letter beside each candidate of an action-parameter question.
 
-Marks are in pixels of the original screenshot (``image_size`` of the document).
+Marks are in pixels of the original screenshot (``image_size`` of the document). A box mark with
+``"style": "runner"`` is drawn as the official GUI Knowledge Bench runner draws its red box
+(``Inference/tools/draw_picture.py`` ``draw_annotation`` at commit 378add4: ``cv2.rectangle`` in BGR
+(0, 0, 255), thickness 1, ``LINE_AA``, corners truncated to ints and clamped, a zero-size side widened by one
+pixel); OpenCV is an lmms-eval dependency, so the same library call draws the same pixels.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from PIL import Image, ImageDraw, ImageFont
 from gui_models.actions import Action
 
 RED = (230, 30, 30)
+RUNNER_RED_BGR = (0, 0, 255)  # draw_annotation's default colour (OpenCV's BGR order): pure red
 SCROLL_ARROW = 0.12  # scroll arrows are this fraction of the image height long
 
 
@@ -39,6 +44,10 @@ def draw_marks(image: Image.Image, marks: Sequence[Mapping[str, Any]]) -> Image.
     if not marks:
         return image
     out = image.convert("RGB").copy()
+    runner = [m for m in marks if m.get("kind") == "box" and m.get("style") == "runner"]
+    if runner:
+        out = draw_runner_boxes(out, [m["box"] for m in runner])
+        marks = [m for m in marks if not (m.get("kind") == "box" and m.get("style") == "runner")]
     d = ImageDraw.Draw(out)
     w = max(2, round(min(out.size) / 180))
     r = max(8, round(min(out.size) / 40))
@@ -66,3 +75,20 @@ def draw_marks(image: Image.Image, marks: Sequence[Mapping[str, Any]]) -> Image.
         if m.get("label"):
             d.text(anchor, str(m["label"]), fill=RED, font=ImageFont.load_default(size=2 * r))
     return out
+
+
+def draw_runner_boxes(image: Image.Image, boxes: Sequence[Sequence[float]]) -> Image.Image:
+    """``image`` (RGB) with each box drawn as the official runner's ``draw_annotation`` draws its bbox."""
+    import cv2
+    import numpy as np
+
+    canvas = np.ascontiguousarray(np.asarray(image.convert("RGB"))[:, :, ::-1])  # BGR, as cv2.imread gives it
+    h, w = canvas.shape[:2]
+    for box in boxes:
+        x1, y1, x2, y2 = (int(v) for v in box)
+        x1, x2 = sorted((max(0, min(w - 1, x1)), max(0, min(w - 1, x2))))
+        y1, y2 = sorted((max(0, min(h - 1, y1)), max(0, min(h - 1, y2))))
+        x2 = min(w - 1, x2 + 1) if x1 == x2 else x2
+        y2 = min(h - 1, y2 + 1) if y1 == y2 else y2
+        cv2.rectangle(canvas, (x1, y1), (x2, y2), RUNNER_RED_BGR, 1, lineType=cv2.LINE_AA)
+    return Image.fromarray(np.ascontiguousarray(canvas[:, :, ::-1]))

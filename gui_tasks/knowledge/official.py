@@ -21,6 +21,20 @@ the red box from ``annotation.bbox`` drawn on the screenshot and ``augmented_que
 ``official``); the other sub-tasks keep ``question_text``. Variants: ``plain`` (no box, plain question:
 the ablation), ``official_tip`` (``official`` plus the ``needed_knowledge`` tip, the knowledge-prompt
 ablation), ``augmented`` (box and augmented question on every sub-task that has them; synthetic tasks).
+
+Readings (task metadata ``reading``; the paper's numbers come from the official runner, so ``runner`` is the
+default). Checked against the runner at commit 378add4a612de5026944591218d984a3ea01b9b7
+(``Inference/tools/message_gen_tools.py``, ``Inference/tools/draw_picture.py``; the repository states no code
+license, the data is apache-2.0: facts are reproduced, no code is copied):
+- ``runner``: question, augmented question and option texts byte for byte as the file has them
+  (``_generic_builder`` passes them on unchanged: ``"Mute the corrent video. "`` keeps its trailing space);
+  the red box as ``draw_annotation`` draws it (OpenCV rectangle, BGR (0, 0, 255) = pure red, thickness 1,
+  anti-aliased, box corners truncated to ints and clamped to the image); the interaction-prediction action
+  space as ``build_interaction_prediction`` picks it: mobile only for ``os_type == 'Android'`` (exactly),
+  desktop for every other os_type, iOS included (the runner's no-visual-prompt builder also gives ``'IOS'``
+  the mobile space; our ``plain`` variant covers Interface Perception only, which has no action space).
+- ``trimmed``: our earlier reading: texts stripped, the box drawn with ``marks.draw_marks`` (about 6 px on a
+  1080 px screen, (230, 30, 30)), the action space of the device's platform (iOS: mobile).
 """
 
 from __future__ import annotations
@@ -48,6 +62,9 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
 QUESTION_KEYS = ("question_id", "question_text", "knowledge", "question_type")
 INTERFACE_PERCEPTION = ("state", "widget", "layout")
 VISUAL_PROMPT_VARIANTS = ("official", "official_tip")  # red box + augmented_question on Interface Perception only
+READINGS = ("runner", "trimmed")  # see the module docstring
+DEFAULT_READING = "runner"
+RUNNER_MOBILE_OS = "Android"  # build_interaction_prediction: `if os_type == 'Android'` (else the desktop space)
 # Published count (seed Table 1): 3,483 questions; the paper gives no per-sub-task counts.
 PAPER_QUESTIONS = 3483
 MOBILE_OS = {"android", "ios", "ipados", "harmonyos", "mobile"}
@@ -93,12 +110,14 @@ def question_files(root: Path) -> list[Path]:
 
 
 def read_raw_rows(root: Path, subtasks: Sequence[str] = SUBTASKS, variant: str = "plain", *,
-                  bad: BadRows | None = None) -> Iterator[dict[str, Any]]:
+                  bad: BadRows | None = None, reading: str = DEFAULT_READING) -> Iterator[dict[str, Any]]:
     """One transport row per official question of ``subtasks``: the raw JSON as text plus its origin.
 
     A bad file or a question-like object without ``question_text`` raises ``DataError`` unless ``bad``
     skips (then it is collected there).
     """
+    if reading not in READINGS:
+        raise DataError(f"reading {reading!r} must be one of {READINGS}", file="<task yaml>", field="metadata.reading")
     bad = bad if bad is not None else BadRows(skip=False)
     files = question_files(root)
     if not files:
@@ -126,7 +145,7 @@ def read_raw_rows(root: Path, subtasks: Sequence[str] = SUBTASKS, variant: str =
                 bad.add(exc)
                 continue
             yield {"raw": json.dumps(raw, ensure_ascii=False), "file": str(path), "row": i, "root": str(root),
-                   "variant": variant, "skip": bad.skip}
+                   "variant": variant, "reading": reading, "skip": bad.skip}
 
 
 def is_question(raw: Any) -> bool:
@@ -309,6 +328,8 @@ def normalise_row(transport: dict[str, Any]) -> dict[str, Any]:
     """One official row -> the canonical document of ``gui_tasks.knowledge.schema``."""
     file, row, root = Path(transport["file"]), int(transport["row"]), Path(transport["root"])
     variant = transport.get("variant", "plain")
+    reading = transport.get("reading", DEFAULT_READING)
+    runner = reading == "runner"
     raw = json.loads(transport["raw"])
     where = {"root": root, "file": file, "row": row}
 
@@ -341,7 +362,7 @@ def normalise_row(transport: dict[str, Any]) -> dict[str, Any]:
         opts = raw.get("option_text")
         if not isinstance(opts, list) or not all(isinstance(o, (str, int, float)) for o in opts):
             raise bad("option_text", "must be a list of option texts")
-        options = [str(o).strip() for o in opts]
+        options = [str(o) if runner else str(o).strip() for o in opts]
     if qtype == "multiple_choice" and not 2 <= len(options) <= 7:
         raise bad("option_text" if subtask != "effect" else "option_image_dir_list", f"expected 2 to 7 options, got {len(options)}")
     answer = _groundtruth(raw.get("groundtruth"), qtype, len(options))
@@ -349,7 +370,7 @@ def normalise_row(transport: dict[str, Any]) -> dict[str, Any]:
         raise bad("groundtruth", f"{raw.get('groundtruth')!r} is not a valid answer for a {qtype} question with {len(options)} options")
 
     body = _PREFIX.sub("", text).strip()
-    question, action, marks = text.strip(), "", []
+    question, action, marks = (text if runner else text.strip()), "", []
     if subtask == "effect":
         question, action = "", body
         marks = _action_marks(body, size)
@@ -361,17 +382,18 @@ def normalise_row(transport: dict[str, Any]) -> dict[str, Any]:
     boxes = _boxes((raw.get("annotation") or {}).get("bbox") if isinstance(raw.get("annotation"), dict) else None)
     aug = raw.get("augmented_question")
     tip = ""
+    box_marks = [{"kind": "box", "box": b, **({"style": "runner"} if runner else {})} for b in boxes]
     if variant == "augmented":
         if isinstance(aug, str) and aug.strip() and subtask not in ("effect", "type", "parameter"):
-            question = aug.strip()
-        marks = [{"kind": "box", "box": b} for b in boxes] + marks
+            question = aug if runner else aug.strip()
+        marks = box_marks + marks
     elif variant in VISUAL_PROMPT_VARIANTS and subtask in INTERFACE_PERCEPTION:
         if not isinstance(aug, str) or not aug.strip():
             raise bad("augmented_question", "missing: the visual-prompt protocol asks Interface Perception with it "
                                             "(the plain-question ablation is gui_knowledge_plain_*)")
         if not boxes:
             raise bad("annotation.bbox", "missing: the visual-prompt protocol draws this red box")
-        question, marks = aug.strip(), [{"kind": "box", "box": b} for b in boxes] + marks
+        question, marks = (aug if runner else aug.strip()), box_marks + marks
         if variant == "official_tip":
             tip = raw.get("needed_knowledge")
             if not isinstance(tip, str) or not tip.strip():
@@ -385,7 +407,10 @@ def normalise_row(transport: dict[str, Any]) -> dict[str, Any]:
     qid = raw.get("question_id")
     meta = {"file": str(file), "row": row, "os_type": raw.get("os_type"), "app_type": raw.get("app_type"),
             "knowledge_sub_type": raw["knowledge"]["knowledge_sub_type"], "coordinate_frame": COORDINATE_FRAME,
-            "augmented_applied": question == (aug or "").strip() and bool(question)}
+            "augmented_applied": question.strip() == (aug or "").strip() and bool(question.strip()), "reading": reading}
+    if subtask in ("effect", "type", "parameter"):
+        meta["action_space"] = (("mobile" if raw.get("os_type") == RUNNER_MOBILE_OS else "desktop")
+                                if runner and variant != "plain" else platform)
     return {
         "id": str(qid) if qid not in (None, "") else f"{file.stem}-{row:05d}",
         "subtask": subtask, "knowledge_type": SUBTASK_TYPE[subtask], "question_type": qtype, "platform": platform,

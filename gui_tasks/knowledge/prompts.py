@@ -13,11 +13,14 @@ knowledge ablation ``"Tips for answering this question: <needed_knowledge>"``.
 
 from __future__ import annotations
 
+import json
 from typing import Any, Mapping
 
 from gui_tasks.knowledge.schema import letters_for
 
-PROMPT_PROTOCOL = "gkb-a3-v2"  # v2: Interface Perception in the official runner's wording (closing question, tip)
+# v2: Interface Perception in the official runner's wording (closing question, tip); v3: official rows read as the
+# runner reads them (texts byte for byte, its action space per os_type: gui_tasks.knowledge.official, reading "runner")
+PROMPT_PROTOCOL = "gkb-a3-v3"
 
 # Appendix A.3 (interaction prediction): the action space per platform.
 ACTION_SPACE: dict[str, str] = {
@@ -68,6 +71,17 @@ def response_schema(question_type: str, n_options: int = 4) -> str:
             f'{{"thought": "<your reasoning>", "answer": "<{answer}>"}}')
 
 
+def action_space(doc: Mapping[str, Any]) -> str:
+    """The action space a document's prompt shows: the one its loader chose (``meta.action_space``: the official
+    runner's choice per os_type for official rows), else the document's platform."""
+    try:
+        meta = json.loads(doc.get("meta") or "{}")
+    except (TypeError, ValueError):
+        meta = {}
+    chosen = meta.get("action_space") if isinstance(meta, dict) else None
+    return chosen if chosen in ACTION_SPACE else doc["platform"]
+
+
 def _options(doc: Mapping[str, Any]) -> str:
     return "\n".join(f"{letter}. {text}" for letter, text in zip(letters_for(len(doc["options"])), doc["options"]))
 
@@ -89,13 +103,13 @@ def build_prompt(doc: Mapping[str, Any]) -> str:
     if sub == "effect":
         first = len(doc["images"]) + 1
         opts = "\n".join(f"{letter}. image {first + i}" for i, letter in enumerate(letters_for(len(doc["options"]))))
-        system = f"{SYSTEM_EFFECT}\n\n{ACTION_SPACE[doc['platform']]}\n{_size(doc)}"
+        system = f"{SYSTEM_EFFECT}\n\n{ACTION_SPACE[action_space(doc)]}\n{_size(doc)}"
         user = (f"Image 1 is the current screenshot; images {first} to {first + len(doc['options']) - 1} are the options.\n"
                 "Above is the current screenshot.\n"
                 f"After I perform the described action '{doc['action']}' (as drawn in the initial screenshot), which of the "
                 f"following options correctly corresponds to the resulting screenshot?\n{opts}\n{schema}")
     elif sub in ("type", "parameter"):
-        system = f"{SYSTEM_ACTION}\n\n{ACTION_SPACE[doc['platform']]}\n{_size(doc)}"
+        system = f"{SYSTEM_ACTION}\n\n{ACTION_SPACE[action_space(doc)]}\n{_size(doc)}"
         if sub == "type":
             task = "Your task is to select which action is performed in order to transition from the first screenshot to the second."
         else:

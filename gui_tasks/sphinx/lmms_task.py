@@ -5,13 +5,20 @@ is deterministic), so the task keeps no state between rounds. An episode ends at
 first output that is not an action (the official agent stops there; ``on_format_error: skip`` ignores it
 instead), or after ``max_steps`` rounds. The trajectory is written to ``cache_dir()/sphinx_trajectories``.
 The observation mode (section 3.4.1), its rendering (``official`` / ``paper-prose``, which also numbers the
-elements the answers name) and the step limit are task metadata, recorded with the results.
+elements the answers name), the step limit and the agent are task metadata, recorded with the results.
+
+Agents (metadata ``agent``): ``ours`` (``prompts.REACT_PROMPT``, answers read by the Table 2 parser) and ``react``,
+the official ReAct agent the paper benchmarks (section 4.2; ``Agents/ReAct.py`` with ``Agents/prompts/react_prompt_*``):
+its prompt per modality (text modes: ``react_prompt_text`` with the mode's rendering as the observation; screenshot:
+``react_prompt_image``; Set-of-Mark: ``react_prompt_annotated_image``), its previous action (``run_benchmark.py``:
+the official description of the last action for element ids, the action text for coordinates, "None" first) and
+its answer reading (``official_parse.parse_react_action``).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
 from gui_metrics.lmms_bridge import sample_values
 from gui_tasks.lmms_layout import rounds_of
@@ -21,12 +28,18 @@ from gui_tasks.sphinx.actions import format_action, parse_action
 from gui_tasks.sphinx.hierarchy import DEFAULT_RENDERING, RENDERINGS
 from gui_tasks.sphinx.navigation import NavTask, nav_tasks, to_step, trajectory_record
 from gui_tasks.sphinx.observation import TEXT_MODES, render_images, render_text
-from gui_tasks.sphinx.prompts import MODE_HEADERS, REACT_PROMPT
+from gui_tasks.sphinx.official_parse import parse_plan, parse_react_action, react_block
+from gui_tasks.sphinx.prompts import (MODE_HEADERS, REACT_PROMPT, planner_grounding_prompt, planner_planning_prompt,
+                                      react_prompt, reflexion_action_prompt, reflexion_reflection_prompt)
 from gui_tasks.sphinx.simulator import Simulator, resolve
+from gui_tasks.sphinx.static_tasks import official_description
 from gui_tasks.sphinx.toggle_tasks import ToggleTask, subtask_scores, table5_tasks
 
 MAX_STEPS = 5  # a named parameter recorded in metadata (the paper leaves the limit to the runner)
 ON_FORMAT_ERROR = ("stop", "skip")
+AGENTS = ("ours", "react", "reflexion", "llmplanner")
+PLANNER_REPLAN, PLANNER_WAIT = "press [replan]", "press [none]"  # AgentLLMPlanner_*: replan_action, empty_action
+DEFAULT_AGENT = "ours"  # the simulator is ours, so no paper number depends on the choice; react is the paper's agent
 
 
 def _tasks() -> dict[str, NavTask | ToggleTask]:
@@ -48,9 +61,25 @@ class SphinxNavTask(RowsTask):
         rendering = meta.get("rendering", DEFAULT_RENDERING)
         if rendering not in RENDERINGS:
             raise ValueError(f"rendering must be one of {RENDERINGS}, got {rendering!r}")
+        agent = meta.get("agent", DEFAULT_AGENT)
+        if agent not in AGENTS:
+            raise ValueError(f"agent must be one of {AGENTS}, got {agent!r}")
+        if agent in ("reflexion", "llmplanner") and meta.get("observation", "full_text") not in TEXT_MODES:
+            raise ValueError(f"agent {agent} reads text observations only (its official image variant cannot be assembled)")
         # the rendering is recorded per document: it numbers the elements of the prompt and so parses the answers
         return [{"id": k, "max_steps": int(meta.get("max_steps", MAX_STEPS)), "observation": meta.get("observation", "full_text"),
-                 "rendering": rendering, "on_format_error": on_error, "images": []} for k in ids]
+                 "rendering": rendering, "on_format_error": on_error, "agent": agent, "images": []} for k in ids]
+
+
+def _agent(doc: Mapping[str, Any]) -> str:
+    return doc.get("agent") or DEFAULT_AGENT
+
+
+def read_output(doc: Mapping[str, Any], text: str):
+    """``(status, action)`` of one model output, read the way the document's agent reads it."""
+    if _agent(doc) != "ours":  # the official agents read AgentBase.parse_action's fenced action
+        return parse_react_action(text, by_point=doc["observation"] == "screenshot")
+    return parse_action(text)
 
 
 def _task(doc: Mapping[str, Any]) -> ToggleTask:
@@ -58,15 +87,69 @@ def _task(doc: Mapping[str, Any]) -> ToggleTask:
     return t.task if isinstance(t, NavTask) else t
 
 
-def replay(doc: Mapping[str, Any], outputs: Sequence[str]):
-    """``(simulator, trajectory steps, format errors, ended, actions taken)`` after applying ``outputs``.
+class Replay(NamedTuple):
+    """The state after replaying a document's outputs in a fresh simulator.
 
-    ``ended``: the agent stopped or the run ended at a format error (no further rounds)."""
+    ``ended``: the agent stopped or the run ended at a format error (no further rounds). ``calls``: the agent's
+    steps so far (``act`` calls of the official agents; one output each, but a Reflexion step is a reflection
+    round and an action round). ``phase``: what the next round asks (``act`` or, Reflexion, ``reflect``);
+    ``before``: the observation text before the last action, ``said``: the last action as the agent wrote it."""
+
+    sim: Simulator
+    steps: list
+    errors: int
+    ended: bool
+    taken: list
+    calls: int
+    phase: str
+    before: str
+    said: str
+    plans: tuple = ()
+    plan_idx: int = 0
+
+
+def replay(doc: Mapping[str, Any], outputs: Sequence[str]) -> Replay:
+    """Apply ``outputs`` (at most ``max_steps`` agent steps) to a fresh simulator."""
     sim = Simulator()
     obs = sim.reset(_task(doc).initial)
+    reflexion, planner = _agent(doc) == "reflexion", _agent(doc) == "llmplanner"
     steps, taken, errors, ended, reason = [], [], 0, False, "step_limit"
+    calls, phase, before, said = 0, "plan" if planner else "act", "", "None"
+    plans: list[str] = []
+    plan_idx = 0
     for text in outputs:
-        status, act = parse_action(text)
+        if calls >= doc["max_steps"]:
+            break
+        if phase == "plan":  # LLM-Planner: a new high-level plan, then one grounding round per step of it
+            found = parse_plan(text)
+            if found is None:
+                errors += 1
+                ended, reason = True, "format_error"  # the agent indexes an empty plan: the run ends
+                break
+            plans, plan_idx, phase = found, 0, "ground"
+            continue
+        if phase == "ground" and react_block(str(text)) == PLANNER_REPLAN:
+            calls += 1
+            said, plans, plan_idx, phase = PLANNER_WAIT, [], 0, "plan"  # the step waits ('press [none]'), then plans again
+            wait = {"type": "wait"}
+            steps.append(to_step(obs, wait))
+            taken.append(wait)
+            obs = sim.act(wait)
+            continue
+        if phase == "reflect":  # Reflexion: was the previous action successful? (a fenced answer; 'yes' in it)
+            block = react_block(str(text)) if str(text).strip() else None
+            phase = "act"
+            if block is None:
+                errors += 1
+                if doc.get("on_format_error", "stop") == "stop":
+                    ended, reason = True, "format_error"
+                    break
+                calls += 1
+            elif "yes" not in block.lower():
+                calls += 1  # the agent returns 'press [replan]' for this step: no device action, no reflection next
+            continue
+        calls += 1
+        status, act = read_output(doc, text)
         if status != "parsed":
             errors += 1
             if doc.get("on_format_error", "stop") == "stop":
@@ -77,14 +160,59 @@ def replay(doc: Mapping[str, Any], outputs: Sequence[str]):
         steps.append(to_step(obs, sim_act))
         taken.append(act)
         if act["type"] == "stop":
-            return sim, steps, errors, True, taken
+            return Replay(sim, steps, errors, True, taken, calls, phase, before, said, tuple(plans), plan_idx)
+        if reflexion:
+            before, said, phase = render_text(obs.hierarchy, doc["observation"], rendering=_rendering(doc)), react_block(str(text)), "reflect"
+        if planner:
+            said, plan_idx = react_block(str(text)) or "None", plan_idx + 1
+            phase = "plan" if plan_idx >= len(plans) else "ground"
         obs = sim.act(sim_act)
     steps.append(to_step(obs, {"type": "stop", "reason": reason}))
-    return sim, steps, errors, ended, taken
+    return Replay(sim, steps, errors, ended, taken, calls, phase, before, said, tuple(plans), plan_idx)
 
 
 def _rendering(doc: Mapping[str, Any]) -> str:
     return doc.get("rendering") or DEFAULT_RENDERING
+
+
+def _react_previous(doc: Mapping[str, Any], steps: Sequence[Any], outputs: Sequence[str]) -> str:
+    """run_benchmark.py's previous action: "None", the official description of the last action (element ids) or the
+    action text the agent returned (coordinates)."""
+    acted = [st for st in steps if not st.action.get("reason")]
+    if not acted:
+        return "None"
+    if doc["observation"] == "screenshot":
+        said = [react_block(str(o)) for o in outputs if read_output(doc, o)[0] == "parsed"]
+        return said[-1] if said else "None"
+    return official_description(acted[-1].action) or "None"
+
+
+def _react_prompt(doc: Mapping[str, Any], sim: Simulator, steps: Sequence[Any], outputs: Sequence[str]) -> str:
+    obs = sim.observe()
+    mode = doc["observation"]
+    modality = "text" if mode in TEXT_MODES else "image" if mode == "screenshot" else "annotated_image"
+    body = render_text(obs.hierarchy, mode, rendering=_rendering(doc)) if mode in TEXT_MODES else ""
+    return react_prompt(modality, instruction=_task(doc).instruction, previous_action=_react_previous(doc, steps, outputs),
+                        observation=body, size=obs.screen.size)
+
+
+def _planner_prompt(doc: Mapping[str, Any], r: Replay) -> str:
+    """LLM-Planner's round: planning (no plan, or its steps used up), else grounding of the current step."""
+    now = render_text(r.sim.observe().hierarchy, doc["observation"], rendering=_rendering(doc))
+    instruction = _task(doc).instruction
+    if r.phase == "plan":
+        return planner_planning_prompt(instruction=instruction, previous_action=r.said, observation=now)
+    return planner_grounding_prompt(instruction=instruction, current_plan=r.plans[r.plan_idx], observation=now)
+
+
+def _reflexion_prompt(doc: Mapping[str, Any], r: Replay) -> str:
+    """The Reflexion agent's round: the reflection prompt after an action, else its action prompt."""
+    obs = r.sim.observe()
+    now = render_text(obs.hierarchy, doc["observation"], rendering=_rendering(doc))
+    instruction = _task(doc).instruction
+    if r.phase == "reflect":
+        return reflexion_reflection_prompt(instruction=instruction, previous_action=r.said, before=r.before, now=now)
+    return reflexion_action_prompt(instruction=instruction, previous_action=r.said, observation=now)
 
 
 def _prompt(doc: Mapping[str, Any], sim: Simulator, taken: Sequence[Mapping[str, Any]]) -> str:
@@ -112,11 +240,20 @@ def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None, p
                 round_idx: int | None = None, **_: Any):
     """Round 0: the first prompt. Later rounds: ``(visuals, text, terminal, previous_output, info)``."""
     outs = list(previous_output or [])
-    sim, _steps, _err, ended, taken = replay(doc, outs)
+    r = replay(doc, outs)
+    agent = _agent(doc)
+    if agent == "reflexion":
+        text = _reflexion_prompt(doc, r)
+    elif agent == "llmplanner":
+        text = _planner_prompt(doc, r)
+    elif agent == "react":
+        text = _react_prompt(doc, r.sim, r.steps, outs)
+    else:
+        text = _prompt(doc, r.sim, r.taken)
     if round_idx is None:
-        return _prompt(doc, sim, taken)
-    terminal = ended or len(outs) >= doc["max_steps"]
-    return _images(doc, sim), _prompt(doc, sim, taken), terminal, outs, None
+        return text
+    terminal = r.ended or r.calls >= doc["max_steps"]
+    return _images(doc, r.sim), text, terminal, outs, None
 
 
 def doc_to_target(doc: Mapping[str, Any]) -> str:
@@ -124,8 +261,10 @@ def doc_to_target(doc: Mapping[str, Any]) -> str:
 
 
 def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any]:
-    outs = rounds_of(results)[: doc["max_steps"]]  # a list, a tuple, or lmms-eval's text of a tuple
-    sim, steps, errors, _, _ = replay(doc, outs)
+    outs = rounds_of(results)  # a list, a tuple, or lmms-eval's text of a tuple
+    if _agent(doc) == "ours" or _agent(doc) == "react":  # one round per step; the other agents' extra rounds: replay
+        outs = outs[: doc["max_steps"]]
+    sim, steps, errors = replay(doc, outs)[:3]
     t = _tasks()[doc["id"]]
     if isinstance(t, NavTask):
         rec = trajectory_record(t, steps, format_errors=errors)
@@ -135,10 +274,11 @@ def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any
         rec["satisfied"] = subtask_scores(t, sim)
     rec["observation"] = doc["observation"]
     rec["rendering"] = _rendering(doc)
+    rec["agent"] = _agent(doc)
     out = cache_dir() / "sphinx_trajectories"
     out.mkdir(parents=True, exist_ok=True)
-    name = doc["id"].replace("/", "__") + f"__{doc['observation']}__{_rendering(doc)}.json"
-    (out / name).write_text(json.dumps({"id": doc["id"], "observation": doc["observation"], "rendering": _rendering(doc), "outputs": outs, "record": rec,
+    name = doc["id"].replace("/", "__") + f"__{doc['observation']}__{_rendering(doc)}" + ("" if _agent(doc) == "ours" else f"__{_agent(doc)}") + ".json"
+    (out / name).write_text(json.dumps({"id": doc["id"], "observation": doc["observation"], "rendering": _rendering(doc), "agent": _agent(doc), "outputs": outs, "record": rec,
                                         "steps": [{"activity": s.activity, "action": s.action} for s in steps]},
                                        indent=1, default=list), encoding="utf-8")
     return sample_values({"trajectory"}, rec)

@@ -17,8 +17,8 @@ Layout of a checkout (``$SPHINX_DATA_DIR``), as the repository holds it:
     lowlevel_tasks/<id>.xml, <id>.png   the screen of grounding task <id>
 
 Every problem raises DataError naming the file, row and field; a loader given a ``BadRows`` collector
-(``gui_tasks.errors``) keeps going past bad rows when skipping is on. ``data_check`` counts what a copy holds
-against the published numbers.
+(``gui_tasks.errors``) keeps going past bad rows when skipping is on. ``gui_tasks.sphinx.check.data_check`` counts what a copy holds
+against the published numbers (it needs the tasks' row builders, which import this module: it lives apart).
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ import os
 from pathlib import Path
 from typing import Any, Mapping
 
-from gui_tasks.data_check import BenchmarkCheck, TaskCount
 from gui_tasks.errors import BadRows, DataError
 from gui_tasks.sphinx.evaluator import Assertion, Evaluator, Step, evaluators_from_json
 from gui_tasks.sphinx.hierarchy import Hierarchy, parse_bounds
@@ -274,42 +273,3 @@ def _lowlevel_row(root: Path, path: Path, i: int, row: Any) -> dict[str, Any]:
     return {"row": i, "id": str(int(row["id"])), "app": str(row["app"]), "instruction": str(row["instruction"]), "xml": str(xml),
             "png": str(png) if png.is_file() else None, "official_type": t, "gold_type": GOLD_TYPES[t],
             "gold_element": el if isinstance(el, dict) else None, "gold_box": box, "gold_message": gt.get("message")}
-
-
-# --- what a local copy holds ---------------------------------------------------------------------------
-def data_check(root: Path | None) -> BenchmarkCheck:
-    """Read a copy with the tasks' own loaders; count documents per task against the published numbers and
-    collect every unreadable row (file, row, field) instead of stopping at the first."""
-    from gui_tasks.sphinx import static_tasks  # the row builders of the tasks (they import this module)
-
-    check = BenchmarkCheck("sphinx", root)
-    try:
-        root = Path(root) if root is not None else data_root({})
-        if not root.is_dir():
-            raise DataError("not a folder", file=str(root))
-    except DataError as exc:
-        check.errors.append(exc)
-        return check
-    check.root = root
-    src = "paper 3.3.2-3.3.4 / release (OFFICIAL_FORMATS)"
-    for task, key, build in (
-            ("sphinx_knowledge", "probes", lambda bad: static_tasks.knowledge_rows(root, bad)),
-            ("sphinx_completion", "completion_steps", lambda bad: static_tasks.completion_rows(root, "screenshot", bad=bad)),
-            ("sphinx_grounding", "grounding_tasks", lambda bad: static_tasks.grounding_rows(root, "screenshot", bad=bad))):
-        bad = BadRows(skip=True)
-        try:
-            found = len(build(bad))
-        except DataError as exc:  # a whole file unreadable
-            bad.add(exc)
-            found = 0
-        check.errors.extend(bad.errors)
-        check.counts.append(TaskCount(task, found, EXPECTED[key], src))
-    n = 0
-    for path in sorted((root / "groundtruth").glob("*/*/evaluator.json")):
-        try:
-            load_evaluators(path)
-            n += 1
-        except DataError as exc:
-            check.errors.append(exc)
-    check.counts.append(TaskCount("sphinx evaluators (groundtruth/*/*/evaluator.json)", n, EXPECTED["evaluator_files"], src))
-    return check

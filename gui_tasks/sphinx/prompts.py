@@ -159,3 +159,187 @@ def lowlevel_user_prompt(by_point: bool = False) -> str:
     """run_lowlevel.py's user prompt up to the observation (element ids; ``by_point``: the image agent's touch actions)."""
     touch, example = (LOWLEVEL_TOUCH_BY_POINT, "text [123,456] [some text]") if by_point else (LOWLEVEL_TOUCH_BY_INDEX, "text [12] [some text]")
     return _LOWLEVEL_INFO + touch + _LOWLEVEL_RULES.replace("{example}", example)
+
+
+# --- the official ReAct navigation agent (``Agents/prompts/react_prompt_*.py``, ``Agents/utils.load_react_prompt``) -----
+# PKU-ASE-RISE/Sphinx @ 20f84094386942d59f8d1a3c33b78c160e4ead9c (the repository states no license: the prompt text
+# is a fact the tasks reproduce, as above; no code is copied). The paper's navigation agent (section 4.2).
+# load_react_prompt joins system, action space, domain knowledge, the (empty, no demonstrations) examples and the
+# template with "\n"; AgentReAct_*.act fills the template's instruction, observation and previous action.
+OFFICIAL_REACT_PROTOCOL = "sphinx-official-react-v1"
+REACT_OBSERVATION_TEXT = "This is a simplified representation of the UI screen, providing key information."
+REACT_OBSERVATION_IMAGE = "This is a screenshot of the current app screen."
+REACT_OBSERVATION_ANNOTATED = ("You will be provided with a screenshot of the current app screen, with each actionable element "
+                               "annotated with a bounding box and an index inside the bounding box. The color of the bounding box "
+                               "indicates its action type.")
+_REACT_SYSTEM = ("You are an autonomous intelligent agent tasked with navigating a mobile app. You will be given app-based tasks. "
+                 "These tasks will be accomplished through the use of specific actions you can issue.\n\n"
+                 "Here's the information you'll have:\n"
+                 "The TASK: This is the task you're trying to complete.\n"
+                 "The OBSERVATION: {observation_description}\n"
+                 "The PREVIOUS ACTION: This is the action you just performed. It may be helpful to track your progress.\n")
+_REACT_GLOBAL = """
+
+Global Navigation Actions:
+`press [back]`: Press back button.
+`press [restart]`: Press to restart the app.
+`press [home]`:  Press to return to the desktop.
+`press [none]`: Do nothing but wait for the UI page completely loaded.
+`press [stop]`: Issue this action when you believe the task is complete.
+`press [enter]`: Press the "Enter" key.
+"""
+_REACT_DOMAIN = """To be successful, it is very important to follow the following rules:
+1. You should only issue an action that is valid given the current observation
+2. You should only issue one action at a time.
+3. You should reason step by step and then issue the next action.
+4. Generate the action in the correct format. After step-by-step reasoning, summary with a "In summary, the next action I will perform is" phrase, followed by action inside ``````. For example, "In summary, the next action I will perform is ```{action_format}```".
+5. Issue stop action when you think you have achieved the task. Don't generate anything after stop.
+"""
+REACT_TEMPLATE_TEXT = "OBSERVATION:\n{observation}\nTASK: {instruction}\nPREVIOUS ACTION: {previous_action}"
+# react_prompt_image.py hard-codes its emulator's "768 * 1280"; the real screenshot size is filled in (as for grounding)
+REACT_TEMPLATE_IMAGE = ("\nOBSERVATION: The observation of the current app screen is the image provided below. The resolution of "
+                        "the screenshot is {w} * {h}.\nTASK: {instruction}\nPREVIOUS ACTION: {previous_action}")
+REACT_TEMPLATE_ANNOTATED = ("\nOBSERVATION: The observation of the current app screen is the image provided below, with each "
+                            "actionable element annotated with a bounding box and an index inside the bounding box. The color of "
+                            "the bounding box and the color of the background of the index indicates its action type. red "
+                            "indicates click action, purple indicates longclick action, blue indicates text action, green "
+                            "indicates swipe action.\nTASK: {instruction}\nPREVIOUS ACTION: {previous_action}")
+REACT_ANSWER_PHRASE = "In summary, the next action I will perform is"
+REACT_ACTION_SPLITTER = "```"
+
+
+def react_prompt(modality: str, *, instruction: str, previous_action: str, observation: str = "", size: tuple[int, int] = (0, 0)) -> str:
+    """The official ReAct agent's prompt for ``modality`` ``text`` / ``image`` / ``annotated_image`` (no demonstrations)."""
+    by_point = modality == "image"
+    description = {"text": REACT_OBSERVATION_TEXT, "image": REACT_OBSERVATION_IMAGE, "annotated_image": REACT_OBSERVATION_ANNOTATED}[modality]
+    action_space = ("The actions you can perform fall into several categories:\n\n"
+                    + (LOWLEVEL_TOUCH_BY_POINT if by_point else LOWLEVEL_TOUCH_BY_INDEX) + _REACT_GLOBAL)
+    domain = _REACT_DOMAIN.replace("{action_format}", "text [123,456] [some text]" if by_point else "text [12] [some text]")
+    if modality == "text":
+        template = REACT_TEMPLATE_TEXT.format(observation=observation, instruction=instruction, previous_action=previous_action)
+    elif modality == "image":
+        template = REACT_TEMPLATE_IMAGE.format(w=size[0], h=size[1], instruction=instruction, previous_action=previous_action)
+    else:
+        template = REACT_TEMPLATE_ANNOTATED.format(instruction=instruction, previous_action=previous_action)
+    return "\n".join([_REACT_SYSTEM.format(observation_description=description), action_space, domain, "", template])
+
+
+# --- the official Reflexion agent (``Agents/Reflexion.py``, ``Agents/prompts/reflect_prompt_{common,text}.py``) -------
+# As published the agent cannot run: run_benchmark.py does not pass the ``prompt_file`` its constructor demands, the
+# text agent loads the image prompts (whose "system" is a whole dict and which lack "action_space_description"), the
+# prompt modules import each other without the package prefix, and ``init_prompt.format(instruction=...)`` leaves the
+# other placeholders unfilled (KeyError). What is reproduced is the evident intent, for text observations: the
+# ``reflect_prompt_text`` texts joined as ``load_reflexion_prompt`` joins them, the previous screen before the last
+# action (the code passes the current one twice), and the reading of AgentReflexion_Text.act: a step after an action
+# first asks the reflection; its fenced answer containing "yes" (lower-cased) lets the same step go on to the action
+# prompt; otherwise the step ends with 'press [replan]' (a no-op here: the official environment has no such press)
+# and the next step asks for an action without reflecting.
+OFFICIAL_REFLEXION_PROTOCOL = "sphinx-official-reflexion-v1"
+_REFLECTION_SYSTEM = ("You are an autonomous intelligent agent tasked with navigating a mobile app. You will be given app-based tasks. "
+                      "These tasks will be accomplished through the use of specific actions you can issue. You have issued an action "
+                      "and received a response. You will now reflect on the action you just performed.\n\n"
+                      "Here's the information you'll have:\n"
+                      "The TASK: This is the task you're trying to complete.\n"
+                      "The PREVIOUS OBSERVATION: This is a simplified representation of the previous UI screen, providing key information.\n"
+                      "The PREVIOUS ACTION: This is the action you just performed. It may be helpful to track your progress.\n"
+                      "The CURRENT OBSERVATION: This is a simplified representation of the current UI screen, providing key information.\n\n"
+                      "Based on the information, determine whether the previous action was successful.\n")
+_REFLECTION_DOMAIN = ("To be successful, it is very important to follow the following rules:\n"
+                      "1. You should reason step by step to reflect whether the issued action was successful or not. This will help "
+                      "you to determine the next action to take.\n"
+                      "2. Generate the reflection in the correct format. The final response should end with ```Yes``` or ```No```.\n")
+REFLECTION_TEMPLATE = ("PREVIOUS OBSERVATION:\n{observation}\nTASK: {instruction}\nPREVIOUS ACTION: {previous_action}\n"
+                       "CURRENT OBSERVATION: {next_observation}")
+
+
+def reflexion_action_prompt(*, instruction: str, previous_action: str, observation: str) -> str:
+    """``reflect_prompt_text``'s action prompt: ReAct's text system, actions and rules, then the template (no examples line)."""
+    action_space = "The actions you can perform fall into several categories:\n\n" + LOWLEVEL_TOUCH_BY_INDEX + _REACT_GLOBAL
+    domain = _REACT_DOMAIN.replace("{action_format}", "text [12] [some text]")  # react_prompt_text's, already filled
+    template = REACT_TEMPLATE_TEXT.format(observation=observation, instruction=instruction, previous_action=previous_action)
+    return "\n".join([_REACT_SYSTEM.format(observation_description=REACT_OBSERVATION_TEXT), action_space, domain, template])
+
+
+def reflexion_reflection_prompt(*, instruction: str, previous_action: str, before: str, now: str) -> str:
+    """``reflect_prompt_text``'s reflection prompt: the reflection system, its rules, the template."""
+    template = REFLECTION_TEMPLATE.format(observation=before, instruction=instruction, previous_action=previous_action,
+                                          next_observation=now)
+    return "\n".join([_REFLECTION_SYSTEM, _REFLECTION_DOMAIN, template])
+
+
+# --- the official LLM-Planner agent (``Agents/LLMPlanner.py``, ``Agents/prompts/llmplanner_prompt_text.py``) ------------
+# Like Reflexion it cannot run as published (the constructor demands kwargs run_benchmark.py does not pass; the planning
+# prompt is built from "system_grounding"; ``format(instruction=...)`` leaves other placeholders unfilled; the plan
+# pattern ``[((.|\n)*?)]`` is a character class, so ``match.group(1)`` raises). Reproduced is the evident intent for text
+# observations: a planning round ("system_planning", its rules, the planning template as published, indented) whose
+# answer lists the plan as "[step]" lines after "High-level Plan:"; then one grounding round per plan step (the current
+# step as CURRENT PLAN), read like ReAct's; ```press [replan]``` waits ('press [none]') and plans again after the step.
+OFFICIAL_PLANNER_PROTOCOL = "sphinx-official-llmplanner-v1"
+_PLANNER_ACTIONS = """
+
+Global Navigation Actions:
+`press [back]`: Press back button.
+`press [restart]`: Press to restart the app.
+`press [home]`:  Press to return to the desktop.
+`press [none]`: Do nothing but wait for the UI page completely loaded.
+`press [stop]`: Issue this action when you believe the task is complete.
+`press [enter]`: Press the "Enter" key.
+"""
+_PLANNER_HEAD = ("You are an autonomous intelligent agent tasked with navigating a mobile app. You will be given app-based tasks. ")
+PLANNER_SYSTEM_GROUNDING = (
+    _PLANNER_HEAD + "These tasks will be accomplished through the use of specific actions you can issue.\n\n"
+    "Here's the information you'll have:\n"
+    "The TASK: This is the task you're trying to complete.\n"
+    "The OBSERVATION: This is a simplified representation of the UI screen, providing key information.\n"
+    "The CURRENT PLAN: This is the plan you are currently executing.\n\n"
+    "The actions you can perform fall into several categories:\n\n"
+    "Touch Screen Actions:\n"
+    "`click [id]`: This action clicks on an element with a specific id.\n"
+    "`longclick [id]`: This action long clicks on an element with a specific id.\n"
+    "`text [id] [content] [press_enter_after=0|1]`: Use this to type the content into the field with id. By default, the "
+    "\"Enter\" key is pressed after typing unless press_enter_after is set to 0.\n"
+    "`enter [id]`: Press the \"Enter\" key on the field with id.\n"
+    "`swipe [id][direction=down|up|left|right]`: swipe an element with a specific id in a specific direction.\n"
+    + _PLANNER_ACTIONS + "`press [replan]`: Press the \"replan\" key for re-generate high-level plans.\n")
+PLANNER_DOMAIN_GROUNDING = (
+    "To be successful, it is very important to follow the following rules:\n"
+    "1. You should only issue an action that is valid given the current observation\n"
+    "2. You should only issue one action at a time.\n"
+    "3. You should issue an action that is most relevant to the current plan.\n"
+    "4. Generate the action in the correct format. Start with a \"In summary, the next action I will perform is\" phrase, "
+    "followed by action inside ``````. For example, \"In summary, the next action I will perform is ```click [1234]```\".\n"
+    "5. press[replan] action when you think no action is relevant to the current plan.\n"
+    "6. press [stop] action when you think you have achieved the task. Don't generate anything after stop.\n")
+PLANNER_SYSTEM_PLANNING = (
+    _PLANNER_HEAD + "You need to generate a high-level plan consisting of several concrete actions to achieve the task.\n\n"
+    "Here's the information you'll have:\n"
+    "The TASK: This is the task you're trying to complete.\n"
+    "The OBSERVATION: This is a simplified representation of the UI screen, providing key information.\n"
+    "The PREVIOUS ACTION: This is the action you just performed. It may be helpful to track your progress.\n\n"
+    "The concrete actions you can perform fall into several categories:\n\n"
+    "Touch Screen Actions:\n"
+    "`click [id]`: This action clicks on an element with a specific id.\n"
+    "`longclick [id]`: This action long clicks on an element with a specific id.\n"
+    "`text [id] [content]`: Use this to type the content into the field with id.\n"
+    "`enter [id]`: Press the \"Enter\" key on the field with id.\n"
+    "`swipe [id] [direction=down|up|left|right]`: swipe an element with a specific id in a specific direction.\n"
+    + _PLANNER_ACTIONS)
+PLANNER_DOMAIN_PLANNING = (
+    "To be successful, it is very important to follow the following rules:\n"
+    "1. You should only issue an action that is valid given the current observation\n"
+    "2. You should follow the examples to reason step by step for the high-level plan.\n"
+    "3. Generate the plan in the correct format. Start with a \"High-level Plan:\n\" phrase, followed by the sequence of "
+    "concrete steps inside []. For example, \"High-level Plan:\n[click the account button]\n[scroll down]\n[click the avatar icon].\n")
+PLANNER_TEMPLATE_PLANNING = "OBSERVATION:\n    {observation}\n    TASK: {instruction}\n    PREVIOUS ACTION: {previous_action}"
+PLANNER_TEMPLATE_GROUNDING = "OBSERVATION:\n{observation}\nTASK: {instruction}\nCURRENT PLAN: {current_plan}"
+PLAN_PHRASE = "High-level Plan:\n"
+
+
+def planner_planning_prompt(*, instruction: str, previous_action: str, observation: str) -> str:
+    template = PLANNER_TEMPLATE_PLANNING.format(observation=observation, instruction=instruction, previous_action=previous_action)
+    return "\n".join([PLANNER_SYSTEM_PLANNING, PLANNER_DOMAIN_PLANNING, template])
+
+
+def planner_grounding_prompt(*, instruction: str, current_plan: str, observation: str) -> str:
+    template = PLANNER_TEMPLATE_GROUNDING.format(observation=observation, instruction=instruction, current_plan=current_plan)
+    return "\n".join([PLANNER_SYSTEM_GROUNDING, PLANNER_DOMAIN_GROUNDING, template])

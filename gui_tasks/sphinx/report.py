@@ -43,6 +43,7 @@ def _rows(runs: Sequence[RunResults]) -> dict[str, dict[tuple[str, str, str], di
             source = "simulator" if kind == "navigation" else str(md.get("source", "?"))
             # the paper-prose twins get their own rows (results from before renderings had names carry none)
             label = f"{run.model_label} [{source}]" + (f" [{md['rendering']}]" if md.get("rendering", "official") != "official" else "")
+            label += f" [agent {md['agent']}]" if md.get("agent", "ours") != "ours" else ""  # the official agents: own rows
             key = (label, str(md.get("observation", TEXT_MODE)), str(md.get("subset", "")))
             out.setdefault(kind, {}).setdefault(key, {}).update(t.metrics)
     return out
@@ -202,8 +203,7 @@ def trajectory_viewer(doc: Mapping[str, Any], outputs: Sequence[str], out: Path)
     ``doc``: a navigation document (``id``, ``observation``, ``rendering``, ``max_steps``, ``on_format_error``)."""
     from PIL import Image, ImageDraw
 
-    from gui_tasks.sphinx.actions import parse_action
-    from gui_tasks.sphinx.lmms_task import _task
+    from gui_tasks.sphinx.lmms_task import _task, read_output
     from gui_tasks.sphinx.simulator import Simulator, resolve
 
     sim = Simulator()
@@ -212,7 +212,7 @@ def trajectory_viewer(doc: Mapping[str, Any], outputs: Sequence[str], out: Path)
     for text in list(outputs)[: doc.get("max_steps", len(outputs))]:
         img = obs.screenshot().convert("RGB")
         d = ImageDraw.Draw(img)
-        status, act = parse_action(text)
+        status, act = read_output(doc, text)  # as the document's agent read it
         captions.append(f"{status}: {str(text).strip().splitlines()[-1][:60] if str(text).strip() else ''}")
         frames.append(img)
         if act is None:
@@ -256,7 +256,8 @@ def render_trajectories(folder: Path, out: Path) -> list[Path]:
         saved = json.loads(f.read_text(encoding="utf-8"))
         doc = {"id": saved["id"], "observation": saved.get("observation", TEXT_MODE), "max_steps": len(saved["outputs"]),
                "on_format_error": saved.get("on_format_error", "stop"),
-               "rendering": saved.get("rendering", "paper-prose")}  # files from before renderings had names: prose ids
+               "rendering": saved.get("rendering", "paper-prose"),  # files from before renderings had names: prose ids
+               "agent": saved.get("agent", "ours")}
         _png, page = trajectory_viewer(doc, saved["outputs"], out / f.stem)
         pages.append(page)
     links = "".join(f"<li><a href='{p.name}'>{html.escape(p.stem)}</a></li>" for p in pages)

@@ -23,7 +23,8 @@ from gui_tasks.sphinx import official, synth
 from gui_tasks.sphinx.actions import PRESS, format_action, is_exact, parse_action, repair_action
 from gui_tasks.sphinx.hierarchy import DEFAULT_RENDERING, RENDERINGS, Hierarchy, center
 from gui_tasks.sphinx.observation import MODES, TEXT_MODES, official_tree_text, official_view, render_images, render_text
-from gui_tasks.sphinx.official_parse import judge_completion_official, parse_official_action
+from gui_tasks.sphinx.official_parse import (judge_completion_official, official_mcq_answer, official_tf_answer,
+                                             parse_official_action)
 from gui_tasks.sphinx import prompts as P
 from gui_tasks.sphinx.prompts import COMPLETION_PROMPT, GROUNDING_PROMPT, KNOWLEDGE_BQ_PROMPT, KNOWLEDGE_MCQ_PROMPT, MODE_HEADERS
 
@@ -70,13 +71,22 @@ _OFFICIAL_DESCRIPTIONS = {"click": "Click on {v}.", "longclick": "Long click on 
                           "home": "Go to the home screen."}  # home: no official description (the official code has no home)
 
 
+def official_description(a: Mapping[str, Any]) -> str | None:
+    """``get_description`` of one action in the evaluator's form (``action_type``, ``element``, ``message``); None for
+    a type the official code does not describe."""
+    t = a.get("action_type")
+    if t not in _OFFICIAL_DESCRIPTIONS:
+        return None
+    return _OFFICIAL_DESCRIPTIONS[t].format(v=official_view(a.get("element") or {}), m=a.get("message", ""))
+
+
 def official_history(acts: list[dict[str, Any]], *, file: str = "<memory>") -> str:
     out = []
     for k, a in enumerate(acts):
-        t = a["action_type"]
-        if t not in _OFFICIAL_DESCRIPTIONS:
-            raise DataError(f"no official description for action {t!r}", file=file, row=k, field="type")
-        out.append("- " + _OFFICIAL_DESCRIPTIONS[t].format(v=official_view(a.get("element") or {}), m=a.get("message", "")))
+        text = official_description(a)
+        if text is None:
+            raise DataError(f"no official description for action {a['action_type']!r}", file=file, row=k, field="type")
+        out.append("- " + text)
     return "\n".join(out)
 
 
@@ -181,7 +191,11 @@ class SphinxStaticTask(RowsTask):
         if kind == "focused":
             rows = focused_rows(int(meta.get("seed", 0)))
         elif kind == "knowledge":
-            rows = knowledge_rows(_root(meta), bad)
+            scoring = meta.get("knowledge_scoring", DEFAULT_KNOWLEDGE_SCORING)
+            if scoring not in KNOWLEDGE_SCORINGS:
+                raise DataError(f"knowledge_scoring must be one of {KNOWLEDGE_SCORINGS}, got {scoring!r}", file="<task yaml>",
+                                field="metadata.knowledge_scoring")
+            rows = [{**r, "knowledge_scoring": scoring} for r in knowledge_rows(_root(meta), bad)]
         elif kind == "completion":
             rows = completion_rows(_root(meta), mode, rendering, bad)
         else:
@@ -282,18 +296,33 @@ def _status(text: str, original: Any) -> str:
     return "parsed" if original is not None else "malformed"
 
 
+# How "as written" (Original) answers of knowledge probing are read (task metadata ``knowledge_scoring``):
+# ``official`` (default: the paper's Table 6 comes from knowledge_probing.py) compares the whole answer case-blind
+# (gui_tasks.sphinx.official_parse: ``a`` right, `` A`` wrong; any probe answer but t/T counts as F);
+# ``stripped`` is our earlier reading (whitespace stripped, exact upper-case A-D or T/F, anything else wrong).
+KNOWLEDGE_SCORINGS = ("official", "stripped")
+DEFAULT_KNOWLEDGE_SCORING = "official"
+
+
 def score_knowledge(doc: Mapping[str, Any], text: str) -> dict[str, Any]:
     s = text.strip()
+    official_reading = doc.get("knowledge_scoring", DEFAULT_KNOWLEDGE_SCORING) == "official"
     if doc["probe"] == "mcq":
-        original = s if s in "ABCD" and len(s) == 1 else None
+        strict = s if s in "ABCD" and len(s) == 1 else None
+        original = official_mcq_answer(text) if official_reading else strict
         m = _LETTER.search(s)
-        repaired = original or (m.group(1) if m else None)
+        repaired = strict or (m.group(1) if m else None)
     else:
-        original = s if s in ("T", "F") else None
+        strict = s if s in ("T", "F") else None
+        # the official reading always has a value; the format-error count still asks for the bare T/F
+        original = official_tf_answer(text) if official_reading else strict
         m = _TF.search(s)
-        repaired = original or ({"t": "T", "true": "T", "yes": "T", "f": "F", "false": "F", "no": "F"}[m.group(1).lower()] if m else None)
-    return {"capability": doc["capability"], "probe": doc["probe"], "qid": doc["qid"], "status": _status(s, original),
-            "correct": original == doc["answer"], "correct_repaired": repaired == doc["answer"], "predicted": repaired}
+        repaired = strict or ({"t": "T", "true": "T", "yes": "T", "f": "F", "false": "F", "no": "F"}[m.group(1).lower()] if m else None)
+    asked = ("A", "B", "C", "D") if doc["probe"] == "mcq" else ("T", "F")
+    parsed = text.upper() in asked if official_reading else strict is not None
+    return {"capability": doc["capability"], "probe": doc["probe"], "qid": doc["qid"], "status": _status(s, True if parsed else None),
+            "correct": original == doc["answer"], "correct_repaired": repaired == doc["answer"], "predicted": repaired,
+            "scoring": "official" if official_reading else "stripped"}
 
 
 def score_completion(doc: Mapping[str, Any], text: str) -> dict[str, Any]:

@@ -3,11 +3,15 @@
 Simulator navigation (multi-round): ``sphinx_sim_nav`` (built-in goal tasks, trajectory evaluators),
 ``sphinx_sim_toggle`` (StaR Table 5 dynamic toggle tasks, partial credit), ``sphinx_sim`` (both).
 Static tasks on the official material (``$SPHINX_DATA_DIR``) and on the synthetic corpus (``_synth``):
-``sphinx_knowledge``, ``sphinx_completion``, ``sphinx_grounding`` and ``sphinx_focused_synth``.
+``sphinx_knowledge``, ``sphinx_completion``, ``sphinx_grounding`` and ``sphinx_focused_synth``. Knowledge probing is
+scored as the official ``evaluate_mcqa`` scores it; ``sphinx_knowledge[_synth]_stripped`` keep our earlier reading.
 Every observation mode of section 3.4.1 has its own task: no suffix = full accessibility text, then
 ``_simplified``, ``_image`` (screenshot) and ``_som`` (Set-of-Mark). Observations use the ``official``
 rendering (the official code's numbering, lines and prompts, so results compare with the paper); each
-navigation, completion and grounding task has a ``_prose`` twin with the ``paper-prose`` rendering.
+navigation, completion and grounding task has a ``_prose`` twin with the ``paper-prose`` rendering. Navigation
+tasks of the official rendering also have a ``_react`` twin (the official ReAct agent's prompt and answer reading) and,
+for text observations, ``_reflexion`` and ``_llmplanner`` twins (the official Reflexion and LLM-Planner agents' prompts
+as meant: see ``prompts.py``).
 """
 
 from __future__ import annotations
@@ -15,9 +19,11 @@ from __future__ import annotations
 from gui_tasks.sphinx.actions import PARSER_PROTOCOL, REPAIR_PROTOCOL
 from gui_tasks.sphinx.hierarchy import DEFAULT_RENDERING
 from gui_tasks.sphinx.lmms_task import MAX_STEPS
-from gui_tasks.sphinx.official_parse import OFFICIAL_PARSER_PROTOCOL
-from gui_tasks.sphinx.prompts import OFFICIAL_PROMPT_PROTOCOL, PROMPT_PROTOCOL
-from gui_tasks.sphinx.static_tasks import GROUNDING_RULE
+from gui_tasks.sphinx.official_parse import OFFICIAL_KNOWLEDGE_PROTOCOL, OFFICIAL_PARSER_PROTOCOL, OFFICIAL_REACT_PARSER_PROTOCOL
+from gui_tasks.sphinx.observation import TEXT_MODES
+from gui_tasks.sphinx.prompts import (OFFICIAL_PLANNER_PROTOCOL, OFFICIAL_PROMPT_PROTOCOL, OFFICIAL_REACT_PROTOCOL,
+                                      OFFICIAL_REFLEXION_PROTOCOL, PROMPT_PROTOCOL)
+from gui_tasks.sphinx.static_tasks import DEFAULT_KNOWLEDGE_SCORING, GROUNDING_RULE, KNOWLEDGE_SCORINGS
 
 VERSION = "3.0"
 RENDERING_SUFFIX = {"official": "", "paper-prose": "_prose"}
@@ -36,6 +42,8 @@ STATIC_METRICS = {
 # Generation budgets (the paper gives none): navigation reasons before acting (section 4.2); the static
 # answers are one word, a letter or one action.
 NAV_MAX_NEW_TOKENS, STATIC_MAX_NEW_TOKENS = 256, 64
+# The official ReAct agent reasons step by step before its ```action``` (the official code sets no limit).
+REACT_MAX_NEW_TOKENS = 512
 # The official completion and grounding prompts let the model reason before YES/NO or the ```action```
 # (run_lowlevel.py asks for step-by-step reasoning); the official scripts set no limit.
 OFFICIAL_MAX_NEW_TOKENS = 512
@@ -67,6 +75,7 @@ NAV_TEMPLATE = TEMPLATE.format(module="lmms_task", cls="SphinxNavTask", output_t
   observation: {mode}
   rendering: {rendering}
   on_format_error: stop
+  agent: {agent}
   prompt_protocol: {prompt}
   parser_protocol: {parser}
 """
@@ -101,10 +110,19 @@ def render_all() -> dict[str, str]:
     for rendering, rtag in RENDERING_SUFFIX.items():
         for mode, suffix in MODE_SUFFIX.items():
             for task, subset in (("sphinx_sim", "all"), ("sphinx_sim_nav", "nav"), ("sphinx_sim_toggle", "toggle")):
-                name = task + suffix + rtag
-                files[f"{name}.yaml"] = NAV_TEMPLATE.format(
-                    task=name, subset=subset, metrics=_metrics(NAV_METRICS), version=VERSION, max_steps=MAX_STEPS, mode=mode,
-                    rendering=rendering, max_new_tokens=NAV_MAX_NEW_TOKENS, prompt=PROMPT_PROTOCOL, parser=PARSER_PROTOCOL)
+                # ours, and (official rendering) the official ReAct agent the paper benchmarks (_react)
+                agents = [("ours", "", PROMPT_PROTOCOL, PARSER_PROTOCOL)]
+                if rendering == "official":  # the official agents: ReAct in every mode, Reflexion on text observations
+                    agents.append(("react", "_react", OFFICIAL_REACT_PROTOCOL, OFFICIAL_REACT_PARSER_PROTOCOL))
+                    if mode in TEXT_MODES:
+                        agents.append(("reflexion", "_reflexion", OFFICIAL_REFLEXION_PROTOCOL, OFFICIAL_REACT_PARSER_PROTOCOL))
+                        agents.append(("llmplanner", "_llmplanner", OFFICIAL_PLANNER_PROTOCOL, OFFICIAL_REACT_PARSER_PROTOCOL))
+                for agent, atag, prompt, parser in agents:
+                    name = task + suffix + rtag + atag
+                    files[f"{name}.yaml"] = NAV_TEMPLATE.format(
+                        task=name, subset=subset, metrics=_metrics(NAV_METRICS), version=VERSION, max_steps=MAX_STEPS, mode=mode,
+                        rendering=rendering, max_new_tokens=REACT_MAX_NEW_TOKENS if agent != "ours" else NAV_MAX_NEW_TOKENS,
+                        prompt=prompt, parser=parser, agent=agent)
     static = [("knowledge", ("full_text",), ("official",)), ("completion", tuple(MODE_SUFFIX), tuple(RENDERING_SUFFIX)),
               ("grounding", tuple(MODE_SUFFIX), tuple(RENDERING_SUFFIX))]
     for kind, modes, renderings in static:
@@ -114,10 +132,18 @@ def render_all() -> dict[str, str]:
                     task = f"sphinx_{kind}{tag}{MODE_SUFFIX[mode]}{RENDERING_SUFFIX[rendering]}"
                     prompt, parser = _protocols(kind, rendering)
                     budget = OFFICIAL_MAX_NEW_TOKENS if prompt == OFFICIAL_PROMPT_PROTOCOL else STATIC_MAX_NEW_TOKENS
-                    files[f"{task}.yaml"] = STATIC_TEMPLATE.format(
-                        task=task, kind=kind, source=source, mode=mode, rendering=rendering, metrics=_metrics(STATIC_METRICS[kind]),
-                        version=VERSION, max_new_tokens=budget, prompt=prompt, parser=parser, repair=REPAIR_PROTOCOL,
-                        rule=GROUNDING_RULE)
+                    for scoring in (KNOWLEDGE_SCORINGS if kind == "knowledge" else (None,)):
+                        name = task + ("" if scoring in (None, DEFAULT_KNOWLEDGE_SCORING) else f"_{scoring}")
+                        text = STATIC_TEMPLATE.format(
+                            task=name, kind=kind, source=source, mode=mode, rendering=rendering,
+                            metrics=_metrics(STATIC_METRICS[kind]), version=VERSION, max_new_tokens=budget, prompt=prompt,
+                            parser=OFFICIAL_KNOWLEDGE_PROTOCOL if scoring == "official" else parser, repair=REPAIR_PROTOCOL,
+                            rule=GROUNDING_RULE)
+                        if scoring is not None:
+                            text += f"  knowledge_scoring: {scoring}\n"
+                        if scoring == "official":  # evaluate_mcqa reads the answer as the model wrote it: lmms-eval must
+                            text += "reasoning_tags: none\n"  # not strip it (its reasoning-tag pass strips whitespace)
+                        files[f"{name}.yaml"] = text
     files["sphinx_focused_synth.yaml"] = STATIC_TEMPLATE.format(
         task="sphinx_focused_synth", kind="focused", source="synthetic", mode="full_text", rendering="official",
         metrics=_metrics(STATIC_METRICS["focused"]), version=VERSION, max_new_tokens=STATIC_MAX_NEW_TOKENS, prompt=PROMPT_PROTOCOL,

@@ -1,0 +1,89 @@
+"""Model args of our backends, checked without loading a checkpoint.
+
+One check, used where a backend starts (``gui_hf``, ``gui_wrap``) and where a submission is re-checked
+(``gui_tasks.leaderboard``): a run that ``gui_hf`` would have refused (an intervention parameter such as
+``prompt_affix.suffix=...`` with no ``interventions=prompt_affix``) is refused as a submission too.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from gui_models.logit_capture import capture_mode
+
+GUI_HF = "gui_hf"
+GUI_WRAP = "gui_wrap"
+DTYPE_CHOICES = ("auto", "float32", "bfloat16", "float16")
+GUI_HF_KNOWN = frozenset({"pretrained", "device", "dtype", "batch_size", "max_batch_size", "max_new_tokens", "min_pixels",
+                          "max_pixels", "system_prompt", "trust_remote_code", "attn_implementation", "interventions",
+                          "device_map", "capture_logits"})
+
+
+def check_gui_hf_args(args: Mapping[str, Any], owner: str = GUI_HF) -> None:
+    """``gui_hf``'s model args: known names, dtype, batch size, capture mode and the intervention parameters."""
+    from gui_interventions.manager import resolve
+
+    bad = [k for k in args if "." not in k and k not in GUI_HF_KNOWN]
+    if bad:
+        raise ValueError(f"{owner}: unknown model args {bad}; known: {sorted(GUI_HF_KNOWN)} and <intervention>.<param>")
+    dtype = args.get("dtype", "auto")
+    if str(dtype) not in DTYPE_CHOICES:
+        raise ValueError(f"{owner}: dtype={dtype} is not a dtype this backend loads; choose one of {', '.join(DTYPE_CHOICES)}")
+    batch_size = args.get("batch_size", 1)
+    try:
+        batch = int(batch_size)
+    except (TypeError, ValueError):
+        batch = 0
+    if batch < 1:
+        raise ValueError(f"{owner}: batch_size={batch_size} must be a whole number >= 1 (requests per forward pass)")
+    capture_mode(args.get("capture_logits"), owner)
+    resolve(args.get("interventions"), {k: v for k, v in args.items() if "." in k})
+
+
+def installed_interventions() -> set[str]:
+    """Every name in the ``gui_interventions`` entry-point group, loadable or not."""
+    from gui_interventions.manager import _load_all
+
+    found, broken = _load_all()
+    return set(found) | set(broken)
+
+
+def split_wrap_args(interventions: Any, args: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``gui_wrap``'s model args: (intervention parameters, checked; the args left for the wrapped backend).
+
+    A dotted key whose prefix is an installed intervention is ours, selected or not: an unselected one is
+    refused (``gui_hf`` does the same) instead of being handed to the wrapped backend.
+    """
+    from gui_interventions.manager import parse_selection, resolve
+
+    names = set(parse_selection(interventions))
+    known = names | (installed_interventions() if any("." in k for k in args) else set())
+    ours = {k: v for k, v in args.items() if "." in k and k.split(".", 1)[0] in known}
+    resolve(interventions, ours)
+    return ours, {k: v for k, v in args.items() if k not in ours}
+
+
+def check_model_args(backend: str, args_string: str) -> None:
+    """Re-check a run's ``--model`` and ``--model_args`` as the backend would before loading the checkpoint.
+
+    Parsed by lmms-eval's own parser; ``gui_hf`` and ``gui_wrap`` run their own checks; any other backend
+    applies no interventions, so intervention arguments given to it are refused.
+    """
+    from lmms_eval.utils import simple_parse_args_string
+
+    try:
+        args = simple_parse_args_string(args_string)
+    except ValueError as exc:
+        raise ValueError(f"model args {args_string!r} are not k=v,k=v: {exc}") from exc
+    if backend == GUI_HF:
+        check_gui_hf_args(args)
+    elif backend == GUI_WRAP:
+        if not args.get("backend"):
+            raise ValueError("gui_wrap: model arg backend=<lmms-eval model name> is required (e.g. backend=qwen2_5_vl)")
+        capture_mode(args.get("capture_logits"), GUI_WRAP)
+        split_wrap_args(args.get("interventions"), {k: v for k, v in args.items() if k not in ("interventions", "capture_logits")})
+    else:
+        ours = sorted(k for k in args if k == "interventions" or ("." in k and k.split(".", 1)[0] in installed_interventions()))
+        if ours:
+            raise ValueError(f"backend {backend!r} applies no interventions but the model args set {ours}; "
+                             f"interventions run through gui_hf or gui_wrap (backend={backend})")
