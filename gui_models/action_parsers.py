@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Literal
 
 from gui_models.actions import Action
-from gui_models.coords import Frame
+from gui_models.coords import MAX_COORD, MAX_NUMBER_CHARS, Frame
 
 Status = Literal["parsed", "malformed", "empty"]
 GestureToScroll = Literal["same", "inverse"]
@@ -43,8 +43,6 @@ READINGS: tuple[str, ...] = ("schema", "star_official")
 _INVERSE = {"UP": "DOWN", "DOWN": "UP", "LEFT": "RIGHT", "RIGHT": "LEFT"}
 # AgentCPM-GUI schema: ``duration`` defaults to 200 ms; its README and evaluator call a POINT held longer a long press.
 AGENTCPM_DEFAULT_DURATION_MS = 200
-# A coordinate beyond this magnitude (in any frame) is a format error, not a point far off screen.
-MAX_COORD = 1e6
 
 # What each family's scroll/swipe word names: "scroll" (the scroll direction) or "finger" (the finger's movement).
 SCROLL_SEMANTICS: dict[str, str] = {"os_atlas": "scroll", "ui_tars": "scroll", "ui_tars_1_5": "scroll",
@@ -125,7 +123,7 @@ def finite_number(value: Any) -> float | None:
         return None
     if isinstance(value, str):
         s = value.strip()
-        if not _NUM_FULL.fullmatch(s):
+        if len(s) > MAX_NUMBER_CHARS or not _NUM_FULL.fullmatch(s):
             return None
         value = s
     if not isinstance(value, (int, float, str)):
@@ -135,6 +133,15 @@ def finite_number(value: Any) -> float | None:
     except (ValueError, OverflowError):
         return None
     return v if math.isfinite(v) and abs(v) <= MAX_COORD else None
+
+
+def plausible_index(value: str) -> int | None:
+    """A digit string as an element index when it has at most ``MAX_NUMBER_CHARS`` digits and is <= ``MAX_COORD``."""
+    s = value.strip()
+    if not s or len(s) > MAX_NUMBER_CHARS or not s.isascii() or not s.isdigit():
+        return None
+    v = int(s)
+    return v if v <= MAX_COORD else None
 
 
 def _xy(value: Any) -> tuple[float, float] | None:
