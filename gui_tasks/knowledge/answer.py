@@ -29,7 +29,13 @@ _KEYS = ("answer", "final_answer", "choice", "option")
 _YN_WORDS = {"yes": "yes", "no": "no", "unknown": "unknown", "true": "yes", "false": "no",
              "uncertain": "unknown", "unclear": "unknown", "undetermined": "unknown", "indeterminate": "unknown"}
 _CLOSE_RUN = re.compile(r"\}+")
-_YN_RE = re.compile(r"(?<![A-Za-z])(" + "|".join(_YN_WORDS) + r")(?![A-Za-z])", re.I)
+# Each pattern opens with a lookahead on the first characters its words can start with (case-insensitive like them): it
+# only rejects early the positions where no match can start, so the matches are the same, found several times faster.
+_YN_FIRST = "[" + "".join(sorted({w[0] for w in _YN_WORDS})) + "]"
+_YN_RE = re.compile(r"(?=" + _YN_FIRST + r")(?<![A-Za-z])(" + "|".join(_YN_WORDS) + r")(?![A-Za-z])", re.I)
+_YN_MARKED_RE = re.compile(r"(?=[avc])(?:answer|verdict|conclusion)\s*(?:(?:is|:|=)\s*)?(?:[\"'*]+\s*)?("
+                           + "|".join(_YN_WORDS) + r")(?![A-Za-z])", re.I)
+_PAIR_RE = re.compile(r"""(?=["'fa])["']?\b(?:final_answer|answer)\b["']?\s*:\s*(?:["']\s*)?([A-Za-z]+)""", re.I)
 
 
 @dataclass(frozen=True)
@@ -129,7 +135,7 @@ def _json_answers(text: str) -> tuple[list[object], str]:
                 values.append(hit)
     if values:
         return values, "json"
-    pairs = re.findall(r"""["']?\b(?:final_answer|answer)\b["']?\s*:\s*(?:["']\s*)?([A-Za-z]+)""", text, flags=re.I)
+    pairs = _PAIR_RE.findall(text)
     return (list(pairs), "answer-pair") if pairs else ([], "")
 
 
@@ -148,8 +154,7 @@ def _value(value: object, qtype: str, letters: str, options: Sequence[str] | Non
 
 def _yes_no_text(text: str) -> AnswerParse:
     """yes / no / unknown words: the last answer marker wins, else exactly one distinct word."""
-    marked = re.findall(r"(?:answer|verdict|conclusion)\s*(?:(?:is|:|=)\s*)?(?:[\"'*]+\s*)?(" + "|".join(_YN_WORDS) + r")(?![A-Za-z])",
-                        text, flags=re.I)
+    marked = _YN_MARKED_RE.findall(text)
     if marked:
         return AnswerParse(_YN_WORDS[marked[-1].lower()], "parsed", "yes-no-marker")
     words = {_YN_WORDS[w.lower()] for w in _YN_RE.findall(text)}
