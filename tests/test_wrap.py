@@ -163,5 +163,7 @@ def test_cli_gui_wrap_logs_the_digit_captures_gui_hf_logs(tmp_path, tiny_checkpo
         rows = [json.loads(x) for x in sorted(out.rglob(f"*_samples_{task}.jsonl"))[-1].read_text(encoding="utf-8").splitlines()]
         per_run[name] = {r["doc_id"]: (r["filtered_resps"], r["pss_mean"]) for r in rows}
     assert len(per_run["hf"]) == 3
-    assert per_run["wrap"] == per_run["hf"]
+    from tolerance import assert_close
+
+    assert_close(per_run["wrap"], per_run["hf"])  # responses exact, PSS floats within the shared tolerance
     assert all(rec["captured"] for _, rec in per_run["hf"].values())
