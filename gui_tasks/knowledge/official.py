@@ -88,8 +88,9 @@ def data_root() -> Path:
 
 
 def question_files(root: Path) -> list[Path]:
-    """Every ``*.json`` / ``*.jsonl`` / ``*.parquet`` below ``root`` (hidden folders such as ``.cache`` left out)."""
-    return sorted(p for p in root.rglob("*") if p.suffix in (".json", ".jsonl", ".parquet") and p.is_file()
+    """Every ``*.json`` / ``*.jsonl`` / ``*.parquet`` below ``root`` (hidden folders such as ``.cache`` left out); one that
+    is not a regular file (a link to a device, say) is listed, so reading it refuses it by name."""
+    return sorted(p for p in root.rglob("*") if p.suffix in (".json", ".jsonl", ".parquet") and not p.is_dir()
                   and not any(part.startswith(".") for part in p.relative_to(root).parts))
 
 
@@ -429,6 +430,7 @@ def data_check(root: Path | None = None) -> BenchmarkCheck:
         rows = []
     docs = bad.keep(normalise_row, rows)
     check.errors.extend(bad.errors)
+    check.add_images(docs)
     check.counts.append(TaskCount("gui_knowledge", len(docs), PAPER_QUESTIONS, f"paper: {PAPER_QUESTIONS:,} questions (Table 1)"))
     for sub in SUBTASKS:
         check.counts.append(TaskCount(f"gui_knowledge_{sub}", sum(d["subtask"] == sub for d in docs), None,

@@ -261,6 +261,7 @@ def data_check(root: Path | None = None) -> BenchmarkCheck:
         rows = list(read_raw_rows(root, lang, bad=bad))
         docs = bad.keep(normalise_row, rows)
         check.errors.extend(bad.errors)
+        check.add_images(docs)
         ids[lang] = {d["id"] for d in docs}
         check.counts.append(TaskCount(f"mpr_gui_{lang}", len(docs), RELEASE_ROWS_PER_LANG,
                                       f"release: {RELEASE_ROWS_PER_LANG:,} per language (paper: {PAPER_ROWS_PER_LANG:,})"))

@@ -131,8 +131,10 @@ def data_check(root: Path | None = None) -> BenchmarkCheck:
         try:
             for file, i, raw, image in read_records(path, root, bad):
                 try:
-                    docs += len(official_pair(raw, file=file, row=i, image_path=image, agent_family="os_atlas",
-                                              match_rule=STAR_STATE_CONTROL.name))
+                    pair = official_pair(raw, file=file, row=i, image_path=image, agent_family="os_atlas",
+                                         match_rule=STAR_STATE_CONTROL.name)
+                    check.add_images(pair)
+                    docs += len(pair)
                 except DataError as exc:
                     bad.add(exc)
         except DataError as exc:  # the whole file is unreadable
