@@ -35,6 +35,7 @@ from typing import Any, Callable, Literal
 
 from gui_models.actions import Action
 from gui_models.coords import MAX_COORD, MAX_NUMBER_CHARS, Frame
+from gui_models.prefilter import compile_prefiltered
 
 Status = Literal["parsed", "malformed", "empty"]
 GestureToScroll = Literal["same", "inverse"]
@@ -166,7 +167,7 @@ _NUM = r"(?<![\d.])[-+]?\d+(?:\.\d+)?"
 _NUM_RE = re.compile(_NUM)
 _NUM_FULL = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
 _NONNUM_RE = re.compile(r"[A-Za-z]")  # letters in a coordinate string ("nan", "inf", "x") make it unreadable
-_LABEL = re.compile(r"(?i)\b(?:actions?|output)[ \t]*[:：]")
+_LABEL = compile_prefiltered(r"\b(?:actions?|output)[ \t]*[:：]", re.I)
 _REASONING_END = ("</think>", "</thinking>", "</analysis>", "</thought>")
 
 
@@ -204,8 +205,8 @@ def _pick(matches: list[re.Match[str]], body: str) -> list[re.Match[str]]:
 
 # --- OS-Atlas (and Qwen2-VL prompted with the OS-Atlas template): 0-1000 grid ------------------------------------
 
-_ATLAS_WORD = re.compile(r"(?i)(?<![A-Za-z_])(LONG_CLICK|LONG_PRESS|CLICK|TYPE|SCROLL|OPEN_APP|OPENAPP|PRESS_BACK|PRESS_HOME|"
-                         r"PRESS_ENTER|PRESS_RECENT|ENTER|IMPOSSIBLE|COMPLETE|WAIT)(?![A-Za-z_])")
+_ATLAS_WORD = compile_prefiltered(r"(?<![A-Za-z_])(LONG_CLICK|LONG_PRESS|CLICK|TYPE|SCROLL|OPEN_APP|OPENAPP|PRESS_BACK|"
+                                  r"PRESS_HOME|PRESS_ENTER|PRESS_RECENT|ENTER|IMPOSSIBLE|COMPLETE|WAIT)(?![A-Za-z_])", re.I)
 _ATLAS_POINT = re.compile(rf"\s*(?:<point>\s*)?\[\[\s*({_NUM})\s*,\s*({_NUM})\s*\]\]")
 _ATLAS_DIR = re.compile(r"\s*(?:\[\s*)?([A-Za-z]+)")
 _ATLAS_SIMPLE = {"PRESS_BACK": "PRESS_BACK", "PRESS_HOME": "PRESS_HOME", "PRESS_ENTER": "PRESS_ENTER", "ENTER": "PRESS_ENTER",
@@ -254,8 +255,9 @@ def parse_os_atlas(text: str, *, gesture_to_scroll: GestureToScroll = "same") ->
 
 # --- UI-TARS / UI-TARS-1.5: function calls ------------------------------------------------------------------------
 
-_TARS_CALL = re.compile(r"(?i)(?<![A-Za-z_])(click|left_single|left_double|double_click|right_single|long_press|type|scroll|"
-                        r"open_app|drag|hotkey|press_back|press_home|press_enter|enter|wait|finished|call_user)\s*\(")
+_TARS_CALL = compile_prefiltered(r"(?<![A-Za-z_])(click|left_single|left_double|double_click|right_single|long_press|type|"
+                                 r"scroll|open_app|drag|hotkey|press_back|press_home|press_enter|enter|wait|finished|"
+                                 r"call_user)\s*\(", re.I)
 _ARG = re.compile(r"\s*(?:,\s*)?([A-Za-z_]\w*)\s*=\s*(?:'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"|([^,)]*))", re.S)
 _TARS_SIMPLE = {"press_back": "PRESS_BACK", "press_home": "PRESS_HOME", "press_enter": "PRESS_ENTER", "enter": "PRESS_ENTER",
                 "wait": "WAIT", "finished": "COMPLETE"}
@@ -386,7 +388,10 @@ def json_objects(text: str, limit: int = 64) -> list[dict]:
     spans: list[tuple[int, int]] = []
     stack: list[int] = []
     in_str, skip_to = False, -1
-    for m in _JSON_MARK.finditer(text):
+    first = text.find("{")  # before the first '{' nothing counts (quotes only open strings inside braces)
+    if first < 0 or text.find("}", first) < 0:
+        return []
+    for m in _JSON_MARK.finditer(text, first):
         i, c = m.start(), m.group()
         if i < skip_to:
             continue

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, Sequence
 
+from gui_models.prefilter import compile_prefiltered
+
 # Recorded in task metadata and results; bump when extract_letter's behaviour changes.
 PARSER_PROTOCOL = "mcq-letter-v2"
 Status = Literal["parsed", "malformed", "empty"]
@@ -121,40 +123,10 @@ def _ambiguous(text: str, end: int, letter: str, letters: str) -> bool:
     return bool(m and m.group(1) != letter)
 
 
-def _first_chars(pattern: str) -> str | None:
-    """A character class holding every character a match of ``pattern`` can start with (None: not only literals)."""
-    from re import _constants as c, _parser  # the stdlib's own parser: the class is read off the pattern, not retyped
-
-    def firsts(items) -> set[int] | None:
-        for op, av in items:
-            if op is c.LITERAL:
-                return {av}
-            if op is c.SUBPATTERN:
-                return firsts(av[-1])
-            if op is c.BRANCH:
-                out: set[int] = set()
-                for branch in av[1]:
-                    got = firsts(branch)
-                    if got is None:
-                        return None
-                    out |= got
-                return out
-            if op is c.IN and all(o is c.LITERAL for o, _ in av):
-                return {v for _, v in av}
-            return None
-        return None
-
-    chars = firsts(_parser.parse(pattern))
-    return None if not chars else "[" + "".join(re.escape(chr(ch)) for ch in sorted(chars)) + "]"
-
-
 @lru_cache(maxsize=64)
 def _marked_re(markers: str, letters: str) -> re.Pattern[str]:
-    # The lookahead only rejects, early, positions where no marker can start (the class is the markers' own first
-    # characters, matched case-insensitively like them): the matches are those of the plain pattern, found faster.
-    first = _first_chars(markers)
-    prefilter = f"(?={first})" if first else ""
-    return re.compile(rf"{prefilter}(?<![A-Za-z])(?:{markers}){_SEP}{_letter_re(letters)}", flags=re.I)
+    # gui_models.prefilter: a lookahead on the markers' first characters rejects most positions early, same matches
+    return compile_prefiltered(rf"(?<![A-Za-z])(?:{markers}){_SEP}{_letter_re(letters)}", re.I)
 
 
 def _marked(text: str, markers: str, letters: str) -> list[tuple[str, int]]:
