@@ -26,11 +26,13 @@ are no action). The default ``reading="schema"`` follows the family's own schema
 
 from __future__ import annotations
 
+import bisect
 import inspect
 import json
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Callable, Literal
 
 from gui_models.actions import Action
@@ -374,8 +376,51 @@ def parse_ui_tars_1_5(text: str, *, gesture_to_scroll: GestureToScroll = "same")
 # --- JSON objects in free text (one pass, linear time) -----------------------------------------------------------------
 
 
-_JSON_MARK = re.compile(r'[{}"\\]')
+# Groups: 1 a run of '{' (2: the closing quote of a string right after it), 3 a run of '}', 4 the closing quote of a
+# string. Only used inside braces, where a quote opens a JSON string.
+_JSON_TOKEN = re.compile(r'(\{+)(?:\s*"(?:[^"\\]|\\.)*+(")?)?|(\}+)|"(?:[^"\\]|\\.)*+(")?', re.S)
 JSON_DESCENT = 4  # how many levels below a span that is not JSON are searched for objects
+
+
+@lru_cache(maxsize=4)
+def _json_spans(text: str) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]]:
+    """The balanced ``{...}`` spans of ``text`` (JSON strings inside braces skipped) sorted, and their starts.
+
+    Cached for the last few texts (immutable tuples): the generic parser reads the same answer as several families.
+    """
+    spans: list[tuple[int, int]] = []
+    stack: list[int] = []
+    pos = text.find("{")
+    if pos < 0 or text.find("}", pos) < 0:  # no span can close
+        return (), ()
+    # Token by token, not character by character: a run of '{' or '}', or (inside braces) a whole JSON string with its
+    # escapes. Outside braces nothing counts, so the scan jumps to the next '{'. An unterminated string ends the scan.
+    search = _JSON_TOKEN.search
+    while True:
+        m = search(text, pos)
+        if m is None:
+            break
+        kind = m.lastindex
+        if kind == 3:  # a run of '}'; one with nothing open is ignored
+            start = m.start()
+            k = min(m.end() - start, len(stack))
+            if k:
+                closed = stack[-k:]
+                del stack[-k:]
+                spans.extend(zip(reversed(closed), range(start + 1, start + k + 1)))
+        elif kind == 1 or kind == 2:  # a run of '{', with the key string that follows it, if any
+            stack.extend(range(m.start(), m.end(1)))
+            if kind == 1 and m.end() > m.end(1):  # that string never closes
+                break
+        elif kind is None:  # a string that never closes
+            break
+        pos = m.end()
+        if not stack:
+            pos = text.find("{", pos)
+            if pos < 0:
+                break
+    spans.sort()
+    return tuple(spans), tuple(s for s, _ in spans)
 
 
 def json_objects(text: str, limit: int = 64) -> list[dict]:
@@ -385,38 +430,14 @@ def json_objects(text: str, limit: int = 64) -> list[dict]:
     and inside one that does not decode its direct sub-spans are tried, at most ``JSON_DESCENT`` levels down.
     Each level decodes disjoint spans, so the cost is linear in ``len(text)`` (``"{" * 20000``: one scan).
     """
-    spans: list[tuple[int, int]] = []
-    stack: list[int] = []
-    in_str, skip_to = False, -1
-    first = text.find("{")  # before the first '{' nothing counts (quotes only open strings inside braces)
-    if first < 0 or text.find("}", first) < 0:
-        return []
-    for m in _JSON_MARK.finditer(text, first):
-        i, c = m.start(), m.group()
-        if i < skip_to:
-            continue
-        if in_str:
-            if c == "\\":
-                skip_to = i + 2
-            elif c == '"':
-                in_str = False
-        elif c == "{":
-            stack.append(i)
-        elif c == "}":
-            if stack:
-                spans.append((stack.pop(), i + 1))
-        elif c == '"' and stack:
-            in_str = True
-    spans.sort()
+    spans, starts = _json_spans(text)
     out: list[dict] = []
 
     def visit(lo: int, hi: int, level: int) -> None:
         k = lo
         while k < hi and len(out) < limit:
             s, e = spans[k]
-            inner = k + 1
-            while inner < hi and spans[inner][0] < e:
-                inner += 1
+            inner = bisect.bisect_left(starts, e, k + 1, hi)  # the spans inside (s, e): balanced spans nest
             try:
                 obj = json.loads(text[s:e])
             except (ValueError, RecursionError):

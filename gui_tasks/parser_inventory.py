@@ -132,6 +132,13 @@ PARSERS: dict[str, Callable[[str], Any]] = {
 }
 
 
+def clear_caches() -> None:
+    """Forget what parsers cache per text (``action_parsers._json_spans``), so a timing measures a first reading."""
+    from gui_models.action_parsers import _json_spans
+
+    _json_spans.cache_clear()
+
+
 def adversarial_inputs(n: int) -> dict[str, str]:
     """Texts of about ``n`` characters built to trigger super-linear backtracking or scanning."""
 
