@@ -171,13 +171,17 @@ _NUM_FULL = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
 _NONNUM_RE = re.compile(r"[A-Za-z]")  # letters in a coordinate string ("nan", "inf", "x") make it unreadable
 _LABEL = compile_prefiltered(r"\b(?:actions?|output)[ \t]*[:：]", re.I)
 _REASONING_END = ("</think>", "</thinking>", "</analysis>", "</thought>")
+_REASONING_END_RE = re.compile("|".join(re.escape(t) for t in _REASONING_END), re.I)  # the tags never overlap
 
 
 def after_reasoning(text: str) -> str:
     """The text after the last closing reasoning tag (all of it when there is none)."""
-    low = text.lower()
-    cut = max((low.rfind(t) + len(t) for t in _REASONING_END if t in low), default=0)
-    return text[cut:]
+    # Matched case-insensitively in the text itself: offsets taken in text.lower() drift where lower-casing changes the
+    # length ("İ" -> "i̇"), which cut the action short after Turkish reasoning.
+    last = None
+    for last in _REASONING_END_RE.finditer(text):
+        pass
+    return text[last.end():] if last is not None else text
 
 
 def action_part(text: str) -> str:

@@ -110,3 +110,12 @@ def test_property_every_parser_bounded_on_generated_answers(parts):
     text = "".join(parts)
     for name, fn in PARSERS.items():
         assert implausible(fn(text)) == [], (name, text[:200])
+
+
+def test_reasoning_in_a_script_whose_lower_case_is_longer_keeps_the_action_whole():
+    from gui_models.action_parsers import after_reasoning, parse_action
+
+    text = "İstanbul İçin düşünüyorum</THINK>click(start_box='(10,20)')"
+    assert after_reasoning(text) == "click(start_box='(10,20)')"  # offsets taken in text.lower() cut 2 characters
+    assert parse_action(text, "ui_tars").action.point == (10.0, 20.0)
+    assert after_reasoning("a</think>b</thinking>c") == "c" and after_reasoning("no tags") == "no tags"
