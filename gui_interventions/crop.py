@@ -8,10 +8,10 @@ image (section 5.1):
     y_start = min(max(y H - alpha H / 2, 0), H - alpha H)
 
 re-runs the model on the crop (same prompt) and returns the second answer. The window is in
-whole pixels (what an image crop can be): width round(alpha W), start rounded to the nearest
-pixel, then clamped; mapping back is exact for that window. The answer returned is the second
+whole pixels (what an image crop can be), mapping back exact for that window: the geometry lives in
+``gui_models.geometry`` (shared with grounding scoring). The answer returned is the second
 answer as the model wrote it, i.e. in the crop's frame; its ``extras["crop"]`` holds the
-window, the first answer and its capture, and ``map_back`` turns a point in the crop into one
+window, the first answer and its capture, and ``gui_models.geometry.map_back`` turns a point in the crop into one
 in the original image (the grounding tasks do this when they score).
 """
 
@@ -22,55 +22,7 @@ from typing import Any
 from gui_interventions import hookimpl
 from gui_interventions.params import number
 from gui_interventions.payloads import ResponseContext
-
-# Section 5.1: "we set the crop ratio alpha = 0.8".
-DEFAULT_ALPHA = 0.8
-
-Window = tuple[int, int, int, int]  # x0, y0, x1, y1 in original pixels (x1, y1 exclusive)
-
-
-def crop_window(point: tuple[float, float], width: int, height: int, alpha: float = DEFAULT_ALPHA) -> Window:
-    """The crop window around a relative point (x, y) in [0, 1] of a ``width`` x ``height`` image."""
-    if not 0 < alpha <= 1:
-        raise ValueError(f"crop alpha must be in (0, 1], got {alpha}")
-    cw, ch = max(1, round(alpha * width)), max(1, round(alpha * height))
-    x, y = float(point[0]), float(point[1])
-    x0 = min(max(round(x * width - cw / 2), 0), width - cw)
-    y0 = min(max(round(y * height - ch / 2), 0), height - ch)
-    return int(x0), int(y0), int(x0 + cw), int(y0 + ch)
-
-
-def map_back(point: tuple[float, float], window: Window, width: int, height: int) -> tuple[float, float]:
-    """A relative point in the crop -> the relative point in the original image."""
-    x0, y0, x1, y1 = window
-    return (x0 + float(point[0]) * (x1 - x0)) / width, (y0 + float(point[1]) * (y1 - y0)) / height
-
-
-def to_relative(answer: Any, width: int, height: int, *, min_pixels: int | None = None, max_pixels: int | None = None,
-                model_size: Any = None, budget: str | None = None):
-    """A parsed grounding answer's point as relative coordinates of a ``width`` x ``height`` image.
-
-    A ``resized_px`` answer is read with the size the model saw (``model_size`` = the backend's
-    ``extras["model_image_sizes"]`` entry), else with the family's resize budget (``budget`` name, default the
-    family's own, ``min_pixels`` / ``max_pixels`` overriding it); ``gui_models.coords.model_geometry``.
-    """
-    return answer_geometry(answer, width, height, min_pixels=min_pixels, max_pixels=max_pixels, model_size=model_size,
-                           budget=budget)[0]
-
-
-def answer_geometry(answer: Any, width: int, height: int, *, min_pixels: int | None = None, max_pixels: int | None = None,
-                    model_size: Any = None, budget: str | None = None):
-    """``(relative point, frame record)`` of a parsed grounding answer (see ``to_relative``)."""
-    from gui_models.coords import budget as named_budget
-    from gui_models.coords import convert, model_geometry
-    from gui_models.grounding import FAMILY_BUDGETS
-
-    fallback = None
-    if answer.frame == "resized_px":
-        fallback = named_budget(budget or FAMILY_BUDGETS.get(answer.family, "qwen2_5_vl"), min_pixels=min_pixels,
-                                max_pixels=max_pixels)
-    geometry, info = model_geometry(answer.frame, width, height, model_size=model_size, fallback=fallback)
-    return convert(answer.point, answer.frame, "relative", geometry), info
+from gui_models.geometry import DEFAULT_ALPHA, crop_window, to_relative
 
 
 def _kept(response: Any) -> dict[str, Any]:

@@ -37,7 +37,9 @@ def _load_all() -> tuple[dict[str, Callable[..., Any]], dict[str, str]]:
         source[ep.name] = where
         try:
             obj = ep.load()
-        except Exception as exc:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # SystemExit at import too: one plugin never ends the process
             broken[ep.name] = f"intervention plugin {ep.name!r} ({where}) failed to load: {exc!r}"
             continue
         if inspect.ismodule(obj) or not callable(obj):

@@ -1,7 +1,7 @@
 """Builds the ``gui_metrics`` plugin manager and the name -> MetricSpec table.
 
 Every entry point of the group loads, registers and runs on its own: a plugin that fails
-(import error, bad hook, a register hook that raises or returns something else than
+(import error, any BaseException but KeyboardInterrupt such as ``sys.exit`` at import, bad hook, a register hook that raises or returns something else than
 MetricSpecs, a metric name another plugin already defines) is left out, printed to stderr and
 recorded in :func:`plugin_failures` with its name and exception; the others keep working. Built-in and
 third-party plugins take this same path.
@@ -73,12 +73,16 @@ def _load_entry_points(pm: pluggy.PluginManager) -> dict[str, str]:
             continue
         try:
             plugin = ep.load()
-        except Exception as exc:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # SystemExit at import too: one plugin never ends the process
             _fail(ep.name, _source(ep), f"import failed: {exc!r}")
             continue
         try:
             pm.register(plugin, name=ep.name)
-        except Exception as exc:  # PluginValidationError (bad hook signature), ValueError (registered twice)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # PluginValidationError (bad hook signature), ValueError (registered twice)
             _fail(ep.name, _source(ep), f"registration failed: {exc}")
             continue
         unknown = [i.function.__name__ for hook in pm.get_hookcallers(plugin) or [] if not hook.has_spec()
@@ -126,7 +130,9 @@ def all_metrics(*, fresh: bool = False) -> dict[str, MetricSpec]:
                     continue
                 try:
                     specs = list(impl.function() or [])
-                except Exception as exc:
+                except KeyboardInterrupt:
+                    raise
+                except BaseException as exc:  # SystemExit included
                     _fail(plugin_name, source, f"gui_metrics_register raised {exc!r}")
                     continue
                 wrong = [type(s).__name__ for s in specs if not isinstance(s, MetricSpec)]

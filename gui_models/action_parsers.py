@@ -26,15 +26,18 @@ are no action). The default ``reading="schema"`` follows the family's own schema
 
 from __future__ import annotations
 
+import bisect
 import inspect
 import json
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Callable, Literal
 
 from gui_models.actions import Action
-from gui_models.coords import Frame
+from gui_models.coords import MAX_COORD, MAX_NUMBER_CHARS, Frame
+from gui_models.prefilter import compile_prefiltered
 
 Status = Literal["parsed", "malformed", "empty"]
 GestureToScroll = Literal["same", "inverse"]
@@ -43,8 +46,6 @@ READINGS: tuple[str, ...] = ("schema", "star_official")
 _INVERSE = {"UP": "DOWN", "DOWN": "UP", "LEFT": "RIGHT", "RIGHT": "LEFT"}
 # AgentCPM-GUI schema: ``duration`` defaults to 200 ms; its README and evaluator call a POINT held longer a long press.
 AGENTCPM_DEFAULT_DURATION_MS = 200
-# A coordinate beyond this magnitude (in any frame) is a format error, not a point far off screen.
-MAX_COORD = 1e6
 
 # What each family's scroll/swipe word names: "scroll" (the scroll direction) or "finger" (the finger's movement).
 SCROLL_SEMANTICS: dict[str, str] = {"os_atlas": "scroll", "ui_tars": "scroll", "ui_tars_1_5": "scroll",
@@ -125,7 +126,7 @@ def finite_number(value: Any) -> float | None:
         return None
     if isinstance(value, str):
         s = value.strip()
-        if not _NUM_FULL.fullmatch(s):
+        if len(s) > MAX_NUMBER_CHARS or not _NUM_FULL.fullmatch(s):
             return None
         value = s
     if not isinstance(value, (int, float, str)):
@@ -135,6 +136,15 @@ def finite_number(value: Any) -> float | None:
     except (ValueError, OverflowError):
         return None
     return v if math.isfinite(v) and abs(v) <= MAX_COORD else None
+
+
+def plausible_index(value: str) -> int | None:
+    """A digit string as an element index when it has at most ``MAX_NUMBER_CHARS`` digits and is <= ``MAX_COORD``."""
+    s = value.strip()
+    if not s or len(s) > MAX_NUMBER_CHARS or not s.isascii() or not s.isdigit():
+        return None
+    v = int(s)
+    return v if v <= MAX_COORD else None
 
 
 def _xy(value: Any) -> tuple[float, float] | None:
@@ -159,15 +169,19 @@ _NUM = r"(?<![\d.])[-+]?\d+(?:\.\d+)?"
 _NUM_RE = re.compile(_NUM)
 _NUM_FULL = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
 _NONNUM_RE = re.compile(r"[A-Za-z]")  # letters in a coordinate string ("nan", "inf", "x") make it unreadable
-_LABEL = re.compile(r"(?i)\b(?:actions?|output)[ \t]*[:：]")
+_LABEL = compile_prefiltered(r"\b(?:actions?|output)[ \t]*[:：]", re.I)
 _REASONING_END = ("</think>", "</thinking>", "</analysis>", "</thought>")
+_REASONING_END_RE = re.compile("|".join(re.escape(t) for t in _REASONING_END), re.I)  # the tags never overlap
 
 
 def after_reasoning(text: str) -> str:
     """The text after the last closing reasoning tag (all of it when there is none)."""
-    low = text.lower()
-    cut = max((low.rfind(t) + len(t) for t in _REASONING_END if t in low), default=0)
-    return text[cut:]
+    # Matched case-insensitively in the text itself: offsets taken in text.lower() drift where lower-casing changes the
+    # length ("İ" -> "i̇"), which cut the action short after Turkish reasoning.
+    last = None
+    for last in _REASONING_END_RE.finditer(text):
+        pass
+    return text[last.end():] if last is not None else text
 
 
 def action_part(text: str) -> str:
@@ -197,8 +211,8 @@ def _pick(matches: list[re.Match[str]], body: str) -> list[re.Match[str]]:
 
 # --- OS-Atlas (and Qwen2-VL prompted with the OS-Atlas template): 0-1000 grid ------------------------------------
 
-_ATLAS_WORD = re.compile(r"(?i)(?<![A-Za-z_])(LONG_CLICK|LONG_PRESS|CLICK|TYPE|SCROLL|OPEN_APP|OPENAPP|PRESS_BACK|PRESS_HOME|"
-                         r"PRESS_ENTER|PRESS_RECENT|ENTER|IMPOSSIBLE|COMPLETE|WAIT)(?![A-Za-z_])")
+_ATLAS_WORD = compile_prefiltered(r"(?<![A-Za-z_])(LONG_CLICK|LONG_PRESS|CLICK|TYPE|SCROLL|OPEN_APP|OPENAPP|PRESS_BACK|"
+                                  r"PRESS_HOME|PRESS_ENTER|PRESS_RECENT|ENTER|IMPOSSIBLE|COMPLETE|WAIT)(?![A-Za-z_])", re.I)
 _ATLAS_POINT = re.compile(rf"\s*(?:<point>\s*)?\[\[\s*({_NUM})\s*,\s*({_NUM})\s*\]\]")
 _ATLAS_DIR = re.compile(r"\s*(?:\[\s*)?([A-Za-z]+)")
 _ATLAS_SIMPLE = {"PRESS_BACK": "PRESS_BACK", "PRESS_HOME": "PRESS_HOME", "PRESS_ENTER": "PRESS_ENTER", "ENTER": "PRESS_ENTER",
@@ -247,8 +261,9 @@ def parse_os_atlas(text: str, *, gesture_to_scroll: GestureToScroll = "same") ->
 
 # --- UI-TARS / UI-TARS-1.5: function calls ------------------------------------------------------------------------
 
-_TARS_CALL = re.compile(r"(?i)(?<![A-Za-z_])(click|left_single|left_double|double_click|right_single|long_press|type|scroll|"
-                        r"open_app|drag|hotkey|press_back|press_home|press_enter|enter|wait|finished|call_user)\s*\(")
+_TARS_CALL = compile_prefiltered(r"(?<![A-Za-z_])(click|left_single|left_double|double_click|right_single|long_press|type|"
+                                 r"scroll|open_app|drag|hotkey|press_back|press_home|press_enter|enter|wait|finished|"
+                                 r"call_user)\s*\(", re.I)
 _ARG = re.compile(r"\s*(?:,\s*)?([A-Za-z_]\w*)\s*=\s*(?:'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"|([^,)]*))", re.S)
 _TARS_SIMPLE = {"press_back": "PRESS_BACK", "press_home": "PRESS_HOME", "press_enter": "PRESS_ENTER", "enter": "PRESS_ENTER",
                 "wait": "WAIT", "finished": "COMPLETE"}
@@ -365,8 +380,51 @@ def parse_ui_tars_1_5(text: str, *, gesture_to_scroll: GestureToScroll = "same")
 # --- JSON objects in free text (one pass, linear time) -----------------------------------------------------------------
 
 
-_JSON_MARK = re.compile(r'[{}"\\]')
+# Groups: 1 a run of '{' (2: the closing quote of a string right after it), 3 a run of '}', 4 the closing quote of a
+# string. Only used inside braces, where a quote opens a JSON string.
+_JSON_TOKEN = re.compile(r'(\{+)(?:\s*"(?:[^"\\]|\\.)*+(")?)?|(\}+)|"(?:[^"\\]|\\.)*+(")?', re.S)
 JSON_DESCENT = 4  # how many levels below a span that is not JSON are searched for objects
+
+
+@lru_cache(maxsize=4)
+def _json_spans(text: str) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]]:
+    """The balanced ``{...}`` spans of ``text`` (JSON strings inside braces skipped) sorted, and their starts.
+
+    Cached for the last few texts (immutable tuples): the generic parser reads the same answer as several families.
+    """
+    spans: list[tuple[int, int]] = []
+    stack: list[int] = []
+    pos = text.find("{")
+    if pos < 0 or text.find("}", pos) < 0:  # no span can close
+        return (), ()
+    # Token by token, not character by character: a run of '{' or '}', or (inside braces) a whole JSON string with its
+    # escapes. Outside braces nothing counts, so the scan jumps to the next '{'. An unterminated string ends the scan.
+    search = _JSON_TOKEN.search
+    while True:
+        m = search(text, pos)
+        if m is None:
+            break
+        kind = m.lastindex
+        if kind == 3:  # a run of '}'; one with nothing open is ignored
+            start = m.start()
+            k = min(m.end() - start, len(stack))
+            if k:
+                closed = stack[-k:]
+                del stack[-k:]
+                spans.extend(zip(reversed(closed), range(start + 1, start + k + 1)))
+        elif kind == 1 or kind == 2:  # a run of '{', with the key string that follows it, if any
+            stack.extend(range(m.start(), m.end(1)))
+            if kind == 1 and m.end() > m.end(1):  # that string never closes
+                break
+        elif kind is None:  # a string that never closes
+            break
+        pos = m.end()
+        if not stack:
+            pos = text.find("{", pos)
+            if pos < 0:
+                break
+    spans.sort()
+    return tuple(spans), tuple(s for s, _ in spans)
 
 
 def json_objects(text: str, limit: int = 64) -> list[dict]:
@@ -376,35 +434,14 @@ def json_objects(text: str, limit: int = 64) -> list[dict]:
     and inside one that does not decode its direct sub-spans are tried, at most ``JSON_DESCENT`` levels down.
     Each level decodes disjoint spans, so the cost is linear in ``len(text)`` (``"{" * 20000``: one scan).
     """
-    spans: list[tuple[int, int]] = []
-    stack: list[int] = []
-    in_str, skip_to = False, -1
-    for m in _JSON_MARK.finditer(text):
-        i, c = m.start(), m.group()
-        if i < skip_to:
-            continue
-        if in_str:
-            if c == "\\":
-                skip_to = i + 2
-            elif c == '"':
-                in_str = False
-        elif c == "{":
-            stack.append(i)
-        elif c == "}":
-            if stack:
-                spans.append((stack.pop(), i + 1))
-        elif c == '"' and stack:
-            in_str = True
-    spans.sort()
+    spans, starts = _json_spans(text)
     out: list[dict] = []
 
     def visit(lo: int, hi: int, level: int) -> None:
         k = lo
         while k < hi and len(out) < limit:
             s, e = spans[k]
-            inner = k + 1
-            while inner < hi and spans[inner][0] < e:
-                inner += 1
+            inner = bisect.bisect_left(starts, e, k + 1, hi)  # the spans inside (s, e): balanced spans nest
             try:
                 obj = json.loads(text[s:e])
             except (ValueError, RecursionError):

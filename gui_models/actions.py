@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from gui_models.coords import FRAMES, Frame, Geometry, convert
+from gui_models.coords import FRAMES, MAX_COORD, MAX_NUMBER_CHARS, Frame, Geometry, convert
 
 ActionType = Literal["CLICK", "LONG_PRESS", "TYPE", "SCROLL", "OPENAPP", "PRESS_BACK", "PRESS_HOME", "PRESS_ENTER",
                      "WAIT", "COMPLETE", "IMPOSSIBLE", "DOUBLE_CLICK", "RIGHT_CLICK", "DRAG", "HOTKEY"]
@@ -74,6 +74,8 @@ def _xy(value: str) -> tuple[float, float]:
     nums = re.findall(_NUM, value)
     if len(nums) != 2:
         raise ValueError(f"expected two numbers 'x y', got {value!r}")
+    if any(len(n) > MAX_NUMBER_CHARS or abs(float(n)) > MAX_COORD for n in nums):
+        raise ValueError(f"coordinates of {value[:80]!r} are beyond the plausible range (|x| <= {MAX_COORD:g})")
     return float(nums[0]), float(nums[1])
 
 

@@ -18,6 +18,12 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
+# The plausible range of a coordinate in any frame, for every parser of model output: a number beyond it (or not
+# finite) is a format error, not a point far off screen. A number literal longer than MAX_NUMBER_CHARS characters is
+# refused unread (int() of an unbounded digit run raises past 4,300 digits; float() of one gives inf).
+MAX_COORD = 1e6
+MAX_NUMBER_CHARS = 32
+
 Frame = Literal["relative", "grid1000", "resized_px", "original_px"]
 FRAMES: tuple[str, ...] = ("relative", "grid1000", "resized_px", "original_px")
 

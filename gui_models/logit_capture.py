@@ -37,6 +37,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+from gui_models.coords import MAX_NUMBER_CHARS
+
 CAPTURE_MODES = ("none", "digits")
 CAPTURE_VERSION = "digits-v1"
 KeyDigits = str  # "leading" | "all"
@@ -234,6 +236,8 @@ def coordinate_numbers(text: str, point: Sequence[float] | None, start: int = 0)
     pos = start
     for target in point[:2]:
         for m in _NUMBER.finditer(text, pos):
+            if len(m.group()) > MAX_NUMBER_CHARS:  # an unbounded digit run is never read (nor a coordinate)
+                continue
             if math.isclose(float(m.group()), float(target), rel_tol=0, abs_tol=1e-9):
                 found.append((m.start(), m.group()))
                 pos = m.end()

@@ -151,6 +151,8 @@ def _data_check(args: argparse.Namespace) -> int:
     except DataError as exc:  # no local copy and no hub access, for instance
         print(f"gui-eval data check: {exc}", file=sys.stderr)
         return 2
+    if not args.no_images:
+        check.decode_images()
     print(f"{check.benchmark}: {check.root}")
     width = max([len(c.task) for c in check.counts] + [4])
     print(f"  {'task':<{width}}  {'found':>7}  {'expected':>8}")
@@ -165,6 +167,8 @@ def _data_check(args: argparse.Namespace) -> int:
             differ += 1
             note = ("partial copy: " if args.partial else "DIFFERS: ") + f"{c.found - c.expected:+,} ({c.source})"
         print(f"  {c.task:<{width}}  {c.found:>7,}  {expected:>8}  {note}")
+    if check.images_decoded is not None:
+        print(f"  screenshots fully decoded: {check.images_decoded:,} of {len(check.images):,}")
     if check.errors:
         print(f"  {len(check.errors)} problem(s) (unreadable rows and files, missing items), with file, row and field:")
         for err in check.errors[: args.max_errors]:
@@ -337,6 +341,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--partial", action="store_true", help="a deliberate subset (e.g. a test fixture): show the counts "
                                                           "but fail only on unreadable rows or files")
     c.add_argument("--max-errors", type=int, default=50, help="unreadable rows to list (all are counted)")
+    c.add_argument("--no-images", action="store_true", help="skip decoding every screenshot (faster; a truncated "
+                                                            "screenshot then stops the evaluation instead)")
     c.set_defaults(func=_data_check)
 
     s = sub.add_parser("metrics", help="list every registered gui metric")

@@ -3,14 +3,17 @@
 Each benchmark exposes ``data_check(root: Path | None) -> BenchmarkCheck`` in its own module
 (listed in :data:`CHECKERS`); it reads the copy with the SAME loaders its tasks use, counts the
 documents each task would get and collects every unreadable row as a :class:`DataError`
-instead of stopping at the first one. The CLI only prints and sets the exit status.
+instead of stopping at the first one. The screenshots its documents name are registered
+(``add_images``) and then fully decoded with the tasks' own ``gui_tasks.lmms_rows.load_image``
+(``decode_images``), so a truncated screenshot fails the check, not the run. The CLI only prints
+and sets the exit status.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Iterable, Mapping
 
 from gui_tasks.errors import DataError
 
@@ -37,10 +40,35 @@ class BenchmarkCheck:
     root: Path | None
     counts: list[TaskCount] = field(default_factory=list)
     errors: list[DataError] = field(default_factory=list)  # every unreadable row, with file/row/field
+    # screenshot path -> (id of the first document naming it, its field)
+    images: dict[str, tuple[str | None, str]] = field(default_factory=dict)
+    images_decoded: int | None = None  # set by decode_images
 
     @property
     def ok(self) -> bool:
         return not self.errors and all(c.ok for c in self.counts)
+
+    def add_images(self, docs: Iterable[Mapping[str, Any]]) -> None:
+        """Register the screenshots of documents (fields ``IMAGE_FIELDS``) for :meth:`decode_images`."""
+        for doc in docs:
+            doc_id = None if doc.get("id") is None else str(doc.get("id"))
+            for name, path in image_paths(doc):
+                self.images.setdefault(path, (doc_id, name))
+
+    def decode_images(self) -> None:
+        """Fully decode every registered screenshot, as the tasks will; each failure is an error naming the file."""
+        if not self.images:
+            return
+        from gui_tasks.lmms_rows import load_image  # the tasks' decoder (imports lmms-eval: only when there are images)
+
+        decoded = 0
+        for path, (doc_id, name) in sorted(self.images.items()):
+            try:
+                load_image(path, doc_id=doc_id, field=name).close()
+                decoded += 1
+            except DataError as exc:
+                self.errors.append(exc)
+        self.images_decoded = decoded
 
     @classmethod
     def of_copy(cls, benchmark: str, root: Path | str | None, default: Callable[[], Path]) -> "BenchmarkCheck":
@@ -50,6 +78,21 @@ class BenchmarkCheck:
         if not check.root.is_dir():
             check.errors.append(DataError("not a directory", file=str(check.root)))
         return check
+
+
+# Document fields holding screenshot paths (canonical documents of every benchmark).
+IMAGE_FIELDS = ("images", "option_images", "image")
+
+
+def image_paths(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``(field, path)`` of every screenshot a document names (``IMAGE_FIELDS``: a path or a list; empty ones skipped)."""
+    out = []
+    for name in IMAGE_FIELDS:
+        value = doc.get(name)
+        for path in value if isinstance(value, (list, tuple)) else [value]:
+            if isinstance(path, (str, Path)) and str(path):
+                out.append((name, str(path)))
+    return out
 
 
 # benchmark name -> "module:function" (imported lazily so one broken benchmark cannot hide the others)

@@ -65,7 +65,9 @@ def plugin_task_dirs() -> list[str]:
     for ep in sorted(entry_points(group=TASKS_GROUP), key=lambda e: e.name):
         try:
             folders = _folder_of(ep.load())
-        except Exception as exc:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # SystemExit at import too: one plugin never ends lmms-eval
             print(f"gui-eval: task plugin {ep.name!r} ({ep.value}) failed to load: {exc!r}", file=sys.stderr)
             continue
         missing = [f for f in folders if not os.path.isdir(f)]
@@ -213,7 +215,9 @@ class _AttachingLoader:  # wraps the real loader of lmms_eval.tasks
         self._inner.exec_module(module)
         try:
             attach()
-        except Exception as exc:  # never break lmms-eval itself
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # never break lmms-eval itself
             print(f"gui-eval: could not attach to lmms-eval: {exc!r}", file=sys.stderr)
 
 
@@ -252,7 +256,9 @@ def manifests():
 
     try:
         attach()
-    except Exception as exc:  # still offer our backends: lmms-eval would otherwise say only "Model 'gui_hf' not found"
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # still offer our backends: lmms-eval would otherwise say only "Model 'gui_hf' not found"
         print(f"gui-eval: could not attach to lmms-eval: {exc!r}", file=sys.stderr)
     return [ModelManifest(model_id="gui_hf", simple_class_path="gui_models.hf_backend.GuiHF"),
             # chat by default (like lmms-eval's own chat backends); --force_simple picks the simple class

@@ -20,6 +20,7 @@ from typing import Any, Mapping
 from lmms_eval.api.task import ConfigurableMessagesTask, ConfigurableTask
 from PIL import Image, ImageFile
 
+from gui_tasks import input_files
 from gui_tasks.errors import DataError, skip_bad_rows, take_skipped
 from gui_tasks.lmms_layout import current_task_type, multi_round_layout
 from gui_tasks.paths import cache_dir
@@ -117,21 +118,8 @@ def load_image(path: str, *, doc_id: Any = None, field: str = "images") -> Image
 
 
 def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
-    """Rows of a JSONL file we wrote (a cache); a damaged line is a DataError naming the file and the line."""
-    rows = []
-    with open(path, encoding="utf-8") as fh:
-        for i, line in enumerate(fh):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise DataError(f"line {i + 1} is not valid JSON ({exc.msg}); delete the file to rebuild it",
-                                file=str(path), row=i) from exc
-            if not isinstance(row, dict):
-                raise DataError(f"line {i + 1} is not a JSON object", file=str(path), row=i)
-            rows.append(row)
-    return rows
+    """Rows of a JSONL file we wrote (a cache), read with bounds; a damaged line is a DataError naming the file and line."""
+    return input_files.read_jsonl(path, hint="delete the file to rebuild it")
 
 
 def doc_to_visual(doc: Mapping[str, Any]) -> list[Image.Image]:

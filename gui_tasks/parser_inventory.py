@@ -79,11 +79,11 @@ def _sphinx_static(kind: str) -> Callable[[str], Any]:
     return run
 
 
-def _sphinx_official(name: str) -> Callable[[str], Any]:
+def _sphinx_official(name: str, **kwargs: Any) -> Callable[[str], Any]:
     def run(text: str) -> Any:
         from gui_tasks.sphinx import official_parse
 
-        return getattr(official_parse, name)(text)
+        return getattr(official_parse, name)(text, **kwargs)
 
     return run
 
@@ -119,10 +119,20 @@ PARSERS: dict[str, Callable[[str], Any]] = {
     "sphinx:score_knowledge_mcq": _sphinx_static("mcq"),
     "sphinx:score_knowledge_tf": _sphinx_static("tf"),
     "sphinx:score_completion": _sphinx_static("completion"),
+    "sphinx:official_action": _sphinx_official("parse_official_action", by_point=False),
+    "sphinx:official_action_by_point": _sphinx_official("parse_official_action", by_point=True),
+    "sphinx:official_completion": _sphinx_official("judge_completion_official"),
     "sphinx:parse_react_action": _sphinx_official("parse_react_action"),  # the official navigation agents
     "sphinx:parse_plan": _sphinx_official("parse_plan"),
     "pss:coordinate_numbers": _key_numbers,
 }
+
+
+def clear_caches() -> None:
+    """Forget what parsers cache per text (``action_parsers._json_spans``), so a timing measures a first reading."""
+    from gui_models.action_parsers import _json_spans
+
+    _json_spans.cache_clear()
 
 
 def adversarial_inputs(n: int) -> dict[str, str]:
@@ -174,3 +184,36 @@ def adversarial_inputs(n: int) -> dict[str, str]:
         "sphinx_press_spaces": rep(" ", "press [", "x"),
         "fences": rep("```json "),
     }
+
+
+def hostile_numbers(digits: int = 5000) -> dict[str, str]:
+    """Answers whose numbers are unbounded digit runs, non-finite or outside the plausible range, in every syntax the
+    parsers read (each must be a format error or leave the number out, never raise nor yield it)."""
+    big = "9" * digits
+    texts: dict[str, str] = {}
+    for label, number in (("digits", big), ("inf_digits", "9" * 400), ("far", "2000000"), ("far_negative", "-2000000"),
+                          ("exponent", "1e999"), ("nan", "nan"), ("long_fraction", "0." + big)):
+        texts.update({
+            f"sphinx_click_{label}": f"click [{number},5]",
+            f"sphinx_text_{label}": f"text [5,{number}] [hello]",
+            f"sphinx_swipe_{label}": f"swipe [1,2] [3,{number}]",
+            f"sphinx_official_{label}": f"```\nclick [{number},5]\n```",
+            f"os_atlas_{label}": f"Action: CLICK <point>[[{number}, 5]]</point>",
+            f"tars_{label}": f"Action: click(start_box='({number},5)')",
+            f"tars_box_{label}": f"Action: click(start_box='<|box_start|>({number},5,7,9)<|box_end|>')",
+            f"json_point_{label}": f'{{"POINT": [{number}, 5], "duration": {number}}}',
+            f"point_2d_{label}": f'{{"point_2d": [{number}, 5]}}',
+            f"tool_call_{label}": f'<tool_call>{{"name": "mobile_use", "arguments": {{"action": "click", '
+                                  f'"coordinate": [{number}, 5]}}}}</tool_call>',
+            f"pair_{label}": f"[{number}, 0.5]",
+            f"paren_{label}": f"({number}, 0.5)",
+            f"call_{label}": f"click(x={number}, y=5)",
+            f"gkb_call_{label}": f"click(point='{number} 5')",
+        })
+    texts.update({
+        "sphinx_click_index_digits": f"click [{big}]", "sphinx_click_index_4301": "click [" + "1" * 4301 + "]",
+        "sphinx_text_index_digits": f"text [{big}] [hello]", "sphinx_swipe_index_digits": f"swipe [{big}] [up]",
+        "sphinx_official_index_digits": f"```\nclick [{big}]\n```", "sphinx_repair_digits": f"I will click [{big}] now",
+        "letter_after_digits": f"{big} Answer: B", "digits_only": big,
+    })
+    return texts

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from gui_tasks.errors import DataError
+from gui_tasks.input_files import read_jsonl, read_text
 
 RESULTS_SUFFIX = "_results.json"
 NO_FILTER = "none"  # lmms-eval's name for "no filter": metric keys read "mcq_acc,none"
@@ -169,8 +170,8 @@ def load_results(path: str | Path) -> RunResults:
     """Parse one results file; a malformed file is a DataError naming it and the field."""
     path = Path(path)
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raw = json.loads(read_text(path))
+    except (RecursionError, json.JSONDecodeError) as exc:
         raise DataError(f"not a readable lmms-eval results file ({exc})", file=str(path)) from exc
     if not isinstance(raw, dict) or not isinstance(raw.get("results"), dict):
         raise DataError("missing 'results' object: not an lmms-eval results file", file=str(path), field="results")
@@ -212,24 +213,9 @@ def load_results(path: str | Path) -> RunResults:
 def load_samples(path: str | Path) -> list[dict[str, Any]]:
     """Per-sample log lines (one JSON object each); a bad line is a DataError naming file and line."""
     path = Path(path)
-    if not path.is_file():
+    if not path.exists():
         raise DataError("samples file not found (was lmms-eval run with --log_samples?)", file=str(path))
-    out = []
-    try:
-        with path.open(encoding="utf-8") as fh:
-            for lineno, line in enumerate(fh, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    obj = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise DataError(f"line {lineno}: invalid JSON ({exc.msg})", file=str(path), row=lineno - 1) from exc
-                if not isinstance(obj, dict):
-                    raise DataError(f"line {lineno}: not a JSON object", file=str(path), row=lineno - 1)
-                out.append(obj)
-    except UnicodeDecodeError as exc:
-        raise DataError(f"not UTF-8 text ({exc.reason})", file=str(path)) from exc
-    return out
+    return read_jsonl(path)
 
 
 def load_task_samples(run: RunResults, task: str) -> list[dict[str, Any]]:

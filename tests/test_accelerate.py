@@ -16,6 +16,7 @@ import pytest
 import torch
 
 from gui_tasks.cli import find_results, lmms_eval_command
+from tolerance import assert_close
 from xli_helpers import hand_memory
 
 pytestmark = pytest.mark.slow
@@ -48,7 +49,7 @@ def _probe_package(root):
 
 
 def _per_sample(out):
-    """Per task: doc_id -> (response, the sample's metric records), and the aggregate metrics."""
+    """Per task: doc_id -> the sample's record (response, metric records), and the aggregate metrics."""
     files = find_results(out)
     assert files, f"lmms-eval wrote no results under {out}"
     results = json.loads(files[-1].read_text(encoding="utf-8"))["results"]
@@ -56,8 +57,7 @@ def _per_sample(out):
     for task in TASKS:
         samples_file = sorted(out.rglob(f"*_samples_{task}.jsonl"))[-1]
         rows = [json.loads(line) for line in samples_file.read_text(encoding="utf-8").splitlines() if line.strip()]
-        found[task] = {s["doc_id"]: json.dumps({k: v for k, v in s.items() if k not in ("doc_hash",)}, sort_keys=True, default=str)
-                       for s in rows}
+        found[task] = {s["doc_id"]: {k: v for k, v in s.items() if k not in ("doc_hash",)} for s in rows}
     metrics = {t: {k: v for k, v in results[t].items() if not k.endswith("_stderr,none") and k != "alias"} for t in TASKS}
     return found, metrics
 
@@ -89,9 +89,11 @@ def test_two_ranks_match_one_process(tmp_path, tiny_checkpoint, subprocess_env):
     assert runs["one_ranks"] == [("0", "1")]
     assert runs["two_ranks"] == [("0", "2"), ("1", "2")]  # both ranks ran requests, each in a world of two
     (one, metrics_one), (two, metrics_two) = runs["one"], runs["two"]
+    # texts, ids and decisions exact; floats (perplexity, PSS) within the shared tolerance: one process and two
+    # ranks run on different thread counts, which changes the last digits (tests/tolerance.py)
     for task in TASKS:
         assert len(one[task]) == LIMIT
-        assert two[task] == one[task], task
-    assert json.dumps(metrics_two, sort_keys=True) == json.dumps(metrics_one, sort_keys=True)
-    icon = json.loads(next(iter(one["icon_localization_synth"].values())))
+        assert_close(two[task], one[task])
+    assert_close(metrics_two, metrics_one)
+    icon = next(iter(one["icon_localization_synth"].values()))
     assert icon["pss_mean"]["captured"] is True  # the digit capture crossed the gather

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from gui_interventions import RequestContext, ResponseContext, build_run
-from gui_interventions.crop import Crop, crop_window, map_back
+from gui_interventions.crop import Crop
+from gui_models.geometry import crop_window, map_back
 from gui_models.logit_capture import Capture, CapturedResponse, Step
 
 

@@ -44,7 +44,7 @@ def test_not_an_image_is_rejected_with_its_file(tmp_path):
 def test_corrupted_cache_line_names_file_and_line(tmp_path):
     path = tmp_path / "en.jsonl"
     path.write_text('{"id": 1}\n{"id": 2\n', encoding="utf-8")
-    with pytest.raises(DataError, match=rf"{path}, row 1, field -: line 2 is not valid JSON"):
+    with pytest.raises(DataError, match=rf"{path}, row 1, field -: line 2: invalid JSON \(Expecting .,. delimiter\); delete the file to rebuild it"):
         read_jsonl(path)
 
 

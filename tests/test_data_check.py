@@ -115,3 +115,55 @@ def test_sphinx_fixture_counts_and_a_broken_grounding_row_fails(capsys, tmp_path
     status, out = check(capsys, "sphinx", root, "--partial")
     assert status == 1 and "lowlevel_tasks.json, row 1, field 'instruction'" in out
     assert "sphinx_grounding                                          3" in out  # the other rows still count
+
+
+# --- issue 21, item 3: images decoded, files read with bounds ------------------------------------------------------
+
+def test_a_truncated_screenshot_fails_the_check_naming_it(capsys, tmp_path):
+    root = tmp_path / "mpr"
+    shutil.copytree(FIXTURES / "mpr_official", root)
+    shot = root / "images" / "3" / "en" / "clock_en_3.jpg"
+    shot.write_bytes(shot.read_bytes()[: shot.stat().st_size // 2])
+    status, out = check(capsys, "mpr_gui", root, "--partial")
+    assert status == 1 and "result: FAILED (1 problem(s))" in out
+    assert f"{shot}, row -, field 'images': image cannot be fully decoded (document wf-3/clock_3.jpg)" in out
+    assert "screenshots fully decoded: 101 of 102" in out
+    status, out = check(capsys, "mpr_gui", root, "--partial", "--no-images")  # what the check did before
+    assert status == 0 and "screenshots decoded" not in out
+
+
+def test_every_screenshot_of_an_intact_copy_is_decoded(capsys):
+    for bench, root in (("mpr_gui", "mpr_official"), ("gui_knowledge", "gui_knowledge"), ("star", "star_official")):
+        status, out = check(capsys, bench, FIXTURES / root, "--partial")
+        assert status == 0, out
+        line = next(x for x in out.splitlines() if "screenshots fully decoded" in x).split()
+        assert line[-3] == line[-1] and int(line[-1].replace(",", "")) > 0, line
+
+
+@pytest.mark.parametrize("bench, fixture, victim", [("mpr_gui", "mpr_official", "qas/au_en.jsonl"),
+                                                    ("gui_knowledge", "gui_knowledge", None),
+                                                    ("star", "star_official", None)])
+def test_a_question_file_linked_to_dev_zero_is_refused_not_read(capsys, tmp_path, bench, fixture, victim):
+    import os
+
+    root = tmp_path / "copy"
+    shutil.copytree(FIXTURES / fixture, root)
+    if victim is None:
+        pattern = "state_control_benchmark_*.json" if bench == "star" else "*-pl-001.json"
+        victim = str(next(iter(sorted(root.rglob(pattern)))).relative_to(root))
+    (root / victim).unlink()
+    os.symlink("/dev/zero", root / victim)
+    status, out = check(capsys, bench, root, "--partial")
+    assert status == 1
+    assert f"{root / victim}, row -, field -: not a regular file (a device, pipe or socket); refused" in out
+
+
+def test_a_line_over_the_bound_is_refused_naming_the_file(capsys, tmp_path, monkeypatch):
+    from gui_tasks import input_files
+
+    root = tmp_path / "mpr"
+    shutil.copytree(FIXTURES / "mpr_official", root)
+    path = root / "qas" / "au_en.jsonl"
+    monkeypatch.setattr(input_files, "MAX_LINE_BYTES", 64)
+    status, out = check(capsys, "mpr_gui", root, "--partial")
+    assert status == 1 and f"{path}, row 0, field -: line 1 is longer than the 64 bytes bound; refused" in out

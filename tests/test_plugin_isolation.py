@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import pytest
@@ -133,3 +134,76 @@ def test_metric_named_like_an_lmms_eval_aggregation_is_left_out_and_the_rest_reg
     assert "metric 'mean' of plugin 'acme_mean' (acme-mean: acme_mean) left out: lmms-eval already has an aggregation" in err
     assert getattr(reg.AGGREGATION_REGISTRY["mean"], "__gui_metric__", None) is None  # lmms-eval's own, untouched
     assert reg.AGGREGATION_REGISTRY["mcq_acc"].__gui_metric__ == "mcq_acc"
+
+
+# --- issue 21, item 4: a plugin that calls sys.exit (any BaseException but KeyboardInterrupt) is named and left out --
+
+EXITS = "import sys\nsys.exit(3)\n"
+
+
+def test_metric_plugin_exiting_at_import_is_named_and_gui_eval_metrics_lists_the_rest(site, capsys):
+    n_builtin = len(all_metrics(fresh=True))
+    write_dist(site, "acme-exit", {"acme_exit": EXITS}, "[gui_metrics]\nacme_exit = acme_exit\n")
+    write_dist(site, "acme-good", {"acme_good": GOOD}, "[gui_metrics]\nacme_good = acme_good\n")
+    table = all_metrics(fresh=True)
+    assert len(table) == n_builtin + 1 and "acme_rate" in table
+    [failure] = plugin_failures()
+    assert failure.plugin == "acme_exit" and failure.error == "import failed: SystemExit(3)"
+    assert cli_main(["metrics"]) == 1
+    out, err = capsys.readouterr()
+    assert "mcq_acc\thigher" in out and "acme_rate" in out
+    assert "plugin 'acme_exit' (acme-exit: acme_exit) left out: import failed: SystemExit(3)" in err
+    assert "1 plugin(s) left out: acme_exit" in err
+
+
+def test_metric_plugin_exiting_in_its_register_hook_is_named(site):
+    write_dist(site, "acme-exit", {"acme_exit": GOOD.replace("return [", "raise SystemExit('bye')\n    return [")},
+               "[gui_metrics]\nacme_exit = acme_exit\n")
+    table = all_metrics(fresh=True)
+    assert "mcq_acc" in table and "acme_rate" not in table
+    [failure] = plugin_failures()
+    assert failure.plugin == "acme_exit" and failure.error == "gui_metrics_register raised SystemExit('bye')"
+
+
+def test_intervention_plugin_exiting_at_import_is_broken_not_fatal(site):
+    write_dist(site, "acme-exit", {"acme_exit_iv": EXITS}, "[gui_interventions]\nacme_exit = acme_exit_iv:Thing\n")
+    assert {"crop", "gui_xli"} <= set(available())
+    assert broken()["acme_exit"] == "intervention plugin 'acme_exit' (acme-exit: acme_exit_iv:Thing) failed to load: SystemExit(3)"
+    with pytest.raises(ValueError, match="SystemExit"):
+        build_run("acme_exit")
+
+
+def test_task_plugin_exiting_at_import_is_named_and_skipped(site, capsys):
+    from gui_tasks.lmms_integration import plugin_task_dirs
+
+    write_dist(site, "acme-exit", {"acme_exit_tasks": EXITS}, "[gui_eval.tasks]\nacme_exit = acme_exit_tasks\n")
+    assert plugin_task_dirs() == []
+    assert "task plugin 'acme_exit' (acme_exit_tasks) failed to load: SystemExit(3)" in capsys.readouterr().err
+
+
+def test_keyboard_interrupt_from_a_plugin_still_stops(site):
+    write_dist(site, "acme-int", {"acme_int": "raise KeyboardInterrupt\n"}, "[gui_metrics]\nacme_int = acme_int\n")
+    with pytest.raises(KeyboardInterrupt):
+        all_metrics(fresh=True)
+
+
+def test_lmms_eval_indexes_our_tasks_and_backends_despite_exiting_plugins(tmp_path, subprocess_env):
+    import subprocess
+
+    site = tmp_path / "site"
+    for group, module in (("gui_metrics", "acme_exit_m"), ("gui_interventions", "acme_exit_i"), ("gui_eval.tasks", "acme_exit_t")):
+        write_dist(site, f"acme-{module}", {module: EXITS}, f"[{group}]\n{module} = {module}\n")
+    code = ("from lmms_eval.tasks import TaskManager\n"
+            "from gui_tasks.lmms_integration import install_task_path, manifests\n"
+            "from gui_metrics import all_metrics\n"
+            "install_task_path()\n"
+            "tm = TaskManager(verbosity='ERROR', include_defaults=False)\n"
+            "print('TASKS', 'mpr_gui_synth_en' in tm.all_tasks, 'gui_knowledge_synth' in tm.all_tasks or len(tm.all_tasks) > 20)\n"
+            "print('MODELS', [m.model_id for m in manifests()])\n"
+            "print('METRICS', 'mcq_acc' in all_metrics())\n")
+    env = {**subprocess_env, "PYTHONPATH": os.pathsep.join([str(site), subprocess_env["PYTHONPATH"]])}
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "TASKS True True" in proc.stdout and "MODELS ['gui_hf', 'gui_wrap']" in proc.stdout and "METRICS True" in proc.stdout
+    assert "task plugin 'acme_exit_t' (acme_exit_t) failed to load: SystemExit(3)" in proc.stderr
+    assert "'acme_exit_m' (acme-acme_exit_m: acme_exit_m) left out: import failed: SystemExit(3)" in proc.stderr

@@ -17,7 +17,7 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping
 
-from gui_interventions.crop import answer_geometry, map_back
+from gui_models.geometry import answer_geometry, map_back
 from gui_models.coords import reported_size
 from gui_metrics.pss import DEFAULT_FORM, PSS_C, classify_response, digit_entropy, perplexity, point_to_box_distance, pss_from_logits
 from gui_models.grounding import parse_point

@@ -23,6 +23,7 @@ from typing import Any
 from PIL import Image
 
 from gui_tasks.errors import DataError
+from gui_tasks.input_files import read_json
 
 VARIANTS = ("screenspot", "screenspot_v2", "screenspot_pro")
 ENV = {"screenspot": "SCREENSPOT_DATA_DIR", "screenspot_v2": "SCREENSPOT_V2_DATA_DIR", "screenspot_pro": "SCREENSPOT_PRO_DATA_DIR"}
@@ -45,10 +46,7 @@ def data_root(variant: str) -> Path:
 
 
 def _read_json(path: Path) -> list[dict[str, Any]]:
-    try:
-        rows = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise DataError(f"cannot read JSON: {exc}", file=str(path)) from exc
+    rows = read_json(path)
     if not isinstance(rows, list):
         raise DataError("expected a JSON list of rows", file=str(path))
     return rows

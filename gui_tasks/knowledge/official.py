@@ -51,6 +51,7 @@ from PIL import Image
 from gui_models.actions import CALL_TYPES, from_call
 from gui_tasks.data_check import BenchmarkCheck, TaskCount
 from gui_tasks.errors import BadRows, DataError
+from gui_tasks.input_files import lines, parse_json_line, read_bytes, read_json
 from gui_tasks.knowledge.marks import marks_for_action
 from gui_tasks.knowledge.schema import PLATFORM_CALLS, SUBTASK_TYPE, SUBTASKS, YES_NO, letters_for
 
@@ -104,8 +105,9 @@ def data_root() -> Path:
 
 
 def question_files(root: Path) -> list[Path]:
-    """Every ``*.json`` / ``*.jsonl`` / ``*.parquet`` below ``root`` (hidden folders such as ``.cache`` left out)."""
-    return sorted(p for p in root.rglob("*") if p.suffix in (".json", ".jsonl", ".parquet") and p.is_file()
+    """Every ``*.json`` / ``*.jsonl`` / ``*.parquet`` below ``root`` (hidden folders such as ``.cache`` left out); one that
+    is not a regular file (a link to a device, say) is listed, so reading it refuses it by name."""
+    return sorted(p for p in root.rglob("*") if p.suffix in (".json", ".jsonl", ".parquet") and not p.is_dir()
                   and not any(part.startswith(".") for part in p.relative_to(root).parts))
 
 
@@ -188,26 +190,22 @@ def _embedded_images(raw: dict[str, Any], *, file: Path, row: int) -> dict[str, 
 
 def _rows_of(path: Path) -> Iterator[tuple[int, Any]]:
     if path.suffix == ".parquet":
+        import io
+
         import pyarrow.parquet as pq
 
+        data = read_bytes(path)  # a regular file within the size bound
         try:
-            yield from enumerate(pq.read_table(path).to_pylist())
+            yield from enumerate(pq.read_table(io.BytesIO(data)).to_pylist())
         except Exception as exc:  # a corrupt or foreign parquet file
             raise DataError(f"unreadable parquet file ({exc.__class__.__name__}: {exc})", file=str(path)) from exc
         return
-    text = path.read_text(encoding="utf-8")
     if path.suffix == ".jsonl":
-        for i, line in enumerate(text.splitlines()):
+        for i, line in lines(path):
             if line.strip():
-                try:
-                    yield i, json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise DataError(f"invalid JSON ({exc.msg})", file=str(path), row=i, field="<line>") from exc
+                yield i, parse_json_line(line, file=str(path), row=i, field="<line>")
         return
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"invalid JSON ({exc.msg})", file=str(path), row=None, field="<file>") from exc
+    data = read_json(path)
     if is_question(data):  # the official layout: one question object per file
         yield 0, data
     elif isinstance(data, list):
@@ -457,6 +455,7 @@ def data_check(root: Path | None = None) -> BenchmarkCheck:
         rows = []
     docs = bad.keep(normalise_row, rows)
     check.errors.extend(bad.errors)
+    check.add_images(docs)
     check.counts.append(TaskCount("gui_knowledge", len(docs), PAPER_QUESTIONS, f"paper: {PAPER_QUESTIONS:,} questions (Table 1)"))
     for sub in SUBTASKS:
         check.counts.append(TaskCount(f"gui_knowledge_{sub}", sum(d["subtask"] == sub for d in docs), None,

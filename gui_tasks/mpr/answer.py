@@ -13,7 +13,10 @@ import json
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal, Sequence
+
+from gui_models.prefilter import compile_prefiltered
 
 # Recorded in task metadata and results; bump when extract_letter's behaviour changes.
 PARSER_PROTOCOL = "mcq-letter-v2"
@@ -56,7 +59,9 @@ _LETTER = r"(?-i:(?:([{U}])|([{l}])(?=\s*(?:$|[).\]:,;!?。）])))(?![{W}]))"
 # After a letter, another letter offered as an alternative makes the answer ambiguous.
 # Words after a capital "A" that make it a letter, not the article ("A is correct", "A or B").
 _NOT_ARTICLE = r"or|and|is|was|seems|looks|fits|matches|describes|should|would|must|can|correctly|best"
-_ALT = r"\s*(?:or|and|/|,|、|或者|或|还是|и|или|ou|et|หรือ|か|と|又は)\s*(?:[(\[]\s*)?([{U}])(?![{W}])"  # linear: no \s*…\s* around an optional
+_ALT_WORDS = r"or|and|/|,|、|或者|或|还是|и|или|ou|et|หรือ|か|と|又は"
+_ALT = r"\s*(?:" + _ALT_WORDS + r")\s*(?:[(\[]\s*)?([{U}])(?![{W}])"  # linear: no \s*…\s* around an optional
+_ALT_WORD_RE = re.compile(_ALT_WORDS)
 
 
 @dataclass(frozen=True)
@@ -90,28 +95,43 @@ def _clean(text: str) -> str:
         after = text.rsplit("</think>", 1)[1]
         text = after if after.strip() else text
     text = unicodedata.normalize("NFKC", re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", " ", text))  # ANSI colour codes out
-    text = "".join(ch if ch in "\n\t" or unicodedata.category(ch)[0] != "C" else " " for ch in text)
+    control = {ord(ch): " " for ch in set(text) if ch not in "\n\t" and unicodedata.category(ch)[0] == "C"}
+    if control:  # per distinct character, not per character: same result, linear in C
+        text = text.translate(control)
     text = re.sub(rf"(?<![{_WORDISH}])[АВС](?![{_WORDISH}])", lambda m: _HOMOGLYPHS[m.group(0)], text)
     return text.replace("**", "").replace("__", "").replace("`", "").strip()
 
 
+_NON_WORD_RUN = re.compile(r"[\s\W_]+")
+
+
 def _norm_option(text: str) -> str:
-    return re.sub(r"[\s\W_]+", " ", unicodedata.normalize("NFKC", str(text)).casefold()).strip()
+    return _NON_WORD_RUN.sub(" ", unicodedata.normalize("NFKC", str(text)).casefold()).strip()
 
 
 def _letter_re(letters: str) -> str:
     return _LETTER.format(U=re.escape(letters), l=re.escape(letters.lower()), W=_WORDISH)
 
 
+@lru_cache(maxsize=64)
+def _alt_re(letters: str) -> re.Pattern[str]:
+    return re.compile(_ALT.format(U=re.escape(letters), W=_WORDISH))
+
+
 def _ambiguous(text: str, end: int, letter: str, letters: str) -> bool:
-    m = re.compile(_ALT.format(U=re.escape(letters), W=_WORDISH)).match(text, end)
+    m = _alt_re(letters).match(text, end)
     return bool(m and m.group(1) != letter)
+
+
+@lru_cache(maxsize=64)
+def _marked_re(markers: str, letters: str) -> re.Pattern[str]:
+    # gui_models.prefilter: a lookahead on the markers' first characters rejects most positions early, same matches
+    return compile_prefiltered(rf"(?<![A-Za-z])(?:{markers}){_SEP}{_letter_re(letters)}", re.I)
 
 
 def _marked(text: str, markers: str, letters: str) -> list[tuple[str, int]]:
     """(letter, end) for every ``marker sep letter`` occurrence, in text order."""
-    pattern = rf"(?<![A-Za-z])(?:{markers}){_SEP}{_letter_re(letters)}"
-    return [((m.group(1) or m.group(2)).upper(), m.end()) for m in re.finditer(pattern, text, flags=re.I)]
+    return [((m.group(1) or m.group(2)).upper(), m.end()) for m in _marked_re(markers, letters).finditer(text)]
 
 
 def _structured(text: str, options: list[str] | None, letters: str) -> list[LetterParse]:
@@ -196,20 +216,64 @@ def _extract(text: str | None, options: list[str] | None, letters: str) -> Lette
 
     # 6. Exactly one distinct stand-alone capital letter ("I think C", "选项B", "我选C"). The English
     #    article "A" and the pronoun "I" before a lower-case word are not letters.
-    found = []
-    for mm in re.finditer(rf"(?<![{_WORDISH}'’])([{U}])(?![{_WORDISH}'’])", text):
-        letter, after = mm.group(1), text[mm.end() : mm.end() + 40]
-        labelled = re.search(rf"(?:{_LABEL_WORD})\s*[(\[]?$", text[max(0, mm.start() - 20) : mm.start()], flags=re.I)
-        if not labelled and letter == "A" and re.match(rf"\s+(?!(?:{_NOT_ARTICLE})\b)[a-z]", after):
-            continue
-        if not labelled and letter == "I" and re.match(r"\s+[a-z]", after):
-            continue
-        if _ambiguous(text, mm.end(), letter, letters):
-            return LetterParse(None, "malformed", "ambiguous")
-        found.append(letter)
-    if len(set(found)) == 1:
-        return LetterParse(found[0], "parsed", "lone-letter")
-    return LetterParse(None, "malformed", "ambiguous" if found else "no-letter")
+    return _lone_letter(text, letters)
+
+
+_LONE = r"(?<![{W}'’])([{U}])(?![{W}'’])"
+_CONTEXT_BEFORE, _CONTEXT_AFTER = 20, 40  # what decides a lone letter: 20 characters before it (label), 40 after (article)
+
+
+@lru_cache(maxsize=128)
+def _lone_res(letters: str, alternatives: bool) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """Stand-alone letters: anywhere; those that cannot be an article or pronoun (not an A or I before whitespace and a
+    lower-case letter) with their alternative; and the others from offset 20 on with their whole context (before,
+    letter, after, alternative).
+    Without ``alternatives`` (the text holds no "or", ",", ... at all) the alternative is an always-empty group."""
+    lone = _LONE.format(W=_WORDISH, U=re.escape(letters))
+    alt = _ALT.format(U=re.escape(letters), W=_WORDISH) if alternatives else ""
+    # The same tests with the letter first (the regex engine then skips to letters fast): "(?<![W'’].)" after the letter
+    # is "(?<![W'’])" before it.
+    fast = rf"([{re.escape(letters)}])(?<![{_WORDISH}'’].)(?![{_WORDISH}'’])"
+    plain = rf"{fast}(?!(?<=[AI])\s+[a-z])" + (rf"(?:(?={alt})|)" if alt else "")  # groups: letter[, alternative]
+    with_context = (rf"([{re.escape(letters)}])(?<=((?s:.{{{_CONTEXT_BEFORE}}}))[AI])(?<![{_WORDISH}'’].)(?![{_WORDISH}'’])"
+                    rf"(?=\s+[a-z])(?=((?s:.{{0,{_CONTEXT_AFTER}}})))(?:(?={alt or '()'})|)")
+    return re.compile(lone), re.compile(plain), re.compile(with_context)
+
+
+def _lone_verdict(before: str, letter: str, after: str, alternative: str) -> str | None:
+    """A stand-alone letter read in its context: the letter, ``"?"`` (offered with another letter), None (not a letter)."""
+    labelled = re.search(rf"(?:{_LABEL_WORD})\s*[(\[]?$", before, flags=re.I)
+    if not labelled and letter == "A" and re.match(rf"\s+(?!(?:{_NOT_ARTICLE})\b)[a-z]", after):
+        return None
+    if not labelled and letter == "I" and re.match(r"\s+[a-z]", after):
+        return None
+    return "?" if alternative and alternative != letter else letter
+
+
+def _lone_letter(text: str, letters: str) -> LetterParse:
+    """Rule 6. The verdict of a letter depends only on its context, so each distinct context is judged once (the regex
+    engine gathers them): linear and fast even for "A A A ..." and the same answer as judging letter by letter."""
+    alternatives = _ALT_WORD_RE.search(text) is not None
+    lone, plain, with_context = _lone_res(letters, alternatives)
+    contexts = set()
+    for mm in lone.finditer(text):  # the first 20 characters: a shorter context before
+        if mm.start() >= _CONTEXT_BEFORE:
+            break
+        alt = _alt_re(letters).match(text, mm.end())
+        contexts.add((text[: mm.start()], mm.group(1), text[mm.end() : mm.end() + _CONTEXT_AFTER],
+                      alt.group(1) if alt else ""))
+    contexts.update((before, letter, after, alt) for letter, before, after, alt in set(with_context.findall(text)))
+    verdicts = {_lone_verdict(*context) for context in contexts} - {None}
+    # A letter not followed by "\s+[a-z]" is never skipped, whatever its context: only its alternative matters.
+    if alternatives:
+        verdicts.update("?" if alt and alt != letter else letter for letter, alt in set(plain.findall(text)))
+    else:
+        verdicts.update(plain.findall(text))
+    if "?" in verdicts:
+        return LetterParse(None, "malformed", "ambiguous")
+    if len(verdicts) == 1:
+        return LetterParse(verdicts.pop(), "parsed", "lone-letter")
+    return LetterParse(None, "malformed", "ambiguous" if verdicts else "no-letter")
 
 
 def _option_text_hit(text: str, options: Sequence[str]) -> int | None:
@@ -218,7 +282,9 @@ def _option_text_hit(text: str, options: Sequence[str]) -> int | None:
     exact = [i for i, o in enumerate(normed) if o and o == resp]
     if len(exact) == 1:
         return exact[0]
-    inside = [i for i, o in enumerate(normed) if o and re.search(rf"(?:^| ){re.escape(o)}(?: |$)", resp)]
+    # Whole words: normalised texts hold single spaces and no newline, so a padded substring test is the word match.
+    padded = f" {resp} "
+    inside = [i for i, o in enumerate(normed) if o and f" {o} " in padded]
     # "open settings" also contains "settings": keep only hits not contained in another hit.
     inside = [i for i in inside if not any(j != i and normed[i] != normed[j] and normed[i] in normed[j] for j in inside)]
     return inside[0] if len(inside) == 1 else None

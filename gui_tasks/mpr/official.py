@@ -25,6 +25,7 @@ from typing import Any, Iterator
 
 from gui_tasks.data_check import BenchmarkCheck, TaskCount
 from gui_tasks.errors import BadRows, DataError
+from gui_tasks.input_files import lines, parse_json_line
 from gui_tasks.mpr.answer import normalise_answer, split_inline_options_ordered
 
 HUB_ID = "chenruihan/MPR-GUI-Bench"
@@ -109,14 +110,14 @@ def read_raw_rows(root: Path, lang: str, dimensions: tuple[str, ...] | None = No
             continue
         seen: dict[str, int] = {}
         n_rows = 0
-        with path.open(encoding="utf-8") as fh:
-            for i, line in enumerate(fh):
+        try:
+            for i, line in lines(path):
                 if not line.strip():
                     continue
                 try:
-                    raw = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    bad.add(DataError(f"invalid JSON ({exc.msg})", file=str(path), row=i, field="<line>"))
+                    raw = parse_json_line(line, file=str(path), row=i, field="<line>")
+                except DataError as exc:
+                    bad.add(exc)
                     continue
                 n_rows += 1
                 key = item_key(raw, lang) if isinstance(raw, dict) else None
@@ -126,6 +127,9 @@ def read_raw_rows(root: Path, lang: str, dimensions: tuple[str, ...] | None = No
                     qid = f"{dim.lower()}-{key}" + (f"~{seen[key]}" if seen[key] > 1 else "")
                 yield {"raw": line.strip(), "file": str(path), "row": i, "dimension": dim, "lang": lang, "root": str(root),
                        "id": qid, "skip": bad.skip}
+        except DataError as exc:  # the file itself: not a regular file, over the size or line-length bound, not UTF-8
+            bad.add(exc)
+            continue
         if n_rows == 0:
             bad.add(DataError(f"no questions in this file: dimension {dim} would be missing (FPR-ACC needs all eight)",
                               file=str(path)))
@@ -257,6 +261,7 @@ def data_check(root: Path | None = None) -> BenchmarkCheck:
         rows = list(read_raw_rows(root, lang, bad=bad))
         docs = bad.keep(normalise_row, rows)
         check.errors.extend(bad.errors)
+        check.add_images(docs)
         ids[lang] = {d["id"] for d in docs}
         check.counts.append(TaskCount(f"mpr_gui_{lang}", len(docs), RELEASE_ROWS_PER_LANG,
                                       f"release: {RELEASE_ROWS_PER_LANG:,} per language (paper: {PAPER_ROWS_PER_LANG:,})"))

@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from gui_models.action_parsers import finite_number, plausible_index
+
 PARSER_PROTOCOL = "sphinx-table2-v1"
 REPAIR_PROTOCOL = "sphinx-rule-repair-v1"
 PRESS = ("back", "home", "restart", "wait", "enter", "stop")
@@ -46,19 +48,44 @@ def _num(s: str) -> float | int:
     return int(v) if v.is_integer() else v
 
 
-def _build(kind: str, m: re.Match[str]) -> dict[str, Any]:
-    g = m.groups()
+class _Implausible(Exception):
+    """A number of an action that is unreadable or out of the plausible range: the action is a format error."""
+
+
+def _coord(s: str) -> float | int:
+    v = finite_number(s)  # bounded literal, finite, |v| <= MAX_COORD (gui_models.coords)
+    if v is None:
+        raise _Implausible(s)
+    return int(v) if v.is_integer() else v
+
+
+def _index(s: str) -> int:
+    v = plausible_index(s)
+    if v is None:
+        raise _Implausible(s)
+    return v
+
+
+def _build(kind: str, m: re.Match[str]) -> dict[str, Any] | None:
+    """The action of a pattern match; None when one of its numbers is implausible (a format error)."""
+    try:
+        return _build_checked(kind, m.groups())
+    except _Implausible:
+        return None
+
+
+def _build_checked(kind: str, g: tuple[Any, ...]) -> dict[str, Any]:
     if kind in ("point", "elem"):
         t = "longclick" if g[0].lower().replace("_", "").replace(" ", "") == "longclick" else "click"
-        return {"type": t, "point": (_num(g[1]), _num(g[2]))} if kind == "point" else {"type": t, "index": int(g[1])}
+        return {"type": t, "point": (_coord(g[1]), _coord(g[2]))} if kind == "point" else {"type": t, "index": _index(g[1])}
     if kind == "text_elem":
-        return {"type": "text", "index": int(g[0]), "text": g[1]}
+        return {"type": "text", "index": _index(g[0]), "text": g[1]}
     if kind == "text_point":
-        return {"type": "text", "point": (_num(g[0]), _num(g[1])), "text": g[2]}
+        return {"type": "text", "point": (_coord(g[0]), _coord(g[1])), "text": g[2]}
     if kind == "swipe_dir":
-        return {"type": "swipe", "index": int(g[0]), "direction": g[1].lower()}
+        return {"type": "swipe", "index": _index(g[0]), "direction": g[1].lower()}
     if kind == "swipe_pts":
-        return {"type": "swipe", "point": (_num(g[0]), _num(g[1])), "to": (_num(g[2]), _num(g[3]))}
+        return {"type": "swipe", "point": (_coord(g[0]), _coord(g[1])), "to": (_coord(g[2]), _coord(g[3]))}
     return {"type": g[0].lower()}
 
 
@@ -73,7 +100,7 @@ def parse_exact(line: str) -> dict[str, Any] | None:
     for kind, pat in _PATTERNS:
         m = pat.fullmatch(s)
         if m:
-            return _build(kind, m)
+            return _build(kind, m)  # None: an implausible number makes the line a format error
     return None
 
 
@@ -99,7 +126,9 @@ def repair_action(text: str | None) -> tuple[str, dict[str, Any] | None]:
     for kind, pat in _PATTERNS[:-1]:  # a bare word like "back" inside prose is not an action
         for m in pat.finditer(s):
             if best is None or m.start() > best[0]:
-                best = (m.start(), _build(kind, m))
+                act = _build(kind, m)
+                if act is not None:  # an action with an implausible number is not one
+                    best = (m.start(), act)
     m = None
     for m in re.finditer(rf"press\s*\[\s*({'|'.join(PRESS)})\s*\]", s, re.I):
         pass

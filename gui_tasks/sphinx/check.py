@@ -32,7 +32,9 @@ def data_check(root: Path | None) -> BenchmarkCheck:
             ("sphinx_grounding", "grounding_tasks", lambda bad: static_tasks.grounding_rows(root, "screenshot", bad=bad))):
         bad = BadRows(skip=True)
         try:
-            found = len(build(bad))
+            rows = build(bad)
+            check.add_images(rows)  # decoded by BenchmarkCheck.decode_images
+            found = len(rows)
         except DataError as exc:  # a whole file unreadable
             bad.add(exc)
             found = 0

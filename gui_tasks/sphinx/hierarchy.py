@@ -150,10 +150,9 @@ class Hierarchy:
     @classmethod
     def from_file(cls, path: str | Path) -> "Hierarchy":
         p = Path(path)
-        try:
-            text = p.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise DataError(f"cannot read view hierarchy: {exc}", file=str(p)) from exc
+        from gui_tasks.input_files import read_text  # a regular file within the size bound
+
+        text = read_text(p)
         return cls.from_xml(text, file=str(p))
 
     @classmethod

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from gui_models.action_parsers import plausible_index
+
 OFFICIAL_PARSER_PROTOCOL = "sphinx-official-parse-v1"
 # Knowledge probing as knowledge_probing.py scores it (PKU-ASE-RISE/Sphinx @ 20f84094386942d59f8d1a3c33b78c160e4ead9c;
 # the repository states no license: the rule is a fact reproduced, no code copied). ``evaluate_mcqa``: the answer is
@@ -66,12 +68,16 @@ def _read(s: str, by_point: bool) -> dict[str, Any] | None:
     if m is None:
         return None
     g = m.groups()
+    # digit runs beyond the plausible range (gui_models.coords.MAX_COORD) are format errors, never int() unbounded
+    nums = [plausible_index(v) for v in g[:4 if verb == "swipe" else 2]] if by_point else [plausible_index(g[0])]
+    if any(v is None for v in nums):
+        return None
     if by_point:
-        where: dict[str, Any] = {"point": (int(g[0]), int(g[1]))}
+        where: dict[str, Any] = {"point": (nums[0], nums[1])}
         if verb == "swipe":
-            return {"type": "swipe", **where, "to": (int(g[2]), int(g[3]))}
+            return {"type": "swipe", **where, "to": (nums[2], nums[3])}
     else:
-        where = {"index": int(g[0])}
+        where = {"index": nums[0]}
     if verb == "text":
         return {"type": "text", **where, "text": g[-1]}
     if verb == "swipe":

@@ -38,6 +38,7 @@ from gui_models.action_parsers import GestureToScroll, scroll_direction
 from gui_models.actions import Action
 from gui_models.coords import Geometry, convert, convert_box
 from gui_tasks.errors import DataError
+from gui_tasks.input_files import read_json, read_jsonl
 from gui_tasks.star.schema import action_to_json
 
 DATASETS = ("androidcontrol", "aitz", "gui_odyssey")
@@ -76,12 +77,7 @@ def data_root(dataset: str) -> Path:
 
 
 def _read_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise DataError("file not found", file=str(path)) from exc
-    except ValueError as exc:
-        raise DataError(f"not valid JSON: {exc}", file=str(path)) from exc
+    return read_json(path)
 
 
 def _image(path: Path, file: str, row: int, field: str) -> str:
@@ -130,10 +126,7 @@ def _ac_boxes(path: Path, geo: Geometry) -> list[tuple[float, ...]]:
     if not path.is_file():
         return []
     boxes = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip():
-            continue
-        el = json.loads(line)
+    for el in read_jsonl(path):
         b = el.get("bbox_pixels")
         if el.get("is_clickable") and isinstance(b, Mapping):
             boxes.append(convert_box((b["x_min"], b["y_min"], b["x_max"], b["y_max"]), "original_px", "grid1000", geo))

@@ -12,7 +12,6 @@ They are stamped on each document, so prompting and scoring use the same choices
 
 from __future__ import annotations
 
-import json
 from typing import Any, Mapping
 
 import datasets
@@ -22,7 +21,7 @@ from gui_metrics.lmms_bridge import sample_values
 from gui_models.action_match import RULES, STAR_AGENTIC, match
 from gui_models.coords import Geometry
 from gui_tasks.errors import DataError
-from gui_tasks.lmms_rows import RowsTask, load_image
+from gui_tasks.lmms_rows import RowsTask, load_image, read_jsonl
 from gui_tasks.mpr.schema import LANGS
 from gui_tasks.star import agentic, synth
 from gui_tasks.star.families import build_prompt, family, format_action, parse, prompt_geometry, scoring_geometry
@@ -72,8 +71,7 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         if lang not in LANGS:
             raise DataError(f"task metadata lang {lang!r} is not one of {LANGS}", file="<task yaml>", field="metadata.lang")
         files = synth.load_or_build_agentic(seed=int(meta.get("seed", 0)), episodes=int(meta.get("episodes", 15)))
-        with open(files[lang], encoding="utf-8") as fh:
-            docs = [json.loads(line) for line in fh if line.strip()]
+        docs = read_jsonl(files[lang])
     elif dataset in agentic.DATASETS:
         docs = [{**d, "lang": "en"} for d in agentic.read_steps(dataset, agentic.data_root(dataset), meta.get("data_split"),
                                                                  gesture_to_scroll=gesture)]  # type: ignore[arg-type]

@@ -8,7 +8,6 @@ samples show them.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Mapping
 
 import datasets
@@ -18,7 +17,7 @@ from gui_models.action_match import RULES, STAR_STATE_CONTROL, match
 from gui_models.actions import Action
 from gui_models.coords import Geometry
 from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
-from gui_tasks.lmms_rows import RowsTask, doc_to_visual
+from gui_tasks.lmms_rows import RowsTask, doc_to_visual, read_jsonl
 from gui_tasks.mpr.schema import LANGS
 from gui_tasks.star import official, synth
 from gui_tasks.star.families import build_prompt, family, format_action, parse, prompt_geometry, scoring_geometry
@@ -71,8 +70,7 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         if lang not in LANGS:
             raise DataError(f"task metadata lang {lang!r} is not one of {LANGS}", file="<task yaml>", field="metadata.lang")
         files = synth.load_or_build(seed=int(meta.get("seed", 0)), pairs=int(meta.get("pairs", 32)))
-        with open(files[lang], encoding="utf-8") as fh:
-            docs = [{**json.loads(line), "agent_family": fam, "match_rule": rule} for line in fh if line.strip()]
+        docs = [{**d, "agent_family": fam, "match_rule": rule} for d in read_jsonl(files[lang])]
     else:
         raise DataError(f"task metadata source {source!r} must be 'official' or 'synthetic'", file="<task yaml>",
                         field="metadata.source")

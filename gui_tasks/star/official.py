@@ -12,13 +12,13 @@ point is the box centre in the published files).
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from gui_tasks.data_check import BenchmarkCheck, TaskCount
 from gui_tasks.errors import BadRows, DataError
+from gui_tasks.input_files import read_json
 
 HUB_ID = "ZrW00/StaR_state_control_benchmark"
 DATA_DIR_ENV = "STAR_DATA_DIR"
@@ -95,10 +95,7 @@ def resolve_image(root: Path | None, rel: str, *, file: str, row: int) -> str:
 def read_records(path: Path, root: Path | None, bad: BadRows | None = None) -> Iterator[tuple[str, int, dict[str, Any], str]]:
     """Yield (file, row, raw record, absolute image path) for every record of the split file ``path``."""
     bad = bad if bad is not None else BadRows(skip=False)
-    try:
-        records = json.loads(path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise DataError(f"not valid JSON: {exc}", file=str(path)) from exc
+    records = read_json(path)
     if not isinstance(records, list):
         raise DataError("expected a JSON array of records", file=str(path))
     if not records:
@@ -134,8 +131,10 @@ def data_check(root: Path | None = None) -> BenchmarkCheck:
         try:
             for file, i, raw, image in read_records(path, root, bad):
                 try:
-                    docs += len(official_pair(raw, file=file, row=i, image_path=image, agent_family="os_atlas",
-                                              match_rule=STAR_STATE_CONTROL.name))
+                    pair = official_pair(raw, file=file, row=i, image_path=image, agent_family="os_atlas",
+                                         match_rule=STAR_STATE_CONTROL.name)
+                    check.add_images(pair)
+                    docs += len(pair)
                 except DataError as exc:
                     bad.add(exc)
         except DataError as exc:  # the whole file is unreadable

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from gui_tasks.errors import DataError
+from gui_tasks.input_files import lines, parse_json_line
 from gui_tasks.mpr.schema import LANGS, validate_row
 
 # The synthetic evaluation tasks (yaml_tasks/mpr_gui/mpr_gui_synth_*.yaml metadata).
@@ -36,14 +37,9 @@ class DataSpec:
 def read_docs(path: Path) -> list[dict[str, Any]]:
     """Canonical MPR documents of one JSONL file, validated (DataError names file, row, field)."""
     docs = []
-    with open(path, encoding="utf-8") as fh:
-        for i, line in enumerate(fh):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise DataError(f"not JSON ({exc.msg})", file=str(path), row=i) from None
+    for i, line in lines(path):
+        if line.strip():
+            row = parse_json_line(line, file=str(path), row=i)
             validate_row(row, file=str(path), row_index=i)
             docs.append(row)
     return docs
