@@ -305,3 +305,24 @@ def test_official_agent_readers_never_raise(text, by_point):
         assert status in ("parsed", "malformed", "empty") and (act is None) == (status != "parsed")
         plans = parse_plan(t)
         assert plans is None or (plans and all(isinstance(p, str) and "\n" not in p for p in plans))
+
+
+def test_viewer_episode_reads_reflexion_rounds_as_the_scorer_does(tmp_path, monkeypatch):
+    """gui-eval view draws a Reflexion episode from the scorer's replay: reflections take no action, actions are the
+    replay's own, and the last view's verdicts are the task's."""
+    from gui_tasks.viewer.trajectory import sphinx_episode
+
+    monkeypatch.setenv("GUI_EVAL_CACHE", str(tmp_path))
+    rows = lmms_task.SphinxNavTask.rows({"subset": "nav", "max_steps": 8, "observation": "simplified_text", "agent": "reflexion"})
+    doc = next(r for r in rows if r["id"] == "nav/CaptionsOn")
+    acts = [_as_react(t) for t in _oracle_texts(doc)]
+    outputs = [acts[0]] + [x for a in acts[1:] for x in ("```Yes```", a)]
+    views = sphinx_episode(doc, outputs)
+    assert [v.status for v in views] == ["parsed"] + ["reflect", "parsed"] * (len(acts) - 1) + ["final"]
+    replayed = lmms_task.replay(doc, outputs).taken
+    assert [v.action for v in views if v.status == "parsed"] == [dict(a) for a in replayed]
+    assert all(v.shapes for v in views if v.status == "parsed" and v.action["type"] != "stop")
+    assert views[-1].verdicts == lmms_task.process_results(doc, [outputs])["sphinx_sr"]["satisfied"]
+    # an unfenced reflection ends the episode as a format error: no further round is drawn
+    cut = sphinx_episode(doc, [acts[0], "yes it worked", acts[1]])
+    assert [v.status for v in cut] == ["parsed", "malformed", "final"]

@@ -1,8 +1,8 @@
 """SPHINX simulator episodes step by step: the screen before each action, the action drawn on it, the verdicts.
 
-The episode is replayed from the logged outputs in a fresh simulator (deterministic), exactly as
-``gui_tasks.sphinx.lmms_task.replay`` scores it: same parser, same ``resolve`` by the document's rendering,
-same stop at a format error (``on_format_error``) and at the step limit.
+The episode is replayed from the logged outputs in a fresh simulator (deterministic) by the scorer's own
+``gui_tasks.sphinx.lmms_task.replay``: same agent reading, same ``resolve`` by the document's rendering, same
+stop at a format error (``on_format_error``) and at the step limit.
 """
 
 from __future__ import annotations
@@ -49,39 +49,42 @@ def _action_shapes(obs, act: Mapping[str, Any], sim_act: Mapping[str, Any]) -> l
 
 
 def sphinx_episode(doc: Mapping[str, Any], outputs: Sequence[str]) -> list[StepView]:
-    """One view per round the task scored, plus the final screen."""
-    from gui_tasks.sphinx.actions import parse_action
+    """One view per round the task scored, plus the final screen.
+
+    Each round is read off ``lmms_task.replay`` of the outputs up to it, the scorer's own replay, so every agent
+    (ours, the official ReAct, Reflexion and LLM-Planner) is read as the task reads it: the action a round took is
+    the one the replay added, a reflection or plan round takes none."""
     from gui_tasks.sphinx.evaluator import score_trajectory
-    from gui_tasks.sphinx.lmms_task import _rendering, _task, _tasks
-    from gui_tasks.sphinx.navigation import NavTask, to_step
-    from gui_tasks.sphinx.simulator import Simulator, resolve
+    from gui_tasks.sphinx.lmms_task import _rendering, _tasks, read_output, replay
+    from gui_tasks.sphinx.navigation import NavTask
+    from gui_tasks.sphinx.simulator import resolve
     from gui_tasks.sphinx.toggle_tasks import subtask_scores
 
     spec = _tasks()[doc["id"]]
-    sim = Simulator()
-    obs = sim.reset(_task(doc).initial)
-    steps, views = [], []
+    outs = [str(t) for t in outputs]
 
-    def verdicts() -> list[bool]:
-        if isinstance(spec, NavTask):  # the evaluators as if the agent stopped here
-            return score_trajectory(spec.evaluators, steps + [to_step(sim.observe(), {"type": "stop", "reason": "viewer"})])
-        return subtask_scores(spec, sim)
+    def verdicts(r) -> list[bool]:  # the evaluators on the trajectory so far (it ends with a stop step)
+        return score_trajectory(spec.evaluators, r.steps) if isinstance(spec, NavTask) else subtask_scores(spec, r.sim)
 
-    for k, text in enumerate(list(outputs)[: int(doc.get("max_steps", len(outputs)))]):
-        status, act = parse_action(text)
-        view = StepView(k, obs.screenshot(), str(text), status, act)
+    views: list[StepView] = []
+    before = replay(doc, [])
+    for k, text in enumerate(outs):
+        if before.ended or before.calls >= doc["max_steps"]:
+            break  # the task asked no further round
+        obs = before.sim.observe()
+        after = replay(doc, outs[: k + 1])
+        new = after.taken[len(before.taken):]
+        act = dict(new[0]) if new else None
+        if act is not None:
+            status = "parsed"
+        elif after.errors > before.errors:
+            status = read_output(doc, text)[0] if before.phase in ("act", "ground") else "malformed"
+        else:
+            status = before.phase  # a Reflexion reflection or an LLM-Planner plan: no action on the device
+        view = StepView(k, obs.screenshot(), text, status, act, verdicts=verdicts(after))
+        if act is not None:
+            view.shapes = _action_shapes(obs, act, resolve(obs, act, _rendering(doc)))
         views.append(view)
-        if act is None:
-            if doc.get("on_format_error", "stop") == "stop":
-                break
-            continue
-        sim_act = resolve(obs, act, _rendering(doc))
-        view.shapes = _action_shapes(obs, act, sim_act)
-        steps.append(to_step(obs, sim_act))
-        if act["type"] == "stop":
-            view.verdicts = verdicts()
-            break
-        obs = sim.act(sim_act)
-        view.verdicts = verdicts()
-    views.append(StepView(len(views), sim.observe().screenshot(), "", "final", None, [], verdicts()))
+        before = after
+    views.append(StepView(len(views), before.sim.observe().screenshot(), "", "final", None, [], verdicts(before)))
     return views
