@@ -85,7 +85,7 @@ def test_official_knowledge_tasks_receive_the_answer_unstripped():
         assert spec["reasoning_tags"] == "none" and spec["metadata"]["knowledge_scoring"] == "official"
         assert spec["metadata"]["parser_protocol"] == "sphinx-official-mcqa-v1"
     stripped = yaml.safe_load(files["sphinx_knowledge_stripped.yaml"].replace("!function", ""))
-    assert "reasoning_tags" not in stripped and stripped["metadata"]["parser_protocol"] == "sphinx-table2-v1"
+    assert "reasoning_tags" not in stripped and stripped["metadata"]["parser_protocol"] == "sphinx-table2-v2"
 
 
 def test_completion_rows_come_from_task_info_all_and_label_the_last_step_stop():

@@ -22,7 +22,7 @@ from typing import Any
 
 from gui_models.action_parsers import finite_number, plausible_index
 
-PARSER_PROTOCOL = "sphinx-table2-v1"
+PARSER_PROTOCOL = "sphinx-table2-v2"  # v2: number literals bounded (MAX_NUMBER_CHARS), implausible ids and points are format errors
 REPAIR_PROTOCOL = "sphinx-rule-repair-v1"
 PRESS = ("back", "home", "restart", "wait", "enter", "stop")
 DIRECTIONS = ("up", "down", "left", "right")

@@ -15,7 +15,7 @@ from typing import Any
 
 from gui_models.action_parsers import plausible_index
 
-OFFICIAL_PARSER_PROTOCOL = "sphinx-official-parse-v1"
+OFFICIAL_PARSER_PROTOCOL = "sphinx-official-parse-v2"  # v2: number literals bounded (MAX_NUMBER_CHARS), implausible ids and points are format errors
 # Knowledge probing as knowledge_probing.py scores it (PKU-ASE-RISE/Sphinx @ 20f84094386942d59f8d1a3c33b78c160e4ead9c;
 # the repository states no license: the rule is a fact reproduced, no code copied). ``evaluate_mcqa``: the answer is
 # right when ``ground_truth.upper() == answer.upper()`` (the whole text, nothing stripped: "a" is right, " A" is
