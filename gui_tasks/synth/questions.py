@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from gui_tasks.synth import i18n
-from gui_tasks.synth.splits import check_split, owner_split, screen_split
+from gui_tasks.synth.splits import brand_split, check_split, owner_split, screen_split
 from gui_tasks.synth.scene import (APPS, BRANDS, DELETABLE, DYNAMIC_ROWS, ICON_FUNCTIONS, Element, Screen, checked_keys, page_rows,
                                     screen, tap)
 
@@ -140,8 +140,9 @@ def _options(rng: random.Random, correct: Ref, pool: list[Ref], slot: int) -> tu
     return tuple(opts), slot
 
 
-def random_screen(rng: random.Random, rich: bool = False) -> Screen:
-    """A random page of a random app in a random state; ``rich`` adds a brand and dynamic row names (MPR-GUI world)."""
+def random_screen(rng: random.Random, rich: bool = False, split: str | None = None) -> Screen:
+    """A random page of a random app in a random state; ``rich`` adds a brand (one of ``split``'s, when given) and
+    dynamic row names and orders (MPR-GUI world)."""
     app = rng.choice(sorted(APPS))
     page = rng.choice(sorted(APPS[app]))
     keys = sorted({r.key for p in APPS[app].values() for r in p.rows if r.trailing in ("toggle", "checkbox", "heart")})
@@ -151,7 +152,7 @@ def random_screen(rng: random.Random, rich: bool = False) -> Screen:
     if (app, page) in DELETABLE and any(state.values()) and rng.random() < 0.3:
         state["dialog"] = True
     if rich:
-        state["brand"] = rng.choice(BRANDS[app])
+        state["brand"] = rng.choice([b for b in BRANDS[app] if split is None or brand_split(app, b) == split])
         for (a, p), names in DYNAMIC_ROWS.items():
             if a == app:
                 picked = rng.sample(names, len(APPS[a][p].rows))
@@ -484,19 +485,21 @@ def _kind_ref(dimension: str, kind: str, item: Item, goals: dict[str, Ref]) -> R
     return goals[kind]
 
 
-def catalogue(dimension: str, split: str, rng: random.Random, need: int, max_screens: int = 40_000) -> dict[str, list[Item]]:
-    """Distinct items of ``split`` by answer kind, from random screens owned by the split, until every kind seen has
-    ``need`` items or ``max_screens`` screens were drawn."""
+def catalogue(dimension: str, split: str, rng: random.Random, need: int, max_screens: int = 20_000,
+              patience: int = 1500) -> dict[str, list[Item]]:
+    """Distinct items of ``split`` by answer kind, from random screens of the split, until every kind seen has
+    ``need`` items, ``patience`` screens in a row added nothing new, or ``max_screens`` screens were drawn."""
     make = ITEMS[dimension]
     by_kind: dict[str, dict[tuple, Item]] = {}
+    last_new = 0
     for drawn in range(max_screens):
-        scr = random_screen(rng, rich=True)
-        if screen_split(scr) != split:
-            continue
+        scr = random_screen(rng, rich=True, split=split)
         for it in make(scr):
             if owner_split(it.owner) == split and all(screen_split(s) == split for s, _ in it.frames):
-                by_kind.setdefault(it.kind, {}).setdefault(it.key, it)
-        if drawn > 2000 and by_kind and min(len(v) for v in by_kind.values()) >= need:
+                if it.key not in by_kind.setdefault(it.kind, {}):
+                    by_kind[it.kind][it.key] = it
+                    last_new = drawn
+        if drawn > 500 and by_kind and (min(len(v) for v in by_kind.values()) >= need or drawn - last_new > patience):
             break
     return {k: list(v.values()) for k, v in sorted(by_kind.items())}
 
