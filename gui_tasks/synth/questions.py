@@ -459,8 +459,8 @@ def items_sequence(dimension: str) -> Callable[[Screen], list[Item]]:
             frames.append((cur, None))
             if not _goal_reached(pred, cur) or (dimension == "RI" and len(frames) < 3):
                 continue
-            if dimension == "SI":
-                frames = [(frames[0][0], None), frames[-1]]
+            if dimension == "SI":  # the sparse variant: first and last frame
+                frames = [frames[0], frames[-1]]
             out.append(Item(repr(goal), f"GOAL|{goal!r}", tuple(frames), {}, goal,
                             {"goal": goal[1], "goal_state": pred, "taps": [m for _, m in frames if m]}))
         return out
@@ -485,10 +485,10 @@ def _kind_ref(dimension: str, kind: str, item: Item, goals: dict[str, Ref]) -> R
     return goals[kind]
 
 
-def catalogue(dimension: str, split: str, rng: random.Random, need: int, max_screens: int = 20_000,
-              patience: int = 1500) -> dict[str, list[Item]]:
+def catalogue(dimension: str, split: str, rng: random.Random, need: int, max_screens: int = 20_000) -> dict[str, list[Item]]:
     """Distinct items of ``split`` by answer kind, from random screens of the split, until every kind seen has
-    ``need`` items, ``patience`` screens in a row added nothing new, or ``max_screens`` screens were drawn."""
+    ``need`` items, ``300 + 10 * need`` screens in a row added nothing new, or ``max_screens`` screens were drawn."""
+    patience = 300 + 10 * need
     make = ITEMS[dimension]
     by_kind: dict[str, dict[tuple, Item]] = {}
     last_new = 0
@@ -499,7 +499,7 @@ def catalogue(dimension: str, split: str, rng: random.Random, need: int, max_scr
                 if it.key not in by_kind.setdefault(it.kind, {}):
                     by_kind[it.kind][it.key] = it
                     last_new = drawn
-        if drawn > 500 and by_kind and (min(len(v) for v in by_kind.values()) >= need or drawn - last_new > patience):
+        if drawn > 200 and by_kind and (min(len(v) for v in by_kind.values()) >= need or drawn - last_new > patience):
             break
     return {k: list(v.values()) for k, v in sorted(by_kind.items())}
 
