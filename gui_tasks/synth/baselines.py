@@ -14,7 +14,7 @@ import unicodedata
 from collections import defaultdict
 from typing import Any, Callable, Iterable, Sequence
 
-LETTERS = "ABCD"
+LETTERS = "ABCDEFGH"  # up to eight options (GUI Knowledge Bench action types: seven)
 BASELINES = ("option_prior", "pair_lookup", "word_overlap", "longest", "shortest")
 # Scripts written without spaces between words: characters stand for words in the overlap baseline.
 _NO_SPACES = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff]")
