@@ -41,7 +41,7 @@ def test_memory_holds_eq3_keys_and_eq4_values(lm):
     assert memory.layers == (1, 2, 3, 4) and memory.keys.shape == (4, 6, 64)
     prov = memory.provenance
     assert prov["lang"] == "ja" and prov["model"] == "tiny" and prov["require_correctness"] is False
-    assert prov["data"] == {"source": "synthetic", "seed": 1, "per_dimension": 2} and prov["memory_size"] == 1
+    assert prov["data"] == {"source": "synthetic", "split": "memory", "seed": 0, "per_dimension": 2} and prov["memory_size"] == 1
     assert prov["sample_ids"] == [e["id"] for e in memory.entries]
     # recompute the first entry independently
     entry = memory.entries[0]
