@@ -3,7 +3,6 @@ blind runs beside sighted ones."""
 
 from __future__ import annotations
 
-import json
 import math
 import shutil
 from pathlib import Path
@@ -108,5 +107,6 @@ def test_blind_through_the_lmms_eval_cli_on_synthetic_and_official_layout_tasks(
     assert {(g.context[0], g.lang) for g in gains} == {("synthetic", "en"), ("official", "zh")}
     assert all(g.blind == "blind" and not g.model.endswith("]") for g in gains)
     assert {(g.context[0], g.lang) for g in gkb_gains(build_report(runs))} == {("official", "en")}
-    widget = samples(outs["blind"], "gui_knowledge_widget")[0]
-    assert json.dumps(widget)  # the per-sample log is written for the blind run too
+    # the model saw other pixels: some of its answers change (a random tiny model reads every pixel)
+    answers = {name: [s["filtered_resps"] for t in tasks for s in samples(o, t)] for name, o in outs.items()}
+    assert len(answers["blind"]) == len(answers["sighted"]) and answers["blind"] != answers["sighted"]
