@@ -25,8 +25,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--fit", default="train", help="split the baselines are fitted on")
     p.add_argument("--test", default="eval", help="split they are scored on")
     p.add_argument("--langs", default=",".join(LANGS))
+    p.add_argument("--benchmark", choices=("mpr", "knowledge"), default="mpr",
+                   help="knowledge: the synthetic GUI Knowledge Bench, which has no content splits yet: fitted on seeds "
+                        "1-3, scored on seed 0 (chance differs per question: 3 options for yes/no, up to 7 action types)")
     args = p.parse_args(argv)
     langs = tuple(args.langs.split(","))
+    if args.benchmark == "knowledge":
+        return knowledge(args, langs)
     t0 = time.perf_counter()
     fit_docs = text_docs(args.fit, args.seed, args.per_dimension, langs)
     test_docs = text_docs(args.test, args.seed, args.per_dimension, langs)
@@ -41,6 +46,26 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{lang:<5}{name:<14}" + "".join(f"{100 * res[name][c]:6.1f}" for c in cols))
             worst = max(worst, abs(res[name]["all"] - 0.25))
     print(f"# largest overall distance from chance: {100 * worst:.1f} points")
+    return 0
+
+
+def knowledge(args: argparse.Namespace, langs: tuple[str, ...]) -> int:
+    from gui_metrics.knowledge import SUBTASKS
+    from gui_tasks.synth.knowledge import text_docs as gkb_docs
+
+    n = args.per_dimension
+    fit_docs = {lang: [d for s in (1, 2, 3) for d in gkb_docs(s, n, langs)[lang]] for lang in langs}
+    test_docs = gkb_docs(0, n, langs)
+    cols = ("all",) + tuple(SUBTASKS)
+    print(f"# GUI Knowledge Bench synthetic, fitted on seeds 1-3, scored on seed 0, {n} per sub-task; accuracy in %")
+    chance = {c: 100 * sum(1 / len(d["options"]) for d in test_docs[langs[0]] if c in ("all", d["dimension"]))
+              / max(1, sum(c in ("all", d["dimension"]) for d in test_docs[langs[0]])) for c in cols}
+    print(f"{'lang':<5}{'baseline':<14}" + "".join(f"{c[:9]:>10}" for c in cols))
+    print(f"{'':<5}{'chance':<14}" + "".join(f"{chance[c]:10.1f}" for c in cols))
+    for lang in langs:
+        res = score(fit_docs[lang], test_docs[lang])
+        for name in BASELINES:
+            print(f"{lang:<5}{name:<14}" + "".join(f"{100 * res[name].get(c, float('nan')):10.1f}" for c in cols))
     return 0
 
 
