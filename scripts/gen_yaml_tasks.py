@@ -79,7 +79,7 @@ def render_all() -> dict[str, str]:
     files: dict[str, str] = {}
     groups: dict[str, list[str]] = {}
     for source, prefix in (("official", "mpr_gui"), ("synthetic", "mpr_gui_synth")):
-        extra = f"  seed: {SYNTH_SEED}\n  per_dimension: {SYNTH_PER_DIM}\n" if source == "synthetic" else ""
+        extra = f"  synth_split: eval\n  seed: {SYNTH_SEED}\n  per_dimension: {SYNTH_PER_DIM}\n" if source == "synthetic" else ""
         for mode, protocol, max_new in (("", DIRECT, 16), ("_cot", REASONING, 512)):
             for lang in LANGS:
                 variants = [("", DIMENSIONS)] + ([(f"_{d.lower()}", (d,)) for d in DIMENSIONS] if not mode else [])

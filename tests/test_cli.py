@@ -36,3 +36,17 @@ def test_synth_command_writes_a_set(tmp_path, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert [line.split("\t")[0] for line in lines] == ["en", "th"]
     assert len((tmp_path / "th.jsonl").read_text(encoding="utf-8").splitlines()) == 32
+
+
+def test_synth_command_builds_each_content_split(tmp_path, capsys):
+    import json
+
+    for split in ("eval", "train", "memory", "search"):
+        assert main(["synth", "--split", split, "--seed", "0", "--per-dimension", "1", "--langs", "en", "--out", str(tmp_path / split)]) == 0
+        rows = [json.loads(line) for line in (tmp_path / split / "en.jsonl").read_text(encoding="utf-8").splitlines()]
+        assert len(rows) == 8 and {json.loads(r["meta"])["split"] for r in rows} == {split}
+    with pytest.raises(SystemExit):
+        main(["synth", "--split", "test"])
+    assert "invalid choice: 'test'" in capsys.readouterr().err
+    with pytest.raises(SystemExit, match="no content splits yet"):
+        main(["synth", "--benchmark", "knowledge", "--split", "train", "--out", str(tmp_path / "k")])

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from gui_tasks.mpr.schema import DIMENSIONS, LANGS
 from gui_tasks.synth.mpr import build_questions
-from gui_tasks.synth.questions import (INTERACTION_OF, TASKS, _goal_reached, find, generate, localise, option_text,
-                                       perform, play, ref_of, region_of, relation_of, stem_text)
+from gui_tasks.synth.questions import (BOX, INTERACTION_OF, TASKS, _goal_reached, _outcome_ref, find, generate, localise,
+                                       option_text, perform, play, positional, region_of, relation_of, stem_text)
 from gui_tasks.synth.scene import APPS, ICON_FUNCTIONS, screen, tap
 
 
@@ -31,14 +31,21 @@ def _check(q) -> None:
         assert correct[1] == INTERACTION_OF["chevron" if e.role == "row" else e.role]
     elif q.dimension == "AU":
         assert tap(scr, q.facts["element"])[2] == q.facts["outcome"] == correct[1]
-        assert q.stem["x"] == ref_of(scr, scr.get(q.facts["element"]))
+        # every option is what tapping some element of this screen does (the options do not tell which is boxed)
+        outcomes = {_outcome_ref(scr, e) for e in scr.elements if scr.active(e)}
+        assert set(q.options) <= outcomes
     elif q.dimension == "AP":
-        # exactly one option achieves the goal when replayed through the transition table
-        reached = [_goal_reached(q.facts["goal_state"], perform(scr, opt[1])) for opt in q.options]
+        # exactly one option achieves the goal when replayed through the transition table; options name rows by number
+        reached = [_goal_reached(q.facts["goal_state"], perform(scr, steps)) for steps in q.facts["option_steps"]]
         assert reached == [i == q.answer for i in range(4)]
+        assert [positional(scr, steps) for steps in q.facts["option_steps"]] == [o[1] for o in q.options]
+        assert q.stem["goal"][1] == q.facts["goal"]
     elif q.dimension in ("RI", "SI"):
         assert correct[0] == "goal" and correct not in q.options[:q.answer] + q.options[q.answer + 1:]
         assert len(q.frames) == 2 if q.dimension == "SI" else len(q.frames) >= 3
+        assert _goal_reached(q.facts["goal_state"], q.frames[-1][0])
+    if q.dimension in ("AEL", "WF", "WI", "AU"):  # the element asked about is in the red box, the screen named by its title
+        assert q.frames[0][1] == BOX + q.facts["element"] and q.stem == {"t": ("q", scr.get("title").label)}
 
 
 @settings(max_examples=12, deadline=None)
@@ -106,16 +113,20 @@ def test_references_name_one_element_and_localise():
     assert find(scr, ("q", "missing")) is None
 
 
-def test_large_sets_vary_the_background_of_scripted_tasks():
-    """More RI/SI questions than scripted tasks: other switches vary, the tapped ones keep their meaning."""
-    from gui_tasks.synth.mpr import build_questions
-    from gui_tasks.synth.questions import TASKS
+def test_large_sets_vary_the_screens_of_sequences():
+    """RI/SI questions come from plans on many screens (brands, row orders, states), far more than their goals."""
+    qs = [q for q in build_questions(7, per_dimension=40) if q.dimension == "RI"]
+    assert len({(q.frames[0][0].key, q.options[q.answer]) for q in qs}) == 40  # one screen may start several goals
+    assert len({q.frames[0][0].key for q in qs}) > len({q.options[q.answer] for q in qs})
+    for q in qs:  # consecutive frames: tapping the marked element of one frame gives the next
+        for (scr, tapped), (nxt, _) in zip(q.frames, q.frames[1:]):
+            page, state, _ = tap(scr, tapped)
+            assert screen(scr.app, page, state).key == nxt.key
 
-    qs = build_questions(7, per_dimension=3 * len(TASKS))
-    for q in qs:
-        if q.dimension == "RI":
-            task = next(t for t in TASKS if [t[0], t[1], list(t[2])] == q.facts["task"] and t[3][1] == q.facts["goal"])
-            assert q.options[q.answer] == task[3]
-            start = dict(q.frames[0][0].state)
-            assert all(start.get(k) == v for k, v in task[4].items())
-    assert len({tuple(s.key for s, _ in q.frames) for q in qs if q.dimension == "RI"}) > len(TASKS)
+
+def test_positional_steps_name_rows_by_number():
+    scr = screen("settings", "root", {"order_root": "7,6,5,4,3,2,1,0"})  # battery row first, wifi row last
+    steps = (("action", "act_tap", ("q", "wifi")), ("action", "act_tap", ("switch", "wifi")))
+    assert positional(scr, steps) == (("pos", "act_row", 8), ("pos", "act_row_switch", 1))
+    assert localise(("steps", positional(scr, steps)), "en") == "Tap row 8 → Tap the switch in row 1"
+    assert localise(("pos", "act_row_check", 2), "ja") == "2行目のチェックボックスをタップする"

@@ -133,6 +133,7 @@ def test_answers_follow_from_the_scene_files(built, lang):
             kind = "chevron" if el["role"] == "row" else el["role"]
             assert answer == opt(i18n.INTERACTIONS[INTERACTION_OF[kind]][lang])
         elif dim == "AU":
+            assert scene["frames"][0]["boxed"] == facts["element"]
             assert _screen(scene).to_json() == scene["frames"][0]["screen"]  # the annotation is the world's screen
             outcome = tap(_screen(scene), facts["element"])[2]
             assert outcome == facts["outcome"]

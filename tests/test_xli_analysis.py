@@ -14,7 +14,7 @@ from gui_tasks.xli.data import DataSpec
 from gui_tasks.xli.plots import alignment, collect_states, draw_states, embed
 from gui_tasks.xli.search import Point, SearchResult, draw_landscape, run_search, write_outputs
 
-VAL = DataSpec(seed=2, per_dimension=1)
+VAL = DataSpec(seed=0, per_dimension=1, split="search")
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +24,7 @@ def lm(tiny_checkpoint):
 
 @pytest.fixture(scope="module")
 def memory_dir(lm, tmp_path_factory):
-    memory, _ = build_memory(lm, DataSpec(seed=1, per_dimension=1), "ja", memory_size=1, require_correctness=False,
+    memory, _ = build_memory(lm, DataSpec(seed=0, per_dimension=1, split="memory"), "ja", memory_size=1, require_correctness=False,
                              max_new_tokens=4)
     return str(memory.save(tmp_path_factory.mktemp("m") / "ja"))
 
@@ -95,5 +95,6 @@ def test_search_and_tsne_commands(tiny_checkpoint, memory_dir, tmp_path, capsys)
     summary = json.loads((tmp_path / "t" / "tsne.json").read_text(encoding="utf-8"))
     assert summary["method"] == "pca" and set(summary["alignment"]) == {"ja"}
     assert "mean cosine to the English counterpart" in capsys.readouterr().out
-    with pytest.raises(SystemExit, match="evaluation set's seed"):
-        cli.main(["tsne", *common, "--layer", "2", "--alpha", "5", "--seed", "0", "--out", str(tmp_path / "u")])
+    with pytest.raises(SystemExit):
+        cli.main(["tsne", *common, "--layer", "2", "--alpha", "5", "--split", "eval", "--out", str(tmp_path / "u")])
+    assert "invalid choice: 'eval'" in capsys.readouterr().err

@@ -11,7 +11,7 @@ from gui_tasks.xli import cli
 from gui_tasks.xli.build import PairOutcome, _request, answer_pairs, build_memory, select
 from gui_tasks.xli.data import DataSpec, parallel_pairs
 
-SPEC = DataSpec(seed=1, per_dimension=2)
+SPEC = DataSpec(seed=0, per_dimension=2, split="memory")
 
 
 def _o(i, dim, en, tgt):
@@ -41,7 +41,7 @@ def test_memory_holds_eq3_keys_and_eq4_values(lm):
     assert memory.layers == (1, 2, 3, 4) and memory.keys.shape == (4, 6, 64)
     prov = memory.provenance
     assert prov["lang"] == "ja" and prov["model"] == "tiny" and prov["require_correctness"] is False
-    assert prov["data"] == {"source": "synthetic", "seed": 1, "per_dimension": 2} and prov["memory_size"] == 1
+    assert prov["data"] == {"source": "synthetic", "split": "memory", "seed": 0, "per_dimension": 2} and prov["memory_size"] == 1
     assert prov["sample_ids"] == [e["id"] for e in memory.entries]
     # recompute the first entry independently
     entry = memory.entries[0]
@@ -68,7 +68,7 @@ def test_items_of_the_evaluation_set_are_dropped(lm):
     assert memory is None and report.overlap_dropped == 12 and report.candidates == 0
 
 
-def test_build_command_reports_counts_and_refuses_the_evaluation_seed(tiny_checkpoint, tmp_path, capsys):
+def test_build_command_reports_counts_and_refuses_the_evaluation_split(tiny_checkpoint, tmp_path, capsys):
     args = ["build", "--checkpoint", str(tiny_checkpoint), "--device", "cpu", "--lang", "ja", "--per-dimension", "2",
             "--max-new-tokens", "4", "--layers", "2-3", "--memory-size", "1", "--out", str(tmp_path / "m"),
             "--no-require-correctness", "--alpha", "0.1", "--layer", "2"]
@@ -77,5 +77,7 @@ def test_build_command_reports_counts_and_refuses_the_evaluation_seed(tiny_check
     assert "qualifying pairs:" in printed and "kept in memory: 6" in printed
     memory = XLIMemory.load(tmp_path / "m")
     assert memory.layers == (2, 3) and memory.provenance["defaults"] == {"layer": 2, "alpha": 0.1}
-    with pytest.raises(SystemExit, match="evaluation set's seed"):
-        cli.main(args[:-4] + ["--seed", "0"])
+    assert memory.provenance["data"]["split"] == "memory"
+    with pytest.raises(SystemExit):
+        cli.main(args[:-4] + ["--split", "eval"])
+    assert "invalid choice: 'eval'" in capsys.readouterr().err

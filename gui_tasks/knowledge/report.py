@@ -19,9 +19,10 @@ from typing import Any, Sequence
 
 from gui_metrics.knowledge import KNOWLEDGE_TYPES, SUBTASKS, UNPARSED, confusion_matrix, unknown_calibration
 from gui_models.actions import DESKTOP_CALLS, MOBILE_CALLS
+from gui_tasks import vision_gain
 from gui_tasks.results_io import RunResults, find_result_files, load_results, load_task_samples, skipped_rows_notes
 
-__all__ = ["build_report", "render_text", "write_markdown", "write_csv", "draw_confusion", "find_result_files", "main"]
+__all__ = ["vision_gains", "build_report", "render_text", "write_markdown", "write_csv", "draw_confusion", "find_result_files", "main"]
 
 TYPE_LABELS = {"interface_perception": "Interface Perception", "interaction_prediction": "Interaction Prediction",
                "instruction_understanding": "Instruction Understanding"}
@@ -198,6 +199,11 @@ def draw_confusion(report: KnowledgeReport, platform: str, path: str | Path) -> 
     return True
 
 
+def vision_gains(report: KnowledgeReport) -> list[vision_gain.GainRow]:
+    """Blind rows beside their sighted rows (same model settings, source, variant, language)."""
+    return vision_gain.pair(report.rows, lambda r: (r.source, r.variant))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``gui-eval knowledge-report PATH... [--out DIR]``."""
     ap = argparse.ArgumentParser(prog="gui-eval knowledge-report", description="GUI Knowledge Bench report (Table 2, A.5).")
@@ -215,6 +221,10 @@ def main(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)
         return 1
     print(render_text(report), end="")
+    gains = vision_gains(report)
+    if gains:
+        print("\nGain from vision (interventions=blind runs beside the same model's sighted runs):")
+        print(vision_gain.render_text(gains, COLUMNS), end="")
     if args.out:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
@@ -224,6 +234,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for platform in PLATFORM_LABELS:
             if draw_confusion(report, platform, out / f"confusion_{platform}.png"):
                 written.append(str(out / f"confusion_{platform}.png"))
+        if gains:
+            written += [str(p) for p in vision_gain.write_all(gains, COLUMNS, out)]
         print("wrote " + ", ".join(written))
     return 0
 

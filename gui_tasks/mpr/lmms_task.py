@@ -53,7 +53,8 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
     if source == "synthetic":
         from gui_tasks.synth.mpr import load_or_build
 
-        files = load_or_build(seed=int(meta.get("seed", 0)), per_dimension=int(meta.get("per_dimension", 8)), langs=(lang,))
+        files = load_or_build(seed=int(meta.get("seed", 0)), per_dimension=int(meta.get("per_dimension", 8)), langs=(lang,),
+                              split=str(meta.get("synth_split", "eval")))
         rows = read_jsonl(files[lang])
         return [r for r in rows if r["dimension"] in dims]
     raise DataError(f"task metadata source {source!r} must be 'official' or 'synthetic'", file="<task yaml>", field="metadata.source")

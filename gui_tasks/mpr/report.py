@@ -21,6 +21,7 @@ from typing import Sequence
 
 from gui_metrics.mpr import DIMENSIONS, fpr_acc
 from gui_tasks.mpr.schema import LANGS
+from gui_tasks import vision_gain
 from gui_tasks.results_io import RunResults, find_result_files, load_results
 
 COLUMNS: tuple[str, ...] = (*DIMENSIONS, "FPR-ACC")
@@ -220,6 +221,11 @@ def draw(table: MPRTable, path: str | Path) -> None:
     plt.close(fig)
 
 
+def vision_gains(table: MPRTable) -> list[vision_gain.GainRow]:
+    """Blind rows beside their sighted rows (same model settings, source, prompt protocol, language)."""
+    return vision_gain.pair(table.rows, lambda r: (r.source, r.protocol))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``gui-eval report PATH... [--out DIR] [--task-prefix PREFIX]``."""
     ap = argparse.ArgumentParser(prog="gui-eval report", description="Table 2-style MPR-GUI report from lmms-eval results.")
@@ -242,6 +248,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     show = {"auto": None, "yes": True, "no": False}[args.model_column]
     print(render_text(table, show), end="")
+    gains = vision_gains(table)
+    if gains:
+        print("\nGain from vision (interventions=blind runs beside the same model's sighted runs):")
+        print(vision_gain.render_text(gains, COLUMNS), end="")
     if args.out:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
@@ -249,6 +259,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         write_csv(table, out / "table.csv")
         draw(table, out / "table.png")
         print(f"wrote {out / 'table.md'}, {out / 'table.csv'}, {out / 'table.png'}")
+        if gains:
+            print("wrote " + ", ".join(map(str, vision_gain.write_all(gains, COLUMNS, out))))
     return 0
 
 

@@ -89,6 +89,11 @@ LABELS: dict[str, dict[str, str]] = {
 VERBATIM = {"07:00", "08:30", "22:15", "Home-5G", "Office", "Café", "Blue Sky", "Night Drive", "Ocean",
             "report.pdf", "photo.png", "notes.txt", "budget.xlsx", "slides.pptx", "song.mp3"}
 
+
+def add_verbatim(names) -> None:
+    """Register names drawn verbatim in every language (brands and dynamic rows of the scene module)."""
+    VERBATIM.update(names)
+
 # --- icon descriptions (how a question names an unlabeled icon) ---------------------------------
 ICON_NAMES: dict[str, dict[str, str]] = {
     "gear": _t("the gear icon", "齿轮图标", "l'icône d'engrenage", "значок шестерёнки", "歯車アイコン", "ไอคอนรูปเฟือง"),
@@ -176,6 +181,11 @@ ACTIONS: dict[str, dict[str, str]] = {
     "act_tap": _t("Tap {x}", "点击{x}", "Toucher {x}", "Нажать {x}", "{x}をタップする", "แตะ{x}"),
     "act_long": _t("Long-press {x}", "长按{x}", "Appui long sur {x}", "Долго нажать {x}", "{x}を長押しする", "กดค้างที่{x}"),
     "act_back": _t("Tap the back arrow", "点击返回箭头", "Toucher la flèche retour", "Нажать стрелку «назад»", "戻る矢印をタップする", "แตะลูกศรย้อนกลับ"),
+    "act_row": _t("Tap row {n}", "点击第{n}行", "Toucher la ligne {n}", "Нажать строку {n}", "{n}行目をタップする", "แตะแถวที่ {n}"),
+    "act_row_switch": _t("Tap the switch in row {n}", "点击第{n}行的开关", "Toucher l'interrupteur de la ligne {n}", "Нажать переключатель в строке {n}",
+                         "{n}行目のスイッチをタップする", "แตะสวิตช์ในแถวที่ {n}"),
+    "act_row_check": _t("Tap the checkbox in row {n}", "点击第{n}行的复选框", "Toucher la case de la ligne {n}", "Нажать флажок в строке {n}",
+                        "{n}行目のチェックボックスをタップする", "แตะช่องทำเครื่องหมายในแถวที่ {n}"),
     "act_swipe": _t("Swipe up to scroll the list", "向上滑动以滚动列表", "Balayer vers le haut pour défiler", "Провести вверх, чтобы прокрутить", "上にスワイプしてリストをスクロールする", "ปัดขึ้นเพื่อเลื่อนรายการ"),
 }
 GOALS: dict[str, dict[str, str]] = {
@@ -220,6 +230,28 @@ QUESTIONS: dict[str, dict[str, str]] = {
              "Эти скриншоты — несколько моментов задачи пользователя. Какова его цель?",
              "これらはユーザーの作業の一部の場面です。ユーザーの目的は何ですか？",
              "ภาพหน้าจอเหล่านี้เป็นบางช่วงของงานของผู้ใช้ เป้าหมายของผู้ใช้คืออะไร"),
+    # WF, WI and AU name their element by a red box on the screenshot and the screen by its title (issue 22): the
+    # question text then carries no hint of the answer, and each title's questions belong to one content split.
+    "AEL_box": _t("On the {t} screen, where is the element in the red box?", "在{t}界面中，红框中的元素位于屏幕的什么位置？",
+                  "Sur l'écran {t}, où se trouve l'élément dans le cadre rouge ?", "Где на экране {t} находится элемент в красной рамке?",
+                  "{t}画面で、赤枠内の要素は画面のどこにありますか？", "บนหน้าจอ{t} องค์ประกอบในกรอบสีแดงอยู่ที่ตำแหน่งใด"),
+    "AP_screen": _t("On the {t} screen, the user wants to {goal}. Which sequence of actions achieves this goal?",
+                    "在{t}界面中，用户想要{goal}。哪一组操作能实现这个目标？",
+                    "Sur l'écran {t}, l'utilisateur veut {goal}. Quelle suite d'actions atteint cet objectif ?",
+                    "На экране {t} пользователь хочет {goal}. Какая последовательность действий ведёт к цели?",
+                    "{t}画面で、ユーザーは「{goal}」ことを望んでいます。目的を達成する操作の手順はどれですか？",
+                    "บนหน้าจอ{t} ผู้ใช้ต้องการ{goal} ลำดับการกระทำใดทำให้บรรลุเป้าหมายนี้"),
+    "WF_box": _t("On the {t} screen, what does the icon in the red box do?", "在{t}界面中，红框中的图标有什么作用？",
+                 "Sur l'écran {t}, à quoi sert l'icône dans le cadre rouge ?", "Что делает значок в красной рамке на экране {t}?",
+                 "{t}画面で、赤枠内のアイコンは何をしますか？", "บนหน้าจอ{t} ไอคอนในกรอบสีแดงมีหน้าที่อะไร"),
+    "WI_box": _t("On the {t} screen, how should the user interact with the element in the red box?", "在{t}界面中，用户应如何与红框中的元素交互？",
+                 "Sur l'écran {t}, comment l'utilisateur doit-il utiliser l'élément dans le cadre rouge ?",
+                 "Как пользователю взаимодействовать с элементом в красной рамке на экране {t}?",
+                 "{t}画面で、ユーザーは赤枠内の要素をどのように操作すべきですか？", "บนหน้าจอ{t} ผู้ใช้ควรโต้ตอบกับองค์ประกอบในกรอบสีแดงอย่างไร"),
+    "AU_box": _t("On the {t} screen, what happens if the user taps the element in the red box?", "在{t}界面中，如果用户点击红框中的元素，会发生什么？",
+                 "Sur l'écran {t}, que se passe-t-il si l'utilisateur touche l'élément dans le cadre rouge ?",
+                 "Что произойдёт на экране {t}, если пользователь нажмёт элемент в красной рамке?",
+                 "{t}画面で、ユーザーが赤枠内の要素をタップすると何が起きますか？", "บนหน้าจอ{t} จะเกิดอะไรขึ้นหากผู้ใช้แตะองค์ประกอบในกรอบสีแดง"),
 }
 # GUI Knowledge Bench question stems (seed sections 3.3-3.5); "_box" stems name the element by the red box
 # drawn on the screenshot (the augmented_question variant, seed section 3.3).

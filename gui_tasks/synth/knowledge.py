@@ -26,7 +26,7 @@ from gui_tasks.synth.scene import Screen
 
 # Bump whenever the bytes of a set change (scenes, strings, rendering, question generators): it keys the cache.
 GENERATOR_VERSION = 2
-__all__ = ["AUG_FIELDS", "GENERATOR_VERSION", "build_knowledge_synth", "load_or_build", "set_name", "build_questions"]
+__all__ = ["text_docs", "AUG_FIELDS", "GENERATOR_VERSION", "build_knowledge_synth", "load_or_build", "set_name", "build_questions"]
 
 
 def set_name(seed: int, per_subtask: int) -> str:
@@ -101,6 +101,22 @@ def _write(root: Path, final_root: Path, *, seed: int, per_subtask: int, langs: 
         (root / f"{lang}.jsonl").write_bytes(("\n".join(lines) + "\n").encode("utf-8"))
         files[lang] = final_root / f"{lang}.jsonl"
     return files
+
+
+def text_docs(seed: int = 0, per_subtask: int = 8, langs: Sequence[str] = LANGS) -> dict[str, list[dict[str, Any]]]:
+    """``{lang: [question, options, answer letter, sub-task as "dimension"]}`` built without rendering, for the
+    text-only baselines (``gui_tasks.synth.baselines``); yes/no questions answer with the letter of their option."""
+    docs: dict[str, list[dict[str, Any]]] = {lang: [] for lang in langs}
+    counters: dict[str, int] = {}
+    for q in build_questions(seed, per_subtask):
+        k = counters[q.subtask] = counters.get(q.subtask, -1) + 1
+        for lang in langs:
+            mc = q.question_type == "multiple_choice"
+            options = [text(o, lang) for o in q.options] if mc else list(q.options)
+            answer = q.answer if mc else "ABCDEFGH"[list(q.options).index(q.answer)]
+            docs[lang].append({"id": question_id(q.subtask, k), "lang": lang, "dimension": q.subtask,
+                               "question": stem_text(q.stem, lang), "options": options, "answer": answer})
+    return docs
 
 
 def build_knowledge_synth(root: Path, *, seed: int = 0, per_subtask: int = 8, langs: Sequence[str] = LANGS) -> dict[str, Path]:

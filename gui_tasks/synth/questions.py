@@ -14,10 +14,12 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from gui_tasks.synth import i18n
-from gui_tasks.synth.scene import APPS, DELETABLE, ICON_FUNCTIONS, Element, Screen, checked_keys, screen, tap
+from gui_tasks.synth.splits import brand_split, check_split, owner_split, screen_split
+from gui_tasks.synth.scene import (APPS, BRANDS, DELETABLE, DYNAMIC_ROWS, ICON_FUNCTIONS, Element, Screen, checked_keys, page_rows,
+                                    screen, tap)
 
 # ("q", label) | ("icon", name) | ("plain", label) | ("switch"|"checkbox", row label) | ("steps", (action ref, ...))
-# | (table, key[, inner ref])
+# | ("pos", action key, row number) | (table, key[, inner ref])
 Ref = tuple
 LETTERS = "ABCD"
 TABLES = {"region": i18n.REGIONS, "relation": i18n.RELATIONS, "function": i18n.FUNCTIONS, "interaction": i18n.INTERACTIONS,
@@ -34,6 +36,7 @@ class Question:
     options: tuple[Ref, ...]
     answer: int
     facts: dict[str, Any]  # what the answer was computed from (for tests and scene files)
+    template: str = ""  # key of the stem in i18n.QUESTIONS (default: the dimension)
 
 
 def localise(ref: Ref, lang: str) -> str:
@@ -49,6 +52,8 @@ def localise(ref: Ref, lang: str) -> str:
         return i18n.phrase(i18n.WIDGETS, kind, lang, x=i18n.quoted(ref[1], lang))
     if kind == "steps":
         return " → ".join(localise(step, lang) for step in ref[1])
+    if kind == "pos":  # ("pos", action key, row number): a step named by where it is, not by its label
+        return i18n.phrase(i18n.ACTIONS, ref[1], lang, n=str(ref[2]))
     table, key, inner = TABLES[kind], ref[1], ref[2] if len(ref) > 2 else None
     fmt = {"x": localise(inner, lang)} if inner is not None else {}
     return i18n.phrase(table, key, lang, **fmt)
@@ -56,7 +61,7 @@ def localise(ref: Ref, lang: str) -> str:
 
 def stem_text(q: Question, lang: str) -> str:
     """The question stem of ``q`` in ``lang`` (no options)."""
-    return i18n.QUESTIONS[q.dimension][lang].format(**{k: localise(v, lang) for k, v in q.stem.items()})
+    return i18n.QUESTIONS[q.template or q.dimension][lang].format(**{k: localise(v, lang) for k, v in q.stem.items()})
 
 
 def option_text(q: Question, index: int, lang: str) -> str:
@@ -135,7 +140,9 @@ def _options(rng: random.Random, correct: Ref, pool: list[Ref], slot: int) -> tu
     return tuple(opts), slot
 
 
-def random_screen(rng: random.Random) -> Screen:
+def random_screen(rng: random.Random, rich: bool = False, split: str | None = None) -> Screen:
+    """A random page of a random app in a random state; ``rich`` adds a brand (one of ``split``'s, when given) and
+    dynamic row names and orders (MPR-GUI world)."""
     app = rng.choice(sorted(APPS))
     page = rng.choice(sorted(APPS[app]))
     keys = sorted({r.key for p in APPS[app].values() for r in p.rows if r.trailing in ("toggle", "checkbox", "heart")})
@@ -144,70 +151,24 @@ def random_screen(rng: random.Random) -> Screen:
         state.update({f"cart_{k}": rng.random() < 0.4 for k in ("headphones", "backpack", "smart_watch")})
     if (app, page) in DELETABLE and any(state.values()) and rng.random() < 0.3:
         state["dialog"] = True
+    if rich:
+        state["brand"] = rng.choice([b for b in BRANDS[app] if split is None or brand_split(app, b) == split])
+        for (a, p), names in DYNAMIC_ROWS.items():
+            if a == app:
+                picked = rng.sample(names, len(APPS[a][p].rows))
+                state[f"rows_{p}"] = "|".join(sorted(picked) if a == "clock" else picked)
+        for p, spec in sorted(APPS[app].items()):
+            if len(spec.rows) > 1 and not spec.show_rows_if and app != "clock":  # alarms stay sorted by time
+                state[f"order_{p}"] = ",".join(map(str, rng.sample(range(len(spec.rows)), len(spec.rows))))
     return screen(app, page, state)
-
-
-# --- one generator per dimension ---------------------------------------------------------------
-
-
-def q_ael(rng, scr, slot):
-    cands = [e for e in _unique(scr, [e for e in scr.elements if e.role in ("icon", "back", "button", "tab", "input")])
-             if region_of(e.box)]
-    if not cands:
-        return None
-    e = rng.choice(cands)
-    region = region_of(e.box)
-    built = _options(rng, ("region", region), [("region", r) for r in i18n.REGIONS], slot)
-    return built and Question("AEL", ((scr, None),), {"x": ref_of(scr, e)}, *built, {"element": e.id, "region": region})
-
-
-def q_rel(rng, scr, slot):
-    cands = _unique(scr, [e for e in scr.elements if e.role in ("row", "icon", "back", "button", "tab", "input")])
-    pairs = [(a, b, relation_of(a.box, b.box)) for a in cands for b in cands if a is not b]
-    pairs = [p for p in pairs if p[2]]
-    if not pairs:
-        return None
-    a, b, rel = rng.choice(pairs)
-    built = _options(rng, ("relation", rel), [("relation", r) for r in i18n.RELATIONS], slot)
-    return built and Question("REL", ((scr, None),), {"x": ref_of(scr, a), "y": ref_of(scr, b)}, *built,
-                              {"element": a.id, "reference": b.id, "relation": rel})
-
-
-def q_wf(rng, scr, slot):
-    cands = _unique(scr, [e for e in scr.elements if e.role in ("icon", "back") and not e.owner])
-    if not cands:
-        return None
-    e = rng.choice(cands)
-    fn = ICON_FUNCTIONS[e.icon]
-    built = _options(rng, ("function", fn), [("function", f) for f in i18n.FUNCTIONS], slot)
-    return built and Question("WF", ((scr, None),), {"x": ref_of(scr, e)}, *built, {"element": e.id, "function": fn})
 
 
 # Correct interaction per role, and interactions that would also be defensible (never distractors).
 INTERACTION_OF = {"toggle": "ia_toggle", "checkbox": "ia_check", "chevron": "ia_open", "input": "ia_type", "button": "ia_press",
                   "title": "ia_static"}
-NOT_WRONG = {"ia_toggle": {"ia_press", "ia_check"}, "ia_check": {"ia_press", "ia_toggle", "ia_long"}, "ia_open": {"ia_press", "ia_long"},
-             "ia_type": {"ia_press", "ia_long"}, "ia_press": {"ia_open", "ia_long"}, "ia_static": set()}
-
-
-def q_wi(rng, scr, slot):
-    cands = []
-    for e in scr.elements:
-        kind = e.role if e.role in ("toggle", "checkbox", "input", "title") else None
-        if e.role == "row" and e.target:
-            kind = "chevron"
-        if e.role == "button":
-            kind = "button"
-        if kind:
-            cands.append((e, kind))
-    cands = [(e, k) for e, k in cands if e in _unique(scr, [e])]
-    if not cands:
-        return None
-    e, kind = rng.choice(cands)
-    ia = INTERACTION_OF[kind]
-    pool = [("interaction", k) for k in i18n.INTERACTIONS if k not in NOT_WRONG[ia]]
-    built = _options(rng, ("interaction", ia), pool, slot)
-    return built and Question("WI", ((scr, None),), {"x": ref_of(scr, e)}, *built, {"element": e.id, "interaction": ia})
+# WI asks about toggles, checkboxes, rows that open a page, inputs and titles (v5), whose five interactions exclude
+# each other. Buttons are left out: "tap it once to perform its action" is also true of most other widgets, and
+# keeping it out of their options (v4) made the option set itself tell the answer.
 
 
 def _outcome_ref(scr: Screen, e: Element) -> Ref | None:
@@ -223,24 +184,6 @@ def _outcome_ref(scr: Screen, e: Element) -> Ref | None:
     if outcome == "out_added":
         return ("outcome", outcome, ("q", scr.get(e.owner).label))
     return None
-
-
-def q_au(rng, scr, slot):
-    cands = [e for e in _unique(scr, [e for e in scr.elements if e.role in ("toggle", "checkbox", "row", "back", "icon", "input", "button")])
-             if _outcome_ref(scr, e) and not (e.role == "row" and not e.target)]
-    if not cands:
-        return None
-    e = rng.choice(cands)
-    correct = _outcome_ref(scr, e)
-    pool = [("outcome", "out_error")]
-    if correct[1] in ("out_on", "out_off"):
-        pool.append(("outcome", "out_off" if correct[1] == "out_on" else "out_on", correct[2]))
-    pool += [r for o in scr.elements if o is not e and o in _unique(scr, [o]) for r in [_outcome_ref(scr, o)] if r]
-    pool += [("outcome", "out_open", ("q", p.title)) for p in APPS[scr.app].values() if p.title != scr.get("title").label]
-    if (scr.app, scr.page) in DELETABLE:  # deleting without confirmation, or confirming when cancelling: subtle mistakes
-        pool += [("outcome", o) for o in ("out_dialog", "out_select_first", "out_deleted", "out_dialog_closed")]
-    built = _options(rng, correct, pool, slot)
-    return built and Question("AU", ((scr, None),), {"x": ref_of(scr, e)}, *built, {"element": e.id, "outcome": correct[1]})
 
 
 def perform(scr: Screen, steps: tuple[Ref, ...]) -> Screen | None:
@@ -268,14 +211,14 @@ def _plans(scr: Screen) -> list[tuple[Ref, dict[str, Any], tuple[Ref, ...]]]:
     out = []
     spec = APPS[scr.app]
     for e in _unique(scr, [e for e in scr.elements if e.role == "toggle"]):
-        key = {r.label: r.key for r in spec[scr.page].rows}[scr.get(e.owner).label]
+        key = {r.label: r.key for r in page_rows(spec[scr.page], scr.app, scr.page, dict(scr.state))}[scr.get(e.owner).label]
         out.append((_toggle_goal(scr.app, scr.get(e.owner).label, not e.state), {"key": key, "value": not e.state},
                     (("action", "act_tap", ref_of(scr, e)),)))
     for row in _unique(scr, [e for e in scr.elements if e.role == "row" and e.target]):
         sub = screen(scr.app, row.target, dict(scr.state))
         for t in _unique(sub, [t for t in sub.elements if t.role == "toggle"]):
             lab = sub.get(t.owner).label
-            key = {r.label: r.key for r in spec[row.target].rows}[lab]
+            key = {r.label: r.key for r in page_rows(spec[row.target], scr.app, row.target, dict(scr.state))}[lab]
             if find(scr, ("switch", lab)) is None:  # otherwise the one-step plan is the shortest
                 out.append((_toggle_goal(scr.app, lab, not t.state), {"key": key, "value": not t.state},
                             (("action", "act_tap", ref_of(scr, row)), ("action", "act_tap", ("switch", lab)))))
@@ -283,7 +226,7 @@ def _plans(scr: Screen) -> list[tuple[Ref, dict[str, Any], tuple[Ref, ...]]]:
         checked = set(checked_keys(scr))
         for c in _unique(scr, [e for e in scr.elements if e.role == "checkbox"]):
             lab = scr.get(c.owner).label
-            key = {r.label: r.key for r in spec[scr.page].rows}[lab]
+            key = {r.label: r.key for r in page_rows(spec[scr.page], scr.app, scr.page, dict(scr.state))}[lab]
             if checked <= {key}:  # exactly this item ends up selected
                 steps = () if key in checked else (("action", "act_tap", ("checkbox", lab)),)
                 steps += (("action", "act_tap", ("icon", "trash")), ("action", "act_tap", ("q", "delete")))
@@ -295,44 +238,6 @@ def _toggle_goal(app: str, label: str, on: bool) -> Ref:
     if app == "clock":
         return ("goal", "goal_alarm_on" if on else "goal_alarm_off", ("plain", label))
     return ("goal", "goal_on" if on else "goal_off", ("q", label))
-
-
-def _plan_variants(scr: Screen, steps: tuple[Ref, ...]) -> list[tuple[Ref, ...]]:
-    """Seed Table 10 distractors: wrong order, a missing step, a wrong target, a wrong action type."""
-    out: list[tuple[Ref, ...]] = []
-    if len(steps) > 1:
-        out.append(tuple(reversed(steps)))
-        out += [steps[:i] + steps[i + 1:] for i in range(len(steps))]
-        out.append(steps[1:] + steps[:1])
-    for i, (_, act, target) in enumerate(steps):
-        out.append(steps[:i] + (("action", "act_long", target),) + steps[i + 1:])
-    # wrong target: the same kind of widget elsewhere on the screen where that step happens
-    cur: Screen | None = scr
-    for i, step in enumerate(steps):
-        if cur is None:
-            break
-        el = find(cur, step[2])
-        if el is None:
-            break
-        same = [o for o in _unique(cur, [o for o in cur.elements if o.role == el.role and o is not el])]
-        out += [steps[:i] + (("action", step[1], ref_of(cur, o)),) + steps[i + 1:] for o in same]
-        cur = perform(cur, (step,))
-    return out
-
-
-def q_ap(rng, scr, slot):
-    plans = _plans(scr)
-    if not plans:
-        return None
-    goal, pred, steps = rng.choice(plans)
-    variants = [v for v in dict.fromkeys(_plan_variants(scr, steps)) if v and v != steps and not _goal_reached(pred, perform(scr, v))]
-    built = _options(rng, ("steps", steps), [("steps", v) for v in variants], slot)
-    ids, cur = [], scr
-    for step in steps:  # the element each step taps, for the scene file
-        ids.append(find(cur, step[2]).id)
-        cur = perform(cur, (step,))
-    return built and Question("AP", ((scr, None),), {"goal": goal}, *built,
-                              {"goal": goal[1], "goal_state": pred, "steps": steps, "tapped_ids": ids})
 
 
 # Scripted tasks for RI/SI: (app, start page, taps by element id, goal, initial state).
@@ -353,20 +258,6 @@ TASKS: tuple[tuple[str, str, tuple[str, ...], Ref, dict], ...] = (
     ("notes", "list", ("row_ideas_check", "action_trash", "dialog_delete"), ("goal", "goal_delete", ("q", "ideas")), {}),
     ("notes", "list", ("action_plus", "input"), ("goal", "goal_new_note"), {}),
 )
-# Plausible wrong goals (seed Table 15: misinterpretations in the same app).
-SIBLING_GOALS: dict[str, list[Ref]] = {
-    "settings": [("goal", g, ("q", x)) for g in ("goal_on", "goal_off")
-                 for x in ("bluetooth", "wifi", "auto_rotate", "battery_saver", "vibrate", "dark_mode", "airplane", "dnd")],
-    "shop": [("goal", "goal_add", ("q", x)) for x in ("headphones", "backpack", "smart_watch")] + [("goal", "goal_open", ("q", "profile"))],
-    "clock": [("goal", "goal_alarm_off", ("plain", t)) for t in ("07:00", "08:30")] + [("goal", "goal_new_note"), ("goal", "goal_open", ("plain", "timer"))],
-    "notes": [("goal", "goal_new_alarm"), ("goal", "goal_open", ("q", "shopping_list")), ("goal", "goal_open", ("q", "ideas")),
-              ("goal", "goal_delete", ("q", "meeting")), ("goal", "goal_delete", ("q", "shopping_list")), ("goal", "goal_new_note")],
-    "browser": [("goal", g, ("q", x)) for g in ("goal_on", "goal_off") for x in ("block_popups", "save_passwords", "desktop_site")],
-    "files": [("goal", "goal_delete", ("q", x)) for x in ("documents", "photos", "downloads")]
-             + [("goal", "goal_open", ("q", "downloads"))],
-}
-
-
 def play(task, background: dict[str, Any] | None = None) -> list[tuple[Screen, str | None]]:
     """Run a scripted task: every screen, with the element tapped on it (None on the last).
 
@@ -404,41 +295,259 @@ def random_background(task, rng: random.Random) -> dict[str, Any]:
     return background if same else {}
 
 
-def q_sequence(dimension: str) -> Callable:
-    def make(rng, _scr, slot):
-        task = rng.choice(TASKS)
-        frames = play(task, random_background(task, rng))
-        if dimension == "SI":
-            frames = [frames[0], frames[-1]]
-        goal = task[3]
-        built = _options(rng, goal, SIBLING_GOALS[task[0]], slot)
-        return built and Question(dimension, tuple(frames), {}, *built, {"task": [task[0], task[1], list(task[2])], "goal": goal[1]})
+# --- generation: content splits and options without tells (issue 22) ---------------------------------------------
+#
+# Every question is owned by one split (``splits.split_of`` of its owner key) and shows only screens owned by that
+# split. Single-screen dimensions are owned by their stem, so a stem never meets another split's answers; RI/SI
+# (one constant stem) are owned by their answer goal. Answers are drawn kind-first: the set cycles through every answer
+# kind the split offers, and distractor kinds are drawn uniformly from the same pool, so each option text is right
+# about as often as it is wrong and the option set says nothing about which is right (the text-only baselines of
+# benchmarks/bench_synth_baselines.py stay at chance). WF, WI and AU name their element by a red box drawn on the
+# screenshot (and the screen by its title), AP names its steps by row position: the answer needs the screen.
+
+
+@dataclass(frozen=True)
+class Item:
+    """A question before its distractors: answer kind, owner key, frames, stem, correct option."""
+
+    kind: str
+    owner: str
+    frames: tuple[tuple[Screen, str | None], ...]
+    stem: dict[str, Ref]
+    correct: Ref
+    facts: dict[str, Any]
+    template: str = ""
+
+    @property
+    def key(self) -> tuple:
+        return (tuple((s.key, m) for s, m in self.frames), repr(self.stem), self.correct)
+
+
+BOX = "box:"  # frame marker prefix: a red box around the element (else the marker is the element about to be tapped)
+EXCHANGEABLE = ("AU", "AP")  # distractors: the other answers on the same screen (Item.facts["others"])
+
+
+def _title(scr: Screen) -> Ref:
+    return ("q", scr.get("title").label)
+
+
+def _title_owner(dimension: str, scr: Screen) -> str:
+    """Owner of a stem naming the screen by its title: a brand title belongs to the brand's split."""
+    title = scr.get("title").label
+    if title == dict(scr.state).get("brand"):
+        return f"brand|{scr.app}|{title}"
+    return f"{dimension}|{_title(scr)!r}"
+
+
+def items_ael(scr: Screen) -> list[Item]:
+    cands = [e for e in scr.elements if e.role not in ("status", "dialog", "menu") and scr.active(e) and region_of(e.box)]
+    return [Item(region_of(e.box), _title_owner("AEL", scr), ((scr, BOX + e.id),), {"t": _title(scr)}, ("region", region_of(e.box)),
+                 {"element": e.id, "region": region_of(e.box)}, "AEL_box") for e in cands]
+
+
+def items_rel(scr: Screen) -> list[Item]:
+    cands = _unique(scr, [e for e in scr.elements if e.role in ("row", "icon", "back", "button", "tab", "input")])
+    out = []
+    for a in cands:
+        for b in cands:
+            rel = relation_of(a.box, b.box) if a is not b else None
+            if rel:
+                stem = {"x": ref_of(scr, a), "y": ref_of(scr, b)}
+                out.append(Item(rel, f"REL|{stem!r}", ((scr, None),), stem, ("relation", rel),
+                                {"element": a.id, "reference": b.id, "relation": rel}))
+    return out
+
+
+def items_wf(scr: Screen) -> list[Item]:
+    cands = [e for e in scr.elements if e.role in ("icon", "back") and scr.active(e) and e.icon in ICON_FUNCTIONS]
+    return [Item(ICON_FUNCTIONS[e.icon], _title_owner("WF", scr), ((scr, BOX + e.id),), {"t": _title(scr)},
+                 ("function", ICON_FUNCTIONS[e.icon]), {"element": e.id, "function": ICON_FUNCTIONS[e.icon]}, "WF_box")
+            for e in cands]
+
+
+def items_wi(scr: Screen) -> list[Item]:
+    out = []
+    for e in scr.elements:
+        kind = e.role if e.role in ("toggle", "checkbox", "input", "title") else None
+        if e.role == "row" and e.target:
+            kind = "chevron"
+        if kind and scr.active(e):
+            ia = INTERACTION_OF[kind]
+            out.append(Item(ia, _title_owner("WI", scr), ((scr, BOX + e.id),), {"t": _title(scr)}, ("interaction", ia),
+                            {"element": e.id, "interaction": ia}, "WI_box"))
+    return out
+
+
+def items_au(scr: Screen) -> list[Item]:
+    """One item per element with an outcome; its distractors are the other elements' outcomes on the same screen, so
+    the option set is the same whichever of its elements is in the red box (exchangeable)."""
+    found = []
+    for e in scr.elements:
+        if not scr.active(e) or (e.role == "row" and not e.target) or (e.role == "checkbox" and e.state):
+            continue  # rows without a page do nothing; unticking has no outcome phrase of its own
+        correct = _outcome_ref(scr, e)
+        if correct is not None:
+            found.append((e, correct))
+    refs = [c for _, c in found]
+    found = [(e, c) for e, c in found if refs.count(c) == 1]  # an outcome two elements share names neither
+    if len(found) < 4:
+        return []
+    return [Item("any", _title_owner("AU", scr), ((scr, BOX + e.id),), {"t": _title(scr)}, c,
+                 {"element": e.id, "outcome": c[1], "others": [o for _, o in found if o != c]}, "AU_box")
+            for e, c in found]
+
+
+def _rows(scr: Screen) -> list[Element]:
+    return [e for e in scr.elements if e.role == "row"]
+
+
+def positional(scr: Screen, steps: tuple[Ref, ...]) -> tuple[Ref, ...] | None:
+    """The steps named by row number on the screen where each happens ("Tap the switch in row 3"); None if a step
+    cannot be named that way."""
+    out: list[Ref] = []
+    cur: Screen | None = scr
+    for step in steps:
+        el = find(cur, step[2]) if cur is not None else None
+        if el is None:
+            return None
+        row = el if el.role == "row" else cur.get(el.owner) if el.owner and el.owner.startswith("row_") else None
+        if row is not None:
+            n = _rows(cur).index(row) + 1
+            act = {"row": "act_row", "toggle": "act_row_switch", "checkbox": "act_row_check"}.get(el.role)
+            if act is None:
+                return None
+            out.append(("pos", act, n))
+        else:
+            out.append(("action", "act_tap", step[2]))  # title-bar icons and dialog buttons: one of a kind
+        cur = perform(cur, (step,))
+    return tuple(out)
+
+
+def items_ap(scr: Screen) -> list[Item]:
+    """One item per goal reachable from ``scr``; the screen's other plans become its distractors (``Item.facts``)."""
+    plans = []
+    for goal, pred, steps in _plans(scr):
+        pos = positional(scr, steps)
+        if pos is not None:
+            plans.append((goal, pred, steps, pos))
+    texts = {p[3] for p in plans}
+    if len(texts) < 4 or len(texts) != len(plans):
+        return []
+    out = []
+    for goal, pred, steps, pos in plans:
+        ids, cur = [], scr
+        for step in steps:
+            ids.append(find(cur, step[2]).id)
+            cur = perform(cur, (step,))
+        others = [("steps", p[3]) for p in plans if p[3] != pos]
+        out.append(Item("any", _title_owner("AP", scr), ((scr, None),), {"t": _title(scr), "goal": goal}, ("steps", pos),
+                        {"goal": goal[1], "goal_state": pred, "steps": steps, "tapped_ids": ids,
+                         "others": others, "other_steps": {repr(p[3]): p[2] for p in plans if p[3] != pos}}, "AP_screen"))
+    return out
+
+
+def items_sequence(dimension: str) -> Callable[[Screen], list[Item]]:
+    """RI (every frame, three or more) and SI (first and last frame) of the plans that start on ``scr``."""
+    def make(scr: Screen) -> list[Item]:
+        out = []
+        for goal, pred, steps in _plans(scr):
+            frames, cur = [], scr
+            for step in steps:
+                el = find(cur, step[2])
+                frames.append((cur, el.id))
+                cur = perform(cur, (step,))
+            frames.append((cur, None))
+            if not _goal_reached(pred, cur) or (dimension == "RI" and len(frames) < 3):
+                continue
+            if dimension == "SI":  # the sparse variant: first and last frame
+                frames = [frames[0], frames[-1]]
+            out.append(Item(repr(goal), f"GOAL|{goal!r}", tuple(frames), {}, goal,
+                            {"goal": goal[1], "goal_state": pred, "taps": [m for _, m in frames if m]}))
+        return out
 
     return make
 
 
-GENERATORS: dict[str, Callable] = {"AU": q_au, "AP": q_ap, "WF": q_wf, "WI": q_wi, "AEL": q_ael, "REL": q_rel,
-                                   "RI": q_sequence("RI"), "SI": q_sequence("SI")}
+ITEMS: dict[str, Callable[[Screen], list[Item]]] = {"AU": items_au, "AP": items_ap, "WF": items_wf, "WI": items_wi, "AEL": items_ael,
+                                                    "REL": items_rel, "RI": items_sequence("RI"), "SI": items_sequence("SI")}
 
 
-def generate(dimension: str, n: int, rng: random.Random) -> list[Question]:
-    """``n`` distinct questions; the i-th has its answer at letter i mod 4 (balanced over A-D)."""
+def _kind_ref(dimension: str, kind: str, item: Item, goals: dict[str, Ref]) -> Ref:
+    """The option naming answer ``kind`` for ``item`` (a distractor when ``kind`` is not the item's)."""
+    if dimension == "AEL":
+        return ("region", kind)
+    if dimension == "REL":
+        return ("relation", kind)
+    if dimension == "WF":
+        return ("function", kind)
+    if dimension == "WI":
+        return ("interaction", kind)
+    return goals[kind]
+
+
+def catalogue(dimension: str, split: str, rng: random.Random, need: int, max_screens: int = 20_000) -> dict[str, list[Item]]:
+    """Distinct items of ``split`` by answer kind, from random screens of the split, until every kind seen has
+    ``need`` items, ``300 + 10 * need`` screens in a row added nothing new, or ``max_screens`` screens were drawn."""
+    patience = 300 + 10 * need
+    make = ITEMS[dimension]
+    by_kind: dict[str, dict[tuple, Item]] = {}
+    last_new = 0
+    for drawn in range(max_screens):
+        scr = random_screen(rng, rich=True, split=split)
+        for it in make(scr):
+            if owner_split(it.owner) == split and all(screen_split(s) == split for s, _ in it.frames):
+                if it.key not in by_kind.setdefault(it.kind, {}):
+                    by_kind[it.kind][it.key] = it
+                    last_new = drawn
+        if drawn > 200 and by_kind and (min(len(v) for v in by_kind.values()) >= need or drawn - last_new > patience):
+            break
+    return {k: list(v.values()) for k, v in sorted(by_kind.items())}
+
+
+def generate(dimension: str, n: int, rng: random.Random, split: str = "eval") -> list[Question]:
+    """``n`` distinct questions of ``split``; the i-th has its answer at letter i mod 4 (balanced over A-D), answer kinds
+    cycle through every kind the split offers, distractor kinds are drawn uniformly from the same pool."""
+    check_split(split)
+    exchangeable = dimension in EXCHANGEABLE
+    cat = catalogue(dimension, split, rng, need=n + 4 if exchangeable else n // 4 + 4)
+    kinds = list(cat)
+    if not exchangeable and len(kinds) < 4:
+        raise RuntimeError(f"split {split!r} offers {len(kinds)} {dimension} answer kinds, need 4")
+    goals = {it.kind: it.correct for items in cat.values() for it in items}
+    unused = {k: rng.sample(v, len(v)) for k, v in cat.items()}
+    right = dict.fromkeys(kinds, 0)
+    wrong = dict.fromkeys(kinds, 0)
     out: list[Question] = []
-    seen: set = set()
-    attempts = 0
+    cycle: list[str] = []
     while len(out) < n:
-        attempts += 1
-        if attempts > 200 * n:
-            raise RuntimeError(f"could not generate {n} distinct {dimension} questions")
-        q = GENERATORS[dimension](rng, random_screen(rng), len(out) % 4)
-        if not q:
+        if not any(unused.values()):
+            raise RuntimeError(f"could not generate {n} distinct {dimension} questions in split {split!r}")
+        if not cycle:
+            cycle = rng.sample(kinds, len(kinds))
+        kind = cycle.pop()
+        if not unused[kind]:
             continue
-        key = (tuple(s.key for s, _ in q.frames), repr(q.stem), q.options[q.answer])
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append(q)
+        it = unused[kind].pop()
+        slot = len(out) % 4
+        if exchangeable:
+            picked = rng.sample(it.facts["others"], 3)
+        else:
+            right[kind] += 1
+            pool = [k for k in kinds if k != kind]
+            if len(pool) < 3:
+                raise RuntimeError(f"split {split!r}: fewer than three {dimension} distractor kinds for {kind!r}")
+            # the kinds furthest below three wrong showings per right one first: each text is right 1 time in 4
+            chosen = sorted(pool, key=lambda k: (wrong[k] - 3 * right[k], rng.random()))[:3]
+            for k in chosen:
+                wrong[k] += 1
+            picked = [_kind_ref(dimension, k, it, goals) for k in rng.sample(chosen, 3)]
+        options = tuple(picked[:slot]) + (it.correct,) + tuple(picked[slot:])
+        facts = {k: v for k, v in it.facts.items() if k not in ("others", "other_steps")}
+        if dimension == "AP":
+            facts["option_steps"] = [it.facts["other_steps"].get(repr(o[1]), it.facts["steps"]) for o in options]
+        out.append(Question(dimension, it.frames, it.stem, options, slot, {**facts, "split": split, "owner": it.owner},
+                            it.template))
     return out
 
 
-__all__ = ["Question", "generate", "localise", "stem_text", "option_text", "region_of", "relation_of", "ref_of", "find", "perform", "play", "TASKS"]
+__all__ = ["Question", "Item", "ITEMS", "catalogue", "positional", "generate", "localise", "stem_text", "option_text", "region_of", "relation_of", "ref_of", "find", "perform", "play", "TASKS"]

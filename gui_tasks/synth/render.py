@@ -122,8 +122,10 @@ def _icon(d: ImageDraw.ImageDraw, name: str, box, color, filled: bool = False) -
         raise ValueError(f"unknown icon {name!r}")
 
 
-def render(scr: Screen, lang: str, tap_marker: Element | None = None, log: Log | None = None) -> Image.Image:
-    """The screenshot of ``scr`` in ``lang``; ``tap_marker`` circles the element about to be tapped.
+def render(scr: Screen, lang: str, tap_marker: Element | None = None, log: Log | None = None,
+           box_marker: Element | None = None) -> Image.Image:
+    """The screenshot of ``scr`` in ``lang``; ``tap_marker`` circles the element about to be tapped, ``box_marker``
+    draws a red box around the element a question asks about.
 
     Every text run drawn is appended to ``log`` as (font index, text), if given.
     """
@@ -139,6 +141,9 @@ def render(scr: Screen, lang: str, tap_marker: Element | None = None, log: Log |
         x1, y1, x2, y2 = tap_marker.box
         cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
         d.ellipse([cx - 14, cy - 14, cx + 14, cy + 14], outline=RED, width=3)
+    if box_marker is not None:
+        x1, y1, x2, y2 = box_marker.box
+        d.rectangle([x1 - 2, y1 - 2, x2 + 2, y2 + 2], outline=RED, width=3)
     return img
 
 
@@ -147,6 +152,8 @@ def _element(d: ImageDraw.ImageDraw, e: Element, lang: str, t: dict, log: Log | 
     cy = (y1 + y2) / 2
     if e.role == "status":
         draw_text(d, (14, cy), "9:41", 13, t["fg"], log=log)
+        if e.label:  # the app's brand (MPR-GUI screens), centred
+            draw_text(d, ((x1 + x2) / 2, cy), fit(tr(e.label, lang), 12, 160), 12, t["muted"], anchor="mm", log=log)
         d.rectangle([x2 - 38, cy - 6, x2 - 14, cy + 6], outline=t["fg"], width=1)
         d.rectangle([x2 - 36, cy - 4, x2 - 22, cy + 4], fill=t["fg"])
     elif e.role == "title":

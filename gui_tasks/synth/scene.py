@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from gui_tasks.synth import i18n
+
 WIDTH, HEIGHT = 360, 720
 STATUS_H, TITLE_H, ROW_H, TAB_H = 24, 56, 56, 60
 CONTENT_TOP = STATUS_H + TITLE_H + 8
@@ -169,6 +171,30 @@ ICON_FUNCTIONS = {"gear": "fn_settings", "search": "fn_search", "plus": "fn_add"
 # Pages whose trash icon deletes the checked rows after a confirmation dialog.
 DELETABLE = {("files", "root"), ("notes", "list")}
 DIALOG_BOX: Box = (32, 250, WIDTH - 32, 430)
+# Content that varies per screen in the MPR-GUI world (issue 22), all verbatim so no translation is needed: the app's
+# brand (title of its root page and name in the status bar, state key "brand") and the names of dynamic rows
+# (state key "rows_<page>": names joined by "|"), and the order of a page's rows (state key "order_<page>"). Many titles,
+# names and layouts make content splits possible.
+BRANDS: dict[str, tuple[str, ...]] = {
+    "settings": ("Zenith OS", "Pixelon", "Nova UI", "Orbit", "Lumen", "Kestrel", "Quartz", "Helio"),
+    "clock": ("TickTock", "Chrona", "WakeUp!", "Dawnly", "Alarmo", "Hourglass", "Snoozy", "Timely"),
+    "messages": ("ChatterBox", "Pigeon", "Hiya", "Talkie", "Parley", "Murmur", "Ripple", "Yapp"),
+    "notes": ("Notely", "Jotter", "MemoPad", "Scribbly", "Inkwell", "Noted", "Quill", "PaperTrail"),
+    "shop": ("Shopora", "CartWheel", "BuyBuy", "Marketo", "Bazaarly", "Dealio", "Stockroom", "Emporia"),
+    "music": ("Tunely", "Groovebox", "Melodia", "Soundwave", "Beatnik", "Echoes", "Vinylo", "Harmonia"),
+    "files": ("FileNest", "Docket", "Foldr", "Stashy", "Binder", "Archiva", "Drawer", "Cabinet"),
+    "browser": ("Voyager", "Surfly", "Pathfinder", "Webly", "Compass", "Roamer", "Navi", "Trailhead"),
+}
+DYNAMIC_ROWS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("files", "root"): ("IMG_0412.jpg", "taxes_2024.pdf", "invoice_88.pdf", "holiday.mp4", "cv_final.docx", "plan_v2.xlsx",
+                        "notes_0311.txt", "scan_017.pdf", "logo.svg", "backup.zip", "draft_3.docx", "map.png", "tickets.pdf",
+                        "recipe.txt", "budget_q3.xlsx", "IMG_7731.jpg", "demo.wav", "lecture_5.pdf", "contract.pdf", "poster.png"),
+    ("music", "library"): ("Blue Sky", "Night Drive", "Ocean", "Golden Hour", "Paper Moon", "Red River", "Neon Rain",
+                           "Silver Lining", "Slow Motion", "First Light", "Wild Horses", "Echo Park", "Midnight Train",
+                           "Summer Haze", "Northern Lights", "Open Road"),
+    ("clock", "alarms"): tuple(f"{h:02d}:{m:02d}" for h in range(5, 24) for m in (0, 15, 30, 45)),
+}
+i18n.add_verbatim([b for names in BRANDS.values() for b in names] + [n for names in DYNAMIC_ROWS.values() for n in names])
 
 
 def screen(app: str, page: str, state: dict[str, Any]) -> Screen:
@@ -178,10 +204,12 @@ def screen(app: str, page: str, state: dict[str, Any]) -> Screen:
 
 def layout(spec: Page, app: str, page: str, state: dict[str, Any]) -> Screen:
     """Lay out any ``Page`` spec (also pages of other worlds, e.g. the SPHINX simulator) in ``state``."""
-    els: list[Element] = [Element("status", "status", (0, 0, WIDTH, STATUS_H))]
+    els: list[Element] = [Element("status", "status", (0, 0, WIDTH, STATUS_H), label=state.get("brand"))]
     if spec.back:
         els.append(Element("back", "back", (8, STATUS_H + 12, 40, STATUS_H + 44), icon="back"))
     title = state.get("open_file", spec.title) if page == "viewer" else spec.title
+    if state.get("brand") and ROOT_PAGES.get(app) == page:
+        title = state["brand"]
     els.append(Element("title", "title", (56, STATUS_H + 8, WIDTH - 96, STATUS_H + 48), label=title))
     for i, (icon, target) in enumerate(reversed(spec.actions)):
         x2 = WIDTH - 12 - i * 40
@@ -195,7 +223,7 @@ def layout(spec: Page, app: str, page: str, state: dict[str, Any]) -> Screen:
         items = [k for k in ("headphones", "backpack", "smart_watch") if state.get(f"cart_{k}")]
         rows = tuple(Row(k, "none") for k in items) or (Row("empty_cart", "none"),)
     else:
-        rows = spec.rows
+        rows = page_rows(spec, app, page, state)
         if spec.show_rows_if and not state.get(spec.show_rows_if):
             rows = rows[:1]
         rows = tuple(r for r in rows if not state.get(f"gone_{r.key}") and not state.get(f"moved_{r.label}"))
@@ -389,9 +417,21 @@ def checked_keys(scr: Screen) -> list[str]:
     return [state_key(scr, e) for e in scr.elements if e.role == "checkbox" and e.state]
 
 
+def page_rows(spec: Page, app: str, page: str, state: dict[str, Any]) -> tuple[Row, ...]:
+    """The rows of ``spec`` in ``state``: a dynamic page's rows carry the names in ``state["rows_<page>"]``."""
+    rows = spec.rows
+    names = state.get(f"rows_{page}")
+    if names and (app, page) in DYNAMIC_ROWS:
+        rows = tuple(Row(n, r.trailing, r.key, r.icon, r.button) for r, n in zip(rows, str(names).split("|")))
+    order = state.get(f"order_{page}")  # a permutation of the rows, e.g. "2,0,1"
+    if order:
+        rows = tuple(rows[int(i)] for i in str(order).split(","))
+    return rows
+
+
 def state_key(scr: Screen, el: Element) -> str:
     row = scr.get(el.owner)
-    for r in APPS[scr.app][scr.page].rows:
+    for r in page_rows(APPS[scr.app][scr.page], scr.app, scr.page, dict(scr.state)):
         if r.label == row.label:
             return r.key
     raise KeyError(el.id)
@@ -410,6 +450,6 @@ def with_state(scr: Screen, **changes: Any) -> Screen:
     return screen(scr.app, scr.page, {**dict(scr.state), **changes})
 
 
-__all__ = ["APPS", "ROOT_PAGES", "ICON_FUNCTIONS", "DELETABLE", "Element", "Screen", "checked_keys", "layout", "screen", "state_key", "tap", "restate",
+__all__ = ["BRANDS", "DYNAMIC_ROWS", "page_rows", "APPS", "ROOT_PAGES", "ICON_FUNCTIONS", "DELETABLE", "Element", "Screen", "checked_keys", "layout", "screen", "state_key", "tap", "restate",
            "with_state", "long_press", "type_text", "scroll", "DESKTOP_APPS", "ALL_APPS", "FILE_NAMES", "desktop_click",
            "double_click", "right_click", "drag", "hotkey"]

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from gui_interventions.xli_memory import BASIC_DIMENSIONS, memory_root
+from gui_tasks.synth.splits import SPLITS
 
 
 def _ints(text: str | None) -> list[int] | None:
@@ -44,8 +45,10 @@ def _model_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--trust-remote-code", action="store_true")
 
 
-def _data_args(p: argparse.ArgumentParser, seed: int, per_dimension: int) -> None:
-    p.add_argument("--seed", type=int, default=seed, help="synthetic set seed (must differ from the evaluation set's)")
+def _data_args(p: argparse.ArgumentParser, split: str, per_dimension: int) -> None:
+    p.add_argument("--split", choices=[s for s in SPLITS if s != "eval"], default=split,
+                   help=f"synthetic content split (default {split}; eval is what the synthetic tasks evaluate)")
+    p.add_argument("--seed", type=int, default=0, help="synthetic set seed (seeds vary the draw within a split)")
     p.add_argument("--per-dimension", type=int, default=per_dimension, help="synthetic questions per dimension")
     p.add_argument("--data-dir", default=None, help="folder of canonical <lang>.jsonl files instead of the synthetic set")
     p.add_argument("--eval-seed", type=int, default=None, help="synthetic evaluation set to stay disjoint from (default 0)")
@@ -57,9 +60,8 @@ def _specs(args: argparse.Namespace):
 
     eval_seed = EVAL_SEED if args.eval_seed is None else args.eval_seed
     eval_n = EVAL_PER_DIMENSION if args.eval_per_dimension is None else args.eval_per_dimension
-    if args.data_dir is None and args.seed == eval_seed:
-        raise SystemExit(f"gui-eval xli: --seed {args.seed} is the evaluation set's seed; memory/validation data must be disjoint")
-    return DataSpec(seed=args.seed, per_dimension=args.per_dimension, folder=args.data_dir), DataSpec(seed=eval_seed, per_dimension=eval_n)
+    return (DataSpec(seed=args.seed, per_dimension=args.per_dimension, folder=args.data_dir, split=args.split),
+            DataSpec(seed=eval_seed, per_dimension=eval_n, split="eval"))
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -131,7 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("build", help="build a GUI-XL-Memory from parallel en/target data (seed 4.2-4.3, B.1)")
     _model_args(s)
     s.add_argument("--lang", required=True, help="target language (zh, fr, ru, ja, th)")
-    _data_args(s, seed=1, per_dimension=20)
+    _data_args(s, split="memory", per_dimension=20)
     s.add_argument("--name", default=None, help=f"save under this name in {memory_root()}")
     s.add_argument("--out", default=None, help="save into this folder instead")
     s.add_argument("--layers", default=None, help="layers to store, e.g. 11-18 (default: all)")
@@ -151,7 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     _model_args(s)
     s.add_argument("--lang", required=True)
     s.add_argument("--memory", required=True, help="memory name or folder")
-    _data_args(s, seed=2, per_dimension=4)
+    _data_args(s, split="search", per_dimension=4)
     s.add_argument("--layers", default="11-18", help="stage-1 layers (paper: 11-18)")
     s.add_argument("--stage1-alpha", type=float, default=0.1, help="alpha fixed in stage 1 (paper: 0.1)")
     s.add_argument("--alphas", default=None, help="stage-2 strengths (default 0.02,0.04,...,0.16)")
@@ -166,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("tsne", help="t-SNE/PCA of last-token states before and after steering (seed 6.1, Figure 4)")
     _model_args(s)
     s.add_argument("--memory", required=True, action="append", help="one per target language (repeat)")
-    _data_args(s, seed=2, per_dimension=4)
+    _data_args(s, split="search", per_dimension=4)
     s.add_argument("--layer", type=int, required=True)
     s.add_argument("--alpha", type=float, required=True)
     s.add_argument("--k", type=int, default=3)

@@ -1,8 +1,10 @@
 """Parallel English / target-language MPR documents for GUI-XLI memories, searches and plots, disjoint from evaluation.
 
-The synthetic world gives aligned sets by seed. Memory data must not overlap the evaluation
-set (seed section 5.2, "data entirely disjoint"): a different seed is required, and items whose
-content (question, options, screenshot bytes) equals an evaluation item are dropped anyway.
+The synthetic world gives aligned sets by content split (``gui_tasks.synth.splits``). Memory data
+must not overlap the evaluation set (seed section 5.2, "data entirely disjoint"): memories are built
+on the ``memory`` split and the layer/strength search runs on ``search``, never on ``eval`` (which
+the synthetic tasks evaluate); items whose content (question, options, screenshot bytes) equals an
+evaluation item are dropped anyway.
 A folder of canonical ``<lang>.jsonl`` files (the synthetic layout) can replace the generator.
 """
 
@@ -17,21 +19,27 @@ from typing import Any, Sequence
 from gui_tasks.errors import DataError
 from gui_tasks.input_files import lines, parse_json_line
 from gui_tasks.mpr.schema import LANGS, validate_row
+from gui_tasks.synth.splits import check_split
 
-# The synthetic evaluation tasks (yaml_tasks/mpr_gui/mpr_gui_synth_*.yaml metadata).
+# The synthetic evaluation tasks (yaml_tasks/mpr_gui/mpr_gui_synth_*.yaml metadata: split eval).
 EVAL_SEED, EVAL_PER_DIMENSION = 0, 8
 
 
 @dataclass(frozen=True)
 class DataSpec:
-    """Where a parallel set comes from: the synthetic generator (seed, size) or a folder of ``<lang>.jsonl``."""
+    """Where a parallel set comes from: the synthetic generator (split, seed, size) or a folder of ``<lang>.jsonl``."""
 
-    seed: int = 1
+    seed: int = 0
     per_dimension: int = 10
     folder: str | None = None
+    split: str = "memory"
+
+    def __post_init__(self) -> None:
+        check_split(self.split)
 
     def describe(self) -> dict[str, Any]:
-        return {"folder": self.folder} if self.folder else {"source": "synthetic", "seed": self.seed, "per_dimension": self.per_dimension}
+        return {"folder": self.folder} if self.folder else {"source": "synthetic", "split": self.split, "seed": self.seed,
+                                                           "per_dimension": self.per_dimension}
 
 
 def read_docs(path: Path) -> list[dict[str, Any]]:
@@ -58,7 +66,7 @@ def lang_files(spec: DataSpec, langs: Sequence[str]) -> dict[str, Path]:
         return files
     from gui_tasks.synth.mpr import load_or_build
 
-    return load_or_build(seed=spec.seed, per_dimension=spec.per_dimension, langs=tuple(langs))
+    return load_or_build(seed=spec.seed, per_dimension=spec.per_dimension, langs=tuple(langs), split=spec.split)
 
 
 def parallel_pairs(spec: DataSpec, lang: str, dimensions: Sequence[str], base: str = "en") -> list[tuple[dict, dict]]:
