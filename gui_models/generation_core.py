@@ -1,4 +1,4 @@
-"""One generation core for ``gui_hf`` and ``gui_wrap``: the three intervention stages and the digit capture.
+"""One generation core for ``gui_hf``, ``gui_wrap`` and ``gui_openai``: the three intervention stages and the digit capture.
 
 - Requests: an lmms-eval ``Instance`` in either layout of lmms-eval 0.7.3 — simple
   ``(ctx, gen_kwargs, doc_to_visual, doc_id, task, split)`` or chat
@@ -197,12 +197,15 @@ class Generated:
     text: str
     capture: Any = None
     image_sizes: list[list[int]] | None = None
+    extras: dict[str, Any] | None = None
+    """Backend-specific per-response facts (e.g. ``gui_openai``: sizes sent, declared frame, server, usage)."""
 
     def response(self) -> str:
-        """The text, as a ``CapturedResponse`` (logit_capture's side channel) when it carries a capture or sizes."""
-        if self.capture is None and self.image_sizes is None:
+        """The text, as a ``CapturedResponse`` (logit_capture's side channel) when it carries a capture, sizes or extras."""
+        if self.capture is None and self.image_sizes is None and not self.extras:
             return self.text
-        return CapturedResponse(self.text, self.capture, {"model_image_sizes": self.image_sizes} if self.image_sizes else None)
+        extras = {**(self.extras or {}), **({"model_image_sizes": self.image_sizes} if self.image_sizes else {})}
+        return CapturedResponse(self.text, self.capture, extras or None)
 
 
 def respond(run: InterventionRun, generated: Generated, request: RequestContext,
