@@ -185,7 +185,12 @@ def _qwen_processor(folder: str | None) -> Any | None:
         ip = AutoImageProcessor.from_pretrained(folder)
     except Exception:  # noqa: BLE001 - a folder without an image processor: no declared frame
         return None
-    return ip if type(ip).__name__.startswith("Qwen2VLImageProcessor") and isinstance(getattr(ip, "size", None), dict) else None
+    size = getattr(ip, "size", None)
+    try:
+        lo, hi = int(size["shortest_edge"]), int(size["longest_edge"])  # dict or transformers' SizeDict
+    except (TypeError, KeyError, ValueError):
+        return None
+    return ip if type(ip).__name__.startswith("Qwen2VLImageProcessor") and lo > 0 and hi > 0 else None
 
 
 class FramePolicy:
