@@ -193,6 +193,14 @@ def _qwen_processor(folder: str | None) -> Any | None:
     return ip if type(ip).__name__.startswith("Qwen2VLImageProcessor") and lo > 0 and hi > 0 else None
 
 
+def forward_stage_names(interventions: str | None) -> list[str]:
+    """The selected interventions that implement the forward stage (checked before any is built)."""
+    from gui_interventions.manager import available, parse_selection
+
+    found = available()
+    return [n for n in parse_selection(interventions) if n in found and hasattr(found[n], "gui_intervention_forward")]
+
+
 class FramePolicy:
     """How ``gui_openai`` declares the size each image reaches the model in (see the module docstring)."""
 
@@ -324,12 +332,12 @@ class GuiOpenAI(lmms):
         self.top_logprobs = int(top_logprobs)
         self.frame = FramePolicy(str(frame), tok_dir, int(min_pixels) if min_pixels else None,
                                  int(max_pixels) if max_pixels else None, resize_budget, image_scale)
-        self.interventions = build_run(interventions, kwargs)
-        forward = [i.plugin_name for i in self.interventions._impls("gui_intervention_forward")]
+        forward = forward_stage_names(interventions)
         if forward:
             raise ValueError(f"{OWNER}: intervention(s) {', '.join(forward)} act inside the model's forward pass and need its "
                              "activations: run them on an HF backend (gui_hf, or gui_wrap around an lmms-eval HF backend). "
                              "A served engine carries request- and response-stage interventions only.")
+        self.interventions = build_run(interventions, kwargs)
         self._loop = _Loop()
         self._sem: asyncio.Semaphore | None = None
         self.requests_sent = 0
