@@ -71,6 +71,18 @@ def parse_request(args: Sequence[Any], task_dict: Mapping[str, Any] | None) -> R
                           doc=doc, metadata={"layout": layout, "split": split, "task_prompt": text})
 
 
+def cut_at_stops(text: str, until: Any) -> str:
+    """Truncate at the first stop string the task asked for (``until``: a string, a list or None).
+
+    Every backend of ours cuts on its side too: lmms-eval's ``vllm`` and ``openai`` backends drop ``until``.
+    """
+    stops = [until] if isinstance(until, str) else list(until or [])
+    for stop in stops:
+        if stop and stop in text:
+            text = text.split(stop, 1)[0]
+    return text
+
+
 def record_sent_prompt(instance: Any, request: RequestContext) -> None:
     """Make lmms-eval's samples log (``input`` = first argument) show the prompt text actually sent."""
     args = tuple(instance.arguments)

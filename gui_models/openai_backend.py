@@ -48,7 +48,7 @@ from lmms_eval.api.model import lmms
 from tqdm import tqdm
 
 from gui_interventions import RequestContext, build_run
-from gui_models.generation_core import Generated, parse_request, record_sent_prompt, respond, run_multi_round
+from gui_models.generation_core import Generated, cut_at_stops, parse_request, record_sent_prompt, respond, run_multi_round
 from gui_models.logit_capture import Capture, Step, capture_mode, digit_groups
 from gui_models.served_client import ResponseCache, RetryPolicy, ServerPool, body_key, encode_image
 
@@ -93,14 +93,6 @@ def generation_body(req: RequestContext, model: str, default_max: int, system_pr
     if stops:
         body["stop"] = list(stops)
     return body, sizes
-
-
-def cut_at_stops(text: str, stops: Sequence[str]) -> str:
-    """Truncate at the first stop string (engines that ignore ``stop`` are cut here too)."""
-    for stop in stops:
-        if stop and stop in text:
-            text = text.split(stop, 1)[0]
-    return text
 
 
 def _logsumexp(values: Sequence[float]) -> float:

@@ -17,7 +17,8 @@ from fake_openai import FakeServer
 from gui_interventions import RequestContext
 from gui_metrics.pss import mean_of, no_capture_rate, range_mean
 from gui_models.logit_capture import Capture, Step
-from gui_models.openai_backend import (GuiOpenAI, capture_from_token_ids, capture_from_top_logprobs, cut_at_stops,
+from gui_models.generation_core import cut_at_stops
+from gui_models.openai_backend import (GuiOpenAI, capture_from_token_ids, capture_from_top_logprobs,
                                        generation_body)
 from gui_models.served_client import ServerError
 from gui_tasks.grounding.score import ScoreParams, logit_summary
@@ -59,7 +60,7 @@ def test_body_sends_images_first_as_lossless_rgb_png_and_records_their_size():
 
 
 def test_cut_at_stops_truncates_at_the_first_stop_string():
-    assert cut_at_stops("A. yes\n\nQ: more", ["Q:", "\n\n"]) == "A. yes"
+    assert cut_at_stops("A. yes\n\nQ: more", ["Q:", "\n\n"]) == "A. yes" and cut_at_stops("a.b", ".") == "a"
     assert cut_at_stops("no stop here", ["\n\n"]) == "no stop here"
 
 
