@@ -201,3 +201,29 @@ def test_lmms_eval_in_process_vllm_backend_runs_one_task_per_family(served_check
     assert sorted(got) == sorted(FIVE), log[-4000:]
     mpr = samples(tmp_path, "mpr_gui_synth_en")
     assert all(len(json.dumps(s["filtered_resps"])) < 400 for s in mpr)  # 16 tokens, not 4096
+
+
+def test_top_logprobs_capture_agrees_with_exact_where_it_can(vllm_server):
+    """The hosted-API path (top 20 per step) against vLLM's exact values: present digits equal (single-token digits),
+    never above (merged ones), missing ones at most the floor."""
+    from gui_models.openai_backend import GuiOpenAI
+
+    common = dict(base_url=vllm_server.base_url, model=vllm_server.model, capture_logits="digits", response_cache="none")
+    exact = GuiOpenAI(logprobs="token_ids", **common)
+    topk = GuiOpenAI(logprobs="top_logprobs", top_logprobs=20, **common)
+    checked = missing = 0
+    for req in _requests(4):
+        a, b = exact._generate_sync(req), topk._generate_sync(req)
+        assert a.text == b.text and b.capture.kind == "top_logprobs"
+        for sa, sb in zip(a.capture.steps, b.capture.steps):
+            for d in range(10):
+                if d in sb.missing:
+                    missing += 1
+                    assert sa.digits[d] <= sb.floor + DIGIT_TOL
+                elif len(exact.groups[d]) == 1:
+                    checked += 1
+                    assert sb.digits[d] == pytest.approx(sa.digits[d], abs=DIGIT_TOL)
+                else:  # merged digit tokens ("1", "10", ...): the top k may hold only some of the group
+                    checked += 1
+                    assert sb.digits[d] <= sa.digits[d] + DIGIT_TOL
+    assert checked > 0 and missing > 0
