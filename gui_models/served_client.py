@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-# Status codes worth another attempt (rate limit, server-side errors); every other 4xx is final.
-RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
+# Status codes worth another attempt besides every 5xx (timeout, conflict, rate limit); every other 4xx is final.
+RETRY_STATUS = frozenset({408, 409, 429})
 
 
 def encode_image(image: Any) -> tuple[str, list[int]]:
@@ -90,7 +90,7 @@ def _retryable(exc: BaseException) -> bool:
     if isinstance(exc, (openai.APITimeoutError, openai.APIConnectionError, asyncio.TimeoutError)):
         return True
     if isinstance(exc, openai.APIStatusError):
-        return exc.status_code in RETRY_STATUS
+        return exc.status_code in RETRY_STATUS or exc.status_code >= 500
     return False
 
 

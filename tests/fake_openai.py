@@ -45,7 +45,7 @@ class FakeServer:
                     return
                 if action == "sleep":
                     time.sleep(fake.sleep_s)
-                status = {"500": 500, "429": 429, "400": 400}.get(action, 200)
+                status = {"500": 500, "503": 503, "429": 429, "400": 400}.get(action, 200)
                 payload = completion(fake.text) if status == 200 else {"error": {"message": f"scripted {status}"}}
                 data = json.dumps(payload).encode()
                 try:

@@ -183,7 +183,7 @@ def test_local_server_needs_no_key(monkeypatch):
 # --- faults ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("fault", ["500", "429", "close"])
+@pytest.mark.parametrize("fault", ["500", "503", "429", "close"])
 def test_transient_faults_are_retried_then_answered(fault):
     server = FakeServer([fault, fault, "ok"], text="after retries")
     try:
@@ -257,3 +257,22 @@ def test_response_cache_resumes_asking_only_for_what_is_missing(tmp_path):
         assert server.hits == 6  # another budget is another request
     finally:
         server.stop()
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_entry = st.fixed_dictionaries({"token": st.text(max_size=4), "logprob": st.floats(-50, 0)})
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.fixed_dictionaries({"token": st.text(max_size=4), "logprob": st.floats(-50, 0),
+                                       "top_logprobs": st.lists(_entry, max_size=6)}), max_size=6))
+def test_top_logprobs_capture_never_raises_and_gives_ten_finite_values(content):
+    cap = capture_from_top_logprobs(content)
+    assert len(cap.steps) == len(content)
+    for step, raw in zip(cap.steps, content):
+        assert len(step.digits) == 10 and all(math.isfinite(v) for v in step.digits)
+        present = {int(t["token"].strip()[0]) for t in raw["top_logprobs"]
+                   if t["token"].strip().isascii() and t["token"].strip().isdigit()}
+        assert set(step.missing) == set(range(10)) - present
