@@ -420,7 +420,11 @@ class GuiOpenAI(lmms):
         capture = None
         if self.logprobs != "none":
             content = (choice.get("logprobs") or {}).get("content") or []
-            if self.logprobs == "token_ids":
+            if not content and text:  # the server ignored `logprobs` (e.g. transformers serve)
+                if self.logprobs == "token_ids":
+                    raise ValueError(f"{OWNER}: {server or 'the cached response'} returned no logprobs for "
+                                     "capture_logits=digits,logprobs=token_ids; this server cannot give exact digit values")
+            elif self.logprobs == "token_ids":
                 stop_ids = [i for i in (self.tokenizer.eos_token_id, self.tokenizer.pad_token_id) if i is not None]
                 capture = capture_from_token_ids(content, self.groups or [], self.tokenizer, stop_ids)
             else:

@@ -276,3 +276,17 @@ def test_top_logprobs_capture_never_raises_and_gives_ten_finite_values(content):
         present = {int(t["token"].strip()[0]) for t in raw["top_logprobs"]
                    if t["token"].strip().isascii() and t["token"].strip().isdigit()}
         assert set(step.missing) == set(range(10)) - present
+
+
+def test_a_server_without_logprobs_gives_no_capture_or_a_clear_error_for_exact_mode(tiny_checkpoint):
+    server = FakeServer(["ok"], text="[0.5, 0.5]")  # answers like transformers serve: no logprobs at all
+    try:
+        topk = _backend(server.base_url, capture_logits="digits", logprobs="top_logprobs")
+        assert topk._generate_sync(_req()).capture is None  # counted by pss_no_capture_rate, never invented
+        exact = _backend(server.base_url, capture_logits="digits", tokenizer=str(tiny_checkpoint))
+        assert exact.logprobs == "token_ids"
+        with pytest.raises(ValueError, match=rf"{server.base_url} returned no logprobs"):
+            exact._generate_sync(_req())
+        assert server.bodies[-1]["logprob_token_ids"] and server.bodies[-1]["return_tokens_as_token_ids"] is True
+    finally:
+        server.stop()
