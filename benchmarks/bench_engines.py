@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     from gui_models.hf_backend import GuiHF
     from gui_models.openai_backend import GuiOpenAI
     from gui_models.tiny_model import MAX_PIXELS, MIN_PIXELS, build_tiny_model
-    from gui_models.vllm_server import start_vllm, vllm_python
+    from gui_models.local_server import start_vllm, vllm_python
 
     work = Path(tempfile.mkdtemp(prefix="bench_engines_"))
     ckpt = Path(args.checkpoint) if args.checkpoint else build_tiny_model(work / "tiny-hd32", family="qwen2_vl", head_dim=32)

@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out")
     args = ap.parse_args(argv)
     from gui_models.tiny_grounding import build_tiny_grounding_model
-    from gui_models.vllm_server import start_vllm, vllm_python
+    from gui_models.local_server import start_vllm, vllm_python
 
     python = vllm_python()
     if python is None:

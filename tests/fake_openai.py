@@ -12,7 +12,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from gui_models.vllm_server import free_port
+from gui_models.local_server import free_port
 
 
 def completion(text: str, prompt_tokens: int = 3, completion_tokens: int = 1) -> dict:

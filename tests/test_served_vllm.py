@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from gui_models.vllm_server import REPO, start_vllm, vllm_python
+from gui_models.local_server import REPO, start_vllm, vllm_python
 from lmms_helpers import results, run, samples
 
 pytestmark = pytest.mark.slow
@@ -229,3 +229,24 @@ def test_top_logprobs_capture_agrees_with_exact_where_it_can(vllm_server):
                     checked += 1
                     assert sb.digits[d] <= sa.digits[d] + DIGIT_TOL
     assert checked > 0 and missing > 0
+
+
+def test_transformers_serve_answers_as_gui_hf_and_gives_no_capture(served_checkpoint, session_cache):
+    """`transformers serve` (no logprobs): the same greedy answers and frames as gui_hf, and no invented capture."""
+    from gui_models.hf_backend import GuiHF
+    from gui_models.local_server import start_transformers_serve
+    from gui_models.openai_backend import GuiOpenAI
+
+    if vllm_python() is None:
+        pytest.skip("the served-engine virtualenv is not built (bash scripts/setup_vllm.sh)")
+    server = start_transformers_serve(served_checkpoint, session_cache / "transformers-serve.log")
+    try:
+        oa = GuiOpenAI(base_url=server.base_url, model=str(served_checkpoint), capture_logits="digits",
+                       logprobs="top_logprobs", response_cache="none")
+        hf = GuiHF(pretrained=str(served_checkpoint))
+        for req in _requests(3):
+            a, b = oa._generate_sync(req), hf._generate([req])[0]
+            assert (a.text, a.image_sizes) == (b.text, b.image_sizes) and a.capture is None
+            assert a.extras["usage"]["output_tokens"] > 0
+    finally:
+        server.stop()

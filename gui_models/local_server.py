@@ -1,8 +1,9 @@
-"""A local vLLM OpenAI-compatible server for tests and benchmarks: started on 127.0.0.1, stopped by its process id.
+"""Local OpenAI-compatible servers for tests and benchmarks (vLLM, ``transformers serve``): on 127.0.0.1, stopped by process id.
 
-Runs in the virtualenv ``scripts/setup_vllm.sh`` builds (``.venv-vllm``, vLLM's CPU build) with the
-flags docs/ENGINES.md found to work on a CPU machine. Waiting is bounded in time; a server that
-exits or does not become healthy is stopped and reported with the tail of its log.
+Both run in the virtualenv ``scripts/setup_vllm.sh`` builds (``.venv-vllm``: vLLM's CPU build, whose
+transformers, FastAPI and Uvicorn also make ``transformers serve`` work), vLLM with the flags
+docs/ENGINES.md found to work on a CPU machine. Waiting is bounded in time; a server that exits or
+does not become healthy is stopped and reported with the tail of its log.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def free_port(ports: range = PORTS) -> int:
 
 @dataclass
 class VLLMServer:
-    """A running server: its base URL, process and log file."""
+    """A running local server (vLLM or ``transformers serve``): its base URL, process and log file."""
 
     url: str
     process: subprocess.Popen
@@ -81,11 +82,26 @@ def start_vllm(checkpoint: str | Path, log: Path, *, port: int | None = None, re
     if python is None:
         raise RuntimeError("the vLLM virtualenv is not built: run `bash scripts/setup_vllm.sh`")
     port = port or free_port()
-    env = {**os.environ, "VLLM_CPU_KVCACHE_SPACE": "2", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-           "VLLM_NO_USAGE_STATS": "1", "DO_NOT_TRACK": "1"}
-    env.pop("PYTHONPATH", None)  # the server runs vLLM's own environment, not the caller's path
     cmd = [str(python), "-m", "vllm.entrypoints.openai.api_server", "--model", str(checkpoint), "--host", "127.0.0.1",
            "--port", str(port), "--dtype", "float32", "--max-model-len", "4096", "--max-logprobs", "20", *(extra or [])]
+    return _start(cmd, port, checkpoint, log, ready_s)
+
+
+def start_transformers_serve(checkpoint: str | Path, log: Path, *, port: int | None = None, ready_s: float = 180.0,
+                             python: Path | None = None) -> VLLMServer:
+    """Start ``transformers serve`` with ``checkpoint`` preloaded (it returns no logprobs: docs/ENGINES.md)."""
+    python = python or vllm_python()
+    if python is None:
+        raise RuntimeError("the served-engine virtualenv is not built: run `bash scripts/setup_vllm.sh`")
+    port = port or free_port()
+    cmd = [str(python.with_name("transformers")), "serve", "--host", "127.0.0.1", "--port", str(port), str(checkpoint)]
+    return _start(cmd, port, checkpoint, log, ready_s)
+
+
+def _start(cmd: list[str], port: int, checkpoint: str | Path, log: Path, ready_s: float) -> VLLMServer:
+    env = {**os.environ, "VLLM_CPU_KVCACHE_SPACE": "2", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+           "VLLM_NO_USAGE_STATS": "1", "DO_NOT_TRACK": "1"}
+    env.pop("PYTHONPATH", None)  # the server runs its own environment, not the caller's path
     log = Path(log)
     log.parent.mkdir(parents=True, exist_ok=True)
     with open(log, "wb") as out:
@@ -95,14 +111,14 @@ def start_vllm(checkpoint: str | Path, log: Path, *, port: int | None = None, re
     try:
         while time.monotonic() < deadline:
             if proc.poll() is not None:
-                raise RuntimeError(f"vLLM server exited ({proc.returncode}) before it was ready; log {log}:\n{_tail(log)}")
+                raise RuntimeError(f"server {cmd[:3]} exited ({proc.returncode}) before it was ready; log {log}:\n{_tail(log)}")
             try:
                 if urllib.request.urlopen(server.url + "/health", timeout=5).status == 200:
                     return server
             except OSError:
                 pass
             time.sleep(2)
-        raise RuntimeError(f"vLLM server not ready after {ready_s:.0f} s; log {log}:\n{_tail(log)}")
+        raise RuntimeError(f"server {cmd[:3]} not ready after {ready_s:.0f} s; log {log}:\n{_tail(log)}")
     except BaseException:
         server.stop()
         raise
