@@ -7,7 +7,10 @@ key tokens, and how the ten values were captured, is decided by ``gui_models.log
 Per-sample records (kind ``"grounding"``, written by the grounding tasks) carry:
 ``status`` (parsed | malformed | empty), ``correct`` (bool), ``response_type`` (one of
 RESPONSE_TYPES, or "invalid" for an unparseable answer), ``split`` (e.g. "mobile_icon"),
-``pss`` / ``digit_entropy`` / ``perplexity`` (floats or None when no logits were captured)
+``pss`` / ``digit_entropy`` / ``perplexity`` (floats or None when no logits were captured),
+``capture_kind`` ("exact", "top_logprobs" or None) and, for top_logprobs captures, ``pss_range`` /
+``digit_entropy_range`` ([low, high]) instead of ``pss`` / ``digit_entropy``: exact values and ranges are
+aggregated separately, never averaged together
 and, after context-aware cropping, the same fields of the first prediction under ``first``.
 """
 
@@ -204,7 +207,12 @@ def within_distance(records: Sequence[Record], d: float) -> float:
 def no_capture_rate(records: Sequence[Record]) -> float:
     """Share of parsed answers for which no key-token logits exist (text-only backend, merged key digit)."""
     parsed = [r for r in records if r["status"] == "parsed"]
-    return sum(r.get("pss") is None for r in parsed) / len(parsed) if parsed else math.nan
+    return sum(r.get("pss") is None and r.get("pss_range") is None for r in parsed) / len(parsed) if parsed else math.nan
+
+
+def range_mean(records: Sequence[Record], field: str, end: int) -> float:
+    """Mean of the low (``end`` 0) or high (1) end of a top_logprobs ``field`` range; exact samples are not in it."""
+    return _mean(r[field][end] for r in records if r.get("capture_kind") == "top_logprobs" and r.get(field))
 
 
 # ScreenSpot / ScreenSpot-v2 splits (Table 6) and ScreenSpot-Pro groups x UI type.
@@ -226,6 +234,11 @@ def _specs() -> list[MetricSpec]:
                    "Mean entropy of the ten digit probabilities at key tokens (Table 4)."),
         MetricSpec("perplexity_mean", lambda rs: mean_of(rs, "perplexity"), False, g, "Mean response perplexity (Table 8)."),
         MetricSpec("pss_no_capture_rate", no_capture_rate, False, g, "Parsed answers without key-token logits."),
+        # top_logprobs captures (hosted APIs): ranges, kept apart from the exact aggregates above
+        MetricSpec("pss_topk_low_mean", lambda rs: range_mean(rs, "pss_range", 0), True, g,
+                   "Mean low end of PSS over samples captured through top_logprobs (missing digits at 0 / at the top-k floor)."),
+        MetricSpec("pss_topk_high_mean", lambda rs: range_mean(rs, "pss_range", 1), True, g,
+                   "Mean high end of PSS over samples captured through top_logprobs."),
     ]
     for t in ALL_TYPES:
         specs.append(MetricSpec(f"pss_{t}", lambda rs, t=t: mean_of(rs, "pss", t), True, g, f"Mean PSS of {t} responses (Table 2)."))

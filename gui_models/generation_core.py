@@ -1,4 +1,4 @@
-"""One generation core for ``gui_hf`` and ``gui_wrap``: the three intervention stages and the digit capture.
+"""One generation core for ``gui_hf``, ``gui_wrap`` and ``gui_openai``: the three intervention stages and the digit capture.
 
 - Requests: an lmms-eval ``Instance`` in either layout of lmms-eval 0.7.3 — simple
   ``(ctx, gen_kwargs, doc_to_visual, doc_id, task, split)`` or chat
@@ -69,6 +69,18 @@ def parse_request(args: Sequence[Any], task_dict: Mapping[str, Any] | None) -> R
         text, images = str(ctx), (_as_list(doc_to_visual(doc)) if doc is not None else [])
     return RequestContext(text=text, images=tuple(images), doc_id=int(doc_id), task=str(task), gen_kwargs=dict(gen_kwargs or {}),
                           doc=doc, metadata={"layout": layout, "split": split, "task_prompt": text})
+
+
+def cut_at_stops(text: str, until: Any) -> str:
+    """Truncate at the first stop string the task asked for (``until``: a string, a list or None).
+
+    Every backend of ours cuts on its side too: lmms-eval's ``vllm`` and ``openai`` backends drop ``until``.
+    """
+    stops = [until] if isinstance(until, str) else list(until or [])
+    for stop in stops:
+        if stop and stop in text:
+            text = text.split(stop, 1)[0]
+    return text
 
 
 def record_sent_prompt(instance: Any, request: RequestContext) -> None:
@@ -197,12 +209,15 @@ class Generated:
     text: str
     capture: Any = None
     image_sizes: list[list[int]] | None = None
+    extras: dict[str, Any] | None = None
+    """Backend-specific per-response facts (e.g. ``gui_openai``: sizes sent, declared frame, server, usage)."""
 
     def response(self) -> str:
-        """The text, as a ``CapturedResponse`` (logit_capture's side channel) when it carries a capture or sizes."""
-        if self.capture is None and self.image_sizes is None:
+        """The text, as a ``CapturedResponse`` (logit_capture's side channel) when it carries a capture, sizes or extras."""
+        if self.capture is None and self.image_sizes is None and not self.extras:
             return self.text
-        return CapturedResponse(self.text, self.capture, {"model_image_sizes": self.image_sizes} if self.image_sizes else None)
+        extras = {**(self.extras or {}), **({"model_image_sizes": self.image_sizes} if self.image_sizes else {})}
+        return CapturedResponse(self.text, self.capture, extras or None)
 
 
 def respond(run: InterventionRun, generated: Generated, request: RequestContext,

@@ -33,8 +33,8 @@ from lmms_eval.api.model import lmms
 from tqdm import tqdm
 
 from gui_interventions import ForwardContext, RequestContext, build_run
-from gui_models.generation_core import (GenerateHooks, Generated, parse_request, record_sent_prompt, respond,
-                                        run_multi_round)
+from gui_models.generation_core import (GenerateHooks, Generated, cut_at_stops, parse_request, record_sent_prompt,
+                                        respond, run_multi_round)
 from gui_models.layers import capture_last_token, decoder_layers
 from gui_models.logit_capture import capture_mode, digit_groups
 from gui_models.model_args import DTYPE_CHOICES, check_gui_hf_args
@@ -258,7 +258,7 @@ class GuiHF(lmms):
             out = self.model.generate(**inputs, **gen)
         prompt_len = inputs["input_ids"].shape[1]
         texts = self.tokenizer.batch_decode(out[:, prompt_len:], skip_special_tokens=True)
-        texts = [_cut(t, reqs[0].gen_kwargs.get("until")) for t in texts]
+        texts = [cut_at_stops(t, reqs[0].gen_kwargs.get("until")) for t in texts]
         rec = records[-1]
         caps = rec.captures or [None] * len(texts)
         return [Generated(t, c, s) for t, c, s in zip(texts, caps, rec.image_sizes)]
@@ -281,11 +281,3 @@ def _generation_args(gen_kwargs: dict[str, Any], default_max: int, tokenizer: An
         args.update(temperature=None, top_p=None, top_k=None)
     return args
 
-
-def _cut(text: str, until: Any) -> str:
-    """Truncate at the first stop string the task asked for."""
-    stops = [until] if isinstance(until, str) else list(until or [])
-    for stop in stops:
-        if stop and stop in text:
-            text = text.split(stop, 1)[0]
-    return text

@@ -41,6 +41,12 @@ from gui_models.coords import MAX_NUMBER_CHARS
 
 CAPTURE_MODES = ("none", "digits")
 CAPTURE_VERSION = "digits-v1"
+# How the ten digit values were obtained. "exact": every digit token's score (HF logits processor, or a
+# served engine's logprobs for named token ids). "top_logprobs": only the k most likely tokens per step
+# were returned (hosted APIs): a digit outside them has a log-probability at most the step's lowest
+# returned one (``Step.floor``; a lower bound only when digits merge into multi-digit tokens). Values of
+# the two kinds are never averaged together (gui_metrics.pss keeps separate aggregates).
+CAPTURE_KINDS = ("exact", "top_logprobs")
 KeyDigits = str  # "leading" | "all"
 
 
@@ -68,7 +74,11 @@ class Step:
     """Offset of the token's first character in the decoded response (special tokens skipped)."""
     end: int = 0
     logz: float = 0.0
-    """logsumexp of the step's full-vocabulary scores."""
+    """logsumexp of the step's full-vocabulary scores (0 when ``digits`` are already log-probabilities)."""
+    missing: tuple[int, ...] = ()
+    """top_logprobs captures: the digits absent from the returned top-k (their value in ``digits`` is ``floor``)."""
+    floor: float | None = None
+    """top_logprobs captures: the lowest log-probability returned at this step (the cap of a missing digit)."""
 
     @property
     def digit_logprobs(self) -> tuple[float, ...]:
@@ -82,17 +92,21 @@ class Capture:
 
     steps: tuple[Step, ...]
     version: str = CAPTURE_VERSION
+    kind: str = "exact"
+    """One of CAPTURE_KINDS."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"version": self.version, "steps": [s.__dict__ | {"digits": list(s.digits)} for s in self.steps]}
+        return {"version": self.version, "kind": self.kind,
+                "steps": [s.__dict__ | {"digits": list(s.digits), "missing": list(s.missing)} for s in self.steps]}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Capture":
         steps = tuple(Step(int(s["token_id"]), str(s["text"]), float(s["logprob"]), float(s["entropy"]),
                            tuple(float(v) for v in s["digits"]), int(s.get("start", 0)), int(s.get("end", 0)),
-                           float(s.get("logz", 0.0)))
+                           float(s.get("logz", 0.0)), tuple(int(d) for d in s.get("missing", ())),
+                           None if s.get("floor") is None else float(s["floor"]))
                       for s in data["steps"])
-        return cls(steps, str(data.get("version", CAPTURE_VERSION)))
+        return cls(steps, str(data.get("version", CAPTURE_VERSION)), str(data.get("kind", "exact")))
 
 
 class CapturedResponse(str):
@@ -254,6 +268,8 @@ class KeyToken:
     step: int | None
     """Index of the step that writes this digit as its first digit; None when it is inside a merged token."""
     values: tuple[float, ...] | None = field(default=None)
+    missing: tuple[int, ...] = ()
+    floor: float | None = None
 
 
 def key_tokens(text: str, steps: Sequence[Step], point: Sequence[float] | None, mode: KeyDigits = "leading",
@@ -277,5 +293,7 @@ def key_tokens(text: str, steps: Sequence[Step], point: Sequence[float] | None, 
                     if text[a:ch].strip() == "":
                         step = i
                     break
-            keys.append(KeyToken(ch, text[ch], step, steps[step].digits if step is not None else None))
+            found = steps[step] if step is not None else None
+            keys.append(KeyToken(ch, text[ch], step, found.digits if found else None, found.missing if found else (),
+                                 found.floor if found else None))
     return keys

@@ -17,15 +17,18 @@ def _answer(color: tuple[int, int, int]) -> str:
     return f"[0.{10 + color[0] * 89 // 255:02d}, 0.{10 + color[2] * 89 // 255:02d}]"
 
 
-def build_tiny_grounding_model(out_dir: str | Path, *, steps: int = 120, seed: int = 0) -> Path:
-    """Build the tiny Qwen2-VL checkpoint and teach it the ``[x, y]`` answer format; returns ``out_dir``."""
+def build_tiny_grounding_model(out_dir: str | Path, *, steps: int = 120, seed: int = 0, head_dim: int = 16) -> Path:
+    """Build the tiny Qwen2-VL checkpoint and teach it the ``[x, y]`` answer format; returns ``out_dir``.
+
+    ``head_dim=32`` gives the variant vLLM's CPU build serves (``gui_models.tiny_model.HEAD_DIMS``).
+    """
     import torch
     from PIL import Image
     from transformers import AutoModelForImageTextToText, AutoProcessor
 
     from gui_models.tiny_model import build_tiny_model
 
-    out = build_tiny_model(out_dir, family="qwen2_vl", seed=seed)
+    out = build_tiny_model(out_dir, family="qwen2_vl", seed=seed, head_dim=head_dim)
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # tiny matrices: one thread is several times faster than contended ones
     try:

@@ -27,6 +27,10 @@ TEXT = dict(hidden_size=64, intermediate_size=128, num_hidden_layers=4, num_atte
             max_position_embeddings=4096, rms_norm_eps=1e-6, initializer_range=0.2)
 # head_dim 16 -> 8 rotary pairs split over (temporal, height, width)
 MROPE = {"rope_type": "default", "mrope_section": [2, 3, 3], "rope_theta": 10000.0}
+# Served engines: vLLM's CPU attention supports head_dim 32, 64, 80 and up, not 16 (docs/ENGINES.md). The
+# "served" width keeps hidden_size 64 with 2 heads / 1 KV head: head_dim 32 -> 16 rotary pairs over (t, h, w).
+HEAD_DIMS = {16: dict(num_attention_heads=4, num_key_value_heads=2, mrope_section=[2, 3, 3]),
+             32: dict(num_attention_heads=2, num_key_value_heads=1, mrope_section=[4, 6, 6])}
 
 _CORPUS = [
     "Answer with the option's letter from the given choices directly. A. B. C. D. Answer: A B C D",
@@ -63,11 +67,15 @@ def _tokenizer(out: Path | None = None, extra_tokens: tuple[str, ...] = (), name
     return fast
 
 
-def _config(family: Family, tok):
+def _config(family: Family, tok, head_dim: int = 16):
+    if head_dim not in HEAD_DIMS:
+        raise ValueError(f"head_dim {head_dim}: choose one of {sorted(HEAD_DIMS)}")
+    heads = dict(HEAD_DIMS[head_dim])
+    rope = dict(MROPE, mrope_section=heads.pop("mrope_section"))
     ids = {t: tok.convert_tokens_to_ids(t) for t in SPECIAL_TOKENS}
     common = dict(image_token_id=ids["<|image_pad|>"], video_token_id=ids["<|video_pad|>"],
                   vision_start_token_id=ids["<|vision_start|>"], vision_end_token_id=ids["<|vision_end|>"])
-    text = dict(TEXT, vocab_size=len(tok), rope_parameters=dict(MROPE), bos_token_id=ids["<|endoftext|>"],
+    text = dict(TEXT, **heads, vocab_size=len(tok), rope_parameters=rope, bos_token_id=ids["<|endoftext|>"],
                 eos_token_id=ids["<|im_end|>"], pad_token_id=ids["<|endoftext|>"])
     if family == "qwen2_vl":
         from transformers import Qwen2VLConfig
@@ -81,8 +89,11 @@ def _config(family: Family, tok):
     return Qwen2_5_VLConfig(text_config=text, vision_config=vision, **common)
 
 
-def build_tiny_model(out_dir: str | Path, family: Family = "qwen2_vl", seed: int = 0) -> Path:
-    """Write a tiny random ``family`` checkpoint with tokenizer and processor to ``out_dir``."""
+def build_tiny_model(out_dir: str | Path, family: Family = "qwen2_vl", seed: int = 0, head_dim: int = 16) -> Path:
+    """Write a tiny random ``family`` checkpoint with tokenizer and processor to ``out_dir``.
+
+    ``head_dim`` 16 (4 heads, the default) or 32 (2 heads / 1 KV head: what vLLM's CPU attention serves).
+    """
     import torch
     from transformers import AutoModelForImageTextToText, Qwen2VLImageProcessor, Qwen2VLProcessor
 
@@ -91,7 +102,7 @@ def build_tiny_model(out_dir: str | Path, family: Family = "qwen2_vl", seed: int
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     tok = _tokenizer(out)
-    config = _config(family, tok)
+    config = _config(family, tok, head_dim)
     torch.manual_seed(seed)
     model = AutoModelForImageTextToText.from_config(config)
     model.eval()
@@ -106,7 +117,7 @@ def build_tiny_model(out_dir: str | Path, family: Family = "qwen2_vl", seed: int
         setattr(model.generation_config, attr, None)
     model.save_pretrained(out)
     processor.save_pretrained(out)
-    (out / "gui_eval_tiny.json").write_text(json.dumps({"family": family, "seed": seed, "random_weights": True}), encoding="utf-8")
+    (out / "gui_eval_tiny.json").write_text(json.dumps({"family": family, "seed": seed, "head_dim": head_dim, "random_weights": True}), encoding="utf-8")
     return out
 
 
@@ -122,8 +133,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("dir")
     ap.add_argument("--family", default="qwen2_vl", choices=FAMILIES)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--head-dim", type=int, default=16, choices=sorted(HEAD_DIMS))
     args = ap.parse_args(argv)
-    print(build_tiny_model(args.dir, family=args.family, seed=args.seed))
+    print(build_tiny_model(args.dir, family=args.family, seed=args.seed, head_dim=args.head_dim))
     return 0
 
 

@@ -34,11 +34,15 @@ from tqdm import tqdm
 
 from gui_interventions import RequestContext, build_run
 from gui_interventions.manager import parse_selection
-from gui_models.generation_core import GenerateHooks, Generated, parse_request, record_sent_prompt, respond, run_multi_round
+from gui_models.generation_core import (GenerateHooks, Generated, cut_at_stops, parse_request, record_sent_prompt, respond,
+                                        run_multi_round)
 from gui_models.logit_capture import capture_mode, digit_groups
 from gui_models.model_args import split_wrap_args
 
 OURS = ("backend", "interventions", "capture_logits")
+# lmms-eval backends that generate max(task budget, their own max_new_tokens) (4096 by default): wrapped, they get
+# max_new_tokens=1 unless the user gives one, so every task's own budget wins (docs/ENGINES.md).
+MAX_OF_BUDGETS = ("vllm", "vllm_generate")
 MODULE_ATTRS = ("model", "_model")
 
 
@@ -129,6 +133,8 @@ class GuiWrap(lmms):
         self.backend_name = str(backend)
         inner_cls = get_model(self.backend_name, force_simple=self.is_simple)
         passed = {**{k: v for k, v in (_cli or {}).items() if k not in kwargs}, **kwargs}
+        if self.backend_name in MAX_OF_BUDGETS and "max_new_tokens" not in passed:
+            passed["max_new_tokens"] = 1
         self.inner = inner_cls(**passed)
         self.inner.task_dict = _KeyedTaskDict(self)
         self.module = find_module(self.inner)
@@ -245,7 +251,9 @@ class GuiWrap(lmms):
                 raw = self.inner.generate_until([self._instance(r) for r in reqs])
         finally:
             self._pending = {}
-        texts = [r.text if isinstance(r, GenerationResult) else str(r) for r in raw]
+        # `until` is cut on our side too: lmms-eval's vllm and openai backends drop it
+        texts = [cut_at_stops(r.text if isinstance(r, GenerationResult) else str(r), q.gen_kwargs.get("until"))
+                 for r, q in zip(raw, reqs)]
         captures: dict[int, Any] = {}
         sizes: dict[int, Any] = {}
         for rec in records:

@@ -3,7 +3,7 @@
 lmms-eval has no entry-point group for tasks, but it loads the ``lmms_eval.models``
 entry points when ``lmms_eval.models`` is imported, which every CLI path does before it
 builds a ``TaskManager``. Our entry point (``manifests``) therefore (1) returns the
-``gui_hf`` and ``gui_wrap`` model manifests, (2) registers every gui metric with lmms-eval's registries
+``gui_hf``, ``gui_wrap`` and ``gui_openai`` model manifests, (2) registers every gui metric with lmms-eval's registries
 and (3) makes ``TaskManager`` index our installed ``yaml_tasks`` folder, and the YAML
 folder of every package in our entry-point group ``gui_eval.tasks`` (third-party tasks),
 as if they had been passed with ``--include_path``. An explicit ``--include_path`` to the
@@ -263,4 +263,6 @@ def manifests():
     return [ModelManifest(model_id="gui_hf", simple_class_path="gui_models.hf_backend.GuiHF"),
             # chat by default (like lmms-eval's own chat backends); --force_simple picks the simple class
             ModelManifest(model_id="gui_wrap", simple_class_path="gui_models.wrap_backend.GuiWrap",
-                          chat_class_path="gui_models.wrap_backend.GuiWrapChat")]
+                          chat_class_path="gui_models.wrap_backend.GuiWrapChat"),
+            # served engines and hosted APIs; simple layout like gui_hf (the same prompt text and images)
+            ModelManifest(model_id="gui_openai", simple_class_path="gui_models.openai_backend.GuiOpenAI")]

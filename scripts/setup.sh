@@ -23,4 +23,5 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
 fi
 bash scripts/install_fonts.sh
 bash scripts/install_chromium.sh
+bash scripts/setup_vllm.sh  # served-engine tests: a vLLM CPU build in .venv-vllm (docs/ENGINES.md)
 "$VENV/bin/gui-eval" install-lmms-hook >/dev/null

@@ -6,7 +6,8 @@ import pytest
 from lmms_eval.api.instance import Instance
 from PIL import Image
 
-from gui_models.hf_backend import GuiHF, _cut, _generation_args
+from gui_models.generation_core import cut_at_stops as _cut
+from gui_models.hf_backend import GuiHF, _generation_args
 from gui_models.layers import decoder_layers
 
 PROMPTS = ["What does the gear icon do?\nA. x\nB. y\nC. z\nD. w", "齿轮图标的作用是什么？", "Где кнопка настроек?", "ปุ่มอยู่ที่ไหน"]

@@ -79,7 +79,7 @@ def test_duplicate_metric_does_not_break_the_lmms_eval_model_entry_point(site):
 
     get_plugin_manager(fresh=True)
     got = manifests()  # raised before, so lmms-eval later said "Model 'gui_hf' not found"
-    assert [m.model_id for m in got] == ["gui_hf", "gui_wrap"]
+    assert [m.model_id for m in got] == ["gui_hf", "gui_wrap", "gui_openai"]
     assert "acme_dup" in str(plugin_failures())
 
 

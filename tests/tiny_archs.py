@@ -19,6 +19,8 @@ QWEN_PLACEHOLDER = "<|vision_start|><|image_pad|><|vision_end|>"
 # SmolVLM's processor needs the num2words package, which the environment does not carry: its checkpoint is built
 # without a processor (the layer finder still runs on it).
 ARCHS = ("qwen2_vl", "qwen2_5_vl", "qwen3_vl", "gemma3", "idefics3", "internvl", "llava_onevision")
+# Not in ARCHS (no separate HF architecture): the Qwen2-VL checkpoint with head_dim 32 that vLLM's CPU build serves.
+SERVED_ARCH = "qwen2_vl_served"
 
 
 def _template(placeholder: str) -> str:
@@ -45,6 +47,8 @@ def build(arch: str, out: Path, seed: int = 0) -> Path:
         return out
     if arch in QWEN_FAMILIES:
         return build_tiny_model(out, family=arch, seed=seed)
+    if arch == SERVED_ARCH:
+        return build_tiny_model(out, family="qwen2_vl", seed=seed, head_dim=32)
     out.mkdir(parents=True, exist_ok=True)
     if arch == "qwen3_vl":
         tok = _tokenizer()

@@ -71,28 +71,63 @@ def _rel_box(box, width: int, height: int) -> list[float]:
     return [box[0] / width, box[1] / height, box[2] / width, box[3] / height]
 
 
+# top_logprobs captures: a digit missing from the returned top-k is set to the step's floor (its highest
+# possible log-probability) or to this far below it (probability ~0); PSS / entropy are reported over both.
+MISSING_LOW = 50.0
+
+
+def _bounded(values, missing, floor, fn) -> list[float]:
+    """[min, max] of ``fn`` with every missing digit at probability ~0 and at the top-k floor (the two extremes)."""
+    if not missing:
+        v = fn(values)
+        return [v, v]
+    out = []
+    for at in (floor, floor - MISSING_LOW):
+        out.append(fn([at if d in missing else values[d] for d in range(10)]))
+    return [min(out), max(out)]
+
+
 def logit_summary(text: str, capture: Capture | None, literal, params: ScoreParams, start: int = 0) -> dict[str, Any]:
-    """PSS and digit entropy (means over key tokens) and perplexity of one answer; None where not captured."""
+    """PSS and digit entropy (means over key tokens) and perplexity of one answer; None where not captured.
+
+    ``capture_kind`` says how the digit values were obtained: ``exact`` fills ``pss`` / ``digit_entropy``;
+    ``top_logprobs`` (hosted APIs) fills ``pss_range`` / ``digit_entropy_range`` instead (the values with
+    missing digits at their two extremes) and lists the missing digits per key token.
+    """
     if capture is None:
-        return {"pss": None, "digit_entropy": None, "perplexity": None, "key_tokens": [], "captured": False}
+        return {"pss": None, "digit_entropy": None, "perplexity": None, "key_tokens": [], "captured": False,
+                "capture_kind": None}
     steps = [s for s in capture.steps if s.start < len(text)] or list(capture.steps)
     keys = key_tokens(text, steps, literal, params.key_digits, start)
+    exact = capture.kind == "exact"
+    pss = lambda v: pss_from_logits(v, params.pss_form, params.pss_c)  # noqa: E731
     rows = []
     for k in keys:
         if k.values is None:
             rows.append({"digit": k.digit, "char": k.char, "pss": None, "entropy": None, "merged": True})
             continue
-        rows.append({"digit": k.digit, "char": k.char, "merged": False,
-                     "pss": pss_from_logits(k.values, params.pss_form, params.pss_c), "entropy": digit_entropy(k.values),
-                     "logits": [round(v, 5) for v in k.values]})
-    got = [r for r in rows if r["pss"] is not None]
-    return {
-        "pss": sum(r["pss"] for r in got) / len(got) if got else None,
-        "digit_entropy": sum(r["entropy"] for r in got) / len(got) if got else None,
-        "perplexity": perplexity(s.logprob for s in steps) if steps else None,
-        "key_tokens": rows,
-        "captured": True,
-    }
+        row = {"digit": k.digit, "char": k.char, "merged": False, "logits": [round(v, 5) for v in k.values]}
+        if exact:
+            row.update(pss=pss(k.values), entropy=digit_entropy(k.values))
+        else:
+            row.update(pss=None, entropy=None, missing_digits=list(k.missing), floor=k.floor,
+                       pss_range=_bounded(k.values, k.missing, k.floor, pss),
+                       entropy_range=_bounded(k.values, k.missing, k.floor, digit_entropy))
+        rows.append(row)
+    out: dict[str, Any] = {"perplexity": perplexity(s.logprob for s in steps) if steps else None, "key_tokens": rows,
+                           "captured": True, "capture_kind": capture.kind}
+    if exact:
+        got = [r for r in rows if r["pss"] is not None]
+        out.update(pss=sum(r["pss"] for r in got) / len(got) if got else None,
+                   digit_entropy=sum(r["entropy"] for r in got) / len(got) if got else None)
+    else:
+        got = [r for r in rows if r.get("pss_range") is not None]
+        mean = lambda xs: sum(xs) / len(xs) if xs else None  # noqa: E731
+        out.update(pss=None, digit_entropy=None,
+                   pss_range=[mean([r["pss_range"][0] for r in got]), mean([r["pss_range"][1] for r in got])] if got else None,
+                   digit_entropy_range=[mean([r["entropy_range"][0] for r in got]),
+                                        mean([r["entropy_range"][1] for r in got])] if got else None)
+    return out
 
 
 def _judge(doc: Mapping[str, Any], text: str, capture: Capture | None, params: ScoreParams,
@@ -130,6 +165,8 @@ def score_response(doc: Mapping[str, Any], response: Any, params: ScoreParams) -
     size = reported_size(extras.get("model_image_sizes"), 0)  # grounding requests carry one image
     record = {"id": doc["id"], "split": doc["split"], "source": doc["source"],
               **_judge(doc, str(text), capture_of(response), params, window, size)}
+    if extras.get("image_frame") is not None:  # served engines: the size sent and the declared resize (gui_openai)
+        record["served_frame"] = extras["image_frame"]
     if crop is not None:
         first_capture = Capture.from_json(crop["first_capture"]) if crop.get("first_capture") else None
         record["first"] = _judge(doc, crop["first_text"], first_capture, params, None,

@@ -18,7 +18,7 @@ LOWER_IS_BETTER = {"grounding_format_error_rate", "token_entropy_mean", "perplex
                    "entropy_correct", "entropy_biased", "entropy_other", "share_biased", "share_misleading",
                    "share_confusion", "share_other"}
 COMMON = ["grounding_acc", "grounding_format_error_rate", "pss_mean", "token_entropy_mean", "perplexity_mean",
-          "pss_no_capture_rate", "entropy_correct", "entropy_biased", "entropy_other",
+          "pss_no_capture_rate", "pss_topk_low_mean", "pss_topk_high_mean", "entropy_correct", "entropy_biased", "entropy_other",
           "within_dist_005", "within_dist_010", "within_dist_020", "within_dist_030",
           "crop_first_acc", "crop_first_pss_correct", "crop_first_pss_biased", "crop_first_pss_other"]
 SYNTH_TYPES = ("correct", "biased", "misleading", "confusion", "other")

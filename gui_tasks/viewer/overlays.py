@@ -2,7 +2,7 @@
 
 Points are taken from the logged records, which already mapped the answer from the frame the model answered
 in (``record["frame"]``, ``frame_source``, ``model_size``) back to the screenshot (``gui_tasks.grounding.score``
-through ``gui_interventions.crop.answer_geometry`` / ``map_back``; StaR through ``gui_models.coords``); here
+through ``gui_models.geometry.answer_geometry`` / ``map_back``; StaR through ``gui_models.coords``); here
 they only change unit (relative or 0-1000 grid -> original pixels) with ``gui_models.coords.convert``.
 """
 

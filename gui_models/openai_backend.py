@@ -1,0 +1,445 @@
+"""``gui_openai``: an lmms-eval backend for served models (vLLM, SGLang, ``transformers serve``) and hosted APIs.
+
+    lmms-eval --model gui_openai --model_args base_url=http://127.0.0.1:8000/v1,model=/ckpt,capture_logits=digits
+
+Talks to OpenAI-compatible chat-completion endpoints with the official ``openai`` async client.
+Requests, the request and response intervention stages and multi-round tasks go through the same
+generation core as ``gui_hf`` (``gui_models.generation_core``); forward-stage interventions
+(``gui_xli``) need the model's activations and are refused.
+
+Model args (``--model_args k=v,...``):
+    base_url        one server, or several separated by ``|`` (requests go to the least busy one)
+    model           the served model name (vLLM: the ``--model`` path or ``--served-model-name``)
+    api_key         default: the variable named by ``api_key_env`` (default ``OPENAI_API_KEY``), else
+                    ``EMPTY`` (local servers need none)
+    concurrency     requests in flight over all servers (default 8)
+    timeout         seconds per attempt (default 120); ``max_retries`` attempts (default 5) within
+                    ``retry_budget_s`` seconds (default 300), backoff with jitter, on 408/409/429/5xx,
+                    timeouts and dropped connections; then an error naming the server(s)
+    max_new_tokens  default when the task sets none (128, as ``gui_hf``)
+    response_cache  folder of the content-keyed response cache (default ``<GUI_EVAL_CACHE>/openai_responses``;
+                    ``none`` turns it off): an interrupted run asks only for what is missing
+    capture_logits  ``none`` or ``digits``; ``logprobs`` = ``auto`` (``token_ids`` when a tokenizer is known,
+                    else ``top_logprobs``), ``token_ids`` (vLLM's ``logprob_token_ids``: exact digit values) or
+                    ``top_logprobs`` (the k most likely tokens per step, ``top_logprobs`` = k, default 20: ranges)
+    tokenizer       folder of the served checkpoint's tokenizer (digit token ids; default: ``model`` when it
+                    is a folder)
+    frame           the size the engine resizes each image to, recorded as ``model_image_sizes``:
+                    ``auto`` (``smart_resize`` when the tokenizer folder has a Qwen2-VL-family image processor,
+                    else ``none``), ``smart_resize`` (with ``min_pixels``/``max_pixels``, else the folder's
+                    processor, else ``resize_budget`` = a ``gui_models.coords.BUDGETS`` name), ``scale``
+                    (hosted APIs: ``image_scale`` = declared model size / size sent), ``sent`` (the engine
+                    sees what was sent) or ``none`` (not declared: grounding falls back to its budget)
+    system_prompt, interventions, <intervention>.<param>   as in ``gui_hf``
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import math
+import os
+import threading
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from lmms_eval.api.instance import GenerationResult, Instance, TokenCounts
+from lmms_eval.api.model import lmms
+from tqdm import tqdm
+
+from gui_interventions import RequestContext, build_run
+from gui_models.generation_core import Generated, cut_at_stops, parse_request, record_sent_prompt, respond, run_multi_round
+from gui_models.logit_capture import Capture, Step, capture_mode, digit_groups
+from gui_models.served_client import ResponseCache, RetryPolicy, ServerPool, body_key, encode_image
+
+LOGPROB_MODES = ("auto", "token_ids", "top_logprobs")
+FRAMES = ("auto", "smart_resize", "scale", "sent", "none")
+_KNOWN = {"base_url", "model", "api_key", "api_key_env", "concurrency", "timeout", "max_retries", "retry_budget_s",
+          "max_new_tokens", "response_cache", "capture_logits", "logprobs", "top_logprobs", "tokenizer", "frame",
+          "min_pixels", "max_pixels", "resize_budget", "image_scale", "system_prompt", "interventions", "batch_size",
+          "max_batch_size", "device"}
+OWNER = "gui_openai"
+
+
+def _is_true(value: Any) -> bool:
+    return value if isinstance(value, bool) else str(value).strip().lower() in {"1", "true", "yes"}
+
+
+def generation_body(req: RequestContext, model: str, default_max: int, system_prompt: str | None = None) -> tuple[dict[str, Any], list[list[int]]]:
+    """The chat-completion body of one request (images first, then the text, as ``gui_hf`` builds its prompt) and the sizes sent.
+
+    The task's ``max_new_tokens`` -> ``max_tokens``, ``until`` -> ``stop``, greedy unless ``do_sample`` or a
+    temperature > 0 (then ``temperature`` and ``top_p`` as given).
+    """
+    gen = req.gen_kwargs
+    content: list[dict[str, Any]] = []
+    sizes: list[list[int]] = []
+    for im in req.images:
+        url, size = encode_image(im)
+        content.append({"type": "image_url", "image_url": {"url": url}})
+        sizes.append(size)
+    content.append({"type": "text", "text": req.text})
+    messages: list[dict[str, Any]] = [{"role": "user", "content": content}]
+    if system_prompt:
+        messages.insert(0, {"role": "system", "content": system_prompt})
+    temperature = float(gen.get("temperature") or 0.0)
+    sample = _is_true(gen.get("do_sample", False)) or temperature > 0
+    body: dict[str, Any] = {"model": model, "messages": messages,
+                            "max_tokens": int(gen.get("max_new_tokens") or default_max),
+                            "temperature": (temperature or 1.0) if sample else 0.0}
+    if sample and gen.get("top_p") is not None:
+        body["top_p"] = float(gen["top_p"])
+    stops = [gen["until"]] if isinstance(gen.get("until"), str) else [s for s in (gen.get("until") or []) if s]
+    if stops:
+        body["stop"] = list(stops)
+    return body, sizes
+
+
+def _logsumexp(values: Sequence[float]) -> float:
+    top = max(values)
+    return top + math.log(sum(math.exp(v - top) for v in values))
+
+
+def _token_id(token: str) -> int | None:
+    return int(token.split(":", 1)[1]) if token.startswith("token_id:") else None
+
+
+def capture_from_token_ids(content: Sequence[Mapping[str, Any]], groups: Sequence[Sequence[int]], tokenizer: Any,
+                           stop_ids: Sequence[int]) -> Capture:
+    """An exact capture from vLLM's ``logprob_token_ids`` answer (``return_tokens_as_token_ids``).
+
+    Each step lists the log-probability of every named digit token (and the chosen one): ``v_d`` is the
+    log-sum over the ids starting with digit d, as ``DigitLogitsProcessor`` computes from logits
+    (here normalised: ``logz`` = 0). Entropy needs the full distribution: NaN. Offsets as in ``finish``.
+    """
+    ids: list[int] = []
+    rows: list[tuple[float, tuple[float, ...]]] = []
+    stops = set(int(s) for s in stop_ids)
+    for step in content:
+        tid = _token_id(str(step.get("token", "")))
+        if tid is None:
+            raise ValueError(f"{OWNER}: the server did not return token ids (return_tokens_as_token_ids); got {step.get('token')!r}")
+        if tid in stops:
+            break
+        table = {_token_id(str(t["token"])): float(t["logprob"]) for t in step.get("top_logprobs") or []}
+        missing = [i for g in groups for i in g if i not in table]
+        if missing:
+            raise ValueError(f"{OWNER}: the server ignored logprob_token_ids (no log-probability for token ids {missing[:5]}...); "
+                             "use logprobs=top_logprobs for servers without this vLLM extension")
+        digits = tuple(_logsumexp([table[i] for i in g]) for g in groups)
+        ids.append(tid)
+        rows.append((float(step.get("logprob") if step.get("logprob") is not None else math.nan), digits))
+    bounds = [0] + [len(tokenizer.decode(ids[: k + 1], skip_special_tokens=True)) for k in range(len(ids))]
+    steps = tuple(Step(ids[i], tokenizer.decode([ids[i]]), rows[i][0], math.nan, rows[i][1], bounds[i], bounds[i + 1], 0.0)
+                  for i in range(len(ids)))
+    return Capture(steps, kind="exact")
+
+
+def _digit_of(token: str) -> int | None:
+    text = token.strip()
+    return int(text[0]) if text and text.isascii() and text.isdigit() else None
+
+
+def capture_from_top_logprobs(content: Sequence[Mapping[str, Any]]) -> Capture:
+    """A ranged capture from OpenAI-style ``top_logprobs``: per step, the digits found among the top k and the rest missing.
+
+    Missing digits get the step's lowest returned log-probability (``floor``) and are listed in ``missing``;
+    scoring reports PSS over both extremes (``gui_tasks.grounding.score``). Offsets are the lengths of the
+    token strings as returned.
+    """
+    steps: list[Step] = []
+    at = 0
+    for k, step in enumerate(content):
+        token = str(step.get("token", ""))
+        tops = [(str(t.get("token", "")), float(t["logprob"])) for t in step.get("top_logprobs") or [] if t.get("logprob") is not None]
+        groups: dict[int, list[float]] = {}
+        for tok, lp in tops:
+            d = _digit_of(tok)
+            if d is not None:
+                groups.setdefault(d, []).append(lp)
+        floor = min((lp for _t, lp in tops), default=float(step.get("logprob") or 0.0))
+        missing = tuple(d for d in range(10) if d not in groups)
+        digits = tuple(_logsumexp(groups[d]) if d in groups else floor for d in range(10))
+        logprob = step.get("logprob")
+        steps.append(Step(k, token, float(logprob) if logprob is not None else math.nan, math.nan, digits, at, at + len(token),
+                          0.0, missing, floor))
+        at += len(token)
+    return Capture(tuple(steps), kind="top_logprobs")
+
+
+def _qwen_processor(folder: str | None) -> Any | None:
+    """The Qwen2-VL-family image processor of a checkpoint folder, or None (other families, no folder)."""
+    if not folder or not Path(folder).is_dir():
+        return None
+    try:
+        from transformers import AutoImageProcessor
+
+        ip = AutoImageProcessor.from_pretrained(folder)
+    except Exception:  # noqa: BLE001 - a folder without an image processor: no declared frame
+        return None
+    size = getattr(ip, "size", None)
+    try:
+        lo, hi = int(size["shortest_edge"]), int(size["longest_edge"])  # dict or transformers' SizeDict
+    except (TypeError, KeyError, ValueError):
+        return None
+    return ip if type(ip).__name__.startswith("Qwen2VLImageProcessor") and lo > 0 and hi > 0 else None
+
+
+def forward_stage_names(interventions: str | None) -> list[str]:
+    """The selected interventions that implement the forward stage (checked before any is built)."""
+    from gui_interventions.manager import available, parse_selection
+
+    found = available()
+    return [n for n in parse_selection(interventions) if n in found and hasattr(found[n], "gui_intervention_forward")]
+
+
+class FramePolicy:
+    """How ``gui_openai`` declares the size each image reaches the model in (see the module docstring)."""
+
+    def __init__(self, frame: str, tokenizer: str | None, min_pixels: Any, max_pixels: Any, resize_budget: str | None,
+                 image_scale: Any) -> None:
+        from gui_models.coords import BUDGETS, QWEN_FACTOR, budget
+
+        if frame not in FRAMES:
+            raise ValueError(f"{OWNER}: frame={frame!r}; choose one of {FRAMES}")
+        ip = _qwen_processor(tokenizer) if frame in ("auto", "smart_resize") else None
+        self.budget = None
+        self.scale = None
+        self.source = None
+        if frame == "auto":
+            frame = "smart_resize" if (ip is not None or min_pixels or max_pixels or resize_budget) else "none"
+        if frame == "smart_resize":
+            if min_pixels or max_pixels or ip is None:
+                if not (min_pixels and max_pixels) and not resize_budget:
+                    raise ValueError(f"{OWNER}: frame=smart_resize needs min_pixels and max_pixels, a tokenizer folder with "
+                                     f"a Qwen2-VL-family processor, or resize_budget (one of {', '.join(BUDGETS)})")
+                name = resize_budget or "qwen2_vl_class_default"
+                self.budget = budget(name, min_pixels=min_pixels, max_pixels=max_pixels)
+                self.source = f"smart_resize:{self.budget.name}"
+            else:
+                from gui_models.coords import Budget
+
+                factor = int(getattr(ip, "patch_size", 14)) * int(getattr(ip, "merge_size", 2)) or QWEN_FACTOR
+                self.budget = Budget("served_processor", int(ip.size["shortest_edge"]), int(ip.size["longest_edge"]), factor,
+                                     source=f"{tokenizer}/preprocessor")
+                self.source = "smart_resize:served_processor"
+        elif frame == "scale":
+            try:
+                self.scale = float(image_scale)
+            except (TypeError, ValueError):
+                raise ValueError(f"{OWNER}: frame=scale needs image_scale=<model size / size sent>, e.g. 0.766") from None
+            if not 0 < self.scale <= 1:
+                raise ValueError(f"{OWNER}: image_scale={image_scale} must be in (0, 1]")
+            self.source = f"declared_scale:{self.scale:g}"
+        elif frame == "sent":
+            self.source = "sent"
+        self.frame = frame
+
+    def model_sizes(self, sent: Sequence[Sequence[int]]) -> list[list[int]] | None:
+        if not sent or self.frame == "none":
+            return None
+        if self.budget is not None:
+            return [list(self.budget.resized(int(w), int(h))) for w, h in sent]
+        if self.scale is not None:
+            return [[max(1, round(w * self.scale)), max(1, round(h * self.scale))] for w, h in sent]
+        return [list(map(int, s)) for s in sent]
+
+    def describe(self, sent: Sequence[Sequence[int]]) -> dict[str, Any]:
+        out: dict[str, Any] = {"sent_sizes": [list(s) for s in sent], "source": self.source or "none"}
+        if self.budget is not None:
+            out["budget"] = self.budget.describe()
+        return out
+
+
+class _Loop:
+    """An asyncio loop on a daemon thread: coroutines submitted from lmms-eval's (synchronous) calls."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="gui_openai-loop", daemon=True)
+        self.thread.start()
+
+    def submit(self, coro: Any) -> concurrent.futures.Future:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop)
+
+
+class GuiOpenAI(lmms):
+    """Generation through OpenAI-compatible chat completions, with our request/response stages and digit capture."""
+
+    @classmethod
+    def create_from_arg_string(cls, arg_string: str, additional_config: dict | None = None) -> "GuiOpenAI":
+        from lmms_eval import utils
+
+        return cls(**utils.simple_parse_args_string(arg_string))
+
+    def __init__(self, base_url: str | None = None, model: str | None = None, api_key: str | None = None,
+                 api_key_env: str = "OPENAI_API_KEY", concurrency: int | str = 8, timeout: float | str = 120,
+                 max_retries: int | str = 5, retry_budget_s: float | str = 300, max_new_tokens: int | str = 128,
+                 response_cache: str | None = None, capture_logits: str = "none", logprobs: str = "auto",
+                 top_logprobs: int | str = 20, tokenizer: str | None = None, frame: str = "auto",
+                 min_pixels: int | str | None = None, max_pixels: int | str | None = None, resize_budget: str | None = None,
+                 image_scale: float | str | None = None, system_prompt: str | None = None, interventions: str | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__()
+        for k in ("batch_size", "max_batch_size", "device"):  # passed by the lmms-eval CLI; concurrency is ours
+            kwargs.pop(k, None)
+        bad = [k for k in kwargs if "." not in k]
+        if bad:
+            raise ValueError(f"{OWNER}: unknown model args {bad}; known: {sorted(_KNOWN)} and <intervention>.<param>")
+        urls = [u.strip() for u in str(base_url or os.environ.get("OPENAI_BASE_URL") or "").split("|") if u.strip()]
+        if not urls:
+            raise ValueError(f"{OWNER}: model arg base_url=<http://host:port/v1> is required (several: url1|url2)")
+        if not model:
+            raise ValueError(f"{OWNER}: model arg model=<served model name> is required")
+        self.model_name = str(model)
+        key = api_key or os.environ.get(str(api_key_env)) or "EMPTY"  # local servers accept any key
+        self.concurrency = int(concurrency)
+        if self.concurrency < 1:
+            raise ValueError(f"{OWNER}: concurrency={concurrency} must be >= 1")
+        self.pool = ServerPool(urls, key, float(timeout), RetryPolicy(int(max_retries), float(retry_budget_s)))
+        self.max_new_tokens = int(max_new_tokens)
+        self.system_prompt = system_prompt
+        if response_cache is None:
+            from gui_tasks.paths import cache_dir
+
+            response_cache = str(cache_dir() / "openai_responses")
+        self.cache = None if str(response_cache).lower() in ("none", "off", "") else ResponseCache(response_cache)
+        self.capture_logits = capture_mode(capture_logits, OWNER)
+        if logprobs not in LOGPROB_MODES:
+            raise ValueError(f"{OWNER}: logprobs={logprobs!r}; choose one of {LOGPROB_MODES}")
+        tok_dir = tokenizer or (self.model_name if Path(self.model_name).is_dir() else None)
+        self.tokenizer = None
+        self.groups: list[list[int]] | None = None
+        self.logprobs = "none"
+        if self.capture_logits == "digits":
+            self.logprobs = logprobs if logprobs != "auto" else ("token_ids" if tok_dir else "top_logprobs")
+            if self.logprobs == "token_ids":
+                if not tok_dir:
+                    raise ValueError(f"{OWNER}: logprobs=token_ids needs tokenizer=<folder of the served checkpoint's tokenizer> "
+                                     "(the digit token ids come from it)")
+                from transformers import AutoTokenizer
+
+                self.tokenizer = AutoTokenizer.from_pretrained(tok_dir)
+                self.groups = digit_groups(self.tokenizer)
+        self.top_logprobs = int(top_logprobs)
+        self.frame = FramePolicy(str(frame), tok_dir, int(min_pixels) if min_pixels else None,
+                                 int(max_pixels) if max_pixels else None, resize_budget, image_scale)
+        forward = forward_stage_names(interventions)
+        if forward:
+            raise ValueError(f"{OWNER}: intervention(s) {', '.join(forward)} act inside the model's forward pass and need its "
+                             "activations: run them on an HF backend (gui_hf, or gui_wrap around an lmms-eval HF backend). "
+                             "A served engine carries request- and response-stage interventions only.")
+        self.interventions = build_run(interventions, kwargs)
+        self._loop = _Loop()
+        self._sem: asyncio.Semaphore | None = None
+        self.requests_sent = 0
+        self.cache_hits = 0
+
+    # --- lmms-eval interface -------------------------------------------------------------
+
+    @property
+    def rank(self) -> int:
+        return 0
+
+    @property
+    def world_size(self) -> int:
+        return 1
+
+    @property
+    def batch_size(self) -> int:
+        return self.concurrency
+
+    def loglikelihood(self, requests: list[Instance]) -> list[tuple[float, bool]]:
+        raise NotImplementedError(f"{OWNER} does not score loglikelihood requests; our tasks use generate_until")
+
+    def generate_until(self, requests: list[Instance]) -> list[GenerationResult]:
+        """Responses in request order, ``concurrency`` requests in flight, each with its token usage."""
+        task_dict = getattr(self, "task_dict", None)
+        reqs = []
+        for r in requests:
+            req = self.interventions.request(parse_request(r.args, task_dict))
+            record_sent_prompt(r, req)
+            reqs.append(req)
+        futures = [self._loop.submit(self._generate(req)) for req in reqs]
+        for _ in tqdm(concurrent.futures.as_completed(futures), total=len(futures), desc=OWNER, disable=len(futures) < 2):
+            pass
+        out = []
+        for fut, req in zip(futures, reqs):
+            generated = fut.result()  # re-raises a ServerError naming the server
+            usage = [generated]
+            text = respond(self.interventions, generated, req, lambda r: usage.append(self._generate_sync(r)) or usage[-1])
+            out.append(GenerationResult(text=text, token_counts=_token_counts(usage)))
+        return out
+
+    def generate_until_multi_round(self, requests: list[Instance]) -> list[list[str]]:
+        """Every round of each request; rounds of one request in order, ``concurrency`` requests at once."""
+        task_dict = getattr(self, "task_dict", None)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="gui_openai-mr") as pool:
+            jobs = [pool.submit(run_multi_round, r, task_dict, self.interventions, self._generate_sync) for r in requests]
+            return [j.result() for j in tqdm(jobs, desc=f"{OWNER} multi-round", disable=len(jobs) < 2)]
+
+    # --- internals ------------------------------------------------------------------------------
+
+    def _generate_sync(self, req: RequestContext) -> Generated:
+        return self._loop.submit(self._generate(req)).result()
+
+    def body(self, req: RequestContext) -> tuple[dict[str, Any], list[list[int]]]:
+        """The request body (with the logprob fields of the capture mode) and the sizes of the images sent."""
+        body, sizes = generation_body(req, self.model_name, self.max_new_tokens, self.system_prompt)
+        if self.logprobs == "token_ids":
+            body.update(logprobs=True, logprob_token_ids=sorted({i for g in self.groups or [] for i in g}),
+                        return_tokens_as_token_ids=True)
+        elif self.logprobs == "top_logprobs":
+            body.update(logprobs=True, top_logprobs=self.top_logprobs)
+        return body, sizes
+
+    async def _generate(self, req: RequestContext) -> Generated:
+        if self._sem is None:
+            self._sem = asyncio.Semaphore(self.concurrency)
+        body, sent = self.body(req)
+        key = body_key(body)
+        cached = self.cache.get(key) if self.cache is not None else None
+        server = None
+        if cached is None:
+            async with self._sem:
+                self.requests_sent += 1
+                response, server = await self.pool.chat(body)
+            if self.cache is not None:
+                self.cache.put(key, response)
+        else:
+            self.cache_hits += 1
+            response = cached
+        return self._parse(response, body, sent, server)
+
+    def _parse(self, response: Mapping[str, Any], body: Mapping[str, Any], sent: list[list[int]], server: str | None) -> Generated:
+        choices = response.get("choices") or []
+        if not choices:
+            raise ValueError(f"{OWNER}: a response without choices from {server or 'the cache'}: {str(response)[:300]}")
+        choice = choices[0]
+        text = cut_at_stops(str((choice.get("message") or {}).get("content") or ""), body.get("stop") or [])
+        capture = None
+        if self.logprobs != "none":
+            content = (choice.get("logprobs") or {}).get("content") or []
+            if not content and text:  # the server ignored `logprobs` (e.g. transformers serve)
+                if self.logprobs == "token_ids":
+                    raise ValueError(f"{OWNER}: {server or 'the cached response'} returned no logprobs for "
+                                     "capture_logits=digits,logprobs=token_ids; this server cannot give exact digit values")
+            elif self.logprobs == "token_ids":
+                stop_ids = [i for i in (self.tokenizer.eos_token_id, self.tokenizer.pad_token_id) if i is not None]
+                capture = capture_from_token_ids(content, self.groups or [], self.tokenizer, stop_ids)
+            else:
+                capture = capture_from_top_logprobs(content)
+        usage = response.get("usage") or {}
+        extras = {"image_frame": self.frame.describe(sent), "served_by": server or "cache",
+                  "usage": {"input_tokens": usage.get("prompt_tokens"), "output_tokens": usage.get("completion_tokens")},
+                  "finish_reason": choice.get("finish_reason")}
+        return Generated(text, capture, self.frame.model_sizes(sent), extras)
+
+
+def _token_counts(generated: Sequence[Generated]) -> TokenCounts | None:
+    """Summed usage of a request's generations (the original and any response-stage re-run); None when unknown."""
+    ins = [((g.extras or {}).get("usage") or {}).get("input_tokens") for g in generated]
+    outs = [((g.extras or {}).get("usage") or {}).get("output_tokens") for g in generated]
+    if any(v is None for v in ins + outs):
+        return None
+    return TokenCounts(input_tokens=sum(ins), output_tokens=sum(outs))

@@ -1,0 +1,292 @@
+"""gui_openai without a real engine: request bodies, digit capture from logprobs, frames, retries and the response cache.
+
+The real vLLM server is exercised in test_served_vllm.py; here a scripted local HTTP server
+(tests/fake_openai.py) plays the faults a real one cannot be made to produce on demand.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import math
+
+import pytest
+from PIL import Image
+
+from fake_openai import FakeServer
+from gui_interventions import RequestContext
+from gui_metrics.pss import mean_of, no_capture_rate, range_mean
+from gui_models.logit_capture import Capture, Step
+from gui_models.generation_core import cut_at_stops
+from gui_models.openai_backend import (GuiOpenAI, capture_from_token_ids, capture_from_top_logprobs,
+                                       generation_body)
+from gui_models.served_client import ServerError
+from gui_tasks.grounding.score import ScoreParams, logit_summary
+
+
+def _req(text="Where?", images=(), **gen) -> RequestContext:
+    return RequestContext(text=text, images=tuple(images), doc_id=0, task="t", gen_kwargs=gen, doc=None, metadata={})
+
+
+def _backend(url: str, **kw) -> GuiOpenAI:
+    oa = GuiOpenAI(base_url=url, model="m", response_cache=kw.pop("response_cache", "none"), **kw)
+    oa.pool.policy.base_s = 0.01  # keep the fault tests fast; the policy's bounds are what is tested
+    return oa
+
+
+# --- request bodies -------------------------------------------------------------------------------
+
+
+def test_body_carries_task_budget_until_and_greedy_decoding():
+    body, sizes = generation_body(_req(max_new_tokens=16, until=["\n\n", "Q:"]), "m", 128)
+    assert body["max_tokens"] == 16 and body["stop"] == ["\n\n", "Q:"] and body["temperature"] == 0.0
+    assert "top_p" not in body and sizes == []
+    body, _ = generation_body(_req(), "m", 128)  # no task budget: the backend default, as gui_hf
+    assert body["max_tokens"] == 128 and "stop" not in body
+    body, _ = generation_body(_req(temperature=0.7, top_p=0.9, do_sample=True), "m", 128)
+    assert body["temperature"] == 0.7 and body["top_p"] == 0.9
+
+
+def test_body_sends_images_first_as_lossless_rgb_png_and_records_their_size():
+    im = Image.new("RGBA", (30, 20), (10, 200, 30, 128))
+    body, sizes = generation_body(_req("Click it", [im]), "m", 8, system_prompt="be brief")
+    assert sizes == [[30, 20]]
+    assert body["messages"][0] == {"role": "system", "content": "be brief"}
+    parts = body["messages"][1]["content"]
+    assert [p["type"] for p in parts] == ["image_url", "text"] and parts[1]["text"] == "Click it"
+    data = base64.b64decode(parts[0]["image_url"]["url"].split(",", 1)[1])
+    sent = Image.open(io.BytesIO(data))
+    assert sent.mode == "RGB" and sent.tobytes() == im.convert("RGB").tobytes()
+
+
+def test_cut_at_stops_truncates_at_the_first_stop_string():
+    assert cut_at_stops("A. yes\n\nQ: more", ["Q:", "\n\n"]) == "A. yes" and cut_at_stops("a.b", ".") == "a"
+    assert cut_at_stops("no stop here", ["\n\n"]) == "no stop here"
+
+
+# --- digit capture ----------------------------------------------------------------------------------
+
+
+class _Tok:
+    """Token ids 0-9 are the digits, 10 the letter x, 11 the end-of-sequence token."""
+
+    eos_token_id, pad_token_id = 11, None
+
+    def decode(self, ids, skip_special_tokens=False):
+        return "".join("x" if i == 10 else ("" if i == 11 else str(i)) for i in ids)
+
+
+def _step(tid: int, logprob: float, table: dict[int, float]) -> dict:
+    return {"token": f"token_id:{tid}", "logprob": logprob,
+            "top_logprobs": [{"token": f"token_id:{i}", "logprob": v} for i, v in table.items()]}
+
+
+def test_token_id_capture_is_exact_and_stops_at_the_end_token():
+    groups = [[d] for d in range(10)]
+    values = {d: -1.0 - d / 10 for d in range(10)}
+    content = [_step(7, -1.7, values), _step(10, -0.1, {**values, 10: -0.1}), _step(11, -0.01, values)]
+    cap = capture_from_token_ids(content, groups, _Tok(), stop_ids=[11])
+    assert cap.kind == "exact" and [s.token_id for s in cap.steps] == [7, 10]
+    assert cap.steps[0].digits == tuple(values[d] for d in range(10)) and cap.steps[0].logz == 0.0
+    assert cap.steps[0].logprob == -1.7 and (cap.steps[1].start, cap.steps[1].end) == (1, 2)
+    assert math.isnan(cap.steps[0].entropy)  # the full distribution is not returned
+
+
+def test_token_id_capture_sums_merged_digit_tokens_and_refuses_a_server_that_ignored_the_ids():
+    groups = [[d] for d in range(10)]
+    groups[1] = [1, 12]  # "1" and "12" both start with 1
+    values = {d: math.log(0.05) for d in range(10)} | {12: math.log(0.05)}
+    cap = capture_from_token_ids([_step(3, -3.0, values)], groups, _Tok(), stop_ids=[11])
+    assert cap.steps[0].digits[1] == pytest.approx(math.log(0.10))
+    with pytest.raises(ValueError, match="ignored logprob_token_ids"):
+        capture_from_token_ids([_step(3, -3.0, {3: -3.0})], groups, _Tok(), stop_ids=[11])
+
+
+def test_top_logprobs_capture_records_missing_digits_at_the_floor():
+    content = [{"token": "[", "logprob": -0.1, "top_logprobs": [{"token": "[", "logprob": -0.1}]},
+               {"token": "4", "logprob": -0.5, "top_logprobs": [{"token": "4", "logprob": -0.5}, {"token": " 7", "logprob": -1.5},
+                                                               {"token": "a", "logprob": -3.0}]}]
+    cap = capture_from_top_logprobs(content)
+    assert cap.kind == "top_logprobs"
+    step = cap.steps[1]
+    assert step.missing == (0, 1, 2, 3, 5, 6, 8, 9) and step.floor == -3.0
+    assert step.digits[4] == -0.5 and step.digits[7] == -1.5 and step.digits[0] == -3.0
+    assert (step.start, step.end) == (1, 2)
+    assert Capture.from_json(cap.to_json()) == cap  # the kind and the missing digits survive the side channel
+
+
+def _capture(kind: str, digit_values: list[float], missing=(), floor=None) -> Capture:
+    steps = (Step(1, "[", -0.1, 0.0, tuple([0.0] * 10), 0, 1), Step(2, "5", -0.2, 0.0, tuple(digit_values), 1, 2, 0.0,
+                                                                      tuple(missing), floor),
+             Step(3, ",", -0.1, 0.0, tuple([0.0] * 10), 2, 3), Step(4, "5", -0.2, 0.0, tuple(digit_values), 3, 4, 0.0,
+                                                                     tuple(missing), floor))
+    return Capture(steps, kind=kind)
+
+
+def test_top_logprobs_scores_are_ranges_and_never_enter_the_exact_aggregates():
+    params = ScoreParams(family="relative")
+    peaked = [-5.0] * 10
+    peaked[5] = -0.1
+    exact = logit_summary("[5,5]", _capture("exact", peaked), (5, 5), params)
+    ranged = logit_summary("[5,5]", _capture("top_logprobs", peaked, missing=(0, 1, 2, 3, 6, 7, 8, 9), floor=-5.0),
+                           (5, 5), params)
+    assert exact["capture_kind"] == "exact" and exact["pss"] is not None and "pss_range" not in exact
+    assert ranged["capture_kind"] == "top_logprobs" and ranged["pss"] is None
+    low, high = ranged["pss_range"]
+    assert low <= exact["pss"] + 1e-12 and low < high  # the floor assignment equals the exact values here
+    assert ranged["key_tokens"][0]["missing_digits"] == [0, 1, 2, 3, 6, 7, 8, 9]
+    records = [dict(exact, status="parsed", response_type="correct"), dict(ranged, status="parsed", response_type="correct")]
+    assert mean_of(records, "pss") == pytest.approx(exact["pss"])  # only the exact sample
+    assert range_mean(records, "pss_range", 0) == pytest.approx(low) and range_mean(records, "pss_range", 1) == pytest.approx(high)
+    assert no_capture_rate(records) == 0.0
+
+
+# --- frames -------------------------------------------------------------------------------------------
+
+
+def test_frame_smart_resize_from_declared_pixels_and_scale_for_hosted_apis():
+    oa = GuiOpenAI(base_url="http://127.0.0.1:18999/v1", model="m", frame="smart_resize", min_pixels=3136,
+                   max_pixels=50176, response_cache="none")
+    assert oa.frame.model_sizes([[1000, 500]]) == [[308, 140]]  # 1000x500 / sqrt(500000 / 50176) = 316.8x158.4 -> floor to 28: 308x140
+    assert oa.frame.describe([[1000, 500]])["source"] == "smart_resize:qwen2_vl_class_default+override"
+    api = GuiOpenAI(base_url="http://127.0.0.1:18999/v1", model="gpt", frame="scale", image_scale="0.766", response_cache="none")
+    assert api.frame.model_sizes([[1000, 500]]) == [[766, 383]]
+    assert GuiOpenAI(base_url="http://127.0.0.1:18999/v1", model="m", response_cache="none").frame.model_sizes([[10, 10]]) is None
+    with pytest.raises(ValueError, match="image_scale"):
+        GuiOpenAI(base_url="http://127.0.0.1:18999/v1", model="m", frame="scale", response_cache="none")
+
+
+def test_frame_auto_reads_the_served_checkpoints_processor(tiny_checkpoint):
+    oa = GuiOpenAI(base_url="http://127.0.0.1:18999/v1", model=str(tiny_checkpoint), response_cache="none")
+    assert oa.frame.source == "smart_resize:served_processor"
+    assert oa.frame.model_sizes([[200, 120]]) == [[196, 112]]  # what gui_hf reports for this checkpoint and size
+
+
+# --- refusals and keys ----------------------------------------------------------------------------
+
+
+def test_forward_stage_interventions_are_refused_naming_hf_backends():
+    with pytest.raises(ValueError, match=r"gui_xli act inside the model's forward pass.*gui_hf"):
+        GuiOpenAI(base_url="http://127.0.0.1:18999/v1", model="m", interventions="gui_xli", response_cache="none")
+
+
+def test_local_server_needs_no_key(monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    server = FakeServer(["ok"], text="fine")
+    try:
+        out = _backend(server.base_url)._generate_sync(_req(max_new_tokens=4))
+        assert out.text == "fine" and out.extras["usage"] == {"input_tokens": 3, "output_tokens": 1}
+    finally:
+        server.stop()
+
+
+# --- faults ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fault", ["500", "503", "429", "close"])
+def test_transient_faults_are_retried_then_answered(fault):
+    server = FakeServer([fault, fault, "ok"], text="after retries")
+    try:
+        out = _backend(server.base_url, max_retries=3)._generate_sync(_req())
+        assert out.text == "after retries" and server.hits == 3
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("fault", ["500", "close", "sleep"])
+def test_a_server_that_keeps_failing_gives_a_clear_error_naming_it(fault):
+    server = FakeServer([fault], sleep_s=1.5)
+    try:
+        oa = _backend(server.base_url, max_retries=2, timeout=0.5)
+        with pytest.raises(ServerError, match=rf"no answer from {server.base_url} after 2 attempt"):
+            oa._generate_sync(_req())
+        assert server.hits == 2
+    finally:
+        server.stop()
+
+
+def test_retries_stop_at_the_time_budget():
+    server = FakeServer(["500"])
+    try:
+        oa = _backend(server.base_url, max_retries=50, retry_budget_s=0.3)
+        oa.pool.policy.base_s = 0.2
+        with pytest.raises(ServerError, match="retry_budget_s=0.3"):
+            oa._generate_sync(_req())
+        assert 1 <= server.hits < 5
+    finally:
+        server.stop()
+
+
+def test_a_refused_request_is_not_retried():
+    server = FakeServer(["400"])
+    try:
+        with pytest.raises(ServerError, match=r"refused the request \(HTTP 400"):
+            _backend(server.base_url, max_retries=4)._generate_sync(_req())
+        assert server.hits == 1
+    finally:
+        server.stop()
+
+
+def test_requests_spread_over_several_servers_and_move_off_a_failing_one():
+    a, b, dead = FakeServer(["ok"], text="a"), FakeServer(["ok"], text="b"), FakeServer(["500"])
+    try:
+        oa = _backend(f"{a.base_url}|{b.base_url}", concurrency=4)
+        outs = [oa._loop.submit(oa._generate(_req(f"q{i}"))) for i in range(8)]
+        texts = [f.result().text for f in outs]
+        assert a.hits > 0 and b.hits > 0 and a.hits + b.hits == 8 and sorted(set(texts)) == ["a", "b"]
+        failover = _backend(f"{dead.base_url}|{a.base_url}", max_retries=3)
+        served = [failover._generate_sync(_req(f"r{i}")) for i in range(3)]
+        assert all(g.text == "a" for g in served) and dead.hits >= 1
+    finally:
+        for s in (a, b, dead):
+            s.stop()
+
+
+def test_response_cache_resumes_asking_only_for_what_is_missing(tmp_path):
+    server = FakeServer(["ok"], text="cached")
+    try:
+        first = _backend(server.base_url, response_cache=str(tmp_path))
+        for i in range(3):
+            first._generate_sync(_req(f"q{i}", max_new_tokens=4))
+        assert server.hits == 3
+        again = _backend(server.base_url, response_cache=str(tmp_path))
+        outs = [again._generate_sync(_req(f"q{i}", max_new_tokens=4)) for i in range(5)]
+        assert server.hits == 5 and again.cache_hits == 3 and again.requests_sent == 2
+        assert [o.text for o in outs] == ["cached"] * 5 and outs[0].extras["served_by"] == "cache"
+        _backend(server.base_url, response_cache=str(tmp_path))._generate_sync(_req("q0", max_new_tokens=5))
+        assert server.hits == 6  # another budget is another request
+    finally:
+        server.stop()
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_entry = st.fixed_dictionaries({"token": st.text(max_size=4), "logprob": st.floats(-50, 0)})
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.fixed_dictionaries({"token": st.text(max_size=4), "logprob": st.floats(-50, 0),
+                                       "top_logprobs": st.lists(_entry, max_size=6)}), max_size=6))
+def test_top_logprobs_capture_never_raises_and_gives_ten_finite_values(content):
+    cap = capture_from_top_logprobs(content)
+    assert len(cap.steps) == len(content)
+    for step, raw in zip(cap.steps, content):
+        assert len(step.digits) == 10 and all(math.isfinite(v) for v in step.digits)
+        present = {int(t["token"].strip()[0]) for t in raw["top_logprobs"]
+                   if t["token"].strip().isascii() and t["token"].strip().isdigit()}
+        assert set(step.missing) == set(range(10)) - present
+
+
+def test_a_server_without_logprobs_gives_no_capture_or_a_clear_error_for_exact_mode(tiny_checkpoint):
+    server = FakeServer(["ok"], text="[0.5, 0.5]")  # answers like transformers serve: no logprobs at all
+    try:
+        topk = _backend(server.base_url, capture_logits="digits", logprobs="top_logprobs")
+        assert topk._generate_sync(_req()).capture is None  # counted by pss_no_capture_rate, never invented
+        exact = _backend(server.base_url, capture_logits="digits", tokenizer=str(tiny_checkpoint))
+        assert exact.logprobs == "token_ids"
+        with pytest.raises(ValueError, match=rf"{server.base_url} returned no logprobs"):
+            exact._generate_sync(_req())
+        assert server.bodies[-1]["logprob_token_ids"] and server.bodies[-1]["return_tokens_as_token_ids"] is True
+    finally:
+        server.stop()
