@@ -1,6 +1,6 @@
 """Model args of our backends, checked without loading a checkpoint.
 
-One check, used where a backend starts (``gui_hf``, ``gui_wrap``) and where a submission is re-checked
+One check, used where a backend starts (``gui_hf``, ``gui_wrap``, ``gui_openai``) and where a submission is re-checked
 (``gui_tasks.leaderboard``): a run that ``gui_hf`` would have refused (an intervention parameter such as
 ``prompt_affix.suffix=...`` with no ``interventions=prompt_affix``) is refused as a submission too.
 """
@@ -13,6 +13,7 @@ from gui_models.logit_capture import capture_mode
 
 GUI_HF = "gui_hf"
 GUI_WRAP = "gui_wrap"
+GUI_OPENAI = "gui_openai"
 DTYPE_CHOICES = ("auto", "float32", "bfloat16", "float16")
 GUI_HF_KNOWN = frozenset({"pretrained", "device", "dtype", "batch_size", "max_batch_size", "max_new_tokens", "min_pixels",
                           "max_pixels", "system_prompt", "trust_remote_code", "attn_implementation", "interventions",
@@ -37,6 +38,36 @@ def check_gui_hf_args(args: Mapping[str, Any], owner: str = GUI_HF) -> None:
     if batch < 1:
         raise ValueError(f"{owner}: batch_size={batch_size} must be a whole number >= 1 (requests per forward pass)")
     capture_mode(args.get("capture_logits"), owner)
+    resolve(args.get("interventions"), {k: v for k, v in args.items() if "." in k})
+
+
+GUI_OPENAI_KNOWN = frozenset({"base_url", "model", "api_key", "api_key_env", "concurrency", "timeout", "max_retries",
+                              "retry_budget_s", "max_new_tokens", "response_cache", "capture_logits", "logprobs",
+                              "top_logprobs", "tokenizer", "frame", "min_pixels", "max_pixels", "resize_budget",
+                              "image_scale", "system_prompt", "interventions", "batch_size", "max_batch_size", "device"})
+
+
+def forward_stage_names(interventions: Any) -> list[str]:
+    """The selected interventions that act inside the forward pass (checked before any is built)."""
+    from gui_interventions.manager import available, parse_selection
+
+    found = available()
+    return [n for n in parse_selection(interventions) if n in found and hasattr(found[n], "gui_intervention_forward")]
+
+
+def check_gui_openai_args(args: Mapping[str, Any], owner: str = GUI_OPENAI) -> None:
+    """``gui_openai``'s model args: known names, capture mode, no forward-stage intervention, the intervention parameters."""
+    from gui_interventions.manager import resolve
+
+    bad = [k for k in args if "." not in k and k not in GUI_OPENAI_KNOWN]
+    if bad:
+        raise ValueError(f"{owner}: unknown model args {bad}; known: {sorted(GUI_OPENAI_KNOWN)} and <intervention>.<param>")
+    capture_mode(args.get("capture_logits"), owner)
+    forward = forward_stage_names(args.get("interventions"))
+    if forward:
+        raise ValueError(f"{owner}: intervention(s) {', '.join(forward)} act inside the model's forward pass and need its "
+                         "activations: run them on an HF backend (gui_hf, or gui_wrap around an lmms-eval HF backend). "
+                         "A served engine carries request- and response-stage interventions only.")
     resolve(args.get("interventions"), {k: v for k, v in args.items() if "." in k})
 
 
@@ -66,7 +97,7 @@ def split_wrap_args(interventions: Any, args: Mapping[str, Any]) -> tuple[dict[s
 def check_model_args(backend: str, args_string: str) -> None:
     """Re-check a run's ``--model`` and ``--model_args`` as the backend would before loading the checkpoint.
 
-    Parsed by lmms-eval's own parser; ``gui_hf`` and ``gui_wrap`` run their own checks; any other backend
+    Parsed by lmms-eval's own parser; ``gui_hf``, ``gui_wrap`` and ``gui_openai`` run their own checks; any other backend
     applies no interventions, so intervention arguments given to it are refused.
     """
     from lmms_eval.utils import simple_parse_args_string
@@ -77,6 +108,8 @@ def check_model_args(backend: str, args_string: str) -> None:
         raise ValueError(f"model args {args_string!r} are not k=v,k=v: {exc}") from exc
     if backend == GUI_HF:
         check_gui_hf_args(args)
+    elif backend == GUI_OPENAI:
+        check_gui_openai_args(args)
     elif backend == GUI_WRAP:
         if not args.get("backend"):
             raise ValueError("gui_wrap: model arg backend=<lmms-eval model name> is required (e.g. backend=qwen2_5_vl)")

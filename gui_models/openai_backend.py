@@ -50,14 +50,11 @@ from tqdm import tqdm
 from gui_interventions import RequestContext, build_run
 from gui_models.generation_core import Generated, cut_at_stops, parse_request, record_sent_prompt, respond, run_multi_round
 from gui_models.logit_capture import Capture, Step, capture_mode, digit_groups
+from gui_models.model_args import check_gui_openai_args
 from gui_models.served_client import ResponseCache, RetryPolicy, ServerPool, body_key, encode_image
 
 LOGPROB_MODES = ("auto", "token_ids", "top_logprobs")
 FRAMES = ("auto", "smart_resize", "scale", "sent", "none")
-_KNOWN = {"base_url", "model", "api_key", "api_key_env", "concurrency", "timeout", "max_retries", "retry_budget_s",
-          "max_new_tokens", "response_cache", "capture_logits", "logprobs", "top_logprobs", "tokenizer", "frame",
-          "min_pixels", "max_pixels", "resize_budget", "image_scale", "system_prompt", "interventions", "batch_size",
-          "max_batch_size", "device"}
 OWNER = "gui_openai"
 
 
@@ -185,14 +182,6 @@ def _qwen_processor(folder: str | None) -> Any | None:
     return ip if type(ip).__name__.startswith("Qwen2VLImageProcessor") and lo > 0 and hi > 0 else None
 
 
-def forward_stage_names(interventions: str | None) -> list[str]:
-    """The selected interventions that implement the forward stage (checked before any is built)."""
-    from gui_interventions.manager import available, parse_selection
-
-    found = available()
-    return [n for n in parse_selection(interventions) if n in found and hasattr(found[n], "gui_intervention_forward")]
-
-
 class FramePolicy:
     """How ``gui_openai`` declares the size each image reaches the model in (see the module docstring)."""
 
@@ -283,9 +272,7 @@ class GuiOpenAI(lmms):
         super().__init__()
         for k in ("batch_size", "max_batch_size", "device"):  # passed by the lmms-eval CLI; concurrency is ours
             kwargs.pop(k, None)
-        bad = [k for k in kwargs if "." not in k]
-        if bad:
-            raise ValueError(f"{OWNER}: unknown model args {bad}; known: {sorted(_KNOWN)} and <intervention>.<param>")
+        check_gui_openai_args({**kwargs, "interventions": interventions, "capture_logits": capture_logits}, OWNER)
         urls = [u.strip() for u in str(base_url or os.environ.get("OPENAI_BASE_URL") or "").split("|") if u.strip()]
         if not urls:
             raise ValueError(f"{OWNER}: model arg base_url=<http://host:port/v1> is required (several: url1|url2)")
@@ -324,11 +311,6 @@ class GuiOpenAI(lmms):
         self.top_logprobs = int(top_logprobs)
         self.frame = FramePolicy(str(frame), tok_dir, int(min_pixels) if min_pixels else None,
                                  int(max_pixels) if max_pixels else None, resize_budget, image_scale)
-        forward = forward_stage_names(interventions)
-        if forward:
-            raise ValueError(f"{OWNER}: intervention(s) {', '.join(forward)} act inside the model's forward pass and need its "
-                             "activations: run them on an HF backend (gui_hf, or gui_wrap around an lmms-eval HF backend). "
-                             "A served engine carries request- and response-stage interventions only.")
         self.interventions = build_run(interventions, kwargs)
         self._loop = _Loop()
         self._sem: asyncio.Semaphore | None = None

@@ -290,3 +290,43 @@ def test_a_server_without_logprobs_gives_no_capture_or_a_clear_error_for_exact_m
         assert server.bodies[-1]["logprob_token_ids"] and server.bodies[-1]["return_tokens_as_token_ids"] is True
     finally:
         server.stop()
+
+
+# --- request-stage interventions and the model-args check ---------------------------------------------
+
+
+def test_blind_reaches_the_server_as_blank_images_of_the_same_size_or_none():
+    """Issue 22: the request stage runs in gui_openai as in gui_hf; the server sees only blank pixels (or no image)."""
+    from lmms_eval.api.instance import Instance
+
+    server = FakeServer(["ok"], text="A")
+    try:
+        for mode, want_parts in (("blank", ["image_url", "image_url", "text"]), ("remove", ["text"])):
+            oa = _backend(server.base_url, interventions="blind", **{"blind.mode": mode})
+            docs = [{"img": [Image.new("RGB", (40, 30), (200, 10, 10)), Image.new("RGB", (20, 50), (0, 90, 0))]}]
+            oa.task_dict = {"t": {"test": docs}}
+            req = Instance("generate_until", ("Which one?", {"max_new_tokens": 2}, lambda d: d["img"], 0, "t", "test"), 0,
+                           {"task": "t", "doc_id": 0, "repeats": 1})
+            assert [str(r.text) for r in oa.generate_until([req])] == ["A"]
+            parts = server.bodies[-1]["messages"][-1]["content"]
+            assert [p["type"] for p in parts] == want_parts and parts[-1]["text"] == "Which one?"
+            for part, size in zip(parts[:-1], [(40, 30), (20, 50)]):
+                sent = Image.open(io.BytesIO(base64.b64decode(part["image_url"]["url"].split(",", 1)[1])))
+                assert sent.size == size and sent.convert("RGB").getextrema() == ((255, 255), (255, 255), (255, 255))
+    finally:
+        server.stop()
+
+
+def test_a_submissions_gui_openai_args_are_rechecked_as_the_backend_checks_them():
+    from gui_models.model_args import check_model_args
+
+    base = "base_url=http://127.0.0.1:18999/v1,model=m"
+    check_model_args("gui_openai", base + ",interventions=blind,blind.mode=remove,concurrency=4")
+    for extra, why in ((",prompt_affix.suffix=x", "prompt_affix"), (",interventions=gui_xli", "forward pass"),
+                       (",temprature=0", "unknown model args"), (",interventions=blind,blind.shade=1", "blind")):
+        with pytest.raises(ValueError, match=why):
+            check_model_args("gui_openai", base + extra)
+        with pytest.raises(ValueError, match=why):  # the backend itself refuses the same arguments
+            from lmms_eval.utils import simple_parse_args_string
+
+            GuiOpenAI(**{"response_cache": "none", **simple_parse_args_string(base + extra)})
