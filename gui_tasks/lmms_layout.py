@@ -85,6 +85,40 @@ def multi_round_layout(task_type: Layout, model: Any) -> Layout:
     return "simple" if owner is not None and getattr(owner, "is_simple", True) else "chat"
 
 
+def multi_round_refusal(model: Any) -> str | None:
+    """Why ``model`` cannot run a multi-round task, or None when it can (or when that cannot be told).
+
+    Many lmms-eval backends (``openai``, ``sglang``, ``claude``, ``gemini``, ...) define
+    ``generate_until_multi_round`` as a bare ``raise NotImplementedError``; lmms-eval sends every task's
+    multi-round requests in one call, so that raise drops the results of every task of the run. Read from
+    the method that will run (its source, parsed, never executed), not from backend names.
+    """
+    import inspect
+    import textwrap
+
+    cls = _model_class(model)
+    owner = next((c for c in cls.__mro__ if "generate_until_multi_round" in vars(c)), None) if cls is not None else None
+    if owner is None:
+        return None
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(vars(owner)["generate_until_multi_round"])))
+    except (OSError, TypeError, SyntaxError):
+        return None
+    fn = tree.body[0] if tree.body and isinstance(tree.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+    if fn is None:
+        return None
+    body = [st for st in fn.body if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant))]  # docstrings
+    exc = body[0].exc if len(body) == 1 and isinstance(body[0], ast.Raise) else None
+    target = exc.func if isinstance(exc, ast.Call) else exc
+    if not (isinstance(target, ast.Name) and target.id == "NotImplementedError"):
+        return None
+    name = model if isinstance(model, str) else cls.__name__
+    return (f"backend {name!r} has no multi-round generation ({owner.__module__}.{owner.__name__}."
+            "generate_until_multi_round raises NotImplementedError): this task was not run. Run it with "
+            "--model gui_openai (served engines and APIs) or --model gui_wrap --model_args backend="
+            f"{name},... (one request per round); the other tasks of the run are scored as usual")
+
+
 def rounds_of(results: Any) -> list[str]:
     """The per-round outputs of a multi-round request, whatever sequence the backend returned.
 

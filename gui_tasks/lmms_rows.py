@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -22,7 +23,7 @@ from PIL import Image, ImageFile
 
 from gui_tasks import input_files
 from gui_tasks.errors import DataError, skip_bad_rows, take_skipped
-from gui_tasks.lmms_layout import current_task_type, multi_round_layout
+from gui_tasks.lmms_layout import current_task_type, multi_round_layout, multi_round_refusal
 from gui_tasks.paths import cache_dir
 
 
@@ -71,7 +72,19 @@ class RowsTask(ConfigurableMessagesTask):
         task_type, model = current_task_type()
         self.request_layout = task_type
         self.multi_round_layout = multi_round_layout(task_type, model)
-        super().__init__(*args, config=config, **kwargs)
+        super().__init__(*args, config=config, **kwargs)  # sets OUTPUT_TYPE from the YAML
+        # a backend that cannot answer rounds gets no request from this task (it would abort the whole run)
+        self.not_run = multi_round_refusal(model) if self.OUTPUT_TYPE == "generate_until_multi_round" else None
+        if self.not_run:
+            print(f"gui-eval: {self.config.task}: {self.not_run}", file=sys.stderr)
+            if isinstance(getattr(self.config, "metadata", None), dict):
+                self.config.metadata["not_run"] = self.not_run  # lands in the results' task config
+
+    def build_all_requests(self, *args: Any, **kwargs: Any) -> None:
+        if self.not_run:  # no request at all (lmms-eval refuses a task whose requests are empty; it skips one without)
+            self._instances = []
+            return None
+        return super().build_all_requests(*args, **kwargs)
 
     def construct_requests(self, doc_id: int, ctx: str, **kwargs: Any):
         layout = self.multi_round_layout if self.OUTPUT_TYPE == "generate_until_multi_round" else self.request_layout

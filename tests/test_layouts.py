@@ -119,3 +119,41 @@ def test_batch_size_in_model_args_through_lmms_evals_constructor(tiny_checkpoint
     lm = GuiHF.create_from_arg_string(f"pretrained={tiny_checkpoint},device=cpu,batch_size=3",
                                       {"batch_size": 1, "max_batch_size": None, "device": None})
     assert lm.batch_size == 3
+
+
+def test_multi_round_refusal_is_read_from_the_method_that_would_run():
+    from gui_tasks.lmms_layout import multi_round_refusal
+
+    why = multi_round_refusal("openai")
+    assert why is not None and "gui_openai" in why and "gui_wrap" in why and "NotImplementedError" in why
+    assert multi_round_refusal("gui_openai") is None and multi_round_refusal("gui_wrap") is None
+    assert multi_round_refusal("gui_hf") is None and multi_round_refusal(None) is None
+
+
+@pytest.mark.slow
+def test_multi_round_task_on_a_backend_without_rounds_fails_alone(tmp_path, subprocess_env):
+    """lmms-eval's own ``openai`` raises on multi-round requests, which dropped every task of the run (exit 0, no
+    results); now the SPHINX simulator task sends it nothing and says why, and the other task is scored."""
+    import sys
+
+    from fake_openai import FakeServer
+    from lmms_helpers import results, run, samples
+
+    server = FakeServer(["ok"], text="B")
+    out = tmp_path / "run"
+    try:
+        env = {**subprocess_env, "GUI_EVAL_CACHE": str(tmp_path / "cache"), "OPENAI_API_KEY": "EMPTY"}
+        cmd = [sys.executable, "-m", "lmms_eval", "--model", "openai", "--model_args",
+               f"model_version=m,base_url={server.base_url}", "--tasks", "mpr_gui_synth_en,sphinx_sim_toggle",
+               "--limit", "2", "--output_path", str(out), "--log_samples", "--verbosity", "WARNING"]
+        proc, log = run(cmd, env)
+    finally:
+        server.stop()
+    res = results(out)
+    assert res["results"]["mpr_gui_synth_en"]["mcq_acc,none"] is not None, log[-3000:]
+    assert [s["filtered_resps"] for s in samples(out, "mpr_gui_synth_en")] == ["B", "B"]
+    assert server.hits == 2  # the two MPR questions; nothing was sent for the simulator task
+    why = res["configs"]["sphinx_sim_toggle"]["metadata"]["not_run"]
+    assert "backend 'openai' has no multi-round generation" in why and "--model gui_openai" in why
+    assert "sphinx_sim_toggle: backend 'openai' has no multi-round generation" in log
+    assert res["results"]["sphinx_sim_toggle"] == {"alias": "sphinx_sim_toggle"}  # no score: not a zero

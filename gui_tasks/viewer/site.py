@@ -118,6 +118,9 @@ def collect(run_dirs: Sequence[str | Path | Sequence[Path]], *, rebuild_docs: bo
             for name, res in sorted(run.tasks.items()):
                 if res.is_group:
                     continue
+                if res.metadata.get("not_run"):  # a multi-round task the backend could not run (lmms_rows.RowsTask)
+                    notes.append(f"{run.path.name} {name}: not run: {res.metadata['not_run']}")
+                    continue
                 try:
                     samples = load_task_samples(run, name)
                 except DataError as exc:
