@@ -265,6 +265,11 @@ KNOWLEDGE_QUESTIONS: dict[str, dict[str, str]] = {
     "state_checked_box": _t("Is the checkbox in the red box ticked?", "红框中的复选框是否已勾选？", "La case dans le cadre rouge est-elle cochée ?",
                             "Отмечен ли флажок в красной рамке?", "赤枠内のチェックボックスはチェックされていますか？", "ช่องทำเครื่องหมายในกรอบสีแดงถูกเลือกหรือไม่"),
     "widget": QUESTIONS["WF"],
+    # v3 (issue 22): the plain variant names the icon by its point, not by what it shows ("the camera icon" echoed
+    # "Opens the camera"), and the screen by its title (the question's owner for content splits)
+    "widget_at": _t("On the {t} screen, what does the icon at point ({p}) do?", "在{t}界面中，位于点({p})的图标有什么作用？",
+                    "Sur l'écran {t}, à quoi sert l'icône au point ({p}) ?", "Что делает значок в точке ({p}) на экране {t}?",
+                    "{t}画面で、点({p})にあるアイコンは何をしますか？", "บนหน้าจอ {t} ไอคอนที่จุด ({p}) ทำอะไร"),
     "widget_box": _t("What does the icon in the red box do on this screen?", "红框中的图标在此界面中的作用是什么？",
                      "À quoi sert l'icône dans le cadre rouge sur cet écran ?", "Какую функцию выполняет значок в красной рамке на этом экране?",
                      "この画面で赤枠内のアイコンは何をしますか？", "ไอคอนในกรอบสีแดงบนหน้าจอนี้มีหน้าที่อะไร"),

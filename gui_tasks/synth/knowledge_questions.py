@@ -12,6 +12,7 @@ phone apps (``mobile``, four action types) and the desktop file manager of ``sce
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import random
@@ -21,9 +22,10 @@ from typing import Any, Callable
 from gui_models.actions import DESKTOP_CALLS, MOBILE_CALLS, Action, to_call
 from gui_tasks.knowledge.marks import marks_for_action
 from gui_tasks.synth import i18n
-from gui_tasks.synth.questions import (TASKS, _goal_reached, _options, _plans, _unique, localise, perform, play,
-                                       random_background, random_screen, ref_of, relation_of)
-from gui_tasks.synth.scene import (APPS, DESKTOP_APPS, FILE_NAMES, ICON_FUNCTIONS, LONG_PRESS_SELECT, MIN_SCROLL_ROWS, Element,
+from gui_tasks.synth.questions import (TASKS, _goal_reached, _options, _plans, _title, _title_owner, _unique, distractor_kinds, localise,
+                                       perform, play, random_background, random_screen, ref_of, relation_of)
+from gui_tasks.synth.splits import EVAL, brand_split, check_split, owner_split, screen_split
+from gui_tasks.synth.scene import (APPS, BRANDS, DESKTOP_APPS, FILE_NAMES, ICON_FUNCTIONS, LONG_PRESS_SELECT, MIN_SCROLL_ROWS, Element,
                                    Screen, state_key, desktop_click, double_click, drag, hotkey, long_press, right_click, screen,
                                    scroll, tap, type_text)
 
@@ -73,7 +75,8 @@ def stem_text(stem: tuple[str, dict[str, Any]] | None, lang: str) -> str:
     key, refs = stem
     if key == "goal":
         return localise(refs["goal"], lang)
-    fmt = {k: (localise(("steps", v[1]), lang) if v[0] == "ynsteps" else localise(v, lang)) for k, v in refs.items()}
+    fmt = {k: (localise(("steps", v[1]), lang) if v[0] == "ynsteps" else v[1] if v[0] == "lit" else localise(v, lang))
+           for k, v in refs.items()}
     return i18n.KNOWLEDGE_QUESTIONS[key][lang].format(**fmt)
 
 
@@ -131,27 +134,34 @@ def q_state(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
                      box=_box_mark(e), facts={"element": e.id, "state": bool(e.state)})
 
 
-def q_widget(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
-    cands = _unique(scr, [e for e in scr.elements if e.role in ("icon", "back") and not e.owner])
-    if not cands:
-        return None
-    e = rng.choice(cands)
-    fn = ICON_FUNCTIONS[e.icon]
-    built = _options(rng, ("function", fn), [("function", f) for f in i18n.FUNCTIONS], k % 4)
-    return built and KQuestion("widget", "multiple_choice", (scr,), ("widget", {"x": ref_of(scr, e)}), built[0], LETTERS[built[1]],
-                               aug_stem=("widget_box", {}), box=_box_mark(e), facts={"element": e.id, "function": fn})
+def items_widget(scr: Screen) -> list[tuple[str, str, KQuestion]]:
+    """(answer kind, owner, question without options) per icon: the stem names the screen by its title and the icon
+    by its point (its name would echo its function: "the camera icon", "Opens the camera")."""
+    out = []
+    for e in scr.elements:
+        if e.role in ("icon", "back") and not e.owner and scr.active(e) and e.icon in ICON_FUNCTIONS:
+            fn = ICON_FUNCTIONS[e.icon]
+            x, y = _center(e)
+            stem = ("widget_at", {"t": _title(scr), "p": ("lit", f"{x}, {y}")})
+            out.append((fn, _title_owner("gkb-widget", scr), KQuestion(
+                "widget", "multiple_choice", (scr,), stem, (), "", aug_stem=("widget_box", {}), box=_box_mark(e),
+                facts={"element": e.id, "function": fn})))
+    return out
 
 
-def q_layout(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
+def items_layout(scr: Screen) -> list[tuple[str, str, KQuestion]]:
+    """(answer kind, owner, question without options) per pair of uniquely named elements in a relation."""
     cands = _unique(scr, [e for e in scr.elements if e.role in ("row", "icon", "back", "button", "tab", "input")])
-    pairs = [(a, b, rel) for a in cands for b in cands if a is not b and (rel := relation_of(a.box, b.box))]
-    if not pairs:
-        return None
-    a, b, rel = rng.choice(pairs)
-    built = _options(rng, ("relation", rel), [("relation", r) for r in i18n.RELATIONS], k % 4)
-    return built and KQuestion("layout", "multiple_choice", (scr,), ("layout", {"x": ref_of(scr, a), "y": ref_of(scr, b)}), built[0],
-                               LETTERS[built[1]], aug_stem=("layout_box", {"y": ref_of(scr, b)}), box=_box_mark(a),
-                               facts={"element": a.id, "reference": b.id, "relation": rel})
+    out = []
+    for a in cands:
+        for b in cands:
+            rel = relation_of(a.box, b.box) if a is not b else None
+            if rel:
+                stem = ("layout", {"x": ref_of(scr, a), "y": ref_of(scr, b)})
+                out.append((rel, f"gkb-layout|{stem!r}", KQuestion(
+                    "layout", "multiple_choice", (scr,), stem, (), "", aug_stem=("layout_box", {"y": ref_of(scr, b)}),
+                    box=_box_mark(a), facts={"element": a.id, "reference": b.id, "relation": rel})))
+    return out
 
 
 # --- interaction prediction -------------------------------------------------------------------
@@ -225,11 +235,14 @@ def transitions(scr: Screen, rng: random.Random) -> list[tuple[str, Action, Scre
     return out
 
 
-def random_desktop_screen(rng: random.Random) -> Screen:
-    """The file manager in a random state: some files moved away, a selection, a scrolled list, an open menu or the viewer."""
+def random_desktop_screen(rng: random.Random, split: str = EVAL) -> Screen:
+    """The file manager in a random state: some files moved away, a selection, a scrolled list, an open menu or the
+    viewer; branded with one of ``split``'s brands (status bar and root title), which every transition keeps."""
+    brand = rng.choice([b for b in BRANDS["explorer"] if brand_split("explorer", b) == split])
     if rng.random() < 0.1:
-        return screen("explorer", "viewer", {"open_file": rng.choice(FILE_NAMES)})
+        return screen("explorer", "viewer", {"open_file": rng.choice(FILE_NAMES), "brand": brand})
     state: dict[str, Any] = {f"moved_{n}": True for n in rng.sample(FILE_NAMES, rng.randrange(3))}
+    state["brand"] = brand
     left = [n for n in FILE_NAMES if f"moved_{n}" not in state]
     r = rng.random()
     if r < 0.3:
@@ -321,18 +334,26 @@ def _param_distractors(scr: Screen, action: Action, nxt: Screen) -> list[Action]
     return list(dict.fromkeys(keep))
 
 
+POINT_CALLS = ("CLICK", "LONG_PRESS", "DOUBLE_CLICK", "RIGHT_CLICK")
+
+
 def q_parameter(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
-    moves = transitions(scr, rng)
-    if not moves:
+    """Options without tells (issue 22): four actions of one call on the same screen, each leading to a different
+    screen; which of them is right is drawn uniformly (the letter cycles), so every point is right about one time in
+    four. Only point calls: the seed's typing, hotkey, drag and scroll distractors (section 3.4: typos, common
+    shortcuts, reversed drags, other directions) are never right, a text-only tell, so the synthetic set leaves them out."""
+    by_call: dict[str, dict[str, tuple[Action, Screen, dict[str, Any]]]] = {}
+    for name, action, nxt, facts in transitions(scr, rng):
+        if action.type in POINT_CALLS:
+            by_call.setdefault(name, {}).setdefault(looks(nxt), (action, nxt, facts))
+    calls = sorted(c for c, moves in by_call.items() if len({m[0].point for m in moves.values()}) == len(moves) >= 4)
+    if not calls:
         return None
-    name, action, nxt, facts = rng.choice(moves)
+    name = rng.choice(calls)
+    picked = rng.sample(sorted(by_call[name].values(), key=lambda m: m[0].point), 4)
     slot = k % 4
-    pool = _param_distractors(scr, action, nxt)
-    if len(pool) < 3:
-        return None
-    cands = pool[:3] if action.type in ("CLICK", "LONG_PRESS", "DOUBLE_CLICK", "RIGHT_CLICK") else rng.sample(pool, 3)
-    rng.shuffle(cands)
-    ordered = cands[:slot] + [action] + cands[slot:]
+    action, nxt, facts = picked[slot]
+    ordered = [m[0] for m in picked]
     opts = tuple(_fmt_param(a) for a in ordered)
     marks = [m for letter, a in zip(LETTERS, ordered) if a.point is not None for m in _marks(a, scr, letter)]
     return KQuestion("parameter", "multiple_choice", (scr, nxt), None, opts, LETTERS[slot], action=("lit", name),
@@ -352,9 +373,12 @@ def _visible_state(scr: Screen, key: str) -> bool | None:
     return None
 
 
-def q_goal(rng: random.Random, _scr: Screen, k: int) -> KQuestion | None:
+def q_goal(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
+    """``scr`` only names the split: the task runs in one of the split's brands of its app."""
     task = rng.choice(_TOGGLE_TASKS)
-    frames = [s for s, _ in play(task, random_background(task, rng))]
+    split = screen_split(scr)
+    brand = rng.choice([b for b in BRANDS[task[0]] if brand_split(task[0], b) == split])
+    frames = [s for s, _ in play(task, {**random_background(task, rng), "brand": brand})]
     (key, initial), = task[4].items()
     want = YES_NO[k % 3]
     shown = {"yes": frames, "no": frames[:-1], "unknown": frames[:1]}[want]
@@ -391,15 +415,16 @@ def q_plan(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
 
 
 GENERATORS: dict[str, Callable[[random.Random, Screen, int], KQuestion | None]] = {
-    "state": q_state, "widget": q_widget, "layout": q_layout, "effect": q_effect, "type": q_type, "parameter": q_parameter,
-    "goal": q_goal, "plan": q_plan,
+    "state": q_state, "effect": q_effect, "type": q_type, "parameter": q_parameter, "goal": q_goal, "plan": q_plan,
 }
+# Sub-tasks whose answer is one of a fixed set of kinds (function, relation): options drawn kind-balanced.
+ITEMS: dict[str, Callable[[Screen], list[tuple[str, str, KQuestion]]]] = {"widget": items_widget, "layout": items_layout}
 
 
-def _screen_for(subtask: str, rng: random.Random, k: int) -> Screen:
+def _screen_for(subtask: str, rng: random.Random, k: int, split: str = EVAL) -> Screen:
     if subtask in ("effect", "type", "parameter") and k % 2 == 1:  # every other interaction question is on the desktop
-        return random_desktop_screen(rng)
-    scr = random_screen(rng)
+        return random_desktop_screen(rng, split)
+    scr = random_screen(rng, rich=True, split=split)
     if subtask in ("effect", "type", "parameter") and rng.random() < 0.3:  # scrolled lists: scroll-up transitions too
         n = len(APPS[scr.app][scr.page].rows)
         if n >= MIN_SCROLL_ROWS:
@@ -407,25 +432,91 @@ def _screen_for(subtask: str, rng: random.Random, k: int) -> Screen:
     return scr
 
 
-def generate(subtask: str, n: int, rng: random.Random) -> list[KQuestion]:
-    """``n`` distinct questions of one sub-task; the i-th aims at answer i (letters mod 4, yes/no/unknown mod 3).
+# Yes/no questions about what the screenshots show (state, goal) have few stems ("Is 'Wi-Fi' turned on in this
+# screenshot?") asked of every split's screens, with the answers cycling yes/no/unknown: they are owned by their
+# screens only. Stems that fix their answer (widget, layout, plan) are owned by the stem.
+SCREEN_OWNED = ("state", "goal")
 
-    Interaction questions alternate platforms (even i: mobile, odd i: desktop); action-type questions cycle
-    through the platform's action types.
+
+def owner(q: KQuestion) -> str | None:
+    """The content key owning a question (its split is ``splits.owner_split`` of it); None when its screens own it."""
+    return None if q.stem is None or q.subtask in SCREEN_OWNED else f"gkb-{q.subtask}|{q.stem!r}"
+
+
+def in_split(q: KQuestion, split: str, owner_key: str | None = None) -> bool:
+    """Every screen the question shows (options included) and its owner belong to ``split``."""
+    key = owner_key if owner_key is not None else owner(q)
+    return (all(screen_split(s) == split for s in q.frames + q.option_frames)
+            and (key is None or owner_split(key) == split))
+
+
+def _key(q: KQuestion) -> str:
+    return repr((tuple(s.key for s in q.frames), q.stem, q.options, q.answer, q.action, tuple(s.key for s in q.option_frames)))
+
+
+def generate(subtask: str, n: int, rng: random.Random, split: str = EVAL) -> list[KQuestion]:
+    """``n`` distinct questions of one sub-task in content split ``split`` (``gui_tasks.synth.splits``).
+
+    The i-th aims at answer i (letters mod 4, yes/no/unknown mod 3). Interaction questions alternate platforms (even i:
+    mobile, odd i: desktop); action-type questions cycle through the platform's action types. Widget and layout
+    options are kind-balanced (``_generate_balanced``). A question is kept only when its owner (its stem) and every
+    screen it shows belong to ``split``, so no (question, answer) pair and no screen occurs in two splits.
     """
+    check_split(split)
+    if subtask in ITEMS:
+        return _generate_balanced(subtask, n, rng, split)
     out: list[KQuestion] = []
     seen: set[str] = set()
     attempts = 0
     while len(out) < n:
         attempts += 1
         if attempts > 400 * n:
-            raise RuntimeError(f"could not generate {n} distinct {subtask} questions")
-        q = GENERATORS[subtask](rng, _screen_for(subtask, rng, len(out)), len(out))
-        if not q:
+            raise RuntimeError(f"could not generate {n} distinct {subtask} questions in split {split!r}")
+        q = GENERATORS[subtask](rng, _screen_for(subtask, rng, len(out), split), len(out))
+        if not q or not in_split(q, split):
             continue
-        key = repr((tuple(s.key for s in q.frames), q.stem, q.options, q.answer, q.action, tuple(s.key for s in q.option_frames)))
+        key = _key(q)
         if key in seen:
             continue
         seen.add(key)
         out.append(q)
+    return out
+
+
+def _generate_balanced(subtask: str, n: int, rng: random.Random, split: str, max_screens: int = 20_000) -> list[KQuestion]:
+    """Widget and layout (issue 22): answer kinds drawn in cycles over every kind the split offers, distractor kinds by
+    ``questions.distractor_kinds``, so each option text is right about one time in four; letters cycle A-D."""
+    need = n // 4 + 4
+    by_kind: dict[str, dict[str, KQuestion]] = {}
+    last_new = 0
+    for drawn in range(max_screens):
+        for kind, own, q in ITEMS[subtask](random_screen(rng, rich=True, split=split)):
+            if in_split(q, split, own) and _key(q) not in by_kind.setdefault(kind, {}):
+                by_kind[kind][_key(q)] = q
+                last_new = drawn
+        if drawn > 200 and by_kind and (min(len(v) for v in by_kind.values()) >= need or drawn - last_new > 300 + 10 * need):
+            break
+    kinds = sorted(k for k, v in by_kind.items() if v)
+    if len(kinds) < 4:
+        raise RuntimeError(f"split {split!r} offers {len(kinds)} {subtask} answer kinds, need 4")
+    table = "function" if subtask == "widget" else "relation"
+    unused = {k: rng.sample(sorted(v.values(), key=_key), len(v)) for k, v in sorted(by_kind.items())}
+    right = dict.fromkeys(kinds, 0)
+    wrong = dict.fromkeys(kinds, 0)
+    out: list[KQuestion] = []
+    cycle: list[str] = []
+    while len(out) < n:
+        if not any(unused.values()):
+            raise RuntimeError(f"could not generate {n} distinct {subtask} questions in split {split!r}")
+        if not cycle:
+            cycle = rng.sample(kinds, len(kinds))
+        kind = cycle.pop()
+        if not unused[kind]:
+            continue
+        q = unused[kind].pop()
+        slot = len(out) % 4
+        right[kind] += 1
+        picked = [(table, k) for k in distractor_kinds([k for k in kinds if k != kind], right, wrong, rng)]
+        options = tuple(picked[:slot]) + ((table, kind),) + tuple(picked[slot:])
+        out.append(dataclasses.replace(q, options=options, answer=LETTERS[slot]))
     return out
