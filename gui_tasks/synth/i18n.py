@@ -283,14 +283,8 @@ KNOWLEDGE_QUESTIONS: dict[str, dict[str, str]] = {
                      "Пользователь хочет {goal}. В каком порядке нужно выполнить шаги, начиная с этого экрана?",
                      "ユーザーは「{goal}」ことを望んでいます。この画面から始めて、手順はどの順番で行うべきですか？",
                      "ผู้ใช้ต้องการ{goal} เริ่มจากหน้าจอนี้ ต้องทำขั้นตอนตามลำดับใด"),
-    "plan_check": _t("The user wants to {goal}. Starting from this screen, is this order of steps correct: {steps}?",
-                     "用户想要{goal}。从当前界面开始，以下步骤顺序是否正确：{steps}？",
-                     "L'utilisateur veut {goal}. À partir de cet écran, cet ordre d'étapes est-il correct : {steps} ?",
-                     "Пользователь хочет {goal}. Верен ли, начиная с этого экрана, такой порядок шагов: {steps}?",
-                     "ユーザーは「{goal}」ことを望んでいます。この画面から始める場合、次の手順の順番は正しいですか：{steps}",
-                     "ผู้ใช้ต้องการ{goal} เริ่มจากหน้าจอนี้ ลำดับขั้นตอนนี้ถูกต้องหรือไม่: {steps}"),
 }
-# Text typed into search fields by type actions (seed section 3.4; distractors perturb it).
+# Text typed into search fields by type actions (seed section 3.4).
 TYPED_TEXTS: dict[str, dict[str, str]] = {
     "typed_weather": _t("weather today", "今天天气", "météo du jour", "погода сегодня", "今日の天気", "อากาศวันนี้"),
     "typed_wake": _t("Wake up", "起床", "Réveil", "Подъём", "起床", "ตื่นนอน"),
