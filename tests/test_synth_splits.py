@@ -158,3 +158,23 @@ def test_gkb_yes_no_answers_balanced_and_option_texts_right_one_time_in_four(gkb
                 shown.update(d["options"])
             for text, n in shown.items():
                 assert abs(right[text] / n - 0.25) <= 0.1, (split, sub, text, right[text], n)
+
+
+@pytest.mark.slow
+def test_gkb_splits_share_no_rendered_screen(tmp_path):
+    """100 GUI Knowledge Bench questions per sub-task and split (English screenshots): no image file of one split has
+    the bytes of an image of another, and every row records its split."""
+    from gui_tasks.synth.knowledge import build_knowledge_synth
+
+    hashes = {}
+    for split in SPLITS:
+        root = tmp_path / split
+        build_knowledge_synth(root, seed=0, per_subtask=100, langs=("en",), split=split)
+        hashes[split] = {hashlib.sha256(p.read_bytes()).hexdigest() for p in (root / "images" / "en").glob("*.png")}
+        rows = [json.loads(line) for line in (root / "en.jsonl").read_text(encoding="utf-8").splitlines()]
+        assert len(rows) == 800 and {json.loads(r["meta"])["split"] for r in rows} == {split}
+        assert len(hashes[split]) > 800
+    for s in SPLITS:
+        for t in SPLITS:
+            if s < t:
+                assert not hashes[s] & hashes[t], (s, t)
