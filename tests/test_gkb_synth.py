@@ -201,3 +201,18 @@ def test_main_synthetic_tasks_follow_the_official_protocol(synth_set):
             assert doc["question"] == raw[qid]["augmented_question"] and doc["marks"] == raw[qid]["augmented_marks"]
         else:
             assert (doc["question"], doc["marks"]) == (plain[qid]["question"], plain[qid]["marks"])
+
+
+def test_synthetic_tasks_read_the_split_named_in_their_metadata():
+    """The generated tasks evaluate ``eval``; ``synth_split`` in the task metadata picks another content split."""
+    from pathlib import Path
+
+    yamls = [p for p in sorted(Path(lmms_task.__file__).parents[2].glob("yaml_tasks/gui_knowledge/gui_knowledge_synth_*.yaml"))
+             if "process_docs_synthetic" in p.read_text(encoding="utf-8")]  # tasks, not groups
+    assert len(yamls) >= len(SUBTASKS) * len(LANGS)
+    assert all("  synth_split: eval\n" in p.read_text(encoding="utf-8") for p in yamls)
+    meta = {"source": "synthetic", "lang": "en", "seed": 0, "per_subtask": 1, "subtasks": ["widget"]}
+    splits = {s: lmms_task.task_rows({**meta, "synth_split": s}) for s in ("eval", "train")}
+    assert [json.loads(r["meta"])["split"] for r in splits["eval"]] == ["eval"]
+    assert [json.loads(r["meta"])["split"] for r in splits["train"]] == ["train"]
+    assert lmms_task.task_rows(meta) == splits["eval"]
