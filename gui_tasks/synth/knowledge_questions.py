@@ -404,7 +404,12 @@ def in_split(q: KQuestion, split: str, owner_key: str | None = None) -> bool:
 
 
 def _key(q: KQuestion) -> str:
-    return repr((tuple(s.key for s in q.frames), q.stem, q.options, q.answer, q.action, tuple(s.key for s in q.option_frames)))
+    """What a question asks and its right answer (screens, stem, action, the right option or option screen), not its
+    distractors: two questions with the same key are one question, whichever options they offer."""
+    right = (q.answer if q.question_type == "yes_or_no" else
+             q.option_frames[LETTERS.index(q.answer)].key if q.option_frames else
+             q.options[LETTERS_ALL.index(q.answer)] if q.options else None)
+    return repr((tuple(s.key for s in q.frames), q.stem, q.action, right))
 
 
 def generate(subtask: str, n: int, rng: random.Random, split: str = EVAL) -> list[KQuestion]:
