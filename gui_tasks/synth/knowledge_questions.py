@@ -8,6 +8,8 @@ screenshot that shows the goal's control, and plans by replaying each ordering. 
 language-independent; ``text`` localises their references. Interaction questions alternate between the
 phone apps (``mobile``, four action types) and the desktop file manager of ``scene.DESKTOP_APPS``
 (``desktop``, seven action types: single, double and right click, drag, hotkey, type, scroll).
+Sets are drawn from one content split (``gui_tasks.synth.splits``) with options that do not tell the answer
+(issue 22; ``generate``).
 """
 
 from __future__ import annotations
