@@ -258,12 +258,8 @@ QUESTIONS: dict[str, dict[str, str]] = {
 KNOWLEDGE_QUESTIONS: dict[str, dict[str, str]] = {
     "state_on": _t("Is {x} turned on in this screenshot?", "此截图中{x}是否处于开启状态？", "{x} est-il activé sur cette capture ?",
                    "Включён ли {x} на этом скриншоте?", "このスクリーンショットで{x}はオンですか？", "ในภาพหน้าจอนี้{x}เปิดอยู่หรือไม่"),
-    "state_on_box": _t("Is the switch in the red box turned on?", "红框中的开关是否处于开启状态？", "L'interrupteur dans le cadre rouge est-il activé ?",
-                       "Включён ли переключатель в красной рамке?", "赤枠内のスイッチはオンですか？", "สวิตช์ในกรอบสีแดงเปิดอยู่หรือไม่"),
     "state_checked": _t("Is {x} ticked in this screenshot?", "此截图中{x}是否已勾选？", "{x} est-elle cochée sur cette capture ?",
                         "Отмечен ли {x} на этом скриншоте?", "このスクリーンショットで{x}はチェックされていますか？", "ในภาพหน้าจอนี้{x}ถูกทำเครื่องหมายหรือไม่"),
-    "state_checked_box": _t("Is the checkbox in the red box ticked?", "红框中的复选框是否已勾选？", "La case dans le cadre rouge est-elle cochée ?",
-                            "Отмечен ли флажок в красной рамке?", "赤枠内のチェックボックスはチェックされていますか？", "ช่องทำเครื่องหมายในกรอบสีแดงถูกเลือกหรือไม่"),
     "widget": QUESTIONS["WF"],
     # v3 (issue 22): the plain variant names the icon by its point, not by what it shows ("the camera icon" echoed
     # "Opens the camera"), and the screen by its title (the question's owner for content splits)

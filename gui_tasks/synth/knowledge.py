@@ -112,7 +112,8 @@ def text_docs(split: str = EVAL, seed: int = 0, per_subtask: int = 8,
     """``{lang: [question, options, answer letter, sub-task as "dimension", screens]}`` of ``split``, built without
     rendering, for the text-only baselines (``gui_tasks.synth.baselines``) and split checks; yes/no questions answer
     with the letter of their option. ``screens``: the keys of every screen shown (options included), ``action``: the
-    action text; together with the question they identify what a model is asked."""
+    action text, ``box``: the red box of the asked question; with the question they identify what a model is asked.
+    ``question`` is the question the tasks ask (``augmented_question``: the red-box one on Interface Perception)."""
     docs: dict[str, list[dict[str, Any]]] = {lang: [] for lang in langs}
     counters: dict[str, int] = {}
     for q in build_questions(seed, per_subtask, split):
@@ -122,8 +123,9 @@ def text_docs(split: str = EVAL, seed: int = 0, per_subtask: int = 8,
             options = [text(o, lang) for o in q.options] if mc else list(q.options)
             answer = q.answer if mc else "ABCDEFGH"[list(q.options).index(q.answer)]
             docs[lang].append({"id": question_id(q.subtask, k), "lang": lang, "dimension": q.subtask,
-                               "question": stem_text(q.stem, lang), "options": options, "answer": answer,
-                               "action": _action_text(q, lang), "screens": [s.key for s in q.frames + q.option_frames],
+                               "question": stem_text(q.aug_stem or q.stem, lang), "options": options, "answer": answer,
+                               "action": _action_text(q, lang), "box": list(q.box) if q.box else None,
+                               "screens": [s.key for s in q.frames + q.option_frames],
                                "answer_screen": q.option_frames[LETTERS_ALL.index(q.answer)].key if q.option_frames else ""})
     return docs
 

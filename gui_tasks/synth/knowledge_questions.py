@@ -117,7 +117,10 @@ def q_state(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
         return None
     e = rng.choice(cands)
     kind = "state_on" if e.role == "toggle" else "state_checked"
-    return KQuestion("state", "yes_or_no", (scr,), (kind, {"x": ref_of(scr, e)}), YES_NO, want, aug_stem=(f"{kind}_box", {}),
+    # the red-box question names the element too: "unknown" questions cannot box what the screen does not show, so a
+    # stem naming no element ("the switch in the red box") would have told "not unknown" without the screenshot
+    stem = (kind, {"x": ref_of(scr, e)})
+    return KQuestion("state", "yes_or_no", (scr,), stem, YES_NO, want, aug_stem=stem,
                      box=_box_mark(e), facts={"element": e.id, "state": bool(e.state)})
 
 
@@ -150,9 +153,11 @@ def items_layout(scr: Screen) -> list[tuple[str, str, KQuestion]]:
             # which the names in the stem told without the screenshot (Thai word overlap found it: 35.9%)
             rel = relation_of(a.box, b.box) if a is not b and _role(a) == _role(b) else None
             if rel:
-                stem = ("layout", {"x": ref_of(scr, a), "y": ref_of(scr, b)})
-                out.append((rel, f"gkb-layout|{stem!r}", KQuestion(
-                    "layout", "multiple_choice", (scr,), stem, (), "", aug_stem=("layout_box", {"y": ref_of(scr, b)}),
+                stem, asked = ("layout", {"x": ref_of(scr, a), "y": ref_of(scr, b)}), ("layout_box", {"y": ref_of(scr, b)})
+                # owned by the question the tasks ask (red box, names the reference only): a reference seen in
+                # another split with its own mix of answers tells nothing here
+                out.append((rel, f"gkb-layout|{asked!r}", KQuestion(
+                    "layout", "multiple_choice", (scr,), stem, (), "", aug_stem=asked,
                     box=_box_mark(a), facts={"element": a.id, "reference": b.id, "relation": rel})))
     return out
 
