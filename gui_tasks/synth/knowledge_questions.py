@@ -124,8 +124,8 @@ def q_state(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
                      box=_box_mark(e), facts={"element": e.id, "state": bool(e.state)})
 
 
-def items_widget(scr: Screen) -> list[tuple[str, str, KQuestion]]:
-    """(answer kind, owner, question without options) per icon: the stem names the screen by its title and the icon
+def items_widget(scr: Screen) -> list[tuple[str, KQuestion]]:
+    """(answer kind, question without options) per icon: the stem names the screen by its title and the icon
     by its point (its name would echo its function: "the camera icon", "Opens the camera")."""
     out = []
     for e in scr.elements:
@@ -133,7 +133,7 @@ def items_widget(scr: Screen) -> list[tuple[str, str, KQuestion]]:
             fn = ICON_FUNCTIONS[e.icon]
             x, y = _center(e)
             stem = ("widget_at", {"t": _title(scr), "p": ("lit", f"{x}, {y}")})
-            out.append((fn, _title_owner("gkb-widget", scr), KQuestion(
+            out.append((fn, KQuestion(
                 "widget", "multiple_choice", (scr,), stem, (), "", aug_stem=("widget_box", {}), box=_box_mark(e),
                 facts={"element": e.id, "function": fn})))
     return out
@@ -143,21 +143,19 @@ def _role(e: Element) -> str:
     return "icon" if e.role == "back" else e.role
 
 
-def items_layout(scr: Screen) -> list[tuple[str, str, KQuestion]]:
-    """(answer kind, owner, question without options) per pair of uniquely named elements in a relation."""
+def items_layout(scr: Screen) -> list[tuple[str, KQuestion]]:
+    """(answer kind, question without options) per pair of uniquely named elements in a relation."""
     cands = _unique(scr, [e for e in scr.elements if e.role in ("row", "icon", "back", "button", "tab", "input")])
     out = []
     for a in cands:
         for b in cands:
             # same-role pairs only: "a row relative to an icon" is "below" on every screen (icons sit in the title bar),
-            # which the names in the stem told without the screenshot (Thai word overlap found it: 35.9%)
+            # which the names in the plain stem told without the screenshot
             rel = relation_of(a.box, b.box) if a is not b and _role(a) == _role(b) else None
             if rel:
-                stem, asked = ("layout", {"x": ref_of(scr, a), "y": ref_of(scr, b)}), ("layout_box", {"y": ref_of(scr, b)})
-                # owned by the question the tasks ask (red box, names the reference only): a reference seen in
-                # another split with its own mix of answers tells nothing here
-                out.append((rel, f"gkb-layout|{asked!r}", KQuestion(
-                    "layout", "multiple_choice", (scr,), stem, (), "", aug_stem=asked,
+                out.append((rel, KQuestion(
+                    "layout", "multiple_choice", (scr,), ("layout", {"x": ref_of(scr, a), "y": ref_of(scr, b)}), (), "",
+                    aug_stem=("layout_box", {"y": ref_of(scr, b)}),
                     box=_box_mark(a), facts={"element": a.id, "reference": b.id, "relation": rel})))
     return out
 
@@ -378,7 +376,7 @@ GENERATORS: dict[str, Callable[[random.Random, Screen, int], KQuestion | None]] 
     "state": q_state, "effect": q_effect, "type": q_type, "parameter": q_parameter, "goal": q_goal, "plan": q_plan,
 }
 # Sub-tasks whose answer is one of a fixed set of kinds (function, relation): options drawn kind-balanced.
-ITEMS: dict[str, Callable[[Screen], list[tuple[str, str, KQuestion]]]] = {"widget": items_widget, "layout": items_layout}
+ITEMS: dict[str, Callable[[Screen], list[tuple[str, KQuestion]]]] = {"widget": items_widget, "layout": items_layout}
 
 
 def _screen_for(subtask: str, rng: random.Random, k: int, split: str = EVAL) -> Screen:
@@ -392,20 +390,26 @@ def _screen_for(subtask: str, rng: random.Random, k: int, split: str = EVAL) -> 
     return scr
 
 
-# Yes/no questions about what the screenshots show (state, goal) have few stems ("Is 'Wi-Fi' turned on in this
-# screenshot?") asked of every split's screens, with the answers cycling yes/no/unknown: they are owned by their
-# screens only. Stems that fix their answer (widget, layout, plan) are owned by the stem.
-SCREEN_OWNED = ("state", "goal")
-
-
 def owner(q: KQuestion) -> str | None:
-    """The content key owning a question (its split is ``splits.owner_split`` of it); None when its screens own it."""
-    return None if q.stem is None or q.subtask in SCREEN_OWNED else f"gkb-{q.subtask}|{q.stem!r}"
+    """The content key owning a question (its split is ``splits.owner_split`` of it); None when its screens own it.
+
+    Layout: the question the tasks ask (red box, names the reference), so a reference seen in another split with its
+    own mix of answers tells nothing; plan: its stem (the goal); widget: the screen title its plain question names.
+    State and goal ask a few texts ("Is 'Wi-Fi' turned on in this screenshot?") of every split's screens with answers
+    cycling yes/no/unknown, and effect, type and parameter have no question text: their screens own them.
+    """
+    if q.subtask == "layout":
+        return f"gkb-layout|{q.aug_stem!r}"
+    if q.subtask == "plan":
+        return f"gkb-plan|{q.stem!r}"
+    if q.subtask == "widget":
+        return _title_owner("gkb-widget", q.frames[0])
+    return None
 
 
-def in_split(q: KQuestion, split: str, owner_key: str | None = None) -> bool:
+def in_split(q: KQuestion, split: str) -> bool:
     """Every screen the question shows (options included) and its owner belong to ``split``."""
-    key = owner_key if owner_key is not None else owner(q)
+    key = owner(q)
     return (all(screen_split(s) == split for s in q.frames + q.option_frames)
             and (key is None or owner_split(key) == split))
 
@@ -455,8 +459,8 @@ def _generate_balanced(subtask: str, n: int, rng: random.Random, split: str, max
     by_kind: dict[str, dict[str, KQuestion]] = {}
     last_new = 0
     for drawn in range(max_screens):
-        for kind, own, q in ITEMS[subtask](random_screen(rng, rich=True, split=split)):
-            if in_split(q, split, own) and _key(q) not in by_kind.setdefault(kind, {}):
+        for kind, q in ITEMS[subtask](random_screen(rng, rich=True, split=split)):
+            if in_split(q, split) and _key(q) not in by_kind.setdefault(kind, {}):
                 by_kind[kind][_key(q)] = q
                 last_new = drawn
         if drawn > 200 and by_kind and (min(len(v) for v in by_kind.values()) >= need or drawn - last_new > 300 + 10 * need):
