@@ -26,8 +26,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--test", default="eval", help="split they are scored on")
     p.add_argument("--langs", default=",".join(LANGS))
     p.add_argument("--benchmark", choices=("mpr", "knowledge"), default="mpr",
-                   help="knowledge: the synthetic GUI Knowledge Bench, which has no content splits yet: fitted on seeds "
-                        "1-3, scored on seed 0 (chance differs per question: 3 options for yes/no, up to 7 action types)")
+                   help="knowledge: the synthetic GUI Knowledge Bench (--per-dimension is per sub-task; chance differs "
+                        "per question: 3 options for yes/no, 4 or 7 action types)")
     args = p.parse_args(argv)
     langs = tuple(args.langs.split(","))
     if args.benchmark == "knowledge":
@@ -51,21 +51,26 @@ def main(argv: list[str] | None = None) -> int:
 
 def knowledge(args: argparse.Namespace, langs: tuple[str, ...]) -> int:
     from gui_metrics.knowledge import SUBTASKS
+    from gui_tasks.synth.baselines import chance
     from gui_tasks.synth.knowledge import text_docs as gkb_docs
 
     n = args.per_dimension
-    fit_docs = {lang: [d for s in (1, 2, 3) for d in gkb_docs(s, n, langs)[lang]] for lang in langs}
-    test_docs = gkb_docs(0, n, langs)
+    t0 = time.perf_counter()
+    fit_docs = gkb_docs(args.fit, args.seed, n, langs)
+    test_docs = gkb_docs(args.test, args.seed, n, langs)
     cols = ("all",) + tuple(SUBTASKS)
-    print(f"# GUI Knowledge Bench synthetic, fitted on seeds 1-3, scored on seed 0, {n} per sub-task; accuracy in %")
-    chance = {c: 100 * sum(1 / len(d["options"]) for d in test_docs[langs[0]] if c in ("all", d["dimension"]))
-              / max(1, sum(c in ("all", d["dimension"]) for d in test_docs[langs[0]])) for c in cols}
+    print(f"# GUI Knowledge Bench synthetic: built {args.fit} and {args.test} ({n} per sub-task, {len(langs)} languages) "
+          f"in {time.perf_counter() - t0:.1f}s; fitted on {args.fit}, scored on {args.test}; accuracy in %")
     print(f"{'lang':<5}{'baseline':<14}" + "".join(f"{c[:9]:>10}" for c in cols))
-    print(f"{'':<5}{'chance':<14}" + "".join(f"{chance[c]:10.1f}" for c in cols))
+    worst = 0.0
     for lang in langs:
+        expect = chance(test_docs[lang])
+        print(f"{lang:<5}{'chance':<14}" + "".join(f"{100 * expect[c]:10.1f}" for c in cols))
         res = score(fit_docs[lang], test_docs[lang])
         for name in BASELINES:
             print(f"{lang:<5}{name:<14}" + "".join(f"{100 * res[name].get(c, float('nan')):10.1f}" for c in cols))
+            worst = max(worst, abs(res[name]["all"] - expect["all"]))
+    print(f"# largest overall distance from chance: {100 * worst:.1f} points")
     return 0
 
 

@@ -36,11 +36,9 @@ def _make_tiny_model(args: argparse.Namespace) -> int:
 def _synth(args: argparse.Namespace) -> int:
     langs = tuple(args.langs.split(",")) if args.langs else None
     if args.benchmark == "knowledge":
-        if args.split != "eval":
-            raise SystemExit("gui-eval synth: the GUI Knowledge Bench world has no content splits yet; --split eval only")
         from gui_tasks.synth.knowledge import build_knowledge_synth as build, load_or_build
 
-        kwargs = {"seed": args.seed, "per_subtask": args.per_dimension, **({"langs": langs} if langs else {})}
+        kwargs = {"seed": args.seed, "per_subtask": args.per_dimension, "split": args.split, **({"langs": langs} if langs else {})}
     else:
         from gui_tasks.synth.mpr import build_mpr_synth as build, load_or_build
 
@@ -283,7 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--per-dimension", type=int, default=8, help="questions per dimension (per sub-task for knowledge)")
     s.add_argument("--split", choices=SPLITS, default="eval",
-                   help="content split (MPR-GUI): eval (synthetic tasks), memory / search (GUI-XLI build / search), train")
+                   help="content split: eval (synthetic tasks), memory / search (GUI-XLI build / search), train (text-only baselines)")
     s.add_argument("--langs", default=None, help="comma-separated subset of en,zh,fr,ru,ja,th")
     s.add_argument("--out", default=None, help="write here instead of the cache")
     s.set_defaults(func=_synth)

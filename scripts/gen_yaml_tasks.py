@@ -172,7 +172,7 @@ def render_gkb() -> dict[str, str]:
     """File name -> text for every GUI Knowledge Bench task and group."""
     files: dict[str, str] = {}
     groups: dict[str, list[str]] = {}
-    synth_extra = f"  seed: {GKB_SYNTH_SEED}\n  per_subtask: {GKB_SYNTH_PER_SUBTASK}\n"
+    synth_extra = f"  synth_split: eval\n  seed: {GKB_SYNTH_SEED}\n  per_subtask: {GKB_SYNTH_PER_SUBTASK}\n"
     # Official data: the paper's and the official runner's protocol (red box + augmented_question on Interface
     # Perception only) as the main tasks; the plain question and the needed_knowledge tip as ablations on IP.
     ip = KNOWLEDGE_TYPES["interface_perception"]

@@ -48,5 +48,8 @@ def test_synth_command_builds_each_content_split(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["synth", "--split", "test"])
     assert "invalid choice: 'test'" in capsys.readouterr().err
-    with pytest.raises(SystemExit, match="no content splits yet"):
-        main(["synth", "--benchmark", "knowledge", "--split", "train", "--out", str(tmp_path / "k")])
+    # the synthetic GUI Knowledge Bench has the same splits (v3); its rows record theirs
+    assert main(["synth", "--benchmark", "knowledge", "--split", "train", "--per-dimension", "1", "--langs", "en",
+                 "--out", str(tmp_path / "k")]) == 0
+    rows = [json.loads(line) for line in (tmp_path / "k" / "en.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 8 and {json.loads(r["meta"])["split"] for r in rows} == {"train"}

@@ -143,17 +143,15 @@ def test_goal_answers_follow_the_last_screenshot_showing_the_switch(questions):
 
 
 def test_plan_orderings_only_the_answer_reaches_the_goal(questions):
+    """v3 (issue 22): every plan question is multiple choice; the seed's yes/no plan questions never had "unknown" for
+    answer, so "not the longest option" answered them without the screenshot."""
     from gui_tasks.synth.questions import _goal_reached, perform
 
     for q in questions["plan"]:
         scr, pred = q.frames[0], q.facts["goal_state"]
-        if q.question_type == "multiple_choice":
-            reached = [_goal_reached(pred, perform(scr, o[1])) for o in q.options]
-            assert reached == [letter == q.answer for letter in LETTERS]
-        else:
-            shown = q.stem[1]["steps"][1]
-            assert _goal_reached(pred, perform(scr, shown)) == (q.answer == "yes")
-    assert {q.question_type for q in questions["plan"]} == {"multiple_choice", "yes_or_no"}
+        assert q.question_type == "multiple_choice"
+        reached = [_goal_reached(pred, perform(scr, o[1])) for o in q.options]
+        assert reached == [letter == q.answer for letter in LETTERS]
 
 
 def test_augmented_variant_swaps_in_the_red_box_question(synth_set):
@@ -170,7 +168,7 @@ def test_load_or_build_caches_the_set(tmp_path):
     stamp = a["en"].stat().st_mtime_ns
     b = load_or_build(per_subtask=1, langs=("th",), root=tmp_path)
     assert b["th"] == a["th"] and a["en"].stat().st_mtime_ns == stamp
-    assert a["en"].parent.name == set_name(0, 1) == f"gkb-v{GENERATOR_VERSION}-seed0-n1"
+    assert a["en"].parent.name == set_name(0, 1) == f"gkb-v{GENERATOR_VERSION}-eval-seed0-n1"
 
 
 def test_synth_command_builds_the_knowledge_set(tmp_path, capsys):
@@ -203,3 +201,18 @@ def test_main_synthetic_tasks_follow_the_official_protocol(synth_set):
             assert doc["question"] == raw[qid]["augmented_question"] and doc["marks"] == raw[qid]["augmented_marks"]
         else:
             assert (doc["question"], doc["marks"]) == (plain[qid]["question"], plain[qid]["marks"])
+
+
+def test_synthetic_tasks_read_the_split_named_in_their_metadata():
+    """The generated tasks evaluate ``eval``; ``synth_split`` in the task metadata picks another content split."""
+    from pathlib import Path
+
+    yamls = [p for p in sorted(Path(lmms_task.__file__).parents[2].glob("yaml_tasks/gui_knowledge/gui_knowledge_synth_*.yaml"))
+             if "process_docs_synthetic" in p.read_text(encoding="utf-8")]  # tasks, not groups
+    assert len(yamls) >= len(SUBTASKS) * len(LANGS)
+    assert all("  synth_split: eval\n" in p.read_text(encoding="utf-8") for p in yamls)
+    meta = {"source": "synthetic", "lang": "en", "seed": 0, "per_subtask": 1, "subtasks": ["widget"]}
+    splits = {s: lmms_task.task_rows({**meta, "synth_split": s}) for s in ("eval", "train")}
+    assert [json.loads(r["meta"])["split"] for r in splits["eval"]] == ["eval"]
+    assert [json.loads(r["meta"])["split"] for r in splits["train"]] == ["train"]
+    assert lmms_task.task_rows(meta) == splits["eval"]

@@ -60,7 +60,8 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         lang = str(meta.get("lang", "en"))
         if lang not in LANGS:
             raise DataError(f"task metadata lang {lang!r} is not one of {LANGS}", file="<task yaml>", field="metadata.lang")
-        files = load_or_build(seed=int(meta.get("seed", 0)), per_subtask=int(meta.get("per_subtask", 8)), langs=(lang,))
+        files = load_or_build(seed=int(meta.get("seed", 0)), per_subtask=int(meta.get("per_subtask", 8)), langs=(lang,),
+                              split=str(meta.get("synth_split", "eval")))
         rows = read_jsonl(files[lang])
         return [{**r, "variant": variant} for r in rows if r["subtask"] in subtasks]
     raise DataError(f"task metadata source {source!r} must be 'official' or 'synthetic'", file="<task yaml>", field="metadata.source")

@@ -81,4 +81,15 @@ def score(train: Sequence[dict[str, Any]], test: Sequence[dict[str, Any]]) -> di
     return out
 
 
-__all__ = ["BASELINES", "fit", "score", "tokens"]
+def chance(docs: Sequence[dict[str, Any]]) -> dict[str, float]:
+    """``{dimension or "all": expected accuracy of a uniform guess}``: the mean of 1 / number of options (25% for four
+    options; GUI Knowledge Bench yes/no questions have three, desktop action types seven)."""
+    acc: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
+    for doc in docs:
+        for key in (doc["dimension"], "all"):
+            acc[key][0] += 1 / len(doc["options"])
+            acc[key][1] += 1
+    return {k: total / n for k, (total, n) in acc.items()}
+
+
+__all__ = ["BASELINES", "chance", "fit", "score", "tokens"]

@@ -258,13 +258,14 @@ QUESTIONS: dict[str, dict[str, str]] = {
 KNOWLEDGE_QUESTIONS: dict[str, dict[str, str]] = {
     "state_on": _t("Is {x} turned on in this screenshot?", "此截图中{x}是否处于开启状态？", "{x} est-il activé sur cette capture ?",
                    "Включён ли {x} на этом скриншоте?", "このスクリーンショットで{x}はオンですか？", "ในภาพหน้าจอนี้{x}เปิดอยู่หรือไม่"),
-    "state_on_box": _t("Is the switch in the red box turned on?", "红框中的开关是否处于开启状态？", "L'interrupteur dans le cadre rouge est-il activé ?",
-                       "Включён ли переключатель в красной рамке?", "赤枠内のスイッチはオンですか？", "สวิตช์ในกรอบสีแดงเปิดอยู่หรือไม่"),
     "state_checked": _t("Is {x} ticked in this screenshot?", "此截图中{x}是否已勾选？", "{x} est-elle cochée sur cette capture ?",
                         "Отмечен ли {x} на этом скриншоте?", "このスクリーンショットで{x}はチェックされていますか？", "ในภาพหน้าจอนี้{x}ถูกทำเครื่องหมายหรือไม่"),
-    "state_checked_box": _t("Is the checkbox in the red box ticked?", "红框中的复选框是否已勾选？", "La case dans le cadre rouge est-elle cochée ?",
-                            "Отмечен ли флажок в красной рамке?", "赤枠内のチェックボックスはチェックされていますか？", "ช่องทำเครื่องหมายในกรอบสีแดงถูกเลือกหรือไม่"),
     "widget": QUESTIONS["WF"],
+    # v3 (issue 22): the plain variant names the icon by its point, not by what it shows ("the camera icon" echoed
+    # "Opens the camera"), and the screen by its title (the question's owner for content splits)
+    "widget_at": _t("On the {t} screen, what does the icon at point ({p}) do?", "在{t}界面中，位于点({p})的图标有什么作用？",
+                    "Sur l'écran {t}, à quoi sert l'icône au point ({p}) ?", "Что делает значок в точке ({p}) на экране {t}?",
+                    "{t}画面で、点({p})にあるアイコンは何をしますか？", "บนหน้าจอ {t} ไอคอนที่จุด ({p}) ทำอะไร"),
     "widget_box": _t("What does the icon in the red box do on this screen?", "红框中的图标在此界面中的作用是什么？",
                      "À quoi sert l'icône dans le cadre rouge sur cet écran ?", "Какую функцию выполняет значок в красной рамке на этом экране?",
                      "この画面で赤枠内のアイコンは何をしますか？", "ไอคอนในกรอบสีแดงบนหน้าจอนี้มีหน้าที่อะไร"),
@@ -278,14 +279,8 @@ KNOWLEDGE_QUESTIONS: dict[str, dict[str, str]] = {
                      "Пользователь хочет {goal}. В каком порядке нужно выполнить шаги, начиная с этого экрана?",
                      "ユーザーは「{goal}」ことを望んでいます。この画面から始めて、手順はどの順番で行うべきですか？",
                      "ผู้ใช้ต้องการ{goal} เริ่มจากหน้าจอนี้ ต้องทำขั้นตอนตามลำดับใด"),
-    "plan_check": _t("The user wants to {goal}. Starting from this screen, is this order of steps correct: {steps}?",
-                     "用户想要{goal}。从当前界面开始，以下步骤顺序是否正确：{steps}？",
-                     "L'utilisateur veut {goal}. À partir de cet écran, cet ordre d'étapes est-il correct : {steps} ?",
-                     "Пользователь хочет {goal}. Верен ли, начиная с этого экрана, такой порядок шагов: {steps}?",
-                     "ユーザーは「{goal}」ことを望んでいます。この画面から始める場合、次の手順の順番は正しいですか：{steps}",
-                     "ผู้ใช้ต้องการ{goal} เริ่มจากหน้าจอนี้ ลำดับขั้นตอนนี้ถูกต้องหรือไม่: {steps}"),
 }
-# Text typed into search fields by type actions (seed section 3.4; distractors perturb it).
+# Text typed into search fields by type actions (seed section 3.4).
 TYPED_TEXTS: dict[str, dict[str, str]] = {
     "typed_weather": _t("weather today", "今天天气", "météo du jour", "погода сегодня", "今日の天気", "อากาศวันนี้"),
     "typed_wake": _t("Wake up", "起床", "Réveil", "Подъём", "起床", "ตื่นนอน"),

@@ -1,7 +1,7 @@
 """Builds the synthetic GUI Knowledge Bench set: screenshots and canonical JSONL rows per language.
 
 Same seed, same bytes (one seeded RNG, PNGs without timestamps, sorted JSON keys), cached under
-``cache_dir()/synth/gkb-v<GENERATOR_VERSION>-seed<seed>-n<per_subtask>`` by ``load_or_build``
+``cache_dir()/synth/gkb-v<GENERATOR_VERSION>-<split>-seed<seed>-n<per_subtask>`` by ``load_or_build``
 (built once, under a lock, renamed into place). Each row is a canonical document of
 ``gui_tasks.knowledge.schema`` for the plain variant, plus ``augmented_question`` and
 ``augmented_marks`` for the red-box variant (chosen by the task's metadata at load time).
@@ -20,24 +20,27 @@ from gui_tasks.knowledge.schema import AUG_FIELDS, SUBTASK_TYPE, SUBTASKS, lette
 from gui_tasks.mpr.schema import LANGS
 from gui_tasks.paths import cache_dir
 from gui_tasks.synth.cache import build_once
-from gui_tasks.synth.knowledge_questions import KQuestion, call_text, generate, stem_text, text
+from gui_tasks.synth.knowledge_questions import LETTERS_ALL, KQuestion, call_text, generate, stem_text, text
 from gui_tasks.synth.render import render
+from gui_tasks.synth.splits import EVAL, check_split
 from gui_tasks.synth.scene import Screen
 
 # Bump whenever the bytes of a set change (scenes, strings, rendering, question generators): it keys the cache.
-GENERATOR_VERSION = 2
+# v3 (issue 22): content splits (eval/memory/search/train, branded desktop), kind-balanced widget/layout options, widget
+# stems naming the icon by its point, parameter questions on four exchangeable point actions.
+GENERATOR_VERSION = 3
 __all__ = ["text_docs", "AUG_FIELDS", "GENERATOR_VERSION", "build_knowledge_synth", "load_or_build", "set_name", "build_questions"]
 
 
-def set_name(seed: int, per_subtask: int) -> str:
+def set_name(seed: int, per_subtask: int, split: str = EVAL) -> str:
     """Folder name of a cached set: generator version and parameters."""
-    return f"gkb-v{GENERATOR_VERSION}-seed{seed}-n{per_subtask}"
+    return f"gkb-v{GENERATOR_VERSION}-{check_split(split)}-seed{seed}-n{per_subtask}"
 
 
-def build_questions(seed: int = 0, per_subtask: int = 8) -> list[KQuestion]:
-    """The language-independent questions, sub-task by sub-task in Table 2 order."""
-    rng = random.Random(f"gkb-synth-v{GENERATOR_VERSION}:{seed}")
-    return [q for sub in SUBTASKS for q in generate(sub, per_subtask, rng)]
+def build_questions(seed: int = 0, per_subtask: int = 8, split: str = EVAL) -> list[KQuestion]:
+    """The language-independent questions of content split ``split``, sub-task by sub-task in Table 2 order."""
+    rng = random.Random(f"gkb-synth-v{GENERATOR_VERSION}:{check_split(split)}:{seed}")
+    return [q for sub in SUBTASKS for q in generate(sub, per_subtask, rng, split)]
 
 
 def question_id(subtask: str, index: int) -> str:
@@ -52,7 +55,8 @@ def _action_text(q: KQuestion, lang: str) -> str:
     return call_text(value, lang) if kind == "call" and isinstance(value, Action) else str(value)
 
 
-def _write(root: Path, final_root: Path, *, seed: int, per_subtask: int, langs: tuple[str, ...]) -> dict[str, Path]:
+def _write(root: Path, final_root: Path, *, seed: int, per_subtask: int, langs: tuple[str, ...],
+           split: str = EVAL) -> dict[str, Path]:
     unknown = [lang for lang in langs if lang not in LANGS]
     if unknown or not langs:
         raise ValueError(f"unknown languages {unknown}; choose from {LANGS}")
@@ -72,7 +76,7 @@ def _write(root: Path, final_root: Path, *, seed: int, per_subtask: int, langs: 
             rendered[key] = str(final_root / "images" / lang / name)
         return rendered[key]
 
-    for q in build_questions(seed, per_subtask):
+    for q in build_questions(seed, per_subtask, split):
         k = counters[q.subtask] = counters.get(q.subtask, -1) + 1
         qid = question_id(q.subtask, k)
         box = [{"kind": "box", "box": list(q.box)}] if q.box else []
@@ -87,7 +91,7 @@ def _write(root: Path, final_root: Path, *, seed: int, per_subtask: int, langs: 
                 "option_actions": list(q.option_actions), "images": [image(s, lang) for s in q.frames],
                 "image_size": list(q.frames[0].size), "marks": json.dumps(list(q.marks)), "answer": q.answer,
                 "source": "synthetic", "variant": "plain",
-                "meta": json.dumps({"seed": seed, "generator": f"gkb-synth-v{GENERATOR_VERSION}", "facts": q.facts,
+                "meta": json.dumps({"seed": seed, "split": split, "generator": f"gkb-synth-v{GENERATOR_VERSION}", "facts": q.facts,
                                     "screens": [s.key for s in q.frames]}, ensure_ascii=False, sort_keys=True, default=str),
                 "augmented_question": stem_text(q.aug_stem or q.stem, lang),
                 "augmented_marks": json.dumps(box + list(q.marks)),
@@ -103,35 +107,44 @@ def _write(root: Path, final_root: Path, *, seed: int, per_subtask: int, langs: 
     return files
 
 
-def text_docs(seed: int = 0, per_subtask: int = 8, langs: Sequence[str] = LANGS) -> dict[str, list[dict[str, Any]]]:
-    """``{lang: [question, options, answer letter, sub-task as "dimension"]}`` built without rendering, for the
-    text-only baselines (``gui_tasks.synth.baselines``); yes/no questions answer with the letter of their option."""
+def text_docs(split: str = EVAL, seed: int = 0, per_subtask: int = 8,
+              langs: Sequence[str] = LANGS) -> dict[str, list[dict[str, Any]]]:
+    """``{lang: [question, options, answer letter, sub-task as "dimension", screens]}`` of ``split``, built without
+    rendering, for the text-only baselines (``gui_tasks.synth.baselines``) and split checks; yes/no questions answer
+    with the letter of their option. ``screens``: the keys of every screen shown (options included), ``action``: the
+    action text, ``box``: the red box of the asked question; with the question they identify what a model is asked.
+    ``question`` is the question the tasks ask (``augmented_question``: the red-box one on Interface Perception)."""
     docs: dict[str, list[dict[str, Any]]] = {lang: [] for lang in langs}
     counters: dict[str, int] = {}
-    for q in build_questions(seed, per_subtask):
+    for q in build_questions(seed, per_subtask, split):
         k = counters[q.subtask] = counters.get(q.subtask, -1) + 1
         for lang in langs:
             mc = q.question_type == "multiple_choice"
             options = [text(o, lang) for o in q.options] if mc else list(q.options)
             answer = q.answer if mc else "ABCDEFGH"[list(q.options).index(q.answer)]
             docs[lang].append({"id": question_id(q.subtask, k), "lang": lang, "dimension": q.subtask,
-                               "question": stem_text(q.stem, lang), "options": options, "answer": answer})
+                               "question": stem_text(q.aug_stem or q.stem, lang), "options": options, "answer": answer,
+                               "action": _action_text(q, lang), "box": list(q.box) if q.box else None,
+                               "screens": [s.key for s in q.frames + q.option_frames],
+                               "answer_screen": q.option_frames[LETTERS_ALL.index(q.answer)].key if q.option_frames else ""})
     return docs
 
 
-def build_knowledge_synth(root: Path, *, seed: int = 0, per_subtask: int = 8, langs: Sequence[str] = LANGS) -> dict[str, Path]:
-    """Write the set for ``langs`` under ``root``; returns ``{lang: jsonl path}``."""
-    return _write(Path(root), Path(root), seed=seed, per_subtask=per_subtask, langs=tuple(langs))
+def build_knowledge_synth(root: Path, *, seed: int = 0, per_subtask: int = 8, langs: Sequence[str] = LANGS,
+                          split: str = EVAL) -> dict[str, Path]:
+    """Write the set of ``split`` for ``langs`` under ``root``; returns ``{lang: jsonl path}``."""
+    return _write(Path(root), Path(root), seed=seed, per_subtask=per_subtask, langs=tuple(langs), split=split)
 
 
-def load_or_build(seed: int = 0, per_subtask: int = 8, langs: Sequence[str] = LANGS, root: Path | None = None) -> dict[str, Path]:
-    """The cached set for these parameters, built on first use (all six languages together)."""
+def load_or_build(seed: int = 0, per_subtask: int = 8, langs: Sequence[str] = LANGS, root: Path | None = None,
+                  split: str = EVAL) -> dict[str, Path]:
+    """The cached set of ``split`` for these parameters, built on first use (all six languages together)."""
     langs = tuple(langs)
     unknown = [lang for lang in langs if lang not in LANGS]
     if unknown:
         raise ValueError(f"unknown languages {unknown}; choose from {LANGS}")
     base = Path(root) if root is not None else cache_dir() / "synth"
-    final = build_once(base, set_name(seed, per_subtask),
-                       lambda tmp, dest: _write(tmp, dest, seed=seed, per_subtask=per_subtask, langs=LANGS),
+    final = build_once(base, set_name(seed, per_subtask, split),
+                       lambda tmp, dest: _write(tmp, dest, seed=seed, per_subtask=per_subtask, langs=LANGS, split=split),
                        lambda dest: all((dest / f"{lang}.jsonl").is_file() for lang in LANGS))
     return {lang: final / f"{lang}.jsonl" for lang in langs}

@@ -8,10 +8,13 @@ screenshot that shows the goal's control, and plans by replaying each ordering. 
 language-independent; ``text`` localises their references. Interaction questions alternate between the
 phone apps (``mobile``, four action types) and the desktop file manager of ``scene.DESKTOP_APPS``
 (``desktop``, seven action types: single, double and right click, drag, hotkey, type, scroll).
+Sets are drawn from one content split (``gui_tasks.synth.splits``) with options that do not tell the answer
+(issue 22; ``generate``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import random
@@ -21,17 +24,16 @@ from typing import Any, Callable
 from gui_models.actions import DESKTOP_CALLS, MOBILE_CALLS, Action, to_call
 from gui_tasks.knowledge.marks import marks_for_action
 from gui_tasks.synth import i18n
-from gui_tasks.synth.questions import (TASKS, _goal_reached, _options, _plans, _unique, localise, perform, play,
-                                       random_background, random_screen, ref_of, relation_of)
-from gui_tasks.synth.scene import (APPS, DESKTOP_APPS, FILE_NAMES, ICON_FUNCTIONS, LONG_PRESS_SELECT, MIN_SCROLL_ROWS, Element,
+from gui_tasks.synth.questions import (TASKS, _goal_reached, _options, _plans, _title, _title_owner, _unique, distractor_kinds, localise,
+                                       perform, play, random_background, random_screen, ref_of, relation_of)
+from gui_tasks.synth.splits import EVAL, brand_split, check_split, owner_split, screen_split
+from gui_tasks.synth.scene import (APPS, BRANDS, DESKTOP_APPS, FILE_NAMES, ICON_FUNCTIONS, LONG_PRESS_SELECT, MIN_SCROLL_ROWS, Element,
                                    Screen, state_key, desktop_click, double_click, drag, hotkey, long_press, right_click, screen,
                                    scroll, tap, type_text)
 
 LETTERS = "ABCD"
 LETTERS_ALL = "ABCDEFG"  # seven desktop action types
 YES_NO = ("yes", "no", "unknown")
-# Seed section 3.4: hotkey distractors come from a set of common shortcuts.
-COMMON_HOTKEYS = ("ctrl c", "ctrl v", "ctrl z", "ctrl s", "alt tab", "ctrl shift n")
 FRAME = "original_px"  # points are pixels of the rendered screenshot
 
 
@@ -56,13 +58,9 @@ class KQuestion:
 
 
 def text(ref: Any, lang: str) -> str:
-    """A reference in ``lang``: ("lit", s) verbatim, ("typed", key, how) a perturbed typed text, else ``localise``."""
+    """A reference in ``lang``: ("lit", s) verbatim, else ``localise``."""
     if ref[0] == "lit":
         return ref[1]
-    if ref[0] == "typed":
-        return f"content='{perturb(i18n.TYPED_TEXTS[ref[1]][lang], ref[2])}'"
-    if ref[0] == "ynsteps":
-        return localise(("steps", ref[1]), lang)
     return i18n.as_option(localise(ref, lang))
 
 
@@ -73,21 +71,8 @@ def stem_text(stem: tuple[str, dict[str, Any]] | None, lang: str) -> str:
     key, refs = stem
     if key == "goal":
         return localise(refs["goal"], lang)
-    fmt = {k: (localise(("steps", v[1]), lang) if v[0] == "ynsteps" else localise(v, lang)) for k, v in refs.items()}
+    fmt = {k: v[1] if v[0] == "lit" else localise(v, lang) for k, v in refs.items()}
     return i18n.KNOWLEDGE_QUESTIONS[key][lang].format(**fmt)
-
-
-def perturb(s: str, how: str) -> str:
-    """Seed section 3.4 typing distractors: a case change, a partial deletion, a typo (two letters swapped)."""
-    if how == "same":
-        return s
-    if how == "cut":
-        return s[:-1]
-    if how == "swap":
-        return s[1] + s[0] + s[2:]
-    if how == "case":  # scripts without case get a doubled last character instead
-        return s.upper() if s.upper() != s else s + s[-1]
-    raise ValueError(how)
 
 
 def looks(scr: Screen) -> str:
@@ -114,44 +99,65 @@ def _marks(action: Action, scr: Screen, label: str | None = None) -> list[dict[s
 
 def q_state(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
     want = YES_NO[k % 3]
-    if want == "unknown":  # a switch of the same app that this screen does not show
+    if want == "unknown":
+        # a switch or checkbox of another screen of the split (drawn as the yes/no ones are) that this screen does not
+        # show: "unknown" stems come from the same distribution as the others, so no stem tells its answer (issue 22)
+        other = random_screen(rng, rich=True, split=screen_split(scr))
         shown = {e.label for e in scr.elements if e.label}
-        labels = sorted({r.label for p in APPS[scr.app].values() for r in p.rows if r.trailing == "toggle" and r.label not in shown})
-        if not labels:
+        cands = [e for e in _unique(other, [e for e in other.elements if e.role in ("toggle", "checkbox")])
+                 if other.get(e.owner).label not in shown]
+        if not cands:
             return None
-        lab = rng.choice(labels)
-        stem = ("state_on", {"x": ("switch", lab)})
+        e = rng.choice(cands)
+        lab = other.get(e.owner).label
+        stem = ("state_on" if e.role == "toggle" else "state_checked", {"x": ref_of(other, e)})
         return KQuestion("state", "yes_or_no", (scr,), stem, YES_NO, "unknown", aug_stem=stem, facts={"label": lab, "visible": False})
     cands = [e for e in _unique(scr, [e for e in scr.elements if e.role in ("toggle", "checkbox")]) if bool(e.state) == (want == "yes")]
     if not cands:
         return None
     e = rng.choice(cands)
     kind = "state_on" if e.role == "toggle" else "state_checked"
-    return KQuestion("state", "yes_or_no", (scr,), (kind, {"x": ref_of(scr, e)}), YES_NO, want, aug_stem=(f"{kind}_box", {}),
+    # the red-box question names the element too: "unknown" questions cannot box what the screen does not show, so a
+    # stem naming no element ("the switch in the red box") would have told "not unknown" without the screenshot
+    stem = (kind, {"x": ref_of(scr, e)})
+    return KQuestion("state", "yes_or_no", (scr,), stem, YES_NO, want, aug_stem=stem,
                      box=_box_mark(e), facts={"element": e.id, "state": bool(e.state)})
 
 
-def q_widget(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
-    cands = _unique(scr, [e for e in scr.elements if e.role in ("icon", "back") and not e.owner])
-    if not cands:
-        return None
-    e = rng.choice(cands)
-    fn = ICON_FUNCTIONS[e.icon]
-    built = _options(rng, ("function", fn), [("function", f) for f in i18n.FUNCTIONS], k % 4)
-    return built and KQuestion("widget", "multiple_choice", (scr,), ("widget", {"x": ref_of(scr, e)}), built[0], LETTERS[built[1]],
-                               aug_stem=("widget_box", {}), box=_box_mark(e), facts={"element": e.id, "function": fn})
+def items_widget(scr: Screen) -> list[tuple[str, KQuestion]]:
+    """(answer kind, question without options) per icon: the stem names the screen by its title and the icon
+    by its point (its name would echo its function: "the camera icon", "Opens the camera")."""
+    out = []
+    for e in scr.elements:
+        if e.role in ("icon", "back") and not e.owner and scr.active(e) and e.icon in ICON_FUNCTIONS:
+            fn = ICON_FUNCTIONS[e.icon]
+            x, y = _center(e)
+            stem = ("widget_at", {"t": _title(scr), "p": ("lit", f"{x}, {y}")})
+            out.append((fn, KQuestion(
+                "widget", "multiple_choice", (scr,), stem, (), "", aug_stem=("widget_box", {}), box=_box_mark(e),
+                facts={"element": e.id, "function": fn})))
+    return out
 
 
-def q_layout(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
+def _role(e: Element) -> str:
+    return "icon" if e.role == "back" else e.role
+
+
+def items_layout(scr: Screen) -> list[tuple[str, KQuestion]]:
+    """(answer kind, question without options) per pair of uniquely named elements in a relation."""
     cands = _unique(scr, [e for e in scr.elements if e.role in ("row", "icon", "back", "button", "tab", "input")])
-    pairs = [(a, b, rel) for a in cands for b in cands if a is not b and (rel := relation_of(a.box, b.box))]
-    if not pairs:
-        return None
-    a, b, rel = rng.choice(pairs)
-    built = _options(rng, ("relation", rel), [("relation", r) for r in i18n.RELATIONS], k % 4)
-    return built and KQuestion("layout", "multiple_choice", (scr,), ("layout", {"x": ref_of(scr, a), "y": ref_of(scr, b)}), built[0],
-                               LETTERS[built[1]], aug_stem=("layout_box", {"y": ref_of(scr, b)}), box=_box_mark(a),
-                               facts={"element": a.id, "reference": b.id, "relation": rel})
+    out = []
+    for a in cands:
+        for b in cands:
+            # same-role pairs only: "a row relative to an icon" is "below" on every screen (icons sit in the title bar),
+            # which the names in the plain stem told without the screenshot
+            rel = relation_of(a.box, b.box) if a is not b and _role(a) == _role(b) else None
+            if rel:
+                out.append((rel, KQuestion(
+                    "layout", "multiple_choice", (scr,), ("layout", {"x": ref_of(scr, a), "y": ref_of(scr, b)}), (), "",
+                    aug_stem=("layout_box", {"y": ref_of(scr, b)}),
+                    box=_box_mark(a), facts={"element": a.id, "reference": b.id, "relation": rel})))
+    return out
 
 
 # --- interaction prediction -------------------------------------------------------------------
@@ -225,11 +231,14 @@ def transitions(scr: Screen, rng: random.Random) -> list[tuple[str, Action, Scre
     return out
 
 
-def random_desktop_screen(rng: random.Random) -> Screen:
-    """The file manager in a random state: some files moved away, a selection, a scrolled list, an open menu or the viewer."""
+def random_desktop_screen(rng: random.Random, split: str = EVAL) -> Screen:
+    """The file manager in a random state: some files moved away, a selection, a scrolled list, an open menu or the
+    viewer; branded with one of ``split``'s brands (status bar and root title), which every transition keeps."""
+    brand = rng.choice([b for b in BRANDS["explorer"] if brand_split("explorer", b) == split])
     if rng.random() < 0.1:
-        return screen("explorer", "viewer", {"open_file": rng.choice(FILE_NAMES)})
+        return screen("explorer", "viewer", {"open_file": rng.choice(FILE_NAMES), "brand": brand})
     state: dict[str, Any] = {f"moved_{n}": True for n in rng.sample(FILE_NAMES, rng.randrange(3))}
+    state["brand"] = brand
     left = [n for n in FILE_NAMES if f"moved_{n}" not in state]
     r = rng.random()
     if r < 0.3:
@@ -286,53 +295,30 @@ def q_type(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
 
 
 def _fmt_param(a: Action) -> tuple:
-    """An action's parameters as an option text, the way appendix A.3 writes them inside the call."""
-    if a.type == "TYPE":
-        return ("typed", *a.text.split("|")) if "|" in a.text else ("typed", a.text, "same")
-    if a.type == "HOTKEY":
-        return ("lit", f"key='{a.text}'")
-    if a.type == "DRAG":
-        return ("lit", f"start_point='{a.point[0]} {a.point[1]}', end_point='{a.end_point[0]} {a.end_point[1]}'")
-    if a.type == "SCROLL":
-        return ("lit", f"point='{a.point[0]} {a.point[1]}', direction='{a.direction.lower()}'")
+    """A point action's parameter as an option text, the way appendix A.3 writes it inside the call."""
     return ("lit", f"point='{a.point[0]} {a.point[1]}'")
 
 
-def _param_distractors(scr: Screen, action: Action, nxt: Screen) -> list[Action]:
-    """Seed section 3.4 distractors, kept only when they would not also produce ``nxt``."""
-    w, h = scr.size
-    if action.type == "SCROLL":
-        cands = [Action("SCROLL", point=action.point, frame=FRAME, direction=d) for d in ("UP", "DOWN", "LEFT", "RIGHT")]
-    elif action.type == "TYPE":  # case change, partial deletion, typo
-        return [Action("TYPE", text=f"{action.text}|{how}") for how in ("case", "cut", "swap")]
-    elif action.type == "HOTKEY":
-        cands = [Action("HOTKEY", text=k) for k in COMMON_HOTKEYS]
-    elif action.type == "DRAG":  # reversed direction, shortened distance, swapped start and end
-        (x1, y1), (x2, y2) = action.point, action.end_point
-        clamp = lambda x, y: (min(max(int(x), 0), w - 1), min(max(int(y), 0), h - 1))  # noqa: E731
-        cands = [Action("DRAG", point=action.point, end_point=clamp(2 * x1 - x2, 2 * y1 - y2), frame=FRAME),
-                 Action("DRAG", point=action.point, end_point=clamp((x1 + x2) / 2, (y1 + y2) / 2), frame=FRAME),
-                 Action("DRAG", point=action.end_point, end_point=action.point, frame=FRAME)]
-    else:  # nearby but incorrect points: the centres of the closest other elements
-        others = sorted((e for e in scr.elements if e.role != "status" and _center(e) != action.point),
-                        key=lambda e: (abs(_center(e)[0] - action.point[0]) + abs(_center(e)[1] - action.point[1]), e.id))
-        cands = [Action(action.type, point=p, frame=FRAME) for p in dict.fromkeys(_center(e) for e in others)]
-    keep = [c for c in cands if c != action and looks(apply(scr, c)) != looks(nxt)]
-    return list(dict.fromkeys(keep))
+POINT_CALLS = ("CLICK", "LONG_PRESS", "DOUBLE_CLICK", "RIGHT_CLICK")
 
 
 def q_parameter(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
-    moves = transitions(scr, rng)
-    if not moves:
+    """Options without tells (issue 22): four actions of one call on the same screen, each leading to a different
+    screen; which of them is right is drawn uniformly (the letter cycles), so every point is right about one time in
+    four. Only point calls: the seed's typing, hotkey, drag and scroll distractors (section 3.4: typos, common
+    shortcuts, reversed drags, other directions) are never right, a text-only tell, so the synthetic set leaves them out."""
+    by_call: dict[str, dict[str, tuple[Action, Screen, dict[str, Any]]]] = {}
+    for name, action, nxt, facts in transitions(scr, rng):
+        if action.type in POINT_CALLS:
+            by_call.setdefault(name, {}).setdefault(looks(nxt), (action, nxt, facts))
+    calls = sorted(c for c, moves in by_call.items() if len({m[0].point for m in moves.values()}) == len(moves) >= 4)
+    if not calls:
         return None
-    name, action, nxt, facts = rng.choice(moves)
+    name = rng.choice(calls)
+    picked = rng.sample(sorted(by_call[name].values(), key=lambda m: m[0].point), 4)
     slot = k % 4
-    pool = _param_distractors(scr, action, nxt)
-    if len(pool) < 3:
-        return None
-    cands = pool[:3] if action.type in ("CLICK", "LONG_PRESS", "DOUBLE_CLICK", "RIGHT_CLICK") else rng.sample(pool, 3)
-    rng.shuffle(cands)
-    ordered = cands[:slot] + [action] + cands[slot:]
+    action, nxt, facts = picked[slot]
+    ordered = [m[0] for m in picked]
     opts = tuple(_fmt_param(a) for a in ordered)
     marks = [m for letter, a in zip(LETTERS, ordered) if a.point is not None for m in _marks(a, scr, letter)]
     return KQuestion("parameter", "multiple_choice", (scr, nxt), None, opts, LETTERS[slot], action=("lit", name),
@@ -352,9 +338,12 @@ def _visible_state(scr: Screen, key: str) -> bool | None:
     return None
 
 
-def q_goal(rng: random.Random, _scr: Screen, k: int) -> KQuestion | None:
+def q_goal(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
+    """``scr`` only names the split: the task runs in one of the split's brands of its app."""
     task = rng.choice(_TOGGLE_TASKS)
-    frames = [s for s, _ in play(task, random_background(task, rng))]
+    split = screen_split(scr)
+    brand = rng.choice([b for b in BRANDS[task[0]] if brand_split(task[0], b) == split])
+    frames = [s for s, _ in play(task, {**random_background(task, rng), "brand": brand})]
     (key, initial), = task[4].items()
     want = YES_NO[k % 3]
     shown = {"yes": frames, "no": frames[:-1], "unknown": frames[:1]}[want]
@@ -369,15 +358,8 @@ def q_goal(rng: random.Random, _scr: Screen, k: int) -> KQuestion | None:
 
 def q_plan(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
     plans = _plans(scr)
-    if k % 3 == 0:  # short plans as yes/no questions on one ordering (seed section 3.5)
-        plans = [p for p in plans if len(p[2]) == 2]
-        if not plans:
-            return None
-        goal, pred, steps = rng.choice(plans)
-        shown = steps if (k // 3) % 2 == 0 else tuple(reversed(steps))
-        answer = "yes" if _goal_reached(pred, perform(scr, shown)) else "no"
-        return KQuestion("plan", "yes_or_no", (scr,), ("plan_check", {"goal": goal, "steps": ("ynsteps", shown)}), YES_NO, answer,
-                         facts={"goal": goal[1], "goal_state": pred, "steps_shown": [s[2] for s in shown]})
+    # Seed section 3.5 also asks short plans as yes/no questions on one ordering; the synthetic set leaves them out
+    # (issue 22): "unknown" is never their answer, so "not the longest option" answered them without the screen.
     plans = [p for p in plans if len(p[2]) >= 3]
     if not plans:
         return None
@@ -391,15 +373,16 @@ def q_plan(rng: random.Random, scr: Screen, k: int) -> KQuestion | None:
 
 
 GENERATORS: dict[str, Callable[[random.Random, Screen, int], KQuestion | None]] = {
-    "state": q_state, "widget": q_widget, "layout": q_layout, "effect": q_effect, "type": q_type, "parameter": q_parameter,
-    "goal": q_goal, "plan": q_plan,
+    "state": q_state, "effect": q_effect, "type": q_type, "parameter": q_parameter, "goal": q_goal, "plan": q_plan,
 }
+# Sub-tasks whose answer is one of a fixed set of kinds (function, relation): options drawn kind-balanced.
+ITEMS: dict[str, Callable[[Screen], list[tuple[str, KQuestion]]]] = {"widget": items_widget, "layout": items_layout}
 
 
-def _screen_for(subtask: str, rng: random.Random, k: int) -> Screen:
+def _screen_for(subtask: str, rng: random.Random, k: int, split: str = EVAL) -> Screen:
     if subtask in ("effect", "type", "parameter") and k % 2 == 1:  # every other interaction question is on the desktop
-        return random_desktop_screen(rng)
-    scr = random_screen(rng)
+        return random_desktop_screen(rng, split)
+    scr = random_screen(rng, rich=True, split=split)
     if subtask in ("effect", "type", "parameter") and rng.random() < 0.3:  # scrolled lists: scroll-up transitions too
         n = len(APPS[scr.app][scr.page].rows)
         if n >= MIN_SCROLL_ROWS:
@@ -407,25 +390,102 @@ def _screen_for(subtask: str, rng: random.Random, k: int) -> Screen:
     return scr
 
 
-def generate(subtask: str, n: int, rng: random.Random) -> list[KQuestion]:
-    """``n`` distinct questions of one sub-task; the i-th aims at answer i (letters mod 4, yes/no/unknown mod 3).
+def owner(q: KQuestion) -> str | None:
+    """The content key owning a question (its split is ``splits.owner_split`` of it); None when its screens own it.
 
-    Interaction questions alternate platforms (even i: mobile, odd i: desktop); action-type questions cycle
-    through the platform's action types.
+    Layout: the question the tasks ask (red box, names the reference), so a reference seen in another split with its
+    own mix of answers tells nothing; plan: its stem (the goal); widget: the screen title its plain question names.
+    State and goal ask a few texts ("Is 'Wi-Fi' turned on in this screenshot?") of every split's screens with answers
+    cycling yes/no/unknown, and effect, type and parameter have no question text: their screens own them.
     """
+    if q.subtask == "layout":
+        return f"gkb-layout|{q.aug_stem!r}"
+    if q.subtask == "plan":
+        return f"gkb-plan|{q.stem!r}"
+    if q.subtask == "widget":
+        return _title_owner("gkb-widget", q.frames[0])
+    return None
+
+
+def in_split(q: KQuestion, split: str) -> bool:
+    """Every screen the question shows (options included) and its owner belong to ``split``."""
+    key = owner(q)
+    return (all(screen_split(s) == split for s in q.frames + q.option_frames)
+            and (key is None or owner_split(key) == split))
+
+
+def _key(q: KQuestion) -> str:
+    """What a question asks and its right answer (screens, stem, action, the right option or option screen), not its
+    distractors: two questions with the same key are one question, whichever options they offer."""
+    right = (q.answer if q.question_type == "yes_or_no" else
+             q.option_frames[LETTERS.index(q.answer)].key if q.option_frames else
+             q.options[LETTERS_ALL.index(q.answer)] if q.options else None)
+    return repr((tuple(s.key for s in q.frames), q.stem, q.action, right))
+
+
+def generate(subtask: str, n: int, rng: random.Random, split: str = EVAL) -> list[KQuestion]:
+    """``n`` distinct questions of one sub-task in content split ``split`` (``gui_tasks.synth.splits``).
+
+    The i-th aims at answer i (letters mod 4, yes/no/unknown mod 3). Interaction questions alternate platforms (even i:
+    mobile, odd i: desktop); action-type questions cycle through the platform's action types. Widget and layout
+    options are kind-balanced (``_generate_balanced``). A question is kept only when its owner (its stem) and every
+    screen it shows belong to ``split``, so no (question, answer) pair and no screen occurs in two splits.
+    """
+    check_split(split)
+    if subtask in ITEMS:
+        return _generate_balanced(subtask, n, rng, split)
     out: list[KQuestion] = []
     seen: set[str] = set()
     attempts = 0
     while len(out) < n:
         attempts += 1
-        if attempts > 400 * n:
-            raise RuntimeError(f"could not generate {n} distinct {subtask} questions")
-        q = GENERATORS[subtask](rng, _screen_for(subtask, rng, len(out)), len(out))
-        if not q:
+        if attempts > 400 * n + 10_000:  # plan questions need a screen with a three-step plan: about 1 in 100
+            raise RuntimeError(f"could not generate {n} distinct {subtask} questions in split {split!r}")
+        q = GENERATORS[subtask](rng, _screen_for(subtask, rng, len(out), split), len(out))
+        if not q or not in_split(q, split):
             continue
-        key = repr((tuple(s.key for s in q.frames), q.stem, q.options, q.answer, q.action, tuple(s.key for s in q.option_frames)))
+        key = _key(q)
         if key in seen:
             continue
         seen.add(key)
         out.append(q)
+    return out
+
+
+def _generate_balanced(subtask: str, n: int, rng: random.Random, split: str, max_screens: int = 20_000) -> list[KQuestion]:
+    """Widget and layout (issue 22): answer kinds drawn in cycles over every kind the split offers, distractor kinds by
+    ``questions.distractor_kinds``, so each option text is right about one time in four; letters cycle A-D."""
+    need = n // 4 + 4
+    by_kind: dict[str, dict[str, KQuestion]] = {}
+    last_new = 0
+    for drawn in range(max_screens):
+        for kind, q in ITEMS[subtask](random_screen(rng, rich=True, split=split)):
+            if in_split(q, split) and _key(q) not in by_kind.setdefault(kind, {}):
+                by_kind[kind][_key(q)] = q
+                last_new = drawn
+        if drawn > 200 and by_kind and (min(len(v) for v in by_kind.values()) >= need or drawn - last_new > 300 + 10 * need):
+            break
+    kinds = sorted(k for k, v in by_kind.items() if v)
+    if len(kinds) < 4:
+        raise RuntimeError(f"split {split!r} offers {len(kinds)} {subtask} answer kinds, need 4")
+    table = "function" if subtask == "widget" else "relation"
+    unused = {k: rng.sample(sorted(v.values(), key=_key), len(v)) for k, v in sorted(by_kind.items())}
+    right = dict.fromkeys(kinds, 0)
+    wrong = dict.fromkeys(kinds, 0)
+    out: list[KQuestion] = []
+    cycle: list[str] = []
+    while len(out) < n:
+        if not any(unused.values()):
+            raise RuntimeError(f"could not generate {n} distinct {subtask} questions in split {split!r}")
+        if not cycle:
+            cycle = rng.sample(kinds, len(kinds))
+        kind = cycle.pop()
+        if not unused[kind]:
+            continue
+        q = unused[kind].pop()
+        slot = len(out) % 4
+        right[kind] += 1
+        picked = [(table, k) for k in distractor_kinds([k for k in kinds if k != kind], right, wrong, rng)]
+        options = tuple(picked[:slot]) + ((table, kind),) + tuple(picked[slot:])
+        out.append(dataclasses.replace(q, options=options, answer=LETTERS[slot]))
     return out

@@ -504,6 +504,16 @@ def catalogue(dimension: str, split: str, rng: random.Random, need: int, max_scr
     return {k: list(v.values()) for k, v in sorted(by_kind.items())}
 
 
+def distractor_kinds(pool: list[str], right: dict[str, int], wrong: dict[str, int], rng: random.Random) -> list[str]:
+    """Three distractor kinds from ``pool`` (the answer kinds other than the right one), in random order: the kinds
+    furthest below three wrong showings per right one first, so each option text is right 1 time in 4 (updates
+    ``wrong``). Shared by the MPR-GUI and GUI Knowledge Bench generators."""
+    chosen = sorted(pool, key=lambda k: (wrong[k] - 3 * right[k], rng.random()))[:3]
+    for k in chosen:
+        wrong[k] += 1
+    return rng.sample(chosen, 3)
+
+
 def generate(dimension: str, n: int, rng: random.Random, split: str = "eval") -> list[Question]:
     """``n`` distinct questions of ``split``; the i-th has its answer at letter i mod 4 (balanced over A-D), answer kinds
     cycle through every kind the split offers, distractor kinds are drawn uniformly from the same pool."""
@@ -536,11 +546,7 @@ def generate(dimension: str, n: int, rng: random.Random, split: str = "eval") ->
             pool = [k for k in kinds if k != kind]
             if len(pool) < 3:
                 raise RuntimeError(f"split {split!r}: fewer than three {dimension} distractor kinds for {kind!r}")
-            # the kinds furthest below three wrong showings per right one first: each text is right 1 time in 4
-            chosen = sorted(pool, key=lambda k: (wrong[k] - 3 * right[k], rng.random()))[:3]
-            for k in chosen:
-                wrong[k] += 1
-            picked = [_kind_ref(dimension, k, it, goals) for k in rng.sample(chosen, 3)]
+            picked = [_kind_ref(dimension, k, it, goals) for k in distractor_kinds(pool, right, wrong, rng)]
         options = tuple(picked[:slot]) + (it.correct,) + tuple(picked[slot:])
         facts = {k: v for k, v in it.facts.items() if k not in ("others", "other_steps")}
         if dimension == "AP":
@@ -550,4 +556,4 @@ def generate(dimension: str, n: int, rng: random.Random, split: str = "eval") ->
     return out
 
 
-__all__ = ["Question", "Item", "ITEMS", "catalogue", "positional", "generate", "localise", "stem_text", "option_text", "region_of", "relation_of", "ref_of", "find", "perform", "play", "TASKS"]
+__all__ = ["Question", "Item", "distractor_kinds", "ITEMS", "catalogue", "positional", "generate", "localise", "stem_text", "option_text", "region_of", "relation_of", "ref_of", "find", "perform", "play", "TASKS"]

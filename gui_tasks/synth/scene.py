@@ -184,6 +184,8 @@ BRANDS: dict[str, tuple[str, ...]] = {
     "music": ("Tunely", "Groovebox", "Melodia", "Soundwave", "Beatnik", "Echoes", "Vinylo", "Harmonia"),
     "files": ("FileNest", "Docket", "Foldr", "Stashy", "Binder", "Archiva", "Drawer", "Cabinet"),
     "browser": ("Voyager", "Surfly", "Pathfinder", "Webly", "Compass", "Roamer", "Navi", "Trailhead"),
+    # the desktop file manager (GUI Knowledge Bench interaction questions): its splits by brand too
+    "explorer": ("FileDeck", "Folderly", "Shelfy", "DiskView", "Crate", "Ledger", "Vaultr", "Satchel"),
 }
 DYNAMIC_ROWS: dict[tuple[str, str], tuple[str, ...]] = {
     ("files", "root"): ("IMG_0412.jpg", "taxes_2024.pdf", "invoice_88.pdf", "holiday.mp4", "cv_final.docx", "plan_v2.xlsx",

@@ -3,8 +3,9 @@
 Seeds do not separate content (the same screen and question come back under another seed), so
 splits partition the content itself. Screens: every app of the MPR-GUI world comes in eight
 brands (``scene.BRANDS``, drawn in the status bar and on the app's root page), two per split, so
-no rendered screen occurs in two splits. Questions: each question's owning content (its stem, or
-for RI/SI, whose stem is constant, its answer goal) belongs to one split by a keyed hash. A
+no rendered screen occurs in two splits (the GUI Knowledge Bench's desktop file manager has eight brands too).
+Questions: each question's owning content (its stem, or for RI/SI, whose stem is constant, its answer goal;
+GUI-KB: ``knowledge_questions.owner``) belongs to one split by a keyed hash. A
 question is generated for split S only when its owner and every frame it shows belong to S, so
 no (question, correct answer) pair occurs in two splits. Seeds vary the draw inside a split.
 """
