@@ -204,6 +204,6 @@ def test_lmms_eval_indexes_our_tasks_and_backends_despite_exiting_plugins(tmp_pa
     env = {**subprocess_env, "PYTHONPATH": os.pathsep.join([str(site), subprocess_env["PYTHONPATH"]])}
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
-    assert "TASKS True True" in proc.stdout and "MODELS ['gui_hf', 'gui_wrap']" in proc.stdout and "METRICS True" in proc.stdout
+    assert "TASKS True True" in proc.stdout and "MODELS ['gui_hf', 'gui_wrap', 'gui_openai']" in proc.stdout and "METRICS True" in proc.stdout
     assert "task plugin 'acme_exit_t' (acme_exit_t) failed to load: SystemExit(3)" in proc.stderr
     assert "'acme_exit_m' (acme-acme_exit_m: acme_exit_m) left out: import failed: SystemExit(3)" in proc.stderr
