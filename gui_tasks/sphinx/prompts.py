@@ -127,7 +127,8 @@ LOWLEVEL_TOUCH_BY_POINT = """Touch Screen Actions:
 `text [x,y] [content]`: Use this to type the content into the field with coordination (x,y).
 `swipe [start_x,start_y] [end_x,end_y]`: swipe from coordination (start_x, start_y) to coordination (end_x, end_y).
 """
-_LOWLEVEL_RULES = """
+# The global actions, word for word the same in run_lowlevel.py's prompt and in the agents' prompts.
+_GLOBAL_ACTIONS = """
 
 Global Navigation Actions:
 `press [back]`: Press back button.
@@ -136,7 +137,8 @@ Global Navigation Actions:
 `press [none]`: Do nothing but wait for the UI page completely loaded.
 `press [stop]`: Issue this action when you believe the task is complete.
 `press [enter]`: Press the "Enter" key.
-
+"""
+_LOWLEVEL_RULES = _GLOBAL_ACTIONS + """
 To be successful, it is very important to follow the following rules:
 1. You should only issue an action that is valid given the current observation
 2. You should only issue one action at a time.
@@ -178,16 +180,7 @@ _REACT_SYSTEM = ("You are an autonomous intelligent agent tasked with navigating
                  "The TASK: This is the task you're trying to complete.\n"
                  "The OBSERVATION: {observation_description}\n"
                  "The PREVIOUS ACTION: This is the action you just performed. It may be helpful to track your progress.\n")
-_REACT_GLOBAL = """
 
-Global Navigation Actions:
-`press [back]`: Press back button.
-`press [restart]`: Press to restart the app.
-`press [home]`:  Press to return to the desktop.
-`press [none]`: Do nothing but wait for the UI page completely loaded.
-`press [stop]`: Issue this action when you believe the task is complete.
-`press [enter]`: Press the "Enter" key.
-"""
 _REACT_DOMAIN = """To be successful, it is very important to follow the following rules:
 1. You should only issue an action that is valid given the current observation
 2. You should only issue one action at a time.
@@ -213,7 +206,7 @@ def react_prompt(modality: str, *, instruction: str, previous_action: str, obser
     by_point = modality == "image"
     description = {"text": REACT_OBSERVATION_TEXT, "image": REACT_OBSERVATION_IMAGE, "annotated_image": REACT_OBSERVATION_ANNOTATED}[modality]
     action_space = ("The actions you can perform fall into several categories:\n\n"
-                    + (LOWLEVEL_TOUCH_BY_POINT if by_point else LOWLEVEL_TOUCH_BY_INDEX) + _REACT_GLOBAL)
+                    + (LOWLEVEL_TOUCH_BY_POINT if by_point else LOWLEVEL_TOUCH_BY_INDEX) + _GLOBAL_ACTIONS)
     domain = _REACT_DOMAIN.replace("{action_format}", "text [123,456] [some text]" if by_point else "text [12] [some text]")
     if modality == "text":
         template = REACT_TEMPLATE_TEXT.format(observation=observation, instruction=instruction, previous_action=previous_action)
@@ -254,7 +247,7 @@ REFLECTION_TEMPLATE = ("PREVIOUS OBSERVATION:\n{observation}\nTASK: {instruction
 
 def reflexion_action_prompt(*, instruction: str, previous_action: str, observation: str) -> str:
     """``reflect_prompt_text``'s action prompt: ReAct's text system, actions and rules, then the template (no examples line)."""
-    action_space = "The actions you can perform fall into several categories:\n\n" + LOWLEVEL_TOUCH_BY_INDEX + _REACT_GLOBAL
+    action_space = "The actions you can perform fall into several categories:\n\n" + LOWLEVEL_TOUCH_BY_INDEX + _GLOBAL_ACTIONS
     domain = _REACT_DOMAIN.replace("{action_format}", "text [12] [some text]")  # react_prompt_text's, already filled
     template = REACT_TEMPLATE_TEXT.format(observation=observation, instruction=instruction, previous_action=previous_action)
     return "\n".join([_REACT_SYSTEM.format(observation_description=REACT_OBSERVATION_TEXT), action_space, domain, template])
