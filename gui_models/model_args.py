@@ -41,7 +41,7 @@ def check_gui_hf_args(args: Mapping[str, Any], owner: str = GUI_HF) -> None:
     resolve(args.get("interventions"), {k: v for k, v in args.items() if "." in k})
 
 
-GUI_OPENAI_KNOWN = frozenset({"base_url", "model", "api_key", "api_key_env", "concurrency", "timeout", "max_retries",
+GUI_OPENAI_KNOWN = frozenset({"base_url", "model", "api_key_env", "concurrency", "timeout", "max_retries",
                               "retry_budget_s", "max_new_tokens", "response_cache", "capture_logits", "logprobs",
                               "top_logprobs", "tokenizer", "frame", "min_pixels", "max_pixels", "resize_budget",
                               "image_scale", "system_prompt", "interventions", "batch_size", "max_batch_size", "device"})
@@ -59,6 +59,9 @@ def check_gui_openai_args(args: Mapping[str, Any], owner: str = GUI_OPENAI) -> N
     """``gui_openai``'s model args: known names, capture mode, no forward-stage intervention, the intervention parameters."""
     from gui_interventions.manager import resolve
 
+    if "api_key" in args:  # lmms-eval writes --model_args into every results file (and submissions carry them)
+        raise ValueError(f"{owner}: api_key= in model args would be written into lmms-eval's results files; put the key "
+                         "in an environment variable and name it with api_key_env=VAR (default OPENAI_API_KEY)")
     bad = [k for k in args if "." not in k and k not in GUI_OPENAI_KNOWN]
     if bad:
         raise ValueError(f"{owner}: unknown model args {bad}; known: {sorted(GUI_OPENAI_KNOWN)} and <intervention>.<param>")

@@ -10,8 +10,9 @@ generation core as ``gui_hf`` (``gui_models.generation_core``); forward-stage in
 Model args (``--model_args k=v,...``):
     base_url        one server, or several separated by ``|`` (requests go to the least busy one)
     model           the served model name (vLLM: the ``--model`` path or ``--served-model-name``)
-    api_key         default: the variable named by ``api_key_env`` (default ``OPENAI_API_KEY``), else
-                    ``EMPTY`` (local servers need none)
+    api_key_env     the environment variable holding the key (default ``OPENAI_API_KEY``); unset: ``EMPTY``
+                    (local servers need none). ``api_key=`` itself is refused in model args: lmms-eval writes
+                    them into its results files (the Python constructor still takes ``api_key``)
     concurrency     requests in flight over all servers (default 8)
     timeout         seconds per attempt (default 120); ``max_retries`` attempts (default 5) within
                     ``retry_budget_s`` seconds (default 300), backoff with jitter, on 408/409/429/5xx,
@@ -259,7 +260,9 @@ class GuiOpenAI(lmms):
     def create_from_arg_string(cls, arg_string: str, additional_config: dict | None = None) -> "GuiOpenAI":
         from lmms_eval import utils
 
-        return cls(**utils.simple_parse_args_string(arg_string))
+        args = utils.simple_parse_args_string(arg_string)
+        check_gui_openai_args(args, OWNER)  # model args land in results files: no key among them
+        return cls(**args)
 
     def __init__(self, base_url: str | None = None, model: str | None = None, api_key: str | None = None,
                  api_key_env: str = "OPENAI_API_KEY", concurrency: int | str = 8, timeout: float | str = 120,

@@ -323,10 +323,9 @@ def test_a_submissions_gui_openai_args_are_rechecked_as_the_backend_checks_them(
     base = "base_url=http://127.0.0.1:18999/v1,model=m"
     check_model_args("gui_openai", base + ",interventions=blind,blind.mode=remove,concurrency=4")
     for extra, why in ((",prompt_affix.suffix=x", "prompt_affix"), (",interventions=gui_xli", "forward pass"),
-                       (",temprature=0", "unknown model args"), (",interventions=blind,blind.shade=1", "blind")):
+                       (",temprature=0", "unknown model args"), (",interventions=blind,blind.shade=1", "blind"),
+                       (",api_key=sk-secret", "api_key_env")):
         with pytest.raises(ValueError, match=why):
             check_model_args("gui_openai", base + extra)
-        with pytest.raises(ValueError, match=why):  # the backend itself refuses the same arguments
-            from lmms_eval.utils import simple_parse_args_string
-
-            GuiOpenAI(**{"response_cache": "none", **simple_parse_args_string(base + extra)})
+        with pytest.raises(ValueError, match=why):  # the backend itself refuses the same arguments (as lmms-eval builds it)
+            GuiOpenAI.create_from_arg_string(base + extra + ",response_cache=none")
