@@ -54,9 +54,11 @@ def _run(model: str, args: str, tasks, out: Path, env: dict) -> tuple[dict, str]
     files = find_results(out)
     results = json.loads(files[-1].read_text(encoding="utf-8"))["results"] if files else {}
     log = proc.stdout + proc.stderr
-    errors = [line for line in log.splitlines() if "Error during evaluation" in line or line.startswith(("ValueError", "TypeError",
-                                                                                                           "ModuleNotFoundError"))]
-    return results, (errors[-1] if errors else log[-300:]).strip()
+    errors = [line for line in log.splitlines() if "Error during evaluation" in line or "has no multi-round generation" in line
+              or line.startswith(("ValueError", "TypeError", "ModuleNotFoundError"))]
+    # a task ran when it was scored: a multi-round task a backend cannot run is listed with its alias only
+    scored = {t: r for t, r in results.items() if any("," in k for k in r)}
+    return scored, (errors[-1] if errors else log[-300:]).strip()
 
 
 def _samples(out: Path, task: str) -> list[dict]:
