@@ -68,3 +68,16 @@ def tiny_grounding_checkpoint(session_cache) -> Path:
     if not (out / "gui_eval_tiny_grounding.json").is_file():
         build_tiny_grounding_model(out, steps=120, seed=0)
     return out
+
+
+@pytest.fixture(scope="session")
+def honest(session_cache, tmp_path_factory) -> dict:
+    """One honest MPR-GUI submission (six synthetic languages, scripted answers) for every submission test; each test
+    deep-copies it before changing anything."""
+    from submission_helpers import honest_run
+
+    from gui_tasks.leaderboard import build_submission
+
+    root = tmp_path_factory.mktemp("honest")
+    honest_run(root)
+    return build_submission(root)

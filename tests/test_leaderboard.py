@@ -24,13 +24,6 @@ def mpr_tasks(session_cache):
     return {lang: load_task(f"mpr_gui_synth_{lang}") for lang in LANGS}
 
 
-@pytest.fixture(scope="session")
-def honest(mpr_tasks, tmp_path_factory):
-    root = tmp_path_factory.mktemp("honest")
-    honest_run(root)
-    return build_submission(root)
-
-
 def test_lmms_eval_doc_hash_is_the_same_for_every_sample_so_we_hash_documents_ourselves(mpr_tasks):
     from lmms_eval.utils import hash_string
 

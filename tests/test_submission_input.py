@@ -8,18 +8,10 @@ import json
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
-from submission_helpers import honest_run
 
 from gui_tasks.cli import main as cli_main
-from gui_tasks.leaderboard import (MAX_DEPTH, SubmissionError, build_submission, nesting_depth, parse_submission,
+from gui_tasks.leaderboard import (MAX_DEPTH, SubmissionError, nesting_depth, parse_submission,
                                    submission_hash, validate_submission)
-
-
-@pytest.fixture(scope="module")
-def honest(session_cache, tmp_path_factory):
-    root = tmp_path_factory.mktemp("honest_input")
-    honest_run(root)
-    return build_submission(root)
 
 
 def _rehash(sub):

@@ -268,16 +268,7 @@ def reflexion_reflection_prompt(*, instruction: str, previous_action: str, befor
 # answer lists the plan as "[step]" lines after "High-level Plan:"; then one grounding round per plan step (the current
 # step as CURRENT PLAN), read like ReAct's; ```press [replan]``` waits ('press [none]') and plans again after the step.
 OFFICIAL_PLANNER_PROTOCOL = "sphinx-official-llmplanner-v1"
-_PLANNER_ACTIONS = """
-
-Global Navigation Actions:
-`press [back]`: Press back button.
-`press [restart]`: Press to restart the app.
-`press [home]`:  Press to return to the desktop.
-`press [none]`: Do nothing but wait for the UI page completely loaded.
-`press [stop]`: Issue this action when you believe the task is complete.
-`press [enter]`: Press the "Enter" key.
-"""
+_PLANNER_ACTIONS = _GLOBAL_ACTIONS  # word for word the ReAct / run_lowlevel.py global actions
 _PLANNER_HEAD = ("You are an autonomous intelligent agent tasked with navigating a mobile app. You will be given app-based tasks. ")
 PLANNER_SYSTEM_GROUNDING = (
     _PLANNER_HEAD + "These tasks will be accomplished through the use of specific actions you can issue.\n\n"
