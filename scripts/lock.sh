@@ -8,12 +8,12 @@
 # `bash scripts/drift.sh` shows what the newest releases change before you do (docs/maintenance.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-UV_VERSION="${GUI_EVAL_UV_VERSION:-0.13.9}"
+# shellcheck source=scripts/uv_tool.sh
+. scripts/uv_tool.sh
 tools="$(mktemp -d)"
 trap 'rm -rf "$tools"' EXIT
-python3 -m venv "$tools/venv"
-"$tools/venv/bin/python" -m pip install -q --disable-pip-version-check "uv==$UV_VERSION" 2>&1 | grep -v "^WARNING: Location" >&2 || true
-uv=("$tools/venv/bin/uv" pip compile --quiet --python-version 3.11 --python-platform x86_64-manylinux_2_28
+make_uv "$tools"
+uv=("$UV" pip compile --quiet --python-version 3.11 --python-platform x86_64-manylinux_2_28
     --generate-hashes --custom-compile-command "bash scripts/lock.sh" ${GUI_EVAL_LOCK_ARGS:-})
 "${uv[@]}" setup.cfg --constraint requirements/torch.txt -o requirements/runtime.lock
 "${uv[@]}" setup.cfg --extra test --constraint requirements/torch.txt --constraint requirements/runtime.lock \
