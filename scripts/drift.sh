@@ -29,18 +29,21 @@ make_uv "$work"
 # setup.cfg's requirements (install_requires + the test extra) as a requirements file; --lift-exclusions drops the
 # block of known-bad exclusions (the lines after the "Known-bad releases" comment).
 python3 - "$lift" > "$work/newest.in" <<'PY'
-import configparser, sys
-cfg = configparser.ConfigParser(); cfg.read("setup.cfg")
+import re, sys
+# Read raw: configparser drops the comment lines inside a value, and the exclusion block is found by its comment.
+text = open("setup.cfg", encoding="utf-8").read()
+def block(key):
+    m = re.search(rf"^{key}\s*=\s*\n((?:[ \t]+.*\n|[ \t]*\n)+)", text, re.M)
+    return [line.strip() for line in m.group(1).splitlines() if line.strip()]
 lift = sys.argv[1] == "1"; skipping = False
-for line in cfg["options"]["install_requires"].splitlines():
-    line = line.strip()
+for line in block("install_requires"):
     if line.startswith("#"):
         skipping = skipping or (lift and "Known-bad releases" in line)
-    elif line:
+    else:
         print(f"# lifted: {line}" if skipping else line)
-for line in cfg["options.extras_require"]["test"].splitlines():
-    if line.strip() and not line.strip().startswith("#"):
-        print(line.strip())
+for line in block("test"):
+    if not line.startswith("#"):
+        print(line)
 PY
 torch_pins="${GUI_EVAL_DRIFT_TORCH:-$(grep -v '^#' requirements/torch.txt | xargs)}"
 printf '%s\n' $torch_pins > "$work/torch.txt"
