@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -105,7 +106,7 @@ def summarise(series: Series) -> dict[str, Any]:
     out = {"task": series.task, "benchmark": series.benchmark, "n": n, "limit": series.limit, "accuracy": _acc(recs),
            "accuracy_by_split": acc, "within_distance": {str(d): within_distance(recs, d) for d in DISTANCE_BANDS},
            "by_type": by_type, "welch_t_tests_pss": tests, "wasserstein_biased_vs_other": wd,
-           "params": recs[0].get("params") if recs else None}
+           "params": recs[0].get("params") if recs else None, "frame_check": frame_check_summary(recs)}
     if series.cropped:
         firsts = [r["first"] for r in recs if "first" in r]
         out["before_crop"] = {
@@ -115,6 +116,32 @@ def summarise(series: Series) -> dict[str, Any]:
         }
         out["after_crop_pss_by_type"] = {t: _mean(_values(recs, "pss", t)) for t in ("correct", "biased", "other")}
     return out
+
+
+# A frame scoring this much higher (absolute accuracy) than the declared one is the signature of a mis-declared family
+# (VLMEvalKit#1332, Qwen3-VL#1913, UI-TARS#177): the report warns loudly.
+FRAME_WARNING_MARGIN = 0.10
+
+
+def frame_check_summary(records: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """Accuracy if every answer were read in each frame, the declared frame, and a warning when another scores far higher.
+
+    Over the records with a ``frame_check`` (parsed answers, first pass); unparsed answers count as wrong in every frame,
+    so each figure is an accuracy over all samples, comparable with the task's own.
+    """
+    n = len(records)
+    checked = [r for r in records if isinstance(r.get("frame_check"), dict)]
+    if not n or not checked:
+        return None
+    frames = list(checked[0]["frame_check"])
+    acc = {f: sum(bool(r["frame_check"].get(f)) for r in checked) / n for f in frames}
+    declared = next((r.get("frame") for r in checked if r.get("frame")), None)
+    best = max(acc, key=lambda f: acc[f])
+    warning = None
+    if declared in acc and best != declared and acc[best] - acc[declared] >= FRAME_WARNING_MARGIN:
+        warning = (f"WARNING: answers read as {best} score {acc[best]:.1%}, read as the declared {declared} "
+                   f"{acc[declared]:.1%}: the family (answer frame) is probably mis-declared")
+    return {"declared": declared, "accuracy_by_frame": acc, "margin": FRAME_WARNING_MARGIN, "warning": warning}
 
 
 def _acc(recs) -> float | None:
@@ -131,6 +158,12 @@ def markdown(summaries: Sequence[dict[str, Any]]) -> str:
         lines += [f"## {s['task']} ({s['benchmark']})", ""]
         if s["limit"] not in (None, "None"):
             lines += [f"Limited run (--limit {s['limit']}): numbers are not comparable with the paper.", ""]
+        fc = s.get("frame_check")
+        if fc:
+            if fc["warning"]:
+                lines += [f"**{fc['warning']}**", ""]
+            lines += ["Frame check (accuracy if the answers were read in each frame; declared: "
+                      f"{fc['declared']}): " + ", ".join(f"{f} {_fmt(a)}" for f, a in fc["accuracy_by_frame"].items()), ""]
         lines += [f"Samples: {s['n']}; accuracy {_fmt(s['accuracy'])}; parameters {json.dumps(s['params'])}", "",
                   "Within relative distance of the target (Table 1): "
                   + ", ".join(f"< {d}: {_fmt(v)}" for d, v in s["within_distance"].items()), "",
@@ -251,4 +284,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     for f in build_report(args.runs, args.out):
         print(f)
+    for s in json.loads((Path(args.out) / "report.json").read_text(encoding="utf-8")):
+        if (s.get("frame_check") or {}).get("warning"):
+            print(f"gui-eval pss-report: {s['task']}: {s['frame_check']['warning']}", file=sys.stderr)
     return 0

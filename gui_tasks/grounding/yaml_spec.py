@@ -13,7 +13,8 @@ from gui_tasks.grounding.score import DEFAULT_TAU
 
 VERSION = "1.0"
 SYNTH_SEED, SYNTH_N = 0, 40
-FAMILY_PROMPTS = ("os_atlas", "ui_tars", "ui_tars_1_5", "qwen2_5_vl", "agentcpm_gui")
+FAMILY_PROMPTS = ("os_atlas", "ui_tars", "ui_tars_1_5", "qwen2_5_vl", "agentcpm_gui", "qwen3_vl", "aguvis", "opencua",
+                  "uground_v1", "gta1", "ui_venus", "holo1_5", "showui", "seeclick")
 LOWER_IS_BETTER = {"grounding_format_error_rate", "token_entropy_mean", "perplexity_mean", "pss_no_capture_rate",
                    "entropy_correct", "entropy_biased", "entropy_other", "share_biased", "share_misleading",
                    "share_confusion", "share_other"}
@@ -58,6 +59,8 @@ metadata:
   pss_form: {form}
   pss_c: {c}
   key_digits: leading
+  inside_rule: {inside_rule}
+  strictness: official
 {extra}"""
 
 
@@ -74,7 +77,9 @@ def render_all() -> dict[str, str]:
         fam = answer_family(prompt)
         # the frame of the answers and, for resized-pixel families, the budget used when the backend reports no size
         extra = f"  coordinate_frame: {FAMILIES[fam][0]}\n" + (f"  resize_budget: {FAMILY_BUDGETS[fam]}\n" if fam in FAMILY_BUDGETS else "") + extra
+        inside = "strict" if source == "synthetic" else "inclusive"  # lmms_task.DEFAULT_INSIDE_RULE
         files[f"{task}.yaml"] = TEMPLATE.format(task=task, source=source, prompt=prompt, protocol=protocol(prompt),
+                                                inside_rule=inside,
                                                 metrics=_metrics(types, splits), version=VERSION, benchmark=benchmark,
                                                 tau=DEFAULT_TAU, form=DEFAULT_FORM, c=PSS_C, extra=extra, max_new_tokens=max_new)
 
