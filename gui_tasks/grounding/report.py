@@ -136,10 +136,11 @@ def frame_check_summary(records: Sequence[dict[str, Any]]) -> dict[str, Any] | N
     frames = list(checked[0]["frame_check"])
     acc = {f: sum(bool(r["frame_check"].get(f)) for r in checked) / n for f in frames}
     declared = next((r.get("frame") for r in checked if r.get("frame")), None)
-    best = max(acc, key=lambda f: acc[f])
+    top = max(acc.values())
+    best = [f for f in frames if acc[f] == top]  # frames of equal size (resized = original) tie
     warning = None
-    if declared in acc and best != declared and acc[best] - acc[declared] >= FRAME_WARNING_MARGIN:
-        warning = (f"WARNING: answers read as {best} score {acc[best]:.1%}, read as the declared {declared} "
+    if declared in acc and declared not in best and top - acc[declared] >= FRAME_WARNING_MARGIN:
+        warning = (f"WARNING: answers read as {' or '.join(best)} score {top:.1%}, read as the declared {declared} "
                    f"{acc[declared]:.1%}: the family (answer frame) is probably mis-declared")
     return {"declared": declared, "accuracy_by_frame": acc, "margin": FRAME_WARNING_MARGIN, "warning": warning}
 
