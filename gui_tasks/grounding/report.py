@@ -106,7 +106,8 @@ def summarise(series: Series) -> dict[str, Any]:
     out = {"task": series.task, "benchmark": series.benchmark, "n": n, "limit": series.limit, "accuracy": _acc(recs),
            "accuracy_by_split": acc, "within_distance": {str(d): within_distance(recs, d) for d in DISTANCE_BANDS},
            "by_type": by_type, "welch_t_tests_pss": tests, "wasserstein_biased_vs_other": wd,
-           "params": recs[0].get("params") if recs else None, "frame_check": frame_check_summary(recs)}
+           "params": recs[0].get("params") if recs else None, "frame_check": frame_check_summary(recs),
+           "published": series.meta.get("published")}  # an imported published run (gui-eval import): its own figure
     if series.cropped:
         firsts = [r["first"] for r in recs if "first" in r]
         out["before_crop"] = {
@@ -159,6 +160,11 @@ def markdown(summaries: Sequence[dict[str, Any]]) -> str:
         lines += [f"## {s['task']} ({s['benchmark']})", ""]
         if s["limit"] not in (None, "None"):
             lines += [f"Limited run (--limit {s['limit']}): numbers are not comparable with the paper.", ""]
+        pub = s.get("published")
+        if pub:
+            lines += [f"Published figure (the file's own scorer): {_fmt(pub.get('accuracy'))} (on the {pub.get('matched')} "
+                      f"matched samples {_fmt(pub.get('accuracy_on_matched'))}); ours {_fmt(pub.get('ours_on_matched'))}; "
+                      f"{pub.get('disagreements')} sample(s) disagree. Source: {pub.get('file')}", ""]
         fc = s.get("frame_check")
         if fc:
             if fc["warning"]:
