@@ -103,7 +103,7 @@ def summarise(series: Series) -> dict[str, Any]:
         wd[f] = wasserstein_distance(a, b) if a and b else None
     splits = sorted({r["split"] for r in recs})
     acc = {s: _acc([r for r in recs if r["split"] == s]) for s in splits}
-    out = {"task": series.task, "benchmark": series.benchmark, "n": n, "limit": series.limit, "accuracy": _acc(recs),
+    out = {"task": series.task, "run": series.label.split("\n")[0], "benchmark": series.benchmark, "n": n, "limit": series.limit, "accuracy": _acc(recs),
            "accuracy_by_split": acc, "within_distance": {str(d): within_distance(recs, d) for d in DISTANCE_BANDS},
            "by_type": by_type, "welch_t_tests_pss": tests, "wasserstein_biased_vs_other": wd,
            "params": recs[0].get("params") if recs else None, "frame_check": frame_check_summary(recs),
@@ -157,7 +157,7 @@ def _fmt(x: Any, digits: int = 3) -> str:
 def markdown(summaries: Sequence[dict[str, Any]]) -> str:
     lines = ["# PSS report", ""]
     for s in summaries:
-        lines += [f"## {s['task']} ({s['benchmark']})", ""]
+        lines += [f"## {s['task']} ({s['benchmark']})" + (f": {s['run']}" if s.get("run") else ""), ""]
         if s["limit"] not in (None, "None"):
             lines += [f"Limited run (--limit {s['limit']}): numbers are not comparable with the paper.", ""]
         pub = s.get("published")
