@@ -91,6 +91,8 @@ BUDGETS: dict[str, Budget] = {b.name: b for b in (
     Budget("ui_venus", 2000000, 4800000, source="inclusionAI/UI-Venus models/grounding/ui_venus_ground_7b.py"),
     # likaixin2000/ScreenSpot-Pro-GUI-Grounding models/holo1_5.py Holo1_5Parameters: min 4*28*28, max 2560*1440
     Budget("holo1_5", 4 * 28 * 28, 2560 * 1440, source="ScreenSpot-Pro-GUI-Grounding models/holo1_5.py"),
+    # Yan98/GTA1 README inference example: AutoProcessor(min_pixels=3136, max_pixels=4096 * 2160)
+    Budget("gta1", 3136, 4096 * 2160, source="Yan98/GTA1 README.md (inference example)"),
     # likaixin2000/ScreenSpot-Pro-GUI-Grounding models/showui.py: min 256*28*28, max 1344*28*28 (answers are relative)
     Budget("showui", 256 * 28 * 28, 1344 * 28 * 28, source="ScreenSpot-Pro-GUI-Grounding models/showui.py"),
 )}

@@ -40,6 +40,8 @@ FAMILIES: dict[str, tuple[Frame, str | None]] = {
     "uground_v1": ("grid1000", None),
     # Yan98/GTA1 system prompt "...as a single (x,y) point. The image resolution is height {height} and width {width}"
     "gta1": ("resized_px", None),
+    # InfiXAI/InfiGUI-G1 eval/prompts.py: JSON [{"point_2d": [x, y]}, ...] in pixels of the resized image (eval/eval.py)
+    "infigui_g1": ("resized_px", None),
     # inclusionAI/UI-Venus models/grounding/ui_venus_ground_7b.py: "[x1,y1,x2,y2]" in resized pixels
     "ui_venus": ("resized_px", None),
     # ScreenSpot-Pro-GUI-Grounding models/holo1_5.py: JSON {"action": "click_absolute", "x": int, "y": int}, resized px
@@ -51,7 +53,7 @@ FAMILIES: dict[str, tuple[Frame, str | None]] = {
 }
 # The resize budget (gui_models.coords.BUDGETS) of each resized_px family's released checkpoints.
 FAMILY_BUDGETS: dict[str, str] = {"ui_tars_1_5": "ui_tars_1_5", "qwen2_5_vl": "qwen2_5_vl", "gui_owl": "gui_owl",
-                                  "opencua": "qwen2_5_vl", "gta1": "qwen2_5_vl", "ui_venus": "ui_venus",
+                                  "opencua": "qwen2_5_vl", "gta1": "gta1", "ui_venus": "ui_venus", "infigui_g1": "qwen2_5_vl",
                                   "holo1_5": "holo1_5"}
 # How strictly an answer is read: ``official`` reproduces the family's (or its benchmark's) own answer parser, the
 # one behind published numbers (default); ``lenient`` also reads a bare point or box anywhere in the answer.
@@ -188,6 +190,23 @@ def _read_paren_pair(body: str, frame: Frame, family: str) -> PointAnswer | None
     return _point(_finite(*m.groups()), frame, family, "(x, y)") if m else None
 
 
+def _read_infigui(body: str, frame: Frame, family: str) -> PointAnswer | None:
+    """InfiGUI-G1 (eval/prompts.py ``extract_coordinates``): the text from the first ``[`` to the last ``]`` decodes as a
+    JSON list; its first item's ``point_2d`` is the answer (the evaluation scores the first prediction)."""
+    import json
+
+    start, end = body.find("["), body.rfind("]")
+    if start < 0 or end <= start:
+        return None
+    bad = PointAnswer(None, frame, "malformed", family, "not a JSON list of {point_2d: [x, y]}")
+    try:
+        preds = json.loads(body[start:end + 1])
+        first = preds[0]["point_2d"]
+    except (ValueError, TypeError, KeyError, IndexError, RecursionError):
+        return bad
+    return _point(_numbers(first, 2), frame, family, "point_2d")
+
+
 def _read_box(body: str, frame: Frame, family: str) -> PointAnswer | None:
     """UI-Venus-Ground: ``[x1,y1,x2,y2]``, read as its centre."""
     m = _SQUARE_QUAD.search(body)
@@ -247,6 +266,7 @@ READERS = {
     "uground_v1": (_read_paren_pair, "(x, y)"),
     "gta1": (_read_paren_pair, "(x,y)"),
     "ui_venus": (_read_box, "[x1,y1,x2,y2]"),
+    "infigui_g1": (_read_infigui, '[{"point_2d": [x, y]}]'),
     "holo1_5": (_read_holo, '{"action": "click_absolute", "x": 1, "y": 2}'),
     "showui": (_read_showui, "[x, y]"),
     "seeclick": (_read_seeclick, "(x,y)"),

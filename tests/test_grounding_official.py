@@ -200,6 +200,8 @@ AUTHORS_EXAMPLES = [
     ("uground_v1", "(523, 287)", "grid1000", (523.0, 287.0)),  # UGround-V1 card: a single string (x, y)
     ("gta1", "(1246,532)", "resized_px", (1246.0, 532.0)),  # GTA1 prompt: "(x,y)"
     ("ui_venus", "[1052,332,1120,360]", "resized_px", (1086.0, 346.0)),  # UI-Venus prompt: only [x1,y1,x2,y2]
+    ("infigui_g1", '[{"point_2d": [1203, 410]}, {"point_2d": [88, 20]}]', "resized_px", (1203.0, 410.0)),  # first one
+    ("infigui_g1", '<think>the save icon</think>[{"point_2d": [640, 72]}]', "resized_px", (640.0, 72.0)),
     ("holo1_5", '{"action": "click_absolute", "x": 1240, "y": 410}', "resized_px", (1240.0, 410.0)),  # runner's schema
     ("holo1_5", "Click(352, 348)", "resized_px", (352.0, 348.0)),  # Holo1.5 prompt: 'Click(x, y)'
     ("showui", "[0.73, 0.21]", "relative", (0.73, 0.21)),  # ShowUI: [x, y] scaled from 0 to 1
@@ -233,10 +235,18 @@ def test_opencua_pixels_are_read_with_its_smart_resize():
 
 def test_gta1_prompt_names_the_resized_size():
     text = prompts.build_prompt("the save button", "gta1", 3840, 1080)
-    w, h = BUDGETS["qwen2_5_vl"].resized(3840, 1080)
+    w, h = BUDGETS[FAMILY_BUDGETS["gta1"]].resized(3840, 1080)  # GTA1 README: min 3136, max 4096 * 2160
     assert f"The image resolution is height {h} and width {w}." in text and text.endswith("(x,y)\nthe save button")
     with pytest.raises(ValueError, match="width and height"):
         prompts.build_prompt("x", "gta1")
+
+
+def test_infigui_g1_official_reading_needs_a_json_list_of_point_2d():
+    assert parse_point('{"point_2d": [640, 72]}', "infigui_g1").status == "malformed"  # not a list
+    assert parse_point('[{"point": [640, 72]}]', "infigui_g1").status == "malformed"
+    assert parse_point('[{"point_2d": [640, 72]}]', "infigui_g1").point == (640.0, 72.0)
+    text = prompts.build_prompt("save", "infigui_g1", 1920, 1080)
+    assert text.startswith("The screen's resolution is 1932x1092.\nLocate the UI element(s) for \"save\"")
 
 
 def test_every_family_has_a_prompt_and_every_resized_family_a_budget():

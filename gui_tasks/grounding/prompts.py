@@ -59,6 +59,10 @@ PROMPTS: dict[str, tuple[str, str, str]] = {
              "coordinates of the specified element as a single (x,y) point. The image resolution is height {resized_height} "
              "and width {resized_width}. For elements with area, return the center point.\n\nOutput the coordinate pair "
              "exactly:\n(x,y)\n{instruction}"),
+    # InfiXAI/InfiGUI-G1 eval/prompts.py (non-thinking mode; the resolution is the resized image's, eval/eval.py)
+    "infigui_g1": ("grounding-infigui-g1-v1", "infigui_g1",
+                   "The screen's resolution is {resized_width}x{resized_height}.\nLocate the UI element(s) for "
+                   '"{instruction}", output the coordinates using JSON format: [{{"point_2d": [x, y]}}, ...]'),
     # inclusionAI/UI-Venus models/grounding/ui_venus_ground_7b.py
     "ui_venus": ("grounding-ui-venus-v1", "ui_venus",
                  "Outline the position corresponding to the instruction: {instruction}. The output should be only [x1,y1,x2,y2]."),
