@@ -311,3 +311,13 @@ def test_pss_report_markdown_carries_the_frame_check():
     assert "**WARNING: answers read as resized_px or original_px score 100.0%, read as the declared grid1000 0.0%" in text
     assert "Frame check (accuracy if the answers were read in each frame; declared: grid1000): relative 0.000, " \
            "grid1000 0.000, resized_px " in text
+
+
+def test_pss_report_says_how_the_release_was_loaded():
+    from gui_tasks.grounding.report import Series, markdown, summarise
+
+    recs = [score_response(DOC, "[0.45, 0.5]", score_params({"source": "screenspot_pro", "prompt": "relative"}))]
+    s = summarise(Series("m", "gui_screenspot_pro", "screenspot_pro", recs, meta={"boxes_clipped": 1, "bad_rows_skipped": 2}))
+    assert (s["boxes_clipped"], s["bad_rows_skipped"]) == (1, 2)
+    assert ("Release as loaded: 1 target box(es) clipped to their image, 2 bad row(s) skipped on request "
+            "(GUI_EVAL_SKIP_BAD_ROWS).") in markdown([s])

@@ -107,7 +107,9 @@ def summarise(series: Series) -> dict[str, Any]:
            "accuracy_by_split": acc, "within_distance": {str(d): within_distance(recs, d) for d in DISTANCE_BANDS},
            "by_type": by_type, "welch_t_tests_pss": tests, "wasserstein_biased_vs_other": wd,
            "params": recs[0].get("params") if recs else None, "frame_check": frame_check_summary(recs),
-           "published": series.meta.get("published")}  # an imported published run (gui-eval import): its own figure
+           "published": series.meta.get("published"),
+           # the release as loaded: boxes clipped to their image, bad rows skipped on request (GUI_EVAL_SKIP_BAD_ROWS)
+           "boxes_clipped": series.meta.get("boxes_clipped"), "bad_rows_skipped": series.meta.get("bad_rows_skipped")}  # an imported published run (gui-eval import): its own figure
     if series.cropped:
         firsts = [r["first"] for r in recs if "first" in r]
         out["before_crop"] = {
@@ -160,6 +162,9 @@ def markdown(summaries: Sequence[dict[str, Any]]) -> str:
         lines += [f"## {s['task']} ({s['benchmark']})" + (f": {s['run']}" if s.get("run") else ""), ""]
         if s["limit"] not in (None, "None"):
             lines += [f"Limited run (--limit {s['limit']}): numbers are not comparable with the paper.", ""]
+        if s.get("boxes_clipped") or s.get("bad_rows_skipped"):
+            lines += [f"Release as loaded: {s.get('boxes_clipped') or 0} target box(es) clipped to their image, "
+                      f"{s.get('bad_rows_skipped') or 0} bad row(s) skipped on request (GUI_EVAL_SKIP_BAD_ROWS).", ""]
         pub = s.get("published")
         if pub:
             lines += [f"Published figure (the file's own scorer): {_fmt(pub.get('accuracy'))} (on the {pub.get('matched')} "
