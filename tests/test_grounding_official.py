@@ -321,3 +321,15 @@ def test_pss_report_says_how_the_release_was_loaded():
     assert (s["boxes_clipped"], s["bad_rows_skipped"]) == (1, 2)
     assert ("Release as loaded: 1 target box(es) clipped to their image, 2 bad row(s) skipped on request "
             "(GUI_EVAL_SKIP_BAD_ROWS).") in markdown([s])
+
+
+@pytest.mark.parametrize("benchmark, folder, layout, found", [
+    ("screenspot", "screenspot", "seeclick", 6), ("screenspot_v2", "screenspot_v2", "seeclick", 6),
+    ("screenspot_v2", "screenspot_v2_variants", "variants", 6), ("screenspot_pro", "screenspot_pro", "pro", 3)])
+def test_data_check_reads_every_screenspot_layout(benchmark, folder, layout, found, capsys):
+    from gui_tasks.cli import main
+
+    assert main(["data", "check", benchmark, str(FIX / folder), "--partial"]) == 0
+    out = capsys.readouterr().out
+    assert f"gui_{benchmark} [{layout} layout]" in out and f"  {found}  " in out
+    assert "boxes clipped to their image: 0\n" in out and f"screenshots fully decoded: {found} of {found}" in out
