@@ -11,7 +11,7 @@ from gui_models.grounding import FAMILIES, FAMILY_BUDGETS
 from gui_tasks.grounding.prompts import PROMPTS, answer_family, protocol
 from gui_tasks.grounding.score import DEFAULT_TAU
 
-VERSION = "1.0"
+VERSION = "1.1"  # 1.1: inclusive point-in-box for ScreenSpot (official rule), official strictness, frame_check
 SYNTH_SEED, SYNTH_N = 0, 40
 FAMILY_PROMPTS = ("os_atlas", "ui_tars", "ui_tars_1_5", "qwen2_5_vl", "agentcpm_gui", "qwen3_vl", "aguvis", "opencua",
                   "uground_v1", "gta1", "infigui_g1", "ui_venus", "holo1_5", "showui", "seeclick")
