@@ -36,6 +36,8 @@ FAMILIES: dict[str, tuple[Frame, str | None]] = {
     # xlang-ai/OpenCUA model/README.md "Important Notes on Coordinate Systems": OpenCUA-7B/32B answer
     # pyautogui.click(x=960, y=324) in pixels of the smart-resized image (min 3136, max 12845056)
     "opencua": ("resized_px", None),
+    # ScreenSpot-Pro-GUI-Grounding models/qwen2vl.py: Qwen2-VL's <|box_start|>(x1,y1),(x2,y2)<|box_end|> on the 0-1000 grid
+    "qwen2_vl": ("grid1000", None),
     # osunlp UGround-V1 (Qwen2-VL based) model card: "(x, y)" on [0, 1000)
     "uground_v1": ("grid1000", None),
     # Yan98/GTA1 system prompt "...as a single (x,y) point. The image resolution is height {height} and width {width}"
@@ -242,6 +244,23 @@ def _read_seeclick(body: str, frame: Frame, family: str) -> PointAnswer | None:
     return None
 
 
+_QWEN2_BOX = re.compile(r"<\|box_start\|>\((\d+),(\d+)\),\((\d+),(\d+)\)<\|box_end\|>")
+
+
+def _read_qwen2_vl(body: str, frame: Frame, family: str) -> PointAnswer | None:
+    """Qwen2-VL as the ScreenSpot-Pro runner reads it (models/qwen2vl.py): with both box tags, the centre of the LAST
+    ``<|box_start|>(x1,y1),(x2,y2)<|box_end|>`` (none: wrong_format); else ``pred_2_point`` (two numbers a point, four a
+    box's centre)."""
+    if "<|box_start|>" in body and "<|box_end|>" in body:
+        last = None
+        for last in _QWEN2_BOX.finditer(body):
+            pass
+        if last is None:
+            return PointAnswer(None, frame, "malformed", family, "box tags without (x1,y1),(x2,y2)")
+        return _centre(_finite(*last.groups()), frame, family, "box centre")
+    return _read_seeclick(body, frame, family)
+
+
 def _read_showui(body: str, frame: Frame, family: str) -> PointAnswer | None:
     """ShowUI ``extract_point``: the first two numbers of the answer (its ``[x, y]``)."""
     nums = _first_numbers(_SHOWUI_NUMS, body, 2)
@@ -264,6 +283,7 @@ READERS = {
     "aguvis": (_read_pyautogui, "pyautogui.click(x=0.1175, y=0.0725)"),
     "opencua": (_read_pyautogui, "pyautogui.click(x=960, y=324)"),
     "uground_v1": (_read_paren_pair, "(x, y)"),
+    "qwen2_vl": (_read_qwen2_vl, "<|box_start|>(x1,y1),(x2,y2)<|box_end|>"),
     "gta1": (_read_paren_pair, "(x,y)"),
     "ui_venus": (_read_box, "[x1,y1,x2,y2]"),
     "infigui_g1": (_read_infigui, '[{"point_2d": [x, y]}]'),

@@ -181,7 +181,7 @@ def test_tool_call_with_bare_list_arguments_is_wrong_format_officially_but_read_
 def test_official_reading_refuses_what_is_not_the_familys_syntax(family):
     # prose with a bare pair: the lenient reading takes it, the family's own parser finds no answer
     text = "I think it is here: [0.5, 0.5] or there"
-    if family in ("showui", "seeclick"):  # their official parsers take any numbers; words alone give nothing
+    if family in ("showui", "seeclick", "qwen2_vl"):  # their official parsers take any numbers; words alone give nothing
         text = "the settings icon"
     assert parse_point(text, family).status == "malformed"
 
@@ -198,6 +198,7 @@ AUTHORS_EXAMPLES = [
     ("qwen3_vl", '<tool_call>\n{"name": "computer_use", "arguments": {"action": "left_click", "coordinate": [512, 88]}}\n'
                  "</tool_call>", "grid1000", (512.0, 88.0)),  # Qwen3-VL computer_use cookbook (0-1000 screen)
     ("uground_v1", "(523, 287)", "grid1000", (523.0, 287.0)),  # UGround-V1 card: a single string (x, y)
+    ("qwen2_vl", "<|box_start|>(100,200),(300,400)<|box_end|><|im_end|>", "grid1000", (200.0, 300.0)),  # qwen2vl.py
     ("gta1", "(1246,532)", "resized_px", (1246.0, 532.0)),  # GTA1 prompt: "(x,y)"
     ("ui_venus", "[1052,332,1120,360]", "resized_px", (1086.0, 346.0)),  # UI-Venus prompt: only [x1,y1,x2,y2]
     ("infigui_g1", '[{"point_2d": [1203, 410]}, {"point_2d": [88, 20]}]', "resized_px", (1203.0, 410.0)),  # first one

@@ -45,6 +45,9 @@ PROMPTS: dict[str, tuple[str, str, str]] = {
     "aguvis": ("grounding-aguvis-v1", "aguvis", AGUVIS_SYSTEM + "\n{instruction}"),
     # xlang-ai/OpenCUA model/inference/huggingface_inference.py: the same system prompt, then the instruction
     "opencua": ("grounding-opencua-v1", "opencua", AGUVIS_SYSTEM + "\n{instruction}"),
+    # likaixin2000/ScreenSpot-Pro-GUI-Grounding models/qwen2vl.py (the Qwen2-VL-7B run of the ScreenSpot-Pro paper)
+    "qwen2_vl": ("grounding-qwen2-vl-v1", "qwen2_vl",
+                 'Output the bounding box in the image corresponding to the instruction "{instruction}" with grounding.'),
     # osunlp UGround-V1 model card (Qwen2-VL based): the description prompt, answer "(x, y)" on [0, 1000)
     "uground_v1": ("grounding-uground-v1-v1", "uground_v1",
                    "Your task is to help the user identify the precise coordinates (x, y) of a specific area/element/object "

@@ -13,7 +13,7 @@ from gui_tasks.grounding.score import DEFAULT_TAU
 
 VERSION = "1.1"  # 1.1: inclusive point-in-box for ScreenSpot (official rule), official strictness, frame_check
 SYNTH_SEED, SYNTH_N = 0, 40
-FAMILY_PROMPTS = ("os_atlas", "ui_tars", "ui_tars_1_5", "qwen2_5_vl", "agentcpm_gui", "qwen3_vl", "aguvis", "opencua",
+FAMILY_PROMPTS = ("os_atlas", "ui_tars", "ui_tars_1_5", "qwen2_5_vl", "agentcpm_gui", "qwen3_vl", "qwen2_vl", "aguvis", "opencua",
                   "uground_v1", "gta1", "infigui_g1", "ui_venus", "holo1_5", "showui", "seeclick")
 LOWER_IS_BETTER = {"grounding_format_error_rate", "token_entropy_mean", "perplexity_mean", "pss_no_capture_rate",
                    "entropy_correct", "entropy_biased", "entropy_other", "share_biased", "share_misleading",
