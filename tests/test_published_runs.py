@@ -154,3 +154,18 @@ def test_view_diff_of_a_users_run_and_an_imported_published_run(tmp_path, tiny_g
 
         Select(d.find_element("id", "f-diff")).select_by_visible_text("fixed")
         assert d.find_element("id", "count").text == f"{2 * fixed} of {len(entries)} samples"
+
+
+def test_pss_report_warns_loudly_about_a_mis_declared_family(tmp_path, pro_copy, capsys):
+    """Aguvis's relative answers read as a 0-1000 family: the frame check names the frame that scores."""
+    from gui_tasks.grounding.report import main
+
+    got = import_run(PUB / "screenspot_pro_aguvis.json", "gui_screenspot_pro", tmp_path / "runs", family="qwen2_vl",
+                     label="aguvis-as-qwen2-vl")
+    assert got.ours == 0.0 and got.disagreements == 2  # (0.325, 0.26) on the 0-1000 grid lands in the top-left corner
+    assert main([str(tmp_path / "runs"), "--out", str(tmp_path / "report")]) == 0
+    err = capsys.readouterr().err
+    assert ("gui_screenspot_pro: WARNING: answers read as relative score 66.7%, read as the declared grid1000 0.0%: "
+            "the family (answer frame) is probably mis-declared") in err
+    text = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    assert "**WARNING: answers read as relative score 66.7%" in text
