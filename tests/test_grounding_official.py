@@ -334,3 +334,11 @@ def test_data_check_reads_every_screenspot_layout(benchmark, folder, layout, fou
     out = capsys.readouterr().out
     assert f"gui_{benchmark} [{layout} layout]" in out and f"  {found}  " in out
     assert "boxes clipped to their image: 0\n" in out and f"screenshots fully decoded: {found} of {found}" in out
+
+
+def test_parser_inventory_lists_every_family_official_and_lenient():
+    from gui_tasks.parser_inventory import GROUNDING_FAMILIES, PARSERS
+
+    assert set(GROUNDING_FAMILIES) == set(FAMILIES)
+    for fam in FAMILIES:
+        assert f"grounding:{fam}" in PARSERS and f"grounding:{fam}:lenient" in PARSERS
