@@ -342,3 +342,13 @@ def test_parser_inventory_lists_every_family_official_and_lenient():
     assert set(GROUNDING_FAMILIES) == set(FAMILIES)
     for fam in FAMILIES:
         assert f"grounding:{fam}" in PARSERS and f"grounding:{fam}:lenient" in PARSERS
+
+
+def test_strict_screenspot_tasks_name_the_papers_rule():
+    from gui_tasks.grounding.yaml_spec import render_all
+
+    files = render_all()
+    for variant in screenspot.VARIANTS:
+        text = files[f"gui_{variant}_strict.yaml"]
+        assert f"task: gui_{variant}_strict\n" in text and "  inside_rule: strict\n" in text and "  prompt: relative\n" in text
+    assert score_params({"source": "screenspot_v2", "prompt": "relative", "inside_rule": "strict"}).inside_rule == "strict"

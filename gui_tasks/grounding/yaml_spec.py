@@ -73,11 +73,11 @@ def _metrics(types, splits) -> str:
 def render_all() -> dict[str, str]:
     files: dict[str, str] = {}
 
-    def add(task, source, prompt, types, splits, benchmark, extra="", max_new=32):
+    def add(task, source, prompt, types, splits, benchmark, extra="", max_new=32, inside=None):
         fam = answer_family(prompt)
         # the frame of the answers and, for resized-pixel families, the budget used when the backend reports no size
         extra = f"  coordinate_frame: {FAMILIES[fam][0]}\n" + (f"  resize_budget: {FAMILY_BUDGETS[fam]}\n" if fam in FAMILY_BUDGETS else "") + extra
-        inside = "strict" if source == "synthetic" else "inclusive"  # lmms_task.DEFAULT_INSIDE_RULE
+        inside = inside or ("strict" if source == "synthetic" else "inclusive")  # lmms_task.DEFAULT_INSIDE_RULE
         files[f"{task}.yaml"] = TEMPLATE.format(task=task, source=source, prompt=prompt, protocol=protocol(prompt),
                                                 inside_rule=inside,
                                                 metrics=_metrics(types, splits), version=VERSION, benchmark=benchmark,
@@ -91,6 +91,8 @@ def render_all() -> dict[str, str]:
     for variant in ("screenspot", "screenspot_v2", "screenspot_pro"):
         splits = PRO_SPLITS if variant == "screenspot_pro" else SCREENSPOT_SPLITS
         add(f"gui_{variant}", variant, "relative", SCREENSPOT_TYPES, splits, variant)
+        # the PSS paper's reading (Algorithm 1: strictly inside), a named option beside the official inclusive rule
+        add(f"gui_{variant}_strict", variant, "relative", SCREENSPOT_TYPES, splits, variant, inside="strict")
         for fam in FAMILY_PROMPTS:
             add(f"gui_{variant}_{fam}", variant, fam, SCREENSPOT_TYPES, splits, variant, max_new=64)
     assert set(FAMILY_PROMPTS) <= set(PROMPTS)
