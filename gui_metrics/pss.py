@@ -126,14 +126,29 @@ def strictly_inside(point: Sequence[float], box: Box) -> bool:
     return box[0] < x < box[2] and box[1] < y < box[3]
 
 
-def classify_response(point: Sequence[float], target: Box, others: Sequence[Box] | None, tau: float) -> str:
+def inside_inclusive(point: Sequence[float], box: Box) -> bool:
+    """x1 <= x <= x2 and y1 <= y <= y2: a point on an edge is inside (every official ScreenSpot scorer:
+    ScreenSpot-Pro ``eval_screenspot_pro.py::eval_sample_positive_gt``, compared in relative coordinates)."""
+    x, y = float(point[0]), float(point[1])
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
+# Point-in-box rules, recorded with results as ``inside_rule``: ``strict`` (PSS paper, Algorithm 1 line 1) and
+# ``inclusive`` (the official ScreenSpot / -v2 / -Pro scorers, the default of the ScreenSpot tasks).
+INSIDE_RULES = {"strict": strictly_inside, "inclusive": inside_inclusive}
+
+
+def classify_response(point: Sequence[float], target: Box, others: Sequence[Box] | None, tau: float,
+                      inside_rule: str = "strict") -> str:
     """Algorithm 1: correct, biased (d < tau to the target), misleading (d < tau to another box), confusion.
 
     ``others`` is every other known element's box; None means only the target is known
     (ScreenSpot), so misleading and confusion merge into "other". All coordinates must be
-    in one frame, the frame ``tau`` is measured in.
+    in one frame, the frame ``tau`` is measured in. ``inside_rule`` names the test for "correct" (``INSIDE_RULES``).
     """
-    if strictly_inside(point, target):
+    if inside_rule not in INSIDE_RULES:
+        raise ValueError(f"unknown inside_rule {inside_rule!r}; known: {', '.join(INSIDE_RULES)}")
+    if INSIDE_RULES[inside_rule](point, target):
         return "correct"
     if point_to_box_distance(point, target) < tau:
         return "biased"
@@ -226,7 +241,7 @@ ICON_SPLITS: tuple[str, ...] = ("common", "uncommon")
 def _specs() -> list[MetricSpec]:
     g, crop = frozenset({"grounding"}), frozenset({"crop"})
     specs = [
-        MetricSpec("grounding_acc", accuracy, True, g, "Share of points strictly inside the target box (Algorithm 1 'correct')."),
+        MetricSpec("grounding_acc", accuracy, True, g, "Share of points inside the target box (Algorithm 1 'correct'; edges per the task's inside_rule)."),
         MetricSpec("grounding_format_error_rate", format_error_rate, False, g, "Share of answers with no parseable point."),
         MetricSpec("pss_mean", lambda rs: mean_of(rs, "pss"), True, g, "Mean Peak Sharpness Score over samples (section 4.2).",
                    params={"C": PSS_C}),

@@ -87,6 +87,14 @@ BUDGETS: dict[str, Budget] = {b.name: b for b in (
     Budget("ui_tars_1_5", 100 * 28 * 28, 16384 * 28 * 28, source="bytedance/UI-TARS README_coordinates.md"),
     # X-PLUG/MobileAgent Mobile-Agent-v3 infer_ma3.py: MIN_PIXELS 3136, MAX_PIXELS 10035200 (12800 tokens)
     Budget("gui_owl", 3136, 10035200, source="X-PLUG/MobileAgent Mobile-Agent-v3/android_world_v3/.../infer_ma3.py"),
+    # inclusionAI/UI-Venus models/grounding/ui_venus_ground_7b.py: min_pixels 2000000, max_pixels 4800000
+    Budget("ui_venus", 2000000, 4800000, source="inclusionAI/UI-Venus models/grounding/ui_venus_ground_7b.py"),
+    # likaixin2000/ScreenSpot-Pro-GUI-Grounding models/holo1_5.py Holo1_5Parameters: min 4*28*28, max 2560*1440
+    Budget("holo1_5", 4 * 28 * 28, 2560 * 1440, source="ScreenSpot-Pro-GUI-Grounding models/holo1_5.py"),
+    # Yan98/GTA1 README inference example: AutoProcessor(min_pixels=3136, max_pixels=4096 * 2160)
+    Budget("gta1", 3136, 4096 * 2160, source="Yan98/GTA1 README.md (inference example)"),
+    # likaixin2000/ScreenSpot-Pro-GUI-Grounding models/showui.py: min 256*28*28, max 1344*28*28 (answers are relative)
+    Budget("showui", 256 * 28 * 28, 1344 * 28 * 28, source="ScreenSpot-Pro-GUI-Grounding models/showui.py"),
 )}
 
 

@@ -19,7 +19,8 @@ from typing import Any
 from gui_models.action_parsers import PARSERS, Status, after_reasoning, finite_number, json_objects, parse_action
 from gui_models.coords import Frame
 
-# family -> (frame of its numbers, action parser tried first or None)
+# family -> (frame of its numbers, action parser tried first or None). Families of the grounding leaderboards
+# (docs/grounding_families.md has the table: prompt, frame, resize budget, answer syntax, source per family).
 FAMILIES: dict[str, tuple[Frame, str | None]] = {
     "relative": ("relative", None),  # PSS appendix A: "[x, y]" in [0, 1]
     "os_atlas": ("grid1000", "os_atlas"),
@@ -28,9 +29,37 @@ FAMILIES: dict[str, tuple[Frame, str | None]] = {
     "qwen2_5_vl": ("resized_px", "qwen2_5_vl"),
     "agentcpm_gui": ("grid1000", "agentcpm_gui"),
     "gui_owl": ("resized_px", "gui_owl"),
+    # QwenLM/Qwen3-VL cookbooks (2d_grounding, computer_use): "relative coordinates ranging from 0 to 1000"
+    "qwen3_vl": ("grid1000", None),
+    # xlang-ai/aguvis src/aguvis/constants.py (grounding_system_message): pyautogui.click(x=0.1175, y=0.0725), relative
+    "aguvis": ("relative", None),
+    # xlang-ai/OpenCUA model/README.md "Important Notes on Coordinate Systems": OpenCUA-7B/32B answer
+    # pyautogui.click(x=960, y=324) in pixels of the smart-resized image (min 3136, max 12845056)
+    "opencua": ("resized_px", None),
+    # ScreenSpot-Pro-GUI-Grounding models/qwen2vl.py: Qwen2-VL's <|box_start|>(x1,y1),(x2,y2)<|box_end|> on the 0-1000 grid
+    "qwen2_vl": ("grid1000", None),
+    # osunlp UGround-V1 (Qwen2-VL based) model card: "(x, y)" on [0, 1000)
+    "uground_v1": ("grid1000", None),
+    # Yan98/GTA1 system prompt "...as a single (x,y) point. The image resolution is height {height} and width {width}"
+    "gta1": ("resized_px", None),
+    # InfiXAI/InfiGUI-G1 eval/prompts.py: JSON [{"point_2d": [x, y]}, ...] in pixels of the resized image (eval/eval.py)
+    "infigui_g1": ("resized_px", None),
+    # inclusionAI/UI-Venus models/grounding/ui_venus_ground_7b.py: "[x1,y1,x2,y2]" in resized pixels
+    "ui_venus": ("resized_px", None),
+    # ScreenSpot-Pro-GUI-Grounding models/holo1_5.py: JSON {"action": "click_absolute", "x": int, "y": int}, resized px
+    "holo1_5": ("resized_px", None),
+    # ScreenSpot-Pro-GUI-Grounding models/showui.py: "[x, y]" relative, scaled from 0 to 1
+    "showui": ("relative", None),
+    # ScreenSpot-Pro-GUI-Grounding models/seeclick.py (SeeClick's own prompt): "(0.49,0.40)" relative
+    "seeclick": ("relative", None),
 }
 # The resize budget (gui_models.coords.BUDGETS) of each resized_px family's released checkpoints.
-FAMILY_BUDGETS: dict[str, str] = {"ui_tars_1_5": "ui_tars_1_5", "qwen2_5_vl": "qwen2_5_vl", "gui_owl": "gui_owl"}
+FAMILY_BUDGETS: dict[str, str] = {"ui_tars_1_5": "ui_tars_1_5", "qwen2_5_vl": "qwen2_5_vl", "gui_owl": "gui_owl",
+                                  "opencua": "qwen2_5_vl", "gta1": "gta1", "ui_venus": "ui_venus", "infigui_g1": "qwen2_5_vl",
+                                  "holo1_5": "holo1_5"}
+# How strictly an answer is read: ``official`` reproduces the family's (or its benchmark's) own answer parser, the
+# one behind published numbers (default); ``lenient`` also reads a bare point or box anywhere in the answer.
+STRICTNESS = ("official", "lenient")
 
 # Numbers start only where no digit precedes (a search cannot restart inside a run of digits: linear time).
 _NUM = r"(?<![\d.])[-+]?\d+(?:\.\d+)?"
@@ -81,14 +110,212 @@ def _finite(*groups: str) -> list[float] | None:
     return None if any(v is None for v in vals) else vals  # type: ignore[return-value]
 
 
-def parse_point(text: Any, family: str) -> PointAnswer:
-    """The point of a grounding answer in ``family``'s frame."""
+_PYAUTOGUI = re.compile(rf"pyautogui\.(?:click|doubleClick|rightClick|moveTo|tripleClick)\(\s*x\s*=\s*({_NUM})\s*,"
+                        rf"\s*y\s*=\s*({_NUM})")
+_PAREN_PAIR = re.compile(rf"\(\s*({_NUM})\s*,\s*({_NUM})\s*\)")
+_SQUARE_QUAD = re.compile(rf"\[\s*({_NUM})\s*,\s*({_NUM})\s*,\s*({_NUM})\s*,\s*({_NUM})\s*\]")
+_FLOATS = re.compile(r"(?<![\d.])-?\d+\.?\d*")  # SeeClick / UGround pred_2_point: re.findall(r'-?\d+\.?\d*', s)
+_SHOWUI_NUMS = re.compile(r"(?<![\d.])\d*\.\d+|(?<![\d.])\d+")  # ShowUI extract_point: r"\d*\.\d+|\d+"
+_TOOL_CALL = "<tool_call>\n"
+_CLICK_CALL = re.compile(rf"Click\(\s*({_NUM})\s*,\s*({_NUM})\s*\)")
+
+
+def _point(v: list[float] | None, frame: Frame, family: str, detail: str) -> PointAnswer:
+    if v is None:
+        return PointAnswer(None, frame, "malformed", family, "non-finite or out-of-range coordinates")
+    return PointAnswer((v[0], v[1]), frame, "parsed", family, detail, (v[0], v[1]))
+
+
+def _centre(v: list[float] | None, frame: Frame, family: str, detail: str) -> PointAnswer:
+    if v is None:
+        return PointAnswer(None, frame, "malformed", family, "non-finite or out-of-range coordinates")
+    return PointAnswer(((v[0] + v[2]) / 2, (v[1] + v[3]) / 2), frame, "parsed", family, detail)
+
+
+def _official_tool_call(body: str, frame: Frame, family: str) -> PointAnswer | None:
+    """The ScreenSpot-Pro repository's reading of a Qwen2.5-VL ``computer_use`` tool call (models/qwen2_5vl.py).
+
+    The response is cut after its last ``}``; the text after the first ``<tool_call>\\n`` must decode as JSON whose
+    ``arguments`` is an object with a ``coordinate`` of 2 numbers (a point) or 4 (a box: its centre). Anything else
+    (``arguments`` a bare list, no ``coordinate``, another length) is ``wrong_format`` there: malformed here.
+    None when the answer holds no tool call.
+    """
+    import json
+
+    at = body.find(_TOOL_CALL)
+    if at < 0:
+        return None
+    rest = body[at + len(_TOOL_CALL):]
+    cut = rest.rfind("}")
+    bad = PointAnswer(None, frame, "malformed", family, "tool call not read by the official parser")
+    if cut < 0:
+        return bad
+    try:
+        call = json.loads(rest[: cut + 1])
+        coords = call["arguments"]["coordinate"]
+    except (ValueError, TypeError, KeyError, IndexError, RecursionError):
+        return bad
+    if isinstance(coords, list) and len(coords) == 2:
+        return _point(_numbers(coords, 2), frame, family, "tool call coordinate")
+    if isinstance(coords, list) and len(coords) == 4:
+        return _centre(_numbers(coords, 4), frame, family, "tool call box centre")
+    return bad
+
+
+def _tool_call_coordinate(body: str, frame: Frame, family: str) -> PointAnswer | None:
+    """A ``computer_use`` tool call's ``arguments.coordinate`` (Qwen2.5-VL / Qwen3-VL / JEDI), first one found."""
+    for obj in json_objects(body):
+        args = obj.get("arguments")
+        if isinstance(args, dict) and "coordinate" in args:
+            return _point(_numbers(args["coordinate"], 2), frame, family, "tool call coordinate")
+    return None
+
+
+def _read_qwen3_vl(body: str, frame: Frame, family: str) -> PointAnswer | None:
+    """Qwen3-VL: grounding JSON ``point_2d`` / ``bbox_2d`` (also inside a list) or a tool call, on the 0-1000 grid."""
+    if "point_2d" in body or "bbox_2d" in body:
+        found = _qwen_json(body, frame, family)
+        if found is not None:
+            return found
+    return _tool_call_coordinate(body, frame, family)
+
+
+def _read_pyautogui(body: str, frame: Frame, family: str) -> PointAnswer | None:
+    """Aguvis / OpenCUA: the first ``pyautogui.click(x=..., y=...)`` (or doubleClick, rightClick, moveTo, tripleClick)."""
+    m = _PYAUTOGUI.search(body)
+    return _point(_finite(*m.groups()), frame, family, "pyautogui call") if m else None
+
+
+def _read_paren_pair(body: str, frame: Frame, family: str) -> PointAnswer | None:
+    """GTA1 / UGround-V1: the first ``(x, y)``."""
+    m = _PAREN_PAIR.search(body)
+    return _point(_finite(*m.groups()), frame, family, "(x, y)") if m else None
+
+
+def _read_infigui(body: str, frame: Frame, family: str) -> PointAnswer | None:
+    """InfiGUI-G1 (eval/prompts.py ``extract_coordinates``): the text from the first ``[`` to the last ``]`` decodes as a
+    JSON list; its first item's ``point_2d`` is the answer (the evaluation scores the first prediction)."""
+    import json
+
+    start, end = body.find("["), body.rfind("]")
+    if start < 0 or end <= start:
+        return None
+    bad = PointAnswer(None, frame, "malformed", family, "not a JSON list of {point_2d: [x, y]}")
+    try:
+        preds = json.loads(body[start:end + 1])
+        first = preds[0]["point_2d"]
+    except (ValueError, TypeError, KeyError, IndexError, RecursionError):
+        return bad
+    return _point(_numbers(first, 2), frame, family, "point_2d")
+
+
+def _read_box(body: str, frame: Frame, family: str) -> PointAnswer | None:
+    """UI-Venus-Ground: ``[x1,y1,x2,y2]``, read as its centre."""
+    m = _SQUARE_QUAD.search(body)
+    return _centre(_finite(*m.groups()), frame, family, "box centre") if m else None
+
+
+def _read_holo(body: str, frame: Frame, family: str) -> PointAnswer | None:
+    """Holo1.5: the JSON action ``{"action": "click_absolute", "x": int, "y": int}`` (the ScreenSpot-Pro runner's schema,
+    decoded under that JSON schema), else the ``Click(x, y)`` its prompt asks for."""
+    for obj in json_objects(body):
+        if "x" in obj and "y" in obj:
+            return _point(_numbers([obj["x"], obj["y"]], 2), frame, family, "click_absolute")
+    m = _CLICK_CALL.search(body)
+    return _point(_finite(*m.groups()), frame, family, "Click(x, y)") if m else None
+
+
+def _first_numbers(pattern: re.Pattern, body: str, limit: int = 5) -> list[str]:
+    out = []
+    for m in pattern.finditer(body):
+        out.append(m.group(0))
+        if len(out) >= limit:
+            break
+    return out
+
+
+def _read_seeclick(body: str, frame: Frame, family: str) -> PointAnswer | None:
+    """SeeClick ``pred_2_point``: all numbers of the answer; two -> the point, four -> the box centre, else nothing."""
+    nums = _first_numbers(_FLOATS, body)
+    if len(nums) == 2:
+        return _point(_finite(*nums), frame, family, "point")
+    if len(nums) == 4:
+        return _centre(_finite(*nums), frame, family, "box centre")
+    return None
+
+
+_QWEN2_BOX = re.compile(r"<\|box_start\|>\((\d+),(\d+)\),\((\d+),(\d+)\)<\|box_end\|>")
+
+
+def _read_qwen2_vl(body: str, frame: Frame, family: str) -> PointAnswer | None:
+    """Qwen2-VL as the ScreenSpot-Pro runner reads it (models/qwen2vl.py): with both box tags, the centre of the LAST
+    ``<|box_start|>(x1,y1),(x2,y2)<|box_end|>`` (none: wrong_format); else ``pred_2_point`` (two numbers a point, four a
+    box's centre)."""
+    if "<|box_start|>" in body and "<|box_end|>" in body:
+        last = None
+        for last in _QWEN2_BOX.finditer(body):
+            pass
+        if last is None:
+            return PointAnswer(None, frame, "malformed", family, "box tags without (x1,y1),(x2,y2)")
+        return _centre(_finite(*last.groups()), frame, family, "box centre")
+    return _read_seeclick(body, frame, family)
+
+
+def _read_showui(body: str, frame: Frame, family: str) -> PointAnswer | None:
+    """ShowUI ``extract_point``: the first two numbers of the answer (its ``[x, y]``)."""
+    nums = _first_numbers(_SHOWUI_NUMS, body, 2)
+    return _point(_finite(*nums), frame, family, "point") if len(nums) == 2 else None
+
+
+def _read_qwen2_5_vl_official(body: str, frame: Frame, family: str) -> PointAnswer | None:
+    """Qwen2.5-VL: a ``computer_use`` tool call as the ScreenSpot-Pro repository reads it, else its grounding JSON."""
+    found = _official_tool_call(body, frame, family)
+    if found is not None:
+        return found
+    if "point_2d" in body or "bbox_2d" in body:
+        return _qwen_json(body, frame, family)
+    return None
+
+
+# family -> (reader of its own answer syntax, that syntax in words); a reader returns None when the syntax is absent.
+READERS = {
+    "qwen3_vl": (_read_qwen3_vl, '{"point_2d": [x, y]} / {"bbox_2d": [...]} or a computer_use tool call'),
+    "aguvis": (_read_pyautogui, "pyautogui.click(x=0.1175, y=0.0725)"),
+    "opencua": (_read_pyautogui, "pyautogui.click(x=960, y=324)"),
+    "uground_v1": (_read_paren_pair, "(x, y)"),
+    "qwen2_vl": (_read_qwen2_vl, "<|box_start|>(x1,y1),(x2,y2)<|box_end|>"),
+    "gta1": (_read_paren_pair, "(x,y)"),
+    "ui_venus": (_read_box, "[x1,y1,x2,y2]"),
+    "infigui_g1": (_read_infigui, '[{"point_2d": [x, y]}]'),
+    "holo1_5": (_read_holo, '{"action": "click_absolute", "x": 1, "y": 2}'),
+    "showui": (_read_showui, "[x, y]"),
+    "seeclick": (_read_seeclick, "(x,y)"),
+}
+# Families whose official reading differs from the lenient one only where named here (the rest read as before).
+OFFICIAL_READERS = {"qwen2_5_vl": _read_qwen2_5_vl_official}
+
+
+def parse_point(text: Any, family: str, strictness: str = "official") -> PointAnswer:
+    """The point of a grounding answer in ``family``'s frame, read ``official``-ly (the family's own parser) or leniently."""
     if family not in FAMILIES:
         raise ValueError(f"unknown grounding family {family!r}; known: {', '.join(FAMILIES)}")
+    if strictness not in STRICTNESS:
+        raise ValueError(f"unknown strictness {strictness!r}; known: {', '.join(STRICTNESS)}")
     frame, action_family = FAMILIES[family]
     if not isinstance(text, str) or not text.strip():
         return PointAnswer(None, frame, "empty", family, "empty output")
     body = after_reasoning(text)
+    if strictness == "official" and family in OFFICIAL_READERS and _TOOL_CALL in body:
+        found = OFFICIAL_READERS[family](body, frame, family)
+        if found is not None:
+            return found
+    if family in READERS:
+        reader, syntax = READERS[family]
+        found = reader(body, frame, family)
+        if found is not None:
+            return found
+        if strictness == "official":
+            return PointAnswer(None, frame, "malformed", family, f"no {syntax}")
     if family in ("qwen2_5_vl", "gui_owl") and ("point_2d" in body or "bbox_2d" in body):
         found = _qwen_json(body, frame, family)
         if found is not None:

@@ -73,6 +73,12 @@ def _pss_report(args: argparse.Namespace) -> int:
     return main(args.rest)
 
 
+def _import(args: argparse.Namespace) -> int:
+    from gui_tasks.grounding.published import main
+
+    return main(args.rest)
+
+
 def _knowledge_report(args: argparse.Namespace) -> int:
     from gui_tasks.knowledge.report import main
 
@@ -168,6 +174,8 @@ def _data_check(args: argparse.Namespace) -> int:
             differ += 1
             note = ("partial copy: " if args.partial else "DIFFERS: ") + f"{c.found - c.expected:+,} ({c.source})"
         print(f"  {c.task:<{width}}  {c.found:>7,}  {expected:>8}  {note}")
+    for note in check.notes:
+        print(f"  {note}")
     if check.images_decoded is not None:
         print(f"  screenshots fully decoded: {check.images_decoded:,} of {len(check.images):,}")
     if check.errors:
@@ -301,6 +309,11 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("pss-report", help="PSS / response-type / cropping report (figures, tables) from grounding runs")
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_pss_report)
+
+    s = sub.add_parser("import", help="a published per-sample grounding result file (ScreenSpot-Pro results format) -> a run "
+                                      "folder for view / pss-report, scored by our scorer beside the file's own figure")
+    s.add_argument("rest", nargs=argparse.REMAINDER)
+    s.set_defaults(func=_import)
 
     s = sub.add_parser("knowledge-report", help="GUI Knowledge Bench report: Table 2, calibration, action-type confusion PNGs")
     s.add_argument("rest", nargs=argparse.REMAINDER)

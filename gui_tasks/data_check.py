@@ -43,6 +43,7 @@ class BenchmarkCheck:
     # screenshot path -> (id of the first document naming it, its field)
     images: dict[str, tuple[str | None, str]] = field(default_factory=dict)
     images_decoded: int | None = None  # set by decode_images
+    notes: list[str] = field(default_factory=list)  # facts to print that are not problems (e.g. boxes clipped)
 
     @property
     def ok(self) -> bool:
@@ -101,6 +102,9 @@ CHECKERS: dict[str, str] = {
     "gui_knowledge": "gui_tasks.knowledge.official:data_check",
     "star": "gui_tasks.star.official:data_check",
     "sphinx": "gui_tasks.sphinx.check:data_check",
+    "screenspot": "gui_tasks.grounding.screenspot:data_check_screenspot",
+    "screenspot_v2": "gui_tasks.grounding.screenspot:data_check_v2",
+    "screenspot_pro": "gui_tasks.grounding.screenspot:data_check_pro",
 }
 
 

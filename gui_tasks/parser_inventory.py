@@ -26,13 +26,18 @@ def _official_agentcpm(text: str) -> Any:
     return parse_action(text, "agentcpm_gui", reading="star_official")
 
 
-def _point(family: str) -> Callable[[str], Any]:
+def _point(family: str, strictness: str = "official") -> Callable[[str], Any]:
     def run(text: str) -> Any:
         from gui_models.grounding import parse_point
 
-        return parse_point(text, family)
+        return parse_point(text, family, strictness)
 
     return run
+
+
+# every grounding family (gui_models.grounding.FAMILIES), listed here so this module imports nothing heavy
+GROUNDING_FAMILIES = ("relative", "os_atlas", "ui_tars", "ui_tars_1_5", "qwen2_5_vl", "agentcpm_gui", "gui_owl", "qwen3_vl",
+                      "qwen2_vl", "aguvis", "opencua", "uground_v1", "gta1", "infigui_g1", "ui_venus", "holo1_5", "showui", "seeclick")
 
 
 def _star(fam: str) -> Callable[[str], Any]:
@@ -107,8 +112,8 @@ PARSERS: dict[str, Callable[[str], Any]] = {
     **{f"action:{f}": _action(f) for f in ("os_atlas", "ui_tars", "ui_tars_1_5", "agentcpm_gui", "gui_owl", "qwen2_5_vl",
                                            "generic")},
     "action:agentcpm_gui:star_official": _official_agentcpm,
-    **{f"grounding:{f}": _point(f) for f in ("relative", "os_atlas", "ui_tars", "ui_tars_1_5", "qwen2_5_vl", "agentcpm_gui",
-                                              "gui_owl")},
+    **{f"grounding:{f}": _point(f) for f in GROUNDING_FAMILIES},
+    **{f"grounding:{f}:lenient": _point(f, "lenient") for f in GROUNDING_FAMILIES},
     **{f"star:{f}": _star(f) for f in ("os_atlas", "gui_owl")},
     "mpr:extract_letter": _mpr,
     "gkb:multiple_choice": _gkb("multiple_choice"),

@@ -17,7 +17,7 @@ import datasets
 from PIL import Image
 
 from gui_metrics.lmms_bridge import sample_values
-from gui_tasks.errors import DataError
+from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
 from gui_tasks.grounding import prompts, screenspot
 from gui_tasks.grounding.schema import validate_doc
 from gui_tasks.grounding.score import ScoreParams, score_response
@@ -27,12 +27,20 @@ RECORD_KINDS = ("grounding", "crop")
 SOURCES = ("synthetic",) + screenspot.VARIANTS
 
 
+# Point-in-box rule per source when the task metadata names none: the official ScreenSpot scorers count a point on the
+# box edge as inside (ScreenSpot-Pro eval_screenspot_pro.py::eval_sample_positive_gt); icon boards follow the PSS
+# paper's Algorithm 1 (strictly inside).
+DEFAULT_INSIDE_RULE = {"synthetic": "strict", **{v: "inclusive" for v in screenspot.VARIANTS}}
+
+
 def score_params(meta: Mapping[str, Any]) -> ScoreParams:
-    """Scoring parameters from task metadata; the answer family follows the prompt family."""
+    """Scoring parameters from task metadata; the answer family follows the prompt family (or ``answer_family``)."""
     prompt = str(meta.get("prompt", prompts.DEFAULT_PROMPT))
     if prompt not in prompts.PROMPTS:
         raise DataError(f"unknown grounding prompt {prompt!r}", file="<task yaml>", field="metadata.prompt")
-    return ScoreParams.from_mapping({**meta, "family": prompts.answer_family(prompt)})
+    family = str(meta.get("answer_family") or prompts.answer_family(prompt))
+    rule = meta.get("inside_rule") or DEFAULT_INSIDE_RULE.get(str(meta.get("source")), "strict")
+    return ScoreParams.from_mapping({**meta, "family": family, "inside_rule": rule})
 
 
 class GroundingTask(RowsTask):
@@ -47,6 +55,13 @@ class GroundingTask(RowsTask):
     @classmethod
     def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         return task_rows(meta)
+
+    def download(self, dataset_kwargs: dict | None = None) -> None:
+        super().download(dataset_kwargs)
+        meta = getattr(self.config, "metadata", None)
+        if isinstance(meta, dict) and meta.get("source") in screenspot.VARIANTS:
+            rows = self.dataset[self.config.test_split or "test"]
+            meta["boxes_clipped"] = screenspot.boxes_clipped([{"meta": m} for m in rows["meta"]])  # lands in the results
 
     def process_results(self, doc, results, full_docs=None):  # noqa: D401 - lmms-eval hook
         response = results[0] if results else None
@@ -63,7 +78,10 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         path = load_or_build(seed=int(meta.get("seed", 0)), n=int(meta.get("n", 40)))
         return read_jsonl(path)
     if source in screenspot.VARIANTS:
-        return screenspot.load_docs(source, screenspot.data_root(source))
+        bad = BadRows(skip_bad_rows(dict(meta)))
+        docs = screenspot.load_docs(source, screenspot.data_root(source), bad)
+        announce_skipped(bad, f"{source} rows")  # loud, and counted in the task's results metadata (bad_rows_skipped)
+        return docs
     raise DataError(f"task metadata source {source!r} must be one of {SOURCES}", file="<task yaml>", field="metadata.source")
 
 
@@ -78,7 +96,9 @@ def doc_to_visual(doc: Mapping[str, Any]) -> list[Image.Image]:
 
 
 def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None) -> str:
-    return prompts.build_prompt(doc["instruction"], prompts.prompt_family(lmms_eval_specific_kwargs))
+    kw = lmms_eval_specific_kwargs or {}
+    return prompts.build_prompt(doc["instruction"], prompts.prompt_family(kw), doc.get("width"), doc.get("height"),
+                                kw.get("resize_budget"))
 
 
 def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any]:

@@ -15,6 +15,10 @@ from typing import Any, Mapping
 PAPER_SYSTEM = ("According to the image I provide, identify the relative coordinates of the specified object, with values "
                 "ranging from 0 to 1. The output format must be [x, y], and do not output anything else.")
 
+# xlang-ai/aguvis src/aguvis/constants.py grounding_system_message (verbatim); OpenCUA uses the same text.
+AGUVIS_SYSTEM = ("You are a GUI agent. You are given a task and a screenshot of the screen. You need to perform a series of "
+                 "pyautogui actions to complete the task.")
+
 # prompt family -> (protocol id, answer family in gui_models.grounding, template)
 PROMPTS: dict[str, tuple[str, str, str]] = {
     "relative": ("pss-relative-v1", "relative", PAPER_SYSTEM + "\n{instruction}"),
@@ -32,6 +36,54 @@ PROMPTS: dict[str, tuple[str, str, str]] = {
                    '{{"point_2d": [x, y]}}'),
     "agentcpm_gui": ("grounding-agentcpm-gui-v1", "agentcpm_gui",
                      'Instruction: click {instruction}. Answer with one JSON action {{"POINT": [x, y]}} on the 0-1000 grid.'),
+    # QwenLM/Qwen3-VL cookbooks/2d_grounding.ipynb: JSON answers, "relative coordinates ranging from 0 to 1000"
+    "qwen3_vl": ("grounding-qwen3-vl-v1", "qwen3_vl",
+                 'Locate "{instruction}" in this screenshot. Output its click point in JSON format as {{"point_2d": [x, y]}}, '
+                 "with coordinates relative to the image from 0 to 1000."),
+    # xlang-ai/aguvis src/aguvis/constants.py grounding_system_message (system turn), then the instruction; Aguvis also
+    # starts the answer with "<|im_start|>assistant<|recipient|>os\n" (serve/cli.py), which a task cannot set.
+    "aguvis": ("grounding-aguvis-v1", "aguvis", AGUVIS_SYSTEM + "\n{instruction}"),
+    # xlang-ai/OpenCUA model/inference/huggingface_inference.py: the same system prompt, then the instruction
+    "opencua": ("grounding-opencua-v1", "opencua", AGUVIS_SYSTEM + "\n{instruction}"),
+    # likaixin2000/ScreenSpot-Pro-GUI-Grounding models/qwen2vl.py (the Qwen2-VL-7B run of the ScreenSpot-Pro paper)
+    "qwen2_vl": ("grounding-qwen2-vl-v1", "qwen2_vl",
+                 'Output the bounding box in the image corresponding to the instruction "{instruction}" with grounding.'),
+    # osunlp UGround-V1 model card (Qwen2-VL based): the description prompt, answer "(x, y)" on [0, 1000)
+    "uground_v1": ("grounding-uground-v1-v1", "uground_v1",
+                   "Your task is to help the user identify the precise coordinates (x, y) of a specific area/element/object "
+                   "on the screen based on a description.\n\n- Your response should aim to point to the center or a "
+                   "representative point within the described area/element/object as accurately as possible.\n- If the "
+                   "description is unclear or ambiguous, infer the most relevant area or element based on its likely context "
+                   "or purpose.\n- Your answer should be a single string (x, y) corresponding to the point of the interest."
+                   "\n\nDescription: {instruction}\n\nAnswer:"),
+    # Yan98/GTA1 system prompt; height and width are those of the resized image the model sees
+    "gta1": ("grounding-gta1-v1", "gta1",
+             "You are an expert UI element locator. Given a GUI image and a user's element description, provide the "
+             "coordinates of the specified element as a single (x,y) point. The image resolution is height {resized_height} "
+             "and width {resized_width}. For elements with area, return the center point.\n\nOutput the coordinate pair "
+             "exactly:\n(x,y)\n{instruction}"),
+    # InfiXAI/InfiGUI-G1 eval/prompts.py (non-thinking mode; the resolution is the resized image's, eval/eval.py)
+    "infigui_g1": ("grounding-infigui-g1-v1", "infigui_g1",
+                   "The screen's resolution is {resized_width}x{resized_height}.\nLocate the UI element(s) for "
+                   '"{instruction}", output the coordinates using JSON format: [{{"point_2d": [x, y]}}, ...]'),
+    # inclusionAI/UI-Venus models/grounding/ui_venus_ground_7b.py
+    "ui_venus": ("grounding-ui-venus-v1", "ui_venus",
+                 "Outline the position corresponding to the instruction: {instruction}. The output should be only [x1,y1,x2,y2]."),
+    # likaixin2000/ScreenSpot-Pro-GUI-Grounding models/holo1_5.py (its prompt, then the instruction on a new line)
+    "holo1_5": ("grounding-holo1.5-v1", "holo1_5",
+                "Localize an element on the GUI image according to the provided target and output a click position.\n"
+                "          * Only output the click position, do not output any other text.\n"
+                "          * The click position should be in the format 'Click(x, y)' with x: num pixels from the left edge "
+                "and y: num pixels from the top edge\n          Your target is:\n{instruction}"),
+    # likaixin2000/ScreenSpot-Pro-GUI-Grounding models/showui.py (ShowUI's system text, then the instruction)
+    "showui": ("grounding-showui-v1", "showui",
+               "Based on the screenshot of the page, I give a text description and you give its corresponding location. The "
+               "coordinate represents a clickable location [x, y] for an element, which is a relative coordinate on the "
+               "screenshot, scaled from 0 to 1.\n{instruction}"),
+    # njucckevin/SeeClick (as in ScreenSpot-Pro-GUI-Grounding models/seeclick.py)
+    "seeclick": ("grounding-seeclick-v1", "seeclick",
+                 'In this UI screenshot, what is the position of the element corresponding to the command "{instruction}" '
+                 "(with point)?"),
 }
 DEFAULT_PROMPT = "relative"
 
@@ -43,8 +95,20 @@ def prompt_family(kwargs: Mapping[str, Any] | None) -> str:
     return name
 
 
-def build_prompt(instruction: str, prompt: str = DEFAULT_PROMPT) -> str:
-    return PROMPTS[prompt][2].format(instruction=instruction)
+def build_prompt(instruction: str, prompt: str = DEFAULT_PROMPT, width: int | None = None, height: int | None = None,
+                 resize_budget: str | None = None) -> str:
+    """The prompt text; a template naming the resized image size (GTA1) needs the original ``width`` and ``height``."""
+    template = PROMPTS[prompt][2]
+    fields: dict[str, Any] = {"instruction": instruction}
+    if "{resized_width}" in template:
+        from gui_models.coords import BUDGETS
+        from gui_models.grounding import FAMILY_BUDGETS
+
+        if width is None or height is None:
+            raise ValueError(f"prompt {prompt!r} names the resized image size: give the image's width and height")
+        budget = BUDGETS[resize_budget or FAMILY_BUDGETS.get(answer_family(prompt), "qwen2_5_vl")]
+        fields["resized_width"], fields["resized_height"] = budget.resized(int(width), int(height))
+    return template.format(**fields)
 
 
 def answer_family(prompt: str) -> str:

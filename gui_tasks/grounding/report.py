@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -102,10 +103,13 @@ def summarise(series: Series) -> dict[str, Any]:
         wd[f] = wasserstein_distance(a, b) if a and b else None
     splits = sorted({r["split"] for r in recs})
     acc = {s: _acc([r for r in recs if r["split"] == s]) for s in splits}
-    out = {"task": series.task, "benchmark": series.benchmark, "n": n, "limit": series.limit, "accuracy": _acc(recs),
+    out = {"task": series.task, "run": series.label.split("\n")[0], "benchmark": series.benchmark, "n": n, "limit": series.limit, "accuracy": _acc(recs),
            "accuracy_by_split": acc, "within_distance": {str(d): within_distance(recs, d) for d in DISTANCE_BANDS},
            "by_type": by_type, "welch_t_tests_pss": tests, "wasserstein_biased_vs_other": wd,
-           "params": recs[0].get("params") if recs else None}
+           "params": recs[0].get("params") if recs else None, "frame_check": frame_check_summary(recs),
+           "published": series.meta.get("published"),
+           # the release as loaded: boxes clipped to their image, bad rows skipped on request (GUI_EVAL_SKIP_BAD_ROWS)
+           "boxes_clipped": series.meta.get("boxes_clipped"), "bad_rows_skipped": series.meta.get("bad_rows_skipped")}  # an imported published run (gui-eval import): its own figure
     if series.cropped:
         firsts = [r["first"] for r in recs if "first" in r]
         out["before_crop"] = {
@@ -115,6 +119,33 @@ def summarise(series: Series) -> dict[str, Any]:
         }
         out["after_crop_pss_by_type"] = {t: _mean(_values(recs, "pss", t)) for t in ("correct", "biased", "other")}
     return out
+
+
+# A frame scoring this much higher (absolute accuracy) than the declared one is the signature of a mis-declared family
+# (VLMEvalKit#1332, Qwen3-VL#1913, UI-TARS#177): the report warns loudly.
+FRAME_WARNING_MARGIN = 0.10
+
+
+def frame_check_summary(records: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """Accuracy if every answer were read in each frame, the declared frame, and a warning when another scores far higher.
+
+    Over the records with a ``frame_check`` (parsed answers, first pass); unparsed answers count as wrong in every frame,
+    so each figure is an accuracy over all samples, comparable with the task's own.
+    """
+    n = len(records)
+    checked = [r for r in records if isinstance(r.get("frame_check"), dict)]
+    if not n or not checked:
+        return None
+    frames = list(checked[0]["frame_check"])
+    acc = {f: sum(bool(r["frame_check"].get(f)) for r in checked) / n for f in frames}
+    declared = next((r.get("frame") for r in checked if r.get("frame")), None)
+    top = max(acc.values())
+    best = [f for f in frames if acc[f] == top]  # frames of equal size (resized = original) tie
+    warning = None
+    if declared in acc and declared not in best and top - acc[declared] >= FRAME_WARNING_MARGIN:
+        warning = (f"WARNING: answers read as {' or '.join(best)} score {top:.1%}, read as the declared {declared} "
+                   f"{acc[declared]:.1%}: the family (answer frame) is probably mis-declared")
+    return {"declared": declared, "accuracy_by_frame": acc, "margin": FRAME_WARNING_MARGIN, "warning": warning}
 
 
 def _acc(recs) -> float | None:
@@ -128,9 +159,23 @@ def _fmt(x: Any, digits: int = 3) -> str:
 def markdown(summaries: Sequence[dict[str, Any]]) -> str:
     lines = ["# PSS report", ""]
     for s in summaries:
-        lines += [f"## {s['task']} ({s['benchmark']})", ""]
+        lines += [f"## {s['task']} ({s['benchmark']})" + (f": {s['run']}" if s.get("run") else ""), ""]
         if s["limit"] not in (None, "None"):
             lines += [f"Limited run (--limit {s['limit']}): numbers are not comparable with the paper.", ""]
+        if s.get("boxes_clipped") or s.get("bad_rows_skipped"):
+            lines += [f"Release as loaded: {s.get('boxes_clipped') or 0} target box(es) clipped to their image, "
+                      f"{s.get('bad_rows_skipped') or 0} bad row(s) skipped on request (GUI_EVAL_SKIP_BAD_ROWS).", ""]
+        pub = s.get("published")
+        if pub:
+            lines += [f"Published figure (the file's own scorer): {_fmt(pub.get('accuracy'))} (on the {pub.get('matched')} "
+                      f"matched samples {_fmt(pub.get('accuracy_on_matched'))}); ours {_fmt(pub.get('ours_on_matched'))}; "
+                      f"{pub.get('disagreements')} sample(s) disagree. Source: {pub.get('file')}", ""]
+        fc = s.get("frame_check")
+        if fc:
+            if fc["warning"]:
+                lines += [f"**{fc['warning']}**", ""]
+            lines += ["Frame check (accuracy if the answers were read in each frame; declared: "
+                      f"{fc['declared']}): " + ", ".join(f"{f} {_fmt(a)}" for f, a in fc["accuracy_by_frame"].items()), ""]
         lines += [f"Samples: {s['n']}; accuracy {_fmt(s['accuracy'])}; parameters {json.dumps(s['params'])}", "",
                   "Within relative distance of the target (Table 1): "
                   + ", ".join(f"< {d}: {_fmt(v)}" for d, v in s["within_distance"].items()), "",
@@ -251,4 +296,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     for f in build_report(args.runs, args.out):
         print(f)
+    for s in json.loads((Path(args.out) / "report.json").read_text(encoding="utf-8")):
+        if (s.get("frame_check") or {}).get("warning"):
+            print(f"gui-eval pss-report: {s['task']}: {s['frame_check']['warning']}", file=sys.stderr)
     return 0

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Mapping
 
 from gui_models.geometry import answer_geometry, map_back
-from gui_models.coords import reported_size
+from gui_models.coords import convert, reported_size
 from gui_metrics.pss import DEFAULT_FORM, PSS_C, classify_response, digit_entropy, perplexity, point_to_box_distance, pss_from_logits
 from gui_models.grounding import parse_point
 from gui_models.logit_capture import Capture, capture_of, extras_of, key_tokens
@@ -46,6 +46,8 @@ class ScoreParams:
     min_pixels: int | None = None
     max_pixels: int | None = None
     resize_budget: str | None = None  # gui_models.coords.BUDGETS name; None: the family's own
+    inside_rule: str = "strict"  # gui_metrics.pss.INSIDE_RULES; the ScreenSpot tasks use "inclusive" (official scorers)
+    strictness: str = "official"  # gui_models.grounding.STRICTNESS: the family's own parser, or "lenient"
 
     @classmethod
     def from_mapping(cls, meta: Mapping[str, Any]) -> "ScoreParams":
@@ -59,6 +61,13 @@ class ScoreParams:
         params = cls(**known)
         if params.tau_frame != "relative":
             raise ValueError(f"tau_frame {params.tau_frame!r}: only 'relative' is implemented")
+        from gui_metrics.pss import INSIDE_RULES
+        from gui_models.grounding import STRICTNESS
+
+        if params.inside_rule not in INSIDE_RULES:
+            raise ValueError(f"inside_rule {params.inside_rule!r} unknown; known: {', '.join(INSIDE_RULES)}")
+        if params.strictness not in STRICTNESS:
+            raise ValueError(f"strictness {params.strictness!r} unknown; known: {', '.join(STRICTNESS)}")
         if params.resize_budget is not None:
             from gui_models.coords import BUDGETS
 
@@ -130,11 +139,39 @@ def logit_summary(text: str, capture: Capture | None, literal, params: ScorePara
     return out
 
 
+def frame_check(answer: Any, doc: Mapping[str, Any], params: ScoreParams, model_size: list[int] | None) -> dict[str, bool] | None:
+    """Whether the answer's numbers would be correct if read in each frame (``gui_models.coords.FRAMES``).
+
+    A mis-declared family (pixels read as 0-1000, 0-1000 read as pixels) scores far better in another frame: the
+    reports compare these per-frame accuracies (``frame_check_summary``). ``resized_px`` uses the size the model
+    saw when the backend reported it, else the resize budget of the task (or the family's own, else Qwen2.5-VL's).
+    """
+    from gui_metrics.pss import INSIDE_RULES
+    from gui_models.coords import FRAMES, Geometry, budget
+    from gui_models.grounding import FAMILY_BUDGETS
+
+    if answer.point is None or not all(math.isfinite(v) for v in answer.point):
+        return None
+    width, height = int(doc["width"]), int(doc["height"])
+    try:
+        if model_size is not None:
+            geometry = Geometry.seen(width, height, model_size)
+        else:
+            b = budget(params.resize_budget or FAMILY_BUDGETS.get(params.family, "qwen2_5_vl"),
+                       min_pixels=params.min_pixels, max_pixels=params.max_pixels)
+            geometry = Geometry.from_budget(width, height, b)
+    except ValueError:
+        return None
+    target = _rel_box(doc["target_box"], width, height)
+    inside = INSIDE_RULES[params.inside_rule]
+    return {f: bool(inside(convert(answer.point, f, "relative", geometry), target)) for f in FRAMES}
+
+
 def _judge(doc: Mapping[str, Any], text: str, capture: Capture | None, params: ScoreParams,
            window: list[int] | None = None, model_size: list[int] | None = None) -> dict[str, Any]:
     width, height = int(doc["width"]), int(doc["height"])
     start = answer_start(text)
-    answer = parse_point(text[start:], params.family)
+    answer = parse_point(text[start:], params.family, strictness=params.strictness)
     out: dict[str, Any] = {"status": answer.status, "detail": answer.detail, "point": None, "correct": False,
                            "response_type": "invalid", "distance": None, "frame": answer.frame}
     if answer.status == "parsed" and answer.point is not None:
@@ -146,10 +183,12 @@ def _judge(doc: Mapping[str, Any], text: str, capture: Capture | None, params: S
         else:
             point, info = answer_geometry(answer, width, height, **kw)
         out.update(info)
+        if window is None:
+            out["frame_check"] = frame_check(answer, doc, params, model_size)
         if all(math.isfinite(v) for v in point):
             target = _rel_box(doc["target_box"], width, height)
             others = None if doc.get("other_boxes") is None else [_rel_box(b, width, height) for b in doc["other_boxes"]]
-            rtype = classify_response(point, target, others, params.tau)
+            rtype = classify_response(point, target, others, params.tau, params.inside_rule)
             out.update(point=[point[0], point[1]], correct=rtype == "correct", response_type=rtype,
                        distance=point_to_box_distance(point, target))
     out.update(logit_summary(text, capture, answer.literal, params, start))

@@ -8,6 +8,15 @@ Each release's box convention is named here, never guessed from magnitudes:
   ``screenspotv2_image/``; the same row schema.
 - ScreenSpot-Pro: ``annotations/*.json`` + ``images/``; rows ``img_filename, bbox = [x1, y1, x2, y2]``
   (pixels), ``instruction, ui_type, group, platform, application, img_size = [w, h], id``.
+- ScreenSpot-v2 "variants" (HF ``likaixin/ScreenSpot-v2-variants``, the copy the ScreenSpot-Pro repository's
+  scorer reads for v2; its issue #6): ``annotations/{desktop,mobile,web}.json`` + ``images/``, rows in the Pro
+  layout with ``group: null`` and ``bbox = [x1, y1, x2, y2]`` pixels. ``load_docs`` picks the layout by the
+  folders present (``annotations/`` vs ``screenspot_*_v2.json``), never by the numbers.
+
+Boxes as published: a box poking outside its image (ScreenSpot-Pro ``inventor_windows.json`` has
+``[135, -1, 151, 19]`` on a 3840x1080 screenshot) is clipped to the image; the document's meta keeps the
+published box (``bbox_published``) and tasks record how many were clipped (``boxes_clipped``). A box that is
+empty after clipping is a bad row (``DataError``), skipped only on request (``$GUI_EVAL_SKIP_BAD_ROWS``).
 
 Folders come from ``$SCREENSPOT_DATA_DIR``, ``$SCREENSPOT_V2_DATA_DIR``, ``$SCREENSPOT_PRO_DATA_DIR``.
 Only the target box is known, so misleading and confusion merge into "other" (``other_boxes: None``).
@@ -22,13 +31,16 @@ from typing import Any
 
 from PIL import Image
 
-from gui_tasks.errors import DataError
+from gui_tasks.errors import BadRows, DataError, skip_bad_rows
 from gui_tasks.input_files import read_json
 
 VARIANTS = ("screenspot", "screenspot_v2", "screenspot_pro")
 ENV = {"screenspot": "SCREENSPOT_DATA_DIR", "screenspot_v2": "SCREENSPOT_V2_DATA_DIR", "screenspot_pro": "SCREENSPOT_PRO_DATA_DIR"}
 PLATFORMS = ("desktop", "mobile", "web")
 _FILES = {"screenspot": ("screenspot_{}.json", "screenspot_imgs"), "screenspot_v2": ("screenspot_{}_v2.json", "screenspotv2_image")}
+# Published document counts (data check): ScreenSpot-Pro 1,581 (its README / HF card); ScreenSpot 1,272 (SeeClick
+# paper Table 1); ScreenSpot-v2 1,272 (OS-Atlas paper, section 4.1: the same instructions, corrected).
+PUBLISHED_DOCS = {"screenspot": 1272, "screenspot_v2": 1272, "screenspot_pro": 1581}
 PRO_GROUPS = {"dev": "dev", "creative": "creative", "cad": "cad", "scientific": "scientific", "office": "office", "os": "os"}
 
 
@@ -71,17 +83,31 @@ def _image_size(image: Path, path: Path, i: int) -> tuple[int, int]:
         return im.size
 
 
+def clip_box(box: list[float], width: int, height: int) -> list[float]:
+    """``box`` [x1, y1, x2, y2] clipped to a ``width`` x ``height`` image (may come out empty)."""
+    x1, y1, x2, y2 = box
+    return [min(max(x1, 0.0), float(width)), min(max(y1, 0.0), float(height)),
+            min(max(x2, 0.0), float(width)), min(max(y2, 0.0), float(height))]
+
+
 def _doc(variant: str, row_id: str, instruction: Any, image: Path, size: tuple[int, int], box: list[float], split: str,
          meta: dict[str, Any], path: Path, i: int) -> dict[str, Any]:
     if not isinstance(instruction, str) or not instruction.strip():
         raise DataError("empty instruction", file=str(path), row=i, field="instruction")
     w, h = size
-    x1, y1, x2, y2 = box
-    if not (0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h):
-        raise DataError(f"box {box} is empty or outside the {w}x{h} image", file=str(path), row=i, field="bbox")
+    clipped = clip_box(box, w, h)
+    if not (clipped[0] < clipped[2] and clipped[1] < clipped[3]):
+        raise DataError(f"box {box} is empty after clipping to the {w}x{h} image", file=str(path), row=i, field="bbox")
+    if clipped != box:  # published box pokes outside the image: clipped, counted, the published one kept
+        meta = {**meta, "bbox_published": box}
     return {"id": row_id, "source": variant, "instruction": instruction.strip(), "image": str(image.resolve()), "width": w,
-            "height": h, "target_box": box, "other_boxes": None, "split": split,
+            "height": h, "target_box": clipped, "other_boxes": None, "split": split,
             "meta": json.dumps({"file": path.name, "row": i, **meta}, sort_keys=True, ensure_ascii=False)}
+
+
+def boxes_clipped(docs: list[dict[str, Any]]) -> int:
+    """How many documents have a box that was clipped to its image (meta ``bbox_published``)."""
+    return sum("bbox_published" in json.loads(d["meta"]) for d in docs)
 
 
 def _ui_type(value: Any, path: Path, i: int, field: str) -> str:
@@ -91,54 +117,146 @@ def _ui_type(value: Any, path: Path, i: int, field: str) -> str:
     return t
 
 
-def load_seeclick(variant: str, root: Path) -> list[dict[str, Any]]:
+def _bad(bad: BadRows | None) -> BadRows:
+    return bad if bad is not None else BadRows(skip_bad_rows())
+
+
+def load_seeclick(variant: str, root: Path, bad: BadRows | None = None) -> list[dict[str, Any]]:
     """ScreenSpot / ScreenSpot-v2 rows: bbox [x, y, w, h] in pixels, split = platform_datatype."""
+    bad = _bad(bad)
     pattern, image_dir = _FILES[variant]
-    docs = []
+    docs: list[dict[str, Any]] = []
     for platform in PLATFORMS:
         path = root / pattern.format(platform)
         if not path.is_file():
             raise DataError(f"missing {path.name} in the {variant} copy", file=str(path))
-        for i, row in enumerate(_read_json(path)):
+
+        def one(item: tuple[int, dict[str, Any]], path: Path = path, platform: str = platform) -> dict[str, Any]:
+            i, row = item
             x, y, bw, bh = _numbers(_field(row, "bbox", path, i), path, i, "bbox")
             image = root / image_dir / str(_field(row, "img_filename", path, i))
             split = f"{platform}_{_ui_type(_field(row, 'data_type', path, i), path, i, 'data_type')}"
-            docs.append(_doc(variant, f"{variant}-{platform}-{i:04d}", _field(row, "instruction", path, i), image,
-                             _image_size(image, path, i), [x, y, x + bw, y + bh], split,
-                             {"data_source": row.get("data_source"), "bbox_format": "xywh_px"}, path, i))
+            return _doc(variant, f"{variant}-{platform}-{i:04d}", _field(row, "instruction", path, i), image,
+                        _image_size(image, path, i), [x, y, x + bw, y + bh], split,
+                        {"data_source": row.get("data_source"), "bbox_format": "xywh_px"}, path, i)
+
+        docs += bad.keep(one, enumerate(_read_json(path)))
     return docs
 
 
-def load_pro(root: Path) -> list[dict[str, Any]]:
-    """ScreenSpot-Pro rows: bbox [x1, y1, x2, y2] in pixels, split = group_uitype."""
+def _pro_row(variant: str, root: Path, path: Path, i: int, row: dict[str, Any], split_of) -> dict[str, Any]:
+    """One row in the ScreenSpot-Pro layout (Pro and the v2 variants): bbox [x1, y1, x2, y2] pixels."""
+    if not isinstance(row, dict):
+        raise DataError(f"expected a JSON object, got {type(row).__name__}", file=str(path), row=i)
+    box = _numbers(_field(row, "bbox", path, i), path, i, "bbox")
+    image = root / "images" / str(_field(row, "img_filename", path, i))
+    size = _image_size(image, path, i)
+    declared = row.get("img_size")
+    if declared is not None and [int(v) for v in _numbers(declared, path, i, "img_size", 2)] != list(size):
+        raise DataError(f"img_size {declared} differs from the image's {size[0]}x{size[1]}", file=str(path), row=i,
+                        field="img_size")
+    split = split_of(row, path, i)
+    rid = str(row.get("id", f"{path.stem}-{i:04d}"))
+    return _doc(variant, f"{variant}-{rid}", _field(row, "instruction", path, i), image, size, box, split,
+                {"application": row.get("application"), "platform": row.get("platform"), "bbox_format": "xyxy_px",
+                 "layout": "pro" if variant == "screenspot_pro" else "variants"}, path, i)
+
+
+def _pro_split(row: dict[str, Any], path: Path, i: int) -> str:
+    group = str(_field(row, "group", path, i)).strip().lower()
+    if group not in PRO_GROUPS:
+        raise DataError(f"unknown group {row['group']!r}; known: {sorted(PRO_GROUPS)}", file=str(path), row=i, field="group")
+    return f"{PRO_GROUPS[group]}_{_ui_type(_field(row, 'ui_type', path, i), path, i, 'ui_type')}"
+
+
+def _annotation_files(root: Path, what: str) -> list[Path]:
     ann = root / "annotations"
     files = sorted(ann.glob("*.json")) if ann.is_dir() else []
     if not files:
-        raise DataError("no annotations/*.json in the ScreenSpot-Pro copy", file=str(ann))
-    docs = []
-    for path in files:
-        for i, row in enumerate(_read_json(path)):
-            box = _numbers(_field(row, "bbox", path, i), path, i, "bbox")
-            image = root / "images" / str(_field(row, "img_filename", path, i))
-            size = _image_size(image, path, i)
-            declared = row.get("img_size")
-            if declared is not None and [int(v) for v in _numbers(declared, path, i, "img_size", 2)] != list(size):
-                raise DataError(f"img_size {declared} differs from the image's {size[0]}x{size[1]}", file=str(path), row=i,
-                                field="img_size")
-            group = str(_field(row, "group", path, i)).strip().lower()
-            if group not in PRO_GROUPS:
-                raise DataError(f"unknown group {row['group']!r}; known: {sorted(PRO_GROUPS)}", file=str(path), row=i, field="group")
-            split = f"{PRO_GROUPS[group]}_{_ui_type(_field(row, 'ui_type', path, i), path, i, 'ui_type')}"
-            rid = str(row.get("id", f"{path.stem}-{i:04d}"))
-            docs.append(_doc("screenspot_pro", f"screenspot_pro-{rid}", _field(row, "instruction", path, i), image, size, box, split,
-                             {"application": row.get("application"), "platform": row.get("platform"), "bbox_format": "xyxy_px"},
-                             path, i))
+        raise DataError(f"no annotations/*.json in the {what} copy", file=str(ann))
+    return files
+
+
+def load_pro(root: Path, bad: BadRows | None = None) -> list[dict[str, Any]]:
+    """ScreenSpot-Pro rows: bbox [x1, y1, x2, y2] in pixels, split = group_uitype."""
+    bad = _bad(bad)
+    docs: list[dict[str, Any]] = []
+    for path in _annotation_files(root, "ScreenSpot-Pro"):
+        docs += bad.keep(lambda item, path=path: _pro_row("screenspot_pro", root, path, item[0], item[1], _pro_split),
+                         enumerate(_read_json(path)))
     return docs
 
 
-def load_docs(variant: str, root: Path) -> list[dict[str, Any]]:
+def load_v2_variants(root: Path, bad: BadRows | None = None) -> list[dict[str, Any]]:
+    """ScreenSpot-v2 in the variants layout: Pro-style rows (``group: null``), split = platform (file name) _ ui_type."""
+    bad = _bad(bad)
+    docs: list[dict[str, Any]] = []
+    for path in _annotation_files(root, "ScreenSpot-v2 variants"):
+        platform = next((p for p in PLATFORMS if p in path.stem.lower()), None)
+        if platform is None:
+            raise DataError(f"annotation file name names no platform ({', '.join(PLATFORMS)})", file=str(path))
+
+        def split_of(row: dict[str, Any], p: Path, i: int, platform: str = platform) -> str:
+            return f"{platform}_{_ui_type(_field(row, 'ui_type', p, i), p, i, 'ui_type')}"
+
+        docs += bad.keep(lambda item, path=path, split_of=split_of: _pro_row("screenspot_v2", root, path, item[0], item[1],
+                                                                            split_of),
+                         enumerate(_read_json(path)))
+    return docs
+
+
+def layout(variant: str, root: Path) -> str:
+    """The published layout of a copy: ``seeclick`` (``screenspot_*.json``), ``pro`` or ``variants`` (``annotations/``)."""
     if variant == "screenspot_pro":
-        return load_pro(root)
-    if variant in _FILES:
-        return load_seeclick(variant, root)
-    raise ValueError(f"unknown ScreenSpot variant {variant!r}; known: {VARIANTS}")
+        return "pro"
+    if variant == "screenspot_v2" and (root / "annotations").is_dir() and not any(root.glob("screenspot_*_v2.json")):
+        return "variants"
+    return "seeclick"
+
+
+def load_docs(variant: str, root: Path, bad: BadRows | None = None) -> list[dict[str, Any]]:
+    """Canonical documents of a local copy; bad rows raise, or go to ``bad`` when it skips (``$GUI_EVAL_SKIP_BAD_ROWS``)."""
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown ScreenSpot variant {variant!r}; known: {VARIANTS}")
+    kind = layout(variant, root)
+    if kind == "pro":
+        return load_pro(root, bad)
+    if kind == "variants":
+        return load_v2_variants(root, bad)
+    return load_seeclick(variant, root, bad)
+
+
+def data_check_of(variant: str, root: Path | None):
+    """``gui-eval data check``: documents, bad rows (all collected), clipped boxes and screenshots of one copy."""
+    from gui_tasks.data_check import BenchmarkCheck, TaskCount
+
+    check = BenchmarkCheck.of_copy(variant, root, lambda: data_root(variant))
+    if check.errors:
+        return check
+    bad = BadRows(skip=True)
+    try:
+        docs = load_docs(variant, check.root, bad)
+    except DataError as exc:  # a whole file missing or unreadable
+        check.errors.append(exc)
+        return check
+    check.errors.extend(bad.errors)
+    check.add_images(docs)
+    check.counts.append(TaskCount(f"gui_{variant} [{layout(variant, check.root)} layout]", len(docs),
+                                  PUBLISHED_DOCS[variant], "release"))
+    clipped = boxes_clipped(docs)
+    check.notes.append(f"boxes clipped to their image: {clipped}" + (
+        " (" + ", ".join(f"{d['id']} {json.loads(d['meta'])['bbox_published']} -> {d['target_box']}"
+                         for d in docs if "bbox_published" in json.loads(d["meta"]))[:400] + ")" if clipped else ""))
+    return check
+
+
+def data_check_screenspot(root: Path | None = None):
+    return data_check_of("screenspot", root)
+
+
+def data_check_v2(root: Path | None = None):
+    return data_check_of("screenspot_v2", root)
+
+
+def data_check_pro(root: Path | None = None):
+    return data_check_of("screenspot_pro", root)

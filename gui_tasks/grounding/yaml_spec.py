@@ -11,9 +11,10 @@ from gui_models.grounding import FAMILIES, FAMILY_BUDGETS
 from gui_tasks.grounding.prompts import PROMPTS, answer_family, protocol
 from gui_tasks.grounding.score import DEFAULT_TAU
 
-VERSION = "1.0"
+VERSION = "1.1"  # 1.1: inclusive point-in-box for ScreenSpot (official rule), official strictness, frame_check
 SYNTH_SEED, SYNTH_N = 0, 40
-FAMILY_PROMPTS = ("os_atlas", "ui_tars", "ui_tars_1_5", "qwen2_5_vl", "agentcpm_gui")
+FAMILY_PROMPTS = ("os_atlas", "ui_tars", "ui_tars_1_5", "qwen2_5_vl", "agentcpm_gui", "qwen3_vl", "qwen2_vl", "aguvis", "opencua",
+                  "uground_v1", "gta1", "infigui_g1", "ui_venus", "holo1_5", "showui", "seeclick")
 LOWER_IS_BETTER = {"grounding_format_error_rate", "token_entropy_mean", "perplexity_mean", "pss_no_capture_rate",
                    "entropy_correct", "entropy_biased", "entropy_other", "share_biased", "share_misleading",
                    "share_confusion", "share_other"}
@@ -58,6 +59,8 @@ metadata:
   pss_form: {form}
   pss_c: {c}
   key_digits: leading
+  inside_rule: {inside_rule}
+  strictness: official
 {extra}"""
 
 
@@ -70,11 +73,13 @@ def _metrics(types, splits) -> str:
 def render_all() -> dict[str, str]:
     files: dict[str, str] = {}
 
-    def add(task, source, prompt, types, splits, benchmark, extra="", max_new=32):
+    def add(task, source, prompt, types, splits, benchmark, extra="", max_new=32, inside=None):
         fam = answer_family(prompt)
         # the frame of the answers and, for resized-pixel families, the budget used when the backend reports no size
         extra = f"  coordinate_frame: {FAMILIES[fam][0]}\n" + (f"  resize_budget: {FAMILY_BUDGETS[fam]}\n" if fam in FAMILY_BUDGETS else "") + extra
+        inside = inside or ("strict" if source == "synthetic" else "inclusive")  # lmms_task.DEFAULT_INSIDE_RULE
         files[f"{task}.yaml"] = TEMPLATE.format(task=task, source=source, prompt=prompt, protocol=protocol(prompt),
+                                                inside_rule=inside,
                                                 metrics=_metrics(types, splits), version=VERSION, benchmark=benchmark,
                                                 tau=DEFAULT_TAU, form=DEFAULT_FORM, c=PSS_C, extra=extra, max_new_tokens=max_new)
 
@@ -86,6 +91,8 @@ def render_all() -> dict[str, str]:
     for variant in ("screenspot", "screenspot_v2", "screenspot_pro"):
         splits = PRO_SPLITS if variant == "screenspot_pro" else SCREENSPOT_SPLITS
         add(f"gui_{variant}", variant, "relative", SCREENSPOT_TYPES, splits, variant)
+        # the PSS paper's reading (Algorithm 1: strictly inside), a named option beside the official inclusive rule
+        add(f"gui_{variant}_strict", variant, "relative", SCREENSPOT_TYPES, splits, variant, inside="strict")
         for fam in FAMILY_PROMPTS:
             add(f"gui_{variant}_{fam}", variant, fam, SCREENSPOT_TYPES, splits, variant, max_new=64)
     assert set(FAMILY_PROMPTS) <= set(PROMPTS)

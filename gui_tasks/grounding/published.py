@@ -1,0 +1,189 @@
+"""Published per-sample grounding runs -> run folders that ``gui-eval view`` / ``pss-report`` read like lmms-eval runs.
+
+``gui-eval import FILE --task TASK --out DIR`` reads a result file in the ScreenSpot-Pro repository's results format
+(``likaixin2000/ScreenSpot-Pro-GUI-Grounding`` ``eval_screenspot_pro.py``: ``{"metrics": {..., "overall":
+{"num_correct_action", "num_total", "wrong_format_num", "action_acc", ...}}, "details": [{"id", "img_path",
+"prompt_to_evaluate", "gt_type", "lang", "instruction_style", "ui_type", "pred", "raw_response", "bbox",
+"correctness"}, ...]}``; the same file layout is written for ScreenSpot-v2 from its "variants" copy), matches each
+detail to a document of TASK (our loader, the same local copy), scores ``raw_response`` with our scorer (TASK's
+parameters, the answer family named by ``--family``), and writes ``<DIR>/<label>/<date>_results.json`` plus
+``<date>_samples_<TASK>.jsonl`` in lmms-eval 0.7.3's layout. The file's own figure (``action_acc``) and its per-sample
+``correctness`` are kept next to ours: task metadata ``published`` and, per sample, ``published``.
+
+Only positive English samples in the plain instruction style are comparable (the official script also runs negative,
+Chinese and other instruction styles): the others are counted and left out.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from gui_tasks.errors import DataError
+from gui_tasks.input_files import read_json
+
+FORMAT = "screenspot_pro_results"  # the ScreenSpot-Pro repository's eval_screenspot_pro.py output
+RECORD_METRIC = "grounding_acc"
+
+
+@dataclass
+class Imported:
+    """What an import wrote and how our figure compares with the file's own."""
+
+    results: Path
+    samples: Path
+    matched: int
+    unmatched: list[str] = field(default_factory=list)
+    skipped: int = 0  # not comparable: negative, non-English or other instruction style
+    published_accuracy: float | None = None  # the file's ``metrics.overall.action_acc`` (its own scorer)
+    published_on_matched: float | None = None  # the file's per-sample correctness over the matched samples
+    ours: float | None = None  # our grounding_acc over the matched samples
+    disagreements: int = 0  # samples where our correct differs from the file's correctness
+
+
+def _details(raw: Any, path: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    if not isinstance(raw, dict) or not isinstance(raw.get("details"), list):
+        raise DataError("not a ScreenSpot-Pro results file: expected an object with a 'details' list", file=str(path),
+                        field="details")
+    metrics = raw.get("metrics") if isinstance(raw.get("metrics"), dict) else {}
+    overall = metrics.get("overall") if isinstance(metrics.get("overall"), dict) else {}
+    for i, d in enumerate(raw["details"]):
+        if not isinstance(d, dict):
+            raise DataError("detail is not an object", file=str(path), row=i, field="details")
+        if "raw_response" not in d:
+            raise DataError("missing field 'raw_response'", file=str(path), row=i, field="raw_response")
+    return raw["details"], overall
+
+
+def _comparable(d: Mapping[str, Any]) -> bool:
+    return (d.get("gt_type", "positive") == "positive" and d.get("lang", "en") == "en"
+            and d.get("instruction_style", "instruction") == "instruction")
+
+
+def _image_key(path: Any) -> str:
+    return re.split(r"[\\/]", str(path))[-1]
+
+
+def _match(details: list[dict[str, Any]], docs: list[dict[str, Any]], source: str) -> tuple[list[tuple[int, dict]], list[str]]:
+    """``(doc_id, detail)`` pairs: by the row id (``<source>-<id>``), else by (screenshot file name, instruction)."""
+    by_id = {d["id"]: i for i, d in enumerate(docs)}
+    by_image: dict[tuple[str, str], int] = {}
+    for i, d in enumerate(docs):
+        by_image.setdefault((_image_key(d["image"]), d["instruction"].strip()), i)
+    pairs, unmatched = [], []
+    for det in details:
+        i = by_id.get(f"{source}-{det.get('id')}")
+        if i is None:
+            i = by_image.get((_image_key(det.get("img_path", "")), str(det.get("prompt_to_evaluate", "")).strip()))
+        if i is None:
+            unmatched.append(str(det.get("id")))
+        else:
+            pairs.append((i, det))
+    return pairs, unmatched
+
+
+def _label(path: Path, label: str | None) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", label or f"published-{path.stem}")
+
+
+def import_run(path: str | Path, task_name: str, out: str | Path, *, family: str | None = None, label: str | None = None,
+               overrides: Mapping[str, Any] | None = None) -> Imported:
+    """Import one published result file as a run of ``task_name`` (documents from the task's local copy)."""
+    from gui_tasks.grounding.lmms_task import score_params
+    from gui_tasks.grounding.score import ScoreParams
+    from gui_tasks.rescore import aggregate, load_task, score, task_docs
+
+    path = Path(path)
+    details, overall = _details(read_json(path), path)
+    task = load_task(task_name)
+    meta = dict(task.config.metadata or {})
+    source = str(meta.get("source"))
+    if meta.get("benchmark") not in ("screenspot", "screenspot_v2", "screenspot_pro"):
+        raise ValueError(f"task {task_name!r} is not a ScreenSpot task (benchmark {meta.get('benchmark')!r})")
+    base = score_params(meta)
+    params = ScoreParams.from_mapping({**base.__dict__, **({"family": family} if family else {}), **dict(overrides or {})})
+    task._params = params  # the task scores with these (GroundingTask.process_results)
+    docs = task_docs(task)
+    comparable = [d for d in details if _comparable(d)]
+    pairs, unmatched = _match(comparable, docs, source)
+    if not pairs:
+        raise DataError(f"no detail matches a document of {task_name} (ids like {source}-<id>, or screenshot + instruction)",
+                        file=str(path), field="details")
+    lines, disagreements = [], 0
+    for doc_id, det in sorted(pairs, key=lambda p: p[0]):
+        response = det.get("raw_response")
+        response = "" if response is None else str(response)
+        values = score(task, docs[doc_id], response)
+        rec = values[RECORD_METRIC]
+        rec["published"] = {"correctness": det.get("correctness"), "pred": det.get("pred")}
+        disagreements += bool(rec["correct"]) != (det.get("correctness") == "correct")
+        lines.append({"doc_id": doc_id, "doc": {"id": docs[doc_id]["id"]}, "target": json.dumps(docs[doc_id]["target_box"]),
+                      "arguments": None, "resps": [[response]], "filtered_resps": [response], "input": "",
+                      **values})
+    per_sample = [{k: v for k, v in s.items() if k not in ("doc_id", "doc", "target", "arguments", "resps",
+                                                            "filtered_resps", "input")} for s in lines]
+    metrics = aggregate(task, per_sample)
+    ours = sum(bool(s[RECORD_METRIC]["correct"]) for s in lines) / len(lines)
+    published_matched = sum(s[RECORD_METRIC]["published"]["correctness"] == "correct" for s in lines) / len(lines)
+    published = {"file": str(path.resolve()), "format": FORMAT, "accuracy": overall.get("action_acc"),
+                 "num_total": overall.get("num_total"), "num_correct": overall.get("num_correct_action"),
+                 "wrong_format": overall.get("wrong_format_num"), "accuracy_on_matched": published_matched,
+                 "ours_on_matched": ours, "matched": len(lines), "unmatched": len(unmatched),
+                 "not_comparable": len(details) - len(comparable), "disagreements": disagreements}
+    meta.update(published=published, answer_family=params.family, inside_rule=params.inside_rule,
+                strictness=params.strictness)
+    if overrides:
+        meta.update({k: v for k, v in overrides.items()})
+    name = _label(path, label)
+    folder = Path(out) / name
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H-%M-%S.%f")
+    config = {"task": task_name, "metadata": meta, "output_type": "generate_until"}
+    higher = {m: bool(fn) for m, fn in task.higher_is_better().items()} if hasattr(task, "higher_is_better") else {}
+    results = {
+        "results": {task_name: {"alias": task_name, **{f"{m},none": v for m, v in metrics.items()}}},
+        "configs": {task_name: config}, "versions": {task_name: meta.get("version")},
+        "n-samples": {task_name: {"original": len(docs), "effective": len(lines)}},
+        "higher_is_better": {task_name: higher}, "group_subtasks": {},
+        "config": {"model": "published", "model_args": f"pretrained={name}", "limit": None,
+                   "imported_from": str(path.resolve())},
+        "model_name": name, "date": stamp, "lmms_eval_version": None, "published": published,
+    }
+    results_path = folder / f"{stamp}_results.json"
+    samples_path = folder / f"{stamp}_samples_{task_name}.jsonl"
+    samples_path.write_text("".join(json.dumps(s, ensure_ascii=False) + "\n" for s in lines), encoding="utf-8")
+    results_path.write_text(json.dumps(results, indent=2, ensure_ascii=False, default=str), encoding="utf-8")
+    return Imported(results_path, samples_path, len(lines), unmatched, len(details) - len(comparable),
+                    overall.get("action_acc"), published_matched, ours, disagreements)
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="gui-eval import", description=__doc__.splitlines()[0])
+    ap.add_argument("file", help="a published per-sample result file (ScreenSpot-Pro repository results format)")
+    ap.add_argument("--task", required=True, help="our task whose documents the file covers, e.g. gui_screenspot_pro")
+    ap.add_argument("--family", default=None, help="answer family to read raw_response with (default: the task's)")
+    ap.add_argument("--label", default=None, help="the run's model name (default: published-<file stem>)")
+    ap.add_argument("--min-pixels", type=int, default=None, help="resize budget the run's model saw (resized-pixel families)")
+    ap.add_argument("--max-pixels", type=int, default=None)
+    ap.add_argument("--inside-rule", default=None, help="point-in-box rule (default: the task's; inclusive for ScreenSpot)")
+    ap.add_argument("--strictness", default=None, help="official (default) or lenient")
+    ap.add_argument("--out", default="runs/imported")
+    args = ap.parse_args(argv)
+    overrides = {k: v for k, v in (("min_pixels", args.min_pixels), ("max_pixels", args.max_pixels),
+                                   ("inside_rule", args.inside_rule), ("strictness", args.strictness)) if v is not None}
+    try:
+        got = import_run(args.file, args.task, args.out, family=args.family, label=args.label, overrides=overrides)
+    except (DataError, ValueError) as exc:
+        print(f"gui-eval import: {exc}")
+        return 2
+    pub = "-" if got.published_accuracy is None else f"{100 * got.published_accuracy:.2f}"
+    print(f"{got.results}\n{got.samples}\nmatched {got.matched} samples ({len(got.unmatched)} unmatched, {got.skipped} not "
+          f"comparable); published figure {pub}, published on the matched samples {100 * got.published_on_matched:.2f}, "
+          f"ours {100 * got.ours:.2f} ({got.disagreements} samples disagree)")
+    return 0
