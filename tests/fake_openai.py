@@ -26,6 +26,8 @@ class FakeServer:
     def __init__(self, script: list[str], text: str = "ok", sleep_s: float = 2.0) -> None:
         self.script, self.text, self.sleep_s = list(script), text, sleep_s
         self.bodies: list[dict] = []
+        self.headers: list[dict[str, str]] = []  # every request's headers (GET included), to check what keys were sent
+        self.models = ["m"]  # what GET /v1/models reports
         self.lock = threading.Lock()
         fake = self
 
@@ -33,7 +35,19 @@ class FakeServer:
             def log_message(self, *args):  # quiet
                 pass
 
+            def do_GET(self):
+                with fake.lock:
+                    fake.headers.append(dict(self.headers.items()))
+                data = json.dumps({"object": "list", "data": [{"id": m, "object": "model", "root": m} for m in fake.models]}).encode()
+                self.send_response(200 if self.path.rstrip("/").endswith("/models") else 404)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
             def do_POST(self):
+                with fake.lock:
+                    fake.headers.append(dict(self.headers.items()))
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
                 with fake.lock:
                     n = len(fake.bodies)
@@ -70,6 +84,10 @@ class FakeServer:
     @property
     def hits(self) -> int:
         return len(self.bodies)
+
+    def saw(self, secret: str) -> bool:
+        """Whether ``secret`` appeared in any header or body the server received."""
+        return any(secret in json.dumps(x) for x in [*self.headers, *self.bodies])
 
     def stop(self) -> None:
         self.httpd.shutdown()
