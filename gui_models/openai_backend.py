@@ -18,8 +18,13 @@ Model args (``--model_args k=v,...``):
                     ``retry_budget_s`` seconds (default 300), backoff with jitter, on 408/409/429/5xx,
                     timeouts and dropped connections; then an error naming the server(s)
     max_new_tokens  default when the task sets none (128, as ``gui_hf``)
-    response_cache  folder of the content-keyed response cache (default ``<GUI_EVAL_CACHE>/openai_responses``;
-                    ``none`` turns it off): an interrupted run asks only for what is missing
+    response_cache  folder of the response cache (default ``<GUI_EVAL_CACHE>/openai_responses``; ``none`` turns it
+                    off): an interrupted run asks only for what is missing. The key is the request body, the
+                    server (its URLs and what ``GET /models`` reports about the model: vLLM's checkpoint path) and
+                    the namespace; answers are checked before they are stored; a damaged entry is asked again
+                    and named; each sample records ``from_cache``
+    cache_namespace a name that separates cache entries of otherwise identical requests (default ``default``;
+                    e.g. a date for a hosted alias whose model changes over time)
     capture_logits  ``none`` or ``digits``; ``logprobs`` = ``auto`` (``token_ids`` when a tokenizer is known,
                     else ``top_logprobs``), ``token_ids`` (vLLM's ``logprob_token_ids``: exact digit values) or
                     ``top_logprobs`` (the k most likely tokens per step, ``top_logprobs`` = k, default 20: ranges)
@@ -52,7 +57,7 @@ from gui_interventions import RequestContext, build_run
 from gui_models.generation_core import Generated, cut_at_stops, parse_request, record_sent_prompt, respond, run_multi_round
 from gui_models.logit_capture import Capture, Step, capture_mode, digit_groups
 from gui_models.model_args import check_gui_openai_args
-from gui_models.served_client import ResponseCache, RetryPolicy, ServerPool, body_key, encode_image
+from gui_models.served_client import BadResponse, ResponseCache, RetryPolicy, ServerPool, body_key, encode_image
 
 LOGPROB_MODES = ("auto", "token_ids", "top_logprobs")
 FRAMES = ("auto", "smart_resize", "scale", "sent", "none")
@@ -271,7 +276,7 @@ class GuiOpenAI(lmms):
                  top_logprobs: int | str = 20, tokenizer: str | None = None, frame: str = "auto",
                  min_pixels: int | str | None = None, max_pixels: int | str | None = None, resize_budget: str | None = None,
                  image_scale: float | str | None = None, system_prompt: str | None = None, interventions: str | None = None,
-                 **kwargs: Any) -> None:
+                 cache_namespace: str = "default", **kwargs: Any) -> None:
         super().__init__()
         for k in ("batch_size", "max_batch_size", "device"):  # passed by the lmms-eval CLI; concurrency is ours
             kwargs.pop(k, None)
@@ -294,6 +299,12 @@ class GuiOpenAI(lmms):
 
             response_cache = str(cache_dir() / "openai_responses")
         self.cache = None if str(response_cache).lower() in ("none", "off", "") else ResponseCache(response_cache)
+        # What a cached answer must share besides the body: the namespace and how answers are read (frame, capture).
+        self.cache_namespace = {"name": str(cache_namespace), "frame": str(frame), "logprobs": str(logprobs),
+                                "tokenizer": str(tokenizer or "")}
+        self._server_id: list[dict[str, Any]] | None = None
+        self._server_id_lock: asyncio.Lock | None = None
+        self.cache_bad: list[str] = []  # damaged cache files met (asked again)
         self.capture_logits = capture_mode(capture_logits, OWNER)
         if logprobs not in LOGPROB_MODES:
             raise ValueError(f"{OWNER}: logprobs={logprobs!r}; choose one of {LOGPROB_MODES}")
@@ -378,29 +389,86 @@ class GuiOpenAI(lmms):
             body.update(logprobs=True, top_logprobs=self.top_logprobs)
         return body, sizes
 
+    async def _server_identity(self) -> list[dict[str, Any]]:
+        """The pool's :meth:`ServerPool.fingerprint`, asked once per backend (the first request waits for it)."""
+        if self._server_id_lock is None:
+            self._server_id_lock = asyncio.Lock()
+        async with self._server_id_lock:
+            if self._server_id is None:
+                self._server_id = await self.pool.fingerprint(self.model_name)
+        return self._server_id
+
     async def _generate(self, req: RequestContext) -> Generated:
         if self._sem is None:
             self._sem = asyncio.Semaphore(self.concurrency)
         body, sent = self.body(req)
-        key = body_key(body)
-        cached = self.cache.get(key) if self.cache is not None else None
-        server = None
-        if cached is None:
-            async with self._sem:
-                self.requests_sent += 1
-                response, server = await self.pool.chat(body)
-            if self.cache is not None:
-                self.cache.put(key, response)
-        else:
-            self.cache_hits += 1
-            response = cached
-        return self._parse(response, body, sent, server)
+        key = None
+        if self.cache is not None:
+            key = body_key(body, await self._server_identity(), self.cache_namespace)
+            entry, damaged = self.cache.lookup(key)
+            if entry is not None:
+                try:
+                    out = self._parse(entry["response"], body, sent, None)
+                except BadResponse as exc:
+                    damaged = f"holds a bad response ({exc})"
+                else:
+                    self.cache_hits += 1
+                    out.extras.update(from_cache=True, cached_from=entry.get("server"))
+                    return out
+            if damaged:
+                self._damaged(self.cache.path(key), damaged)
+        checked: dict[str, Any] = {}
+
+        def check(response: Mapping[str, Any], url: str) -> None:
+            try:
+                checked["out"] = self._parse(response, body, sent, url)  # BadResponse: retried, never stored
+            except BadResponse:
+                raise
+            except ValueError as exc:  # a refusal of ours (e.g. no token ids for logprobs=token_ids): raised as is
+                checked["error"] = exc
+
+        async with self._sem:
+            self.requests_sent += 1
+            response, server = await self.pool.chat(body, check)
+        if "error" in checked:
+            raise checked["error"]
+        if self.cache is not None and key is not None:
+            self.cache.put(key, response, server)
+        out = checked.get("out") or self._parse(response, body, sent, server)
+        out.extras["from_cache"] = False
+        return out
+
+    def _damaged(self, path: Path, why: str) -> None:
+        """A cache entry that cannot be used: named once (warning) and asked again; the new answer replaces it."""
+        import warnings
+
+        self.cache_bad.append(str(path))
+        warnings.warn(f"{OWNER}: response cache entry {path} {why}; asking the server again", stacklevel=2)
 
     def _parse(self, response: Mapping[str, Any], body: Mapping[str, Any], sent: list[list[int]], server: str | None) -> Generated:
+        """The answer as ``Generated``; :class:`BadResponse` for a body that is not a usable chat completion."""
+        try:
+            return self._parse_checked(response, body, sent, server)
+        except BadResponse:
+            raise
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
+            if str(exc).startswith(OWNER):  # our own refusals (a server without token ids...) stay as they are
+                raise
+            raise BadResponse(f"from {server or 'the cache'}: {type(exc).__name__}: {str(exc)[:200]}") from exc
+
+    def _parse_checked(self, response: Mapping[str, Any], body: Mapping[str, Any], sent: list[list[int]],
+                       server: str | None) -> Generated:
+        if not isinstance(response, Mapping):
+            raise BadResponse(f"from {server or 'the cache'}: a JSON {type(response).__name__}, not an object")
+        if response.get("error") is not None:
+            raise BadResponse(f"from {server or 'the cache'}: an error object: {str(response.get('error'))[:300]}")
         choices = response.get("choices") or []
-        if not choices:
-            raise ValueError(f"{OWNER}: a response without choices from {server or 'the cache'}: {str(response)[:300]}")
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], Mapping):
+            raise BadResponse(f"a response without choices from {server or 'the cache'}: {str(response)[:300]}")
         choice = choices[0]
+        content = (choice.get("message") or {}).get("content")
+        if content is not None and not isinstance(content, str):
+            raise BadResponse(f"from {server or 'the cache'}: message content is a {type(content).__name__}, not text")
         text = cut_at_stops(str((choice.get("message") or {}).get("content") or ""), body.get("stop") or [])
         capture = None
         if self.logprobs != "none":
@@ -415,6 +483,9 @@ class GuiOpenAI(lmms):
             else:
                 capture = capture_from_top_logprobs(content)
         usage = response.get("usage") or {}
+        if not isinstance(usage, Mapping):
+            usage = {}
+        usage = {k: (v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None) for k, v in usage.items()}
         extras = {"image_frame": self.frame.describe(sent), "served_by": server or "cache",
                   "usage": {"input_tokens": usage.get("prompt_tokens"), "output_tokens": usage.get("completion_tokens")},
                   "finish_reason": choice.get("finish_reason")}

@@ -2,7 +2,8 @@
 
 Listens on 127.0.0.1 (ports 18000-18999), in a thread of the test process; ``stop()`` closes it.
 Behaviours per request, in order (the last one repeats): ``ok``, ``500``, ``429``, ``400``,
-``sleep`` (answers after ``sleep_s``: a client timeout) and ``close`` (drops the connection unanswered).
+``sleep`` (answers after ``sleep_s``: a client timeout), ``close`` (drops the connection unanswered) and the
+bad HTTP 200 answers of ``BAD_200``. ``GET .../models`` reports ``models``; ``headers`` keeps every request's headers.
 """
 
 from __future__ import annotations
@@ -22,12 +23,18 @@ def completion(text: str, prompt_tokens: int = 3, completion_tokens: int = 1) ->
                       "total_tokens": prompt_tokens + completion_tokens}}
 
 
+# Bad answers with HTTP 200 (a proxy's error object, an empty or null choice list).
+BAD_200 = {"empty": {"id": "c", "object": "chat.completion", "choices": []},
+           "error200": {"error": {"message": "upstream overloaded"}},
+           "nullchoice": {"id": "c", "object": "chat.completion", "choices": [None]}}
+
+
 class FakeServer:
     def __init__(self, script: list[str], text: str = "ok", sleep_s: float = 2.0) -> None:
         self.script, self.text, self.sleep_s = list(script), text, sleep_s
         self.bodies: list[dict] = []
         self.headers: list[dict[str, str]] = []  # every request's headers (GET included), to check what keys were sent
-        self.models = ["m"]  # what GET /v1/models reports
+        self.models = [{"id": "m", "object": "model", "root": "/ckpt/a"}]  # what GET /v1/models reports
         self.lock = threading.Lock()
         fake = self
 
@@ -37,8 +44,8 @@ class FakeServer:
 
             def do_GET(self):
                 with fake.lock:
-                    fake.headers.append(dict(self.headers.items()))
-                data = json.dumps({"object": "list", "data": [{"id": m, "object": "model", "root": m} for m in fake.models]}).encode()
+                    fake.headers.append({k.lower(): v for k, v in self.headers.items()})
+                data = json.dumps({"object": "list", "data": fake.models}).encode()
                 self.send_response(200 if self.path.rstrip("/").endswith("/models") else 404)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
@@ -47,7 +54,7 @@ class FakeServer:
 
             def do_POST(self):
                 with fake.lock:
-                    fake.headers.append(dict(self.headers.items()))
+                    fake.headers.append({k.lower(): v for k, v in self.headers.items()})
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
                 with fake.lock:
                     n = len(fake.bodies)
@@ -61,6 +68,8 @@ class FakeServer:
                     time.sleep(fake.sleep_s)
                 status = {"500": 500, "503": 503, "429": 429, "400": 400}.get(action, 200)
                 payload = completion(fake.text) if status == 200 else {"error": {"message": f"scripted {status}"}}
+                if action in BAD_200:
+                    payload = BAD_200[action]
                 data = json.dumps(payload).encode()
                 try:
                     self.send_response(status)

@@ -329,3 +329,74 @@ def test_a_submissions_gui_openai_args_are_rechecked_as_the_backend_checks_them(
             check_model_args("gui_openai", base + extra)
         with pytest.raises(ValueError, match=why):  # the backend itself refuses the same arguments (as lmms-eval builds it)
             GuiOpenAI.create_from_arg_string(base + extra + ",response_cache=none")
+
+
+# --- the response cache never replays another server or a bad answer (issue 29) --------------------------------
+
+
+def test_a_second_checkpoint_under_the_same_served_name_is_asked_not_replayed(tmp_path):
+    """vLLM restarted with another checkpoint under one --served-model-name: /v1/models reports another root."""
+    server = FakeServer(["ok"], text="from A")
+    try:
+        first = _backend(server.base_url, response_cache=str(tmp_path))._generate_sync(_req("q", max_new_tokens=4))
+        assert first.text == "from A" and first.extras["from_cache"] is False and server.hits == 1
+        server.models[0]["root"], server.text = "/ckpt/b", "from B"
+        second = _backend(server.base_url, response_cache=str(tmp_path))._generate_sync(_req("q", max_new_tokens=4))
+        assert second.text == "from B" and second.extras["from_cache"] is False and server.hits == 2
+        third = _backend(server.base_url, response_cache=str(tmp_path))._generate_sync(_req("q", max_new_tokens=4))
+        assert third.text == "from B" and third.extras["from_cache"] is True and server.hits == 2
+        assert third.extras["cached_from"] == server.base_url
+        other_ns = _backend(server.base_url, response_cache=str(tmp_path), cache_namespace="2026-11-25")
+        assert other_ns._generate_sync(_req("q", max_new_tokens=4)).extras["from_cache"] is False and server.hits == 3
+    finally:
+        server.stop()
+
+
+def test_another_server_url_is_asked_not_replayed(tmp_path):
+    a, b = FakeServer(["ok"], text="a"), FakeServer(["ok"], text="b")
+    try:
+        assert _backend(a.base_url, response_cache=str(tmp_path))._generate_sync(_req("q")).text == "a"
+        assert _backend(b.base_url, response_cache=str(tmp_path))._generate_sync(_req("q")).text == "b"
+        assert (a.hits, b.hits) == (1, 1)
+    finally:
+        a.stop()
+        b.stop()
+
+
+@pytest.mark.parametrize("bad", ["empty", "error200", "nullchoice"])
+def test_one_transient_bad_http_200_is_retried_and_never_poisons_reruns(tmp_path, bad):
+    server = FakeServer([bad, "ok"], text="healthy")
+    try:
+        out = _backend(server.base_url, response_cache=str(tmp_path), max_retries=3)._generate_sync(_req("q"))
+        assert out.text == "healthy" and server.hits == 2
+        again = _backend(server.base_url, response_cache=str(tmp_path))._generate_sync(_req("q"))
+        assert again.text == "healthy" and again.extras["from_cache"] is True and server.hits == 2
+    finally:
+        server.stop()
+
+
+def test_a_bad_answer_that_persists_is_an_error_naming_it_and_nothing_is_stored(tmp_path):
+    server = FakeServer(["empty"])
+    try:
+        with pytest.raises(ServerError, match=r"bad response: a response without choices"):
+            _backend(server.base_url, response_cache=str(tmp_path), max_retries=2)._generate_sync(_req("q"))
+        assert server.hits == 2 and not list(tmp_path.rglob("*.json"))
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("stored", ["[]", "{}", "{oops", '{"response": {"choices": []}}'])
+def test_a_damaged_cache_entry_is_asked_again_and_named(tmp_path, stored):
+    server = FakeServer(["ok"], text="fresh")
+    try:
+        oa = _backend(server.base_url, response_cache=str(tmp_path))
+        oa._generate_sync(_req("q"))
+        (path,) = list(tmp_path.rglob("*.json"))
+        path.write_text(stored)
+        again = _backend(server.base_url, response_cache=str(tmp_path))
+        with pytest.warns(UserWarning, match=rf"response cache entry {path} "):
+            out = again._generate_sync(_req("q"))
+        assert out.text == "fresh" and out.extras["from_cache"] is False and server.hits == 2
+        assert again.cache_bad == [str(path)] and '"fresh"' in path.read_text()
+    finally:
+        server.stop()

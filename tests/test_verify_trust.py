@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 
 import pytest
 from fake_openai import FakeServer
@@ -145,7 +146,7 @@ def test_served_submission_is_verified_against_the_verifiers_server_only(session
         assert rc == 0, out.err[-2000:]
         assert "2/2 responses reproduced" in out.out
         assert submitter.hits == 0 and oracle.hits == 2
-        assert not oracle.saw(SECRET) and {h.get("Authorization") for h in oracle.headers} == {"Bearer sk-mine"}
+        assert not oracle.saw(SECRET) and {h.get("authorization") for h in oracle.headers} == {"Bearer sk-mine"}
         assert verify.main([path, "--checkpoint", str(tmp_path)]) == 1
         assert "verified against a server you run" in capsys.readouterr().err
     finally:
@@ -163,7 +164,7 @@ def test_system_prompt_changes_the_protocol_label_and_a_plain_label_is_refused(s
     for t in sub["tasks"]:
         t["protocol"] = "mpr-direct-v1"
     sub["submission_sha256"] = submission_hash(sub)
-    with pytest.raises(SubmissionError, match=f"labelled 'mpr-direct-v1' but the run used '{label}'"):
+    with pytest.raises(SubmissionError, match=re.escape(f"labelled 'mpr-direct-v1' but the run used '{label}'")):
         validate_submission(sub)
 
 
