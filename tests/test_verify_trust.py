@@ -181,3 +181,13 @@ def test_submit_accepts_a_full_run_whose_model_never_answers_unknown(session_cac
     sub["submission_sha256"] = submission_hash(sub)
     with pytest.raises(SubmissionError, match="metrics not finite"):
         validate_submission(sub)
+
+
+def test_gui_hf_loading_the_named_checkpoint_is_seen(tiny_checkpoint):
+    """The honest path: gui_hf's load goes through from_pretrained with the verifier's checkpoint."""
+    from gui_tasks.verify import load_model, recording_loads, same_checkpoint
+
+    with recording_loads() as seen:
+        lm = load_model("gui_hf", f"pretrained={tiny_checkpoint},device=cpu")
+    assert any(same_checkpoint(name, str(tiny_checkpoint)) for name in seen), seen
+    lm.clean()
