@@ -356,12 +356,9 @@ class GuiOpenAI(lmms):
             req = self.interventions.request(parse_request(r.args, task_dict))
             record_sent_prompt(r, req)
             reqs.append(req)
-        futures = [self._loop.submit(self._generate(req)) for req in reqs]
-        for _ in tqdm(concurrent.futures.as_completed(futures), total=len(futures), desc=OWNER, disable=len(futures) < 2):
-            pass
+        results = self.generate_all(reqs)
         out = []
-        for fut, req in zip(futures, reqs):
-            generated = fut.result()  # re-raises a ServerError naming the server
+        for generated, req in zip(results, reqs):
             usage = [generated]
             text = respond(self.interventions, generated, req, lambda r: usage.append(self._generate_sync(r)) or usage[-1])
             out.append(GenerationResult(text=text, token_counts=_token_counts(usage)))
@@ -375,6 +372,20 @@ class GuiOpenAI(lmms):
             return [j.result() for j in tqdm(jobs, desc=f"{OWNER} multi-round", disable=len(jobs) < 2)]
 
     # --- internals ------------------------------------------------------------------------------
+
+    def generate_all(self, reqs: Sequence[RequestContext]) -> list[Generated]:
+        """Every request's answer, ``concurrency`` in flight; the first failure (a :class:`ServerError` naming the
+        server, after its bounded retries) cancels every other request at once and is raised."""
+        futures = [self._loop.submit(self._generate(req)) for req in reqs]
+        try:
+            for fut in tqdm(concurrent.futures.as_completed(futures), total=len(futures), desc=OWNER, disable=len(futures) < 2):
+                if fut.exception() is not None:
+                    raise fut.exception()
+        except BaseException:
+            for f in futures:
+                f.cancel()
+            raise
+        return [f.result() for f in futures]
 
     def _generate_sync(self, req: RequestContext) -> Generated:
         return self._loop.submit(self._generate(req)).result()

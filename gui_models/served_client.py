@@ -20,6 +20,58 @@ from typing import Any, Mapping, Sequence
 
 # Status codes worth another attempt besides every 5xx (timeout, conflict, rate limit); every other 4xx is final.
 RETRY_STATUS = frozenset({408, 409, 429})
+MAX_RESPONSE_BYTES = 32 << 20  # a response body larger than this is cut off and counted as a failed attempt
+
+
+def _httpx() -> Any:
+    """The HTTP package the installed ``openai`` client is built on (``httpx``, or ``httpx2`` in newer releases)."""
+    import importlib
+
+    import openai
+
+    base = next(c for c in openai.DefaultAsyncHttpxClient.__mro__[1:] if c.__name__ == "AsyncClient")
+    return importlib.import_module(base.__module__.split(".")[0])
+
+
+def bounded_http_client(max_bytes: int = MAX_RESPONSE_BYTES, follow_redirects: bool = False) -> Any:
+    """The ``http_client`` of every request: redirects not followed (a 3xx is a refused request: the prompt and
+    images never go to another origin), bodies over ``max_bytes`` cut off (a :class:`BadResponse`)."""
+    import openai
+
+    httpx = _httpx()
+
+    class Bounded(httpx.AsyncByteStream):
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        async def __aiter__(self) -> Any:
+            total = 0
+            async for chunk in self.inner:
+                total += len(chunk)
+                if total > max_bytes:
+                    raise BadResponse(f"response body larger than {max_bytes} bytes; cut off")
+                yield chunk
+
+        async def aclose(self) -> None:
+            await self.inner.aclose()
+
+    class Transport(httpx.AsyncBaseTransport):
+        def __init__(self) -> None:
+            self.inner = httpx.AsyncHTTPTransport()
+
+        async def handle_async_request(self, request: Any) -> Any:
+            resp = await self.inner.handle_async_request(request)
+            declared = resp.headers.get("content-length")
+            if declared and declared.isdigit() and int(declared) > max_bytes:
+                await resp.aclose()
+                raise BadResponse(f"response body of {declared} bytes declared; the limit is {max_bytes}")
+            resp.stream = Bounded(resp.stream)
+            return resp
+
+        async def aclose(self) -> None:
+            await self.inner.aclose()
+
+    return openai.DefaultAsyncHttpxClient(transport=Transport(), follow_redirects=follow_redirects)
 
 
 def encode_image(image: Any) -> tuple[str, list[int]]:
@@ -115,6 +167,8 @@ def _retryable(exc: BaseException) -> bool:
 
     if isinstance(exc, (openai.APITimeoutError, openai.APIConnectionError, asyncio.TimeoutError, BadResponse)):
         return True
+    if isinstance(exc, openai.APIStatusError) and 300 <= exc.status_code < 400:
+        return False  # a redirect is not followed (bounded_http_client)
     if isinstance(exc, openai.APIStatusError):
         return exc.status_code in RETRY_STATUS or exc.status_code >= 500
     return False
@@ -129,6 +183,11 @@ def _describe(exc: BaseException) -> str:
 
     if isinstance(exc, BadResponse):
         return f"bad response: {str(exc)[:300]}"
+    if isinstance(exc, asyncio.TimeoutError):
+        return "TimeoutError: the attempt's total deadline (connect, headers and body) passed"
+    if isinstance(exc, openai.APIStatusError) and 300 <= exc.status_code < 400:
+        return (f"HTTP {exc.status_code} redirect to {exc.response.headers.get('location')!r}: redirects are not "
+                "followed (give the final URL as base_url)")
     if isinstance(exc, openai.APIStatusError):
         return f"HTTP {exc.status_code}: {str(exc.message)[:300]}"
     return f"{type(exc).__name__}: {str(exc)[:300]}"
@@ -157,8 +216,10 @@ class ServerPool:
 
         if not self.base_urls:
             raise ValueError("gui_openai: no base_url given")
-        # max_retries=0: retries are ours (bounded in count and time, and free to move to another server)
-        self.servers = [_Server(u, AsyncOpenAI(base_url=u, api_key=self.api_key, timeout=self.timeout_s, max_retries=0))
+        # max_retries=0: retries are ours (bounded in count and time, and free to move to another server); each
+        # attempt also has a total deadline (chat), the client's timeout only bounds each read
+        self.servers = [_Server(u, AsyncOpenAI(base_url=u, api_key=self.api_key, timeout=self.timeout_s, max_retries=0,
+                                               http_client=bounded_http_client()))
                         for u in self.base_urls]
 
     def _pick(self, avoid: str | None) -> _Server:
@@ -191,6 +252,9 @@ class ServerPool:
         last: BaseException | None = None
         avoid = None
         for attempt in range(max(1, self.policy.attempts)):
+            left = self.policy.budget_s - (time.monotonic() - start)
+            if attempt and left <= 0:
+                break
             server = self._pick(avoid)
             tried.append(server.url)
             server.in_flight += 1
@@ -198,7 +262,9 @@ class ServerPool:
             try:
                 extra = {k: v for k, v in body.items() if k not in _STANDARD}
                 std = {k: v for k, v in body.items() if k in _STANDARD}
-                resp = await server.client.chat.completions.create(**std, extra_body=extra or None)
+                # one total deadline per attempt (connect, headers, body), never past the retry budget
+                resp = await asyncio.wait_for(server.client.chat.completions.create(**std, extra_body=extra or None),
+                                              timeout=max(0.01, min(self.timeout_s, left)))
                 try:
                     response = resp.model_dump(mode="json")
                 except Exception as exc:  # noqa: BLE001 - a body the client could not represent

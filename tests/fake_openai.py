@@ -2,7 +2,8 @@
 
 Listens on 127.0.0.1 (ports 18000-18999), in a thread of the test process; ``stop()`` closes it.
 Behaviours per request, in order (the last one repeats): ``ok``, ``500``, ``429``, ``400``,
-``sleep`` (answers after ``sleep_s``: a client timeout), ``close`` (drops the connection unanswered) and the
+``sleep`` (answers after ``sleep_s``: a client timeout), ``close`` (drops the connection unanswered), ``drip`` (one
+byte a second), ``302``/``307`` (to ``redirect_to``) and the
 bad HTTP 200 answers of ``BAD_200``. ``GET .../models`` reports ``models``; ``headers`` keeps every request's headers.
 """
 
@@ -32,6 +33,8 @@ BAD_200 = {"empty": {"id": "c", "object": "chat.completion", "choices": []},
 class FakeServer:
     def __init__(self, script: list[str], text: str = "ok", sleep_s: float = 2.0) -> None:
         self.script, self.text, self.sleep_s = list(script), text, sleep_s
+        self.redirect_to = ""  # where ``307``/``302`` send the client
+        self.stopped = threading.Event()
         self.bodies: list[dict] = []
         self.headers: list[dict[str, str]] = []  # every request's headers (GET included), to check what keys were sent
         self.models = [{"id": "m", "object": "model", "root": "/ckpt/a"}]  # what GET /v1/models reports
@@ -66,6 +69,27 @@ class FakeServer:
                     return
                 if action == "sleep":
                     time.sleep(fake.sleep_s)
+                if action in ("302", "307"):
+                    self.send_response(int(action))
+                    self.send_header("Location", fake.redirect_to)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                if action == "drip":  # headers at once, then one byte a second: a read timeout never fires
+                    data = json.dumps(completion(fake.text + " " * 4000)).encode()
+                    try:
+                        self.send_response(200)
+                        self.send_header("Content-Type", "application/json")
+                        self.send_header("Content-Length", str(len(data)))
+                        self.end_headers()
+                        for b in data:
+                            if fake.stopped.wait(1.0):
+                                return
+                            self.wfile.write(bytes([b]))
+                            self.wfile.flush()
+                    except OSError:
+                        pass
+                    return
                 status = {"500": 500, "503": 503, "429": 429, "400": 400}.get(action, 200)
                 payload = completion(fake.text) if status == 200 else {"error": {"message": f"scripted {status}"}}
                 if action in BAD_200:
@@ -99,5 +123,6 @@ class FakeServer:
         return any(secret in json.dumps(x) for x in [*self.headers, *self.bodies])
 
     def stop(self) -> None:
+        self.stopped.set()
         self.httpd.shutdown()
         self.httpd.server_close()

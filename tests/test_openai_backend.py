@@ -400,3 +400,66 @@ def test_a_damaged_cache_entry_is_asked_again_and_named(tmp_path, stored):
         assert again.cache_bad == [str(path)] and '"fresh"' in path.read_text()
     finally:
         server.stop()
+
+
+# --- deadlines, bounded bodies, redirects (issue 29) ----------------------------------------------------------
+
+
+def test_a_drip_server_ends_the_request_within_the_stated_deadline():
+    """1 byte a second never trips a read timeout; the attempt's total deadline and the retry budget do."""
+    import time
+
+    server = FakeServer(["drip"])
+    try:
+        oa = _backend(server.base_url, timeout=2.0, max_retries=5, retry_budget_s=3.0)  # each byte within timeout
+        start = time.monotonic()
+        with pytest.raises(ServerError, match="total deadline"):
+            oa._loop.submit(oa._generate(_req())).result(timeout=20)
+        assert time.monotonic() - start < 3.0 + 1.0  # retry_budget_s, plus the last backoff's slack
+        assert 1 <= server.hits <= 3
+    finally:
+        server.stop()
+
+
+def test_the_first_fatal_error_stops_the_other_requests_at_once():
+    import time
+
+    server = FakeServer(["400", "sleep"], sleep_s=1.0)
+    try:
+        oa = _backend(server.base_url, concurrency=2)
+        start = time.monotonic()
+        with pytest.raises(ServerError, match=r"refused the request \(HTTP 400"):
+            oa.generate_all([_req(f"q{i}") for i in range(20)])
+        assert time.monotonic() - start < 3.0 and server.hits <= 4
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("code", ["302", "307"])
+def test_redirects_are_refused_and_never_reach_the_other_origin(code):
+    other = FakeServer(["ok"], text="from elsewhere")
+    server = FakeServer([code])
+    server.redirect_to = f"{other.base_url}/chat/completions"
+    try:
+        with pytest.raises(ServerError, match=rf"HTTP {code} redirect to .*not followed"):
+            _backend(server.base_url, max_retries=3)._generate_sync(_req())
+        assert server.hits == 1 and other.hits == 0
+    finally:
+        server.stop()
+        other.stop()
+
+
+def test_an_oversize_body_is_cut_off_not_stored(tmp_path):
+    import gui_models.served_client as sc
+
+    server = FakeServer(["ok"], text="x" * 5000)
+    try:
+        oa = GuiOpenAI(base_url=server.base_url, model="m", response_cache=str(tmp_path), max_retries=2)
+        oa.pool.policy.base_s = 0.01
+        oa.pool.servers[0].client = type(oa.pool.servers[0].client)(base_url=server.base_url, api_key="x", max_retries=0,
+                                                                     http_client=sc.bounded_http_client(2000))
+        with pytest.raises(ServerError, match="larger than|limit is 2000"):
+            oa._generate_sync(_req())
+        assert not list(tmp_path.rglob("*.json"))
+    finally:
+        server.stop()
