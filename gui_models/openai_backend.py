@@ -10,8 +10,9 @@ generation core as ``gui_hf`` (``gui_models.generation_core``); forward-stage in
 Model args (``--model_args k=v,...``):
     base_url        one server, or several separated by ``|`` (requests go to the least busy one)
     model           the served model name (vLLM: the ``--model`` path or ``--served-model-name``)
-    api_key_env     the environment variable holding the key (default ``OPENAI_API_KEY``); unset: ``EMPTY``
-                    (local servers need none). ``api_key=`` itself is refused in model args: lmms-eval writes
+    api_key_env     the environment variable holding the key, sent to every ``base_url`` given; unset: ``EMPTY``
+                    (local servers need none). Not given: ``OPENAI_API_KEY`` is sent only to https://api.openai.com
+                    (an exported OpenAI key never goes to another host by default). ``api_key=`` itself is refused in model args: lmms-eval writes
                     them into its results files (the Python constructor still takes ``api_key``)
     concurrency     requests in flight over all servers (default 8)
     timeout         seconds per attempt (default 120); ``max_retries`` attempts (default 5) within
@@ -57,9 +58,14 @@ from gui_interventions import RequestContext, build_run
 from gui_models.generation_core import Generated, cut_at_stops, parse_request, record_sent_prompt, respond, run_multi_round
 from gui_models.logit_capture import Capture, Step, capture_mode, digit_groups
 from gui_models.model_args import check_gui_openai_args
-from gui_models.served_client import BadResponse, ResponseCache, RetryPolicy, ServerPool, body_key, encode_image
+from gui_models.served_client import (BadResponse, ResponseCache, RetryPolicy, ServerError, ServerPool, body_key,
+                                      encode_image)
 
 LOGPROB_MODES = ("auto", "token_ids", "top_logprobs")
+# An answer may hold at most this many characters per token of its budget (max_tokens); longer text is cut and
+# counted (``answer_cut``). 64 covers the longest tokens of common vocabularies with room to spare.
+MAX_CHARS_PER_TOKEN = 64
+LOGPROB_SLACK = 1e-4  # log-probabilities above this are not log-probabilities
 FRAMES = ("auto", "smart_resize", "scale", "sent", "none")
 OWNER = "gui_openai"
 
@@ -270,7 +276,7 @@ class GuiOpenAI(lmms):
         return cls(**args)
 
     def __init__(self, base_url: str | None = None, model: str | None = None, api_key: str | None = None,
-                 api_key_env: str = "OPENAI_API_KEY", concurrency: int | str = 8, timeout: float | str = 120,
+                 api_key_env: str | None = None, concurrency: int | str = 8, timeout: float | str = 120,
                  max_retries: int | str = 5, retry_budget_s: float | str = 300, max_new_tokens: int | str = 128,
                  response_cache: str | None = None, capture_logits: str = "none", logprobs: str = "auto",
                  top_logprobs: int | str = 20, tokenizer: str | None = None, frame: str = "auto",
@@ -287,7 +293,7 @@ class GuiOpenAI(lmms):
         if not model:
             raise ValueError(f"{OWNER}: model arg model=<served model name> is required")
         self.model_name = str(model)
-        key = api_key or os.environ.get(str(api_key_env)) or "EMPTY"  # local servers accept any key
+        key = api_key or _key_for(urls, api_key_env) or "EMPTY"  # local servers accept any key
         self.concurrency = int(concurrency)
         if self.concurrency < 1:
             raise ValueError(f"{OWNER}: concurrency={concurrency} must be >= 1")
@@ -440,7 +446,14 @@ class GuiOpenAI(lmms):
 
         async with self._sem:
             self.requests_sent += 1
-            response, server = await self.pool.chat(body, check)
+            try:
+                response, server = await self.pool.chat(body, check)
+            except ServerError as exc:
+                if not isinstance(exc.__cause__, BadResponse):
+                    raise
+                # the server answered, but never usably: this sample's answer is empty (a format error), the run goes on
+                return Generated("", None, None, {"bad_response": str(exc)[:500], "from_cache": False,
+                                                  "served_by": None, "usage": {}, "image_frame": self.frame.describe(sent)})
         if "error" in checked:
             raise checked["error"]
         if self.cache is not None and key is not None:
@@ -480,12 +493,23 @@ class GuiOpenAI(lmms):
         content = (choice.get("message") or {}).get("content")
         if content is not None and not isinstance(content, str):
             raise BadResponse(f"from {server or 'the cache'}: message content is a {type(content).__name__}, not text")
-        text = cut_at_stops(str((choice.get("message") or {}).get("content") or ""), body.get("stop") or [])
+        text_notes: dict[str, Any] = {}
+        content = _clean_text(content or "", text_notes)
+        limit = int(body.get("max_tokens") or self.max_new_tokens) * MAX_CHARS_PER_TOKEN
+        if len(content) > limit:  # longer than the budget allows: cut, and counted
+            text_notes["answer_cut"] = {"chars": len(content), "kept": limit}
+            content = content[:limit]
+        text = cut_at_stops(content, body.get("stop") or [])
         capture = None
         if self.logprobs != "none":
             content = (choice.get("logprobs") or {}).get("content") or []
+            problem = _logprob_problem(content, int(body.get("max_tokens") or self.max_new_tokens),
+                                       len(body.get("logprob_token_ids") or []) + int(body.get("top_logprobs") or 0) + 1)
+            if problem:  # a bad capture is recorded on the sample (no capture), never a lost run
+                text_notes["capture_error"] = problem
+                content = []
             if not content and text:  # the server ignored `logprobs` (e.g. transformers serve)
-                if self.logprobs == "token_ids":
+                if self.logprobs == "token_ids" and "capture_error" not in text_notes:
                     raise ValueError(f"{OWNER}: {server or 'the cached response'} returned no logprobs for "
                                      "capture_logits=digits,logprobs=token_ids; this server cannot give exact digit values")
             elif self.logprobs == "token_ids":
@@ -499,8 +523,61 @@ class GuiOpenAI(lmms):
         usage = {k: (v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None) for k, v in usage.items()}
         extras = {"image_frame": self.frame.describe(sent), "served_by": server or "cache",
                   "usage": {"input_tokens": usage.get("prompt_tokens"), "output_tokens": usage.get("completion_tokens")},
-                  "finish_reason": choice.get("finish_reason")}
+                  "finish_reason": choice.get("finish_reason") if isinstance(choice.get("finish_reason"), str) else None,
+                  **text_notes}
         return Generated(text, capture, self.frame.model_sizes(sent), extras)
+
+
+DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+DEFAULT_KEY_HOSTS = ("api.openai.com",)  # where the default key variable may go (over https)
+
+
+def _key_for(urls: Sequence[str], api_key_env: str | None) -> str | None:
+    """The key to send: the named variable's value (the user named the hosts with ``base_url``); without a name,
+    ``OPENAI_API_KEY`` only when every URL is https to :data:`DEFAULT_KEY_HOSTS`."""
+    from urllib.parse import urlsplit
+
+    if api_key_env:
+        return os.environ.get(str(api_key_env))
+    if all(urlsplit(u).scheme == "https" and (urlsplit(u).hostname or "") in DEFAULT_KEY_HOSTS for u in urls):
+        return os.environ.get(DEFAULT_KEY_ENV)
+    return None
+
+
+def _clean_text(text: str, notes: dict[str, Any]) -> str:
+    """``text`` with lone surrogates (which no UTF-8 file can hold: lmms-eval's samples file would stay empty)
+    replaced by U+FFFD; how many is recorded in ``notes["surrogates_replaced"]``."""
+    if not any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+        return text
+    clean = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    notes["surrogates_replaced"] = sum(1 for c in clean if c == "\ufffd") - text.count("\ufffd")
+    return clean
+
+
+def _logprob_problem(content: Any, max_tokens: int, max_top: int) -> str | None:
+    """Why a response's ``logprobs.content`` cannot be a capture (non-finite or positive log-probabilities, more steps
+    than the budget, more alternatives than asked for, wrong shape), or None."""
+    if not isinstance(content, list):
+        return f"logprobs.content is a {type(content).__name__}, not a list"
+    if len(content) > max_tokens + 1:
+        return f"{len(content)} logprob steps for max_tokens={max_tokens}"
+    for k, step in enumerate(content):
+        if not isinstance(step, Mapping) or not isinstance(step.get("token", ""), str):
+            return f"step {k}: not a {{token, logprob}} object"
+        tops = step.get("top_logprobs") or []
+        if not isinstance(tops, list) or len(tops) > max_top:
+            return f"step {k}: {len(tops) if isinstance(tops, list) else type(tops).__name__} alternatives (at most {max_top} asked)"
+        for entry in [step, *tops]:
+            if not isinstance(entry, Mapping):
+                return f"step {k}: an alternative is not an object"
+            lp = entry.get("logprob")
+            if lp is None and entry is step:
+                continue
+            if isinstance(lp, bool) or not isinstance(lp, (int, float)) or not math.isfinite(lp) or lp > LOGPROB_SLACK:
+                return f"step {k}: log-probability {lp!r} is not a finite number <= 0"
+            if not isinstance(entry.get("token", ""), str):
+                return f"step {k}: a token is not text"
+    return None
 
 
 def _token_counts(generated: Sequence[Generated]) -> TokenCounts | None:

@@ -369,6 +369,13 @@ def parse_submission(text: str | bytes) -> dict[str, Any]:
 def load_submission(path: str | Path) -> dict[str, Any]:
     """Read ``path`` (at most ``MAX_BYTES``) with :func:`parse_submission`; unreadable files are SubmissionErrors."""
     path = Path(path)
+    from gui_tasks.errors import DataError
+    from gui_tasks.input_files import regular_file
+
+    try:
+        regular_file(path)  # a FIFO or device is refused before it is opened (opening a FIFO blocks)
+    except DataError as exc:
+        raise SubmissionError(str(exc)) from None
     try:
         with path.open("rb") as fh:
             data = fh.read(MAX_BYTES + 1)

@@ -375,11 +375,11 @@ def test_one_transient_bad_http_200_is_retried_and_never_poisons_reruns(tmp_path
         server.stop()
 
 
-def test_a_bad_answer_that_persists_is_an_error_naming_it_and_nothing_is_stored(tmp_path):
+def test_a_bad_answer_that_persists_is_that_samples_format_error_and_nothing_is_stored(tmp_path):
     server = FakeServer(["empty"])
     try:
-        with pytest.raises(ServerError, match=r"bad response: a response without choices"):
-            _backend(server.base_url, response_cache=str(tmp_path), max_retries=2)._generate_sync(_req("q"))
+        out = _backend(server.base_url, response_cache=str(tmp_path), max_retries=2)._generate_sync(_req("q"))
+        assert out.text == "" and "bad response: a response without choices" in out.extras["bad_response"]
         assert server.hits == 2 and not list(tmp_path.rglob("*.json"))
     finally:
         server.stop()
@@ -458,8 +458,79 @@ def test_an_oversize_body_is_cut_off_not_stored(tmp_path):
         oa.pool.policy.base_s = 0.01
         oa.pool.servers[0].client = type(oa.pool.servers[0].client)(base_url=server.base_url, api_key="x", max_retries=0,
                                                                      http_client=sc.bounded_http_client(2000))
-        with pytest.raises(ServerError, match="larger than|limit is 2000"):
-            oa._generate_sync(_req())
+        out = oa._generate_sync(_req())  # that sample's answer is a format error; the run goes on
+        assert out.text == "" and "limit is 2000" in out.extras["bad_response"] and server.hits == 2
         assert not list(tmp_path.rglob("*.json"))
     finally:
         server.stop()
+
+
+# --- bad answers are per-sample, the key goes only where it is named (issue 29) ----------------------------------
+
+
+def _answer(backend, response, **gen):
+    req = _req(**gen)
+    body, sent = backend.body(req)
+    return backend._parse(response, body, sent, "http://s")
+
+
+def _with_logprobs(text, steps):
+    from fake_openai import completion
+
+    out = completion(text)
+    out["choices"][0]["logprobs"] = {"content": steps}
+    return out
+
+
+@pytest.mark.parametrize("steps, problem", [
+    ([{"token": "1", "logprob": float("nan"), "top_logprobs": []}], "not a finite number"),
+    ([{"token": "1", "logprob": -0.1, "top_logprobs": [{"token": "2", "logprob": 0.5}]}], "not a finite number <= 0"),
+    ([{"token": "1", "logprob": -0.1, "top_logprobs": [{"token": "2", "logprob": -1.0}] * 30}], "30 alternatives"),
+    ([{"token": "1", "logprob": -0.1, "top_logprobs": []}] * 40, "40 logprob steps for max_tokens=8"),
+    ("steps", "not a list"),
+])
+def test_a_bad_capture_is_recorded_on_the_sample_never_raised(steps, problem):
+    oa = GuiOpenAI(base_url="http://127.0.0.1:1/v1", model="m", response_cache="none", capture_logits="digits",
+                   logprobs="top_logprobs", top_logprobs=5)
+    out = _answer(oa, _with_logprobs("12", steps), max_new_tokens=8)
+    assert out.text == "12" and out.capture is None and problem in out.extras["capture_error"]
+
+
+def test_lone_surrogates_are_replaced_and_counted_so_the_samples_file_can_be_written():
+    import json
+
+    oa = GuiOpenAI(base_url="http://127.0.0.1:1/v1", model="m", response_cache="none")
+    from fake_openai import completion
+
+    out = _answer(oa, completion("a\ud800b\U0001F600"), max_new_tokens=8)
+    assert out.text == "a\ufffdb\U0001F600" and out.extras["surrogates_replaced"] == 1
+    json.dumps(out.text, ensure_ascii=False).encode("utf-8")  # what lmms-eval writes
+
+
+def test_an_answer_longer_than_its_budget_is_cut_and_counted():
+    from fake_openai import completion
+
+    from gui_models.openai_backend import MAX_CHARS_PER_TOKEN
+
+    oa = GuiOpenAI(base_url="http://127.0.0.1:1/v1", model="m", response_cache="none")
+    out = _answer(oa, completion("x" * 300_002), max_new_tokens=16)
+    assert len(out.text) == 16 * MAX_CHARS_PER_TOKEN
+    assert out.extras["answer_cut"] == {"chars": 300_002, "kept": 16 * MAX_CHARS_PER_TOKEN}
+
+
+def test_the_default_key_never_goes_to_other_hosts_and_a_named_one_does(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-exported")
+    monkeypatch.setenv("MY_KEY", "sk-mine")
+    server = FakeServer(["ok"])
+    try:
+        _backend(server.base_url)._generate_sync(_req())
+        _backend(server.base_url, api_key_env="MY_KEY")._generate_sync(_req())
+        assert [h.get("authorization") for h in server.headers] == ["Bearer EMPTY", "Bearer sk-mine"]
+        assert not server.saw("sk-exported")
+    finally:
+        server.stop()
+    from gui_models.openai_backend import _key_for
+
+    assert _key_for(["https://api.openai.com/v1"], None) == "sk-exported"
+    assert _key_for(["http://api.openai.com/v1"], None) is None  # plain HTTP
+    assert _key_for(["https://api.openai.com.evil.org/v1"], None) is None

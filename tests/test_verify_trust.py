@@ -191,3 +191,27 @@ def test_gui_hf_loading_the_named_checkpoint_is_seen(tiny_checkpoint):
         lm = load_model("gui_hf", f"pretrained={tiny_checkpoint},device=cpu")
     assert any(same_checkpoint(name, str(tiny_checkpoint)) for name in seen), seen
     lm.clean()
+
+
+def test_a_fifo_is_refused_before_it_is_opened(tmp_path):
+    """Opening a FIFO blocks until a writer comes: validate/verify must refuse it from its file type."""
+    import threading
+
+    from gui_tasks.leaderboard import load_submission
+
+    fifo = tmp_path / "sub.json"
+    os.mkfifo(fifo)
+    result = {}
+
+    def load():
+        try:
+            load_submission(fifo)
+        except SubmissionError as exc:
+            result["error"] = str(exc)
+
+    t = threading.Thread(target=load, daemon=True)
+    t.start()
+    t.join(timeout=10)
+    if t.is_alive():  # unblock the reader of the old behaviour before failing
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+    assert not t.is_alive() and "not a regular file (a device, pipe or socket)" in result.get("error", "")
