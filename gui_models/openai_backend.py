@@ -15,9 +15,11 @@ Model args (``--model_args k=v,...``):
                     (an exported OpenAI key never goes to another host by default). ``api_key=`` itself is refused in model args: lmms-eval writes
                     them into its results files (the Python constructor still takes ``api_key``)
     concurrency     requests in flight over all servers (default 8)
-    timeout         seconds per attempt (default 120); ``max_retries`` attempts (default 5) within
-                    ``retry_budget_s`` seconds (default 300), backoff with jitter, on 408/409/429/5xx,
-                    timeouts and dropped connections; then an error naming the server(s)
+    timeout         total seconds per attempt: connect, headers and the whole body (default 120); ``max_retries``
+                    attempts (default 5) within ``retry_budget_s`` seconds (default 300) for everything, backoff with
+                    jitter, on 408/409/429/5xx, timeouts, dropped connections and bad answers; then an error naming
+                    the server(s), which cancels every other request of the call. Bodies over 32 MiB are cut off;
+                    redirects are not followed (``gui_models.served_client``)
     max_new_tokens  default when the task sets none (128, as ``gui_hf``)
     response_cache  folder of the response cache (default ``<GUI_EVAL_CACHE>/openai_responses``; ``none`` turns it
                     off): an interrupted run asks only for what is missing. The key is the request body, the

@@ -13,7 +13,9 @@ import pytest
 from gui_tasks.rescore import load_task, task_docs
 
 FAMILIES = ["mpr_gui_synth_en", "gui_knowledge_synth_en_type", "gui_knowledge_synth_en_state", "icon_localization_synth",
-            "star_state_control_synth", "star_agentic_synth", "sphinx_grounding_synth", "sphinx_completion_synth"]
+            "star_state_control_synth", "star_agentic_synth", "sphinx_grounding_synth", "sphinx_completion_synth",
+            "sphinx_focused_synth", "sphinx_sim"]
+MULTI_ROUND = {"sphinx_sim"}  # results are the rounds of one episode: the simulator replays them
 DOCS = 12
 
 
@@ -33,10 +35,14 @@ def test_process_results_gives_the_same_records_from_1_and_8_threads(session_cac
     docs = task_docs(task)[:DOCS]
     assert docs, f"{name}: no documents"
     jobs = [(i, r) for i, doc in enumerate(docs) for r in _responses(str(task.doc_to_target(doc)))]
-    one = {(i, r): _record(task.process_results(docs[i], [r])) for i, r in jobs}
+
+    def results(r: str) -> list[str]:
+        return [r, "click(3)", r] if name in MULTI_ROUND else [r]
+
+    one = {(i, r): _record(task.process_results(docs[i], results(r))) for i, r in jobs}
     many = jobs * 3
     random.Random(0).shuffle(many)
     with ThreadPoolExecutor(max_workers=8) as pool:
-        got = list(pool.map(lambda job: (job, _record(task.process_results(docs[job[0]], [job[1]]))), many))
+        got = list(pool.map(lambda job: (job, _record(task.process_results(docs[job[0]], results(job[1])))), many))
     differ = [job for job, rec in got if rec != one[job]]
     assert not differ, f"{name}: {len(differ)} records differ between 1 and 8 threads, e.g. {differ[:3]}"
