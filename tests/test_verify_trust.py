@@ -215,3 +215,22 @@ def test_a_fifo_is_refused_before_it_is_opened(tmp_path):
     if t.is_alive():  # unblock the reader of the old behaviour before failing
         os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
     assert not t.is_alive() and "not a regular file (a device, pipe or socket)" in result.get("error", "")
+
+
+@pytest.mark.parametrize("command, option", [("pss-report", "--out"), ("verify", "--server"), ("view", "--serve"),
+                                             ("report", "--out"), ("submit", "--out")])
+def test_report_subcommands_help_shows_their_own_options(command, option, capsys):
+    from gui_tasks.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main([command, "--help"])
+    out = capsys.readouterr().out
+    assert exc.value.code == 0 and f"gui-eval {command}" in out and option in out
+
+
+def test_pss_report_on_a_missing_path_names_it_without_a_traceback(tmp_path, capsys):
+    from gui_tasks.cli import main
+
+    assert main(["pss-report", str(tmp_path / "absent"), "--out", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert f"gui-eval pss-report: {tmp_path / 'absent'}" in err and "no such file or directory" in err

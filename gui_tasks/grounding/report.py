@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -249,6 +250,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("runs", nargs="+", help="lmms-eval output folders or results files")
     ap.add_argument("--out", default="runs/pss-report")
     args = ap.parse_args(argv)
-    for f in build_report(args.runs, args.out):
+    from gui_tasks.errors import DataError
+
+    try:
+        files = build_report(args.runs, args.out)
+    except DataError as exc:  # a missing or unreadable run: named, no traceback
+        print(f"gui-eval pss-report: {exc}", file=sys.stderr)
+        return 1
+    for f in files:
         print(f)
     return 0
