@@ -49,7 +49,8 @@ REMOTE_ARGS = frozenset({"base_url", "api_base", "api_url", "url", "endpoint", "
                          "openai_api_base", "remote", "proxy"})
 _URL = re.compile(r"^\s*[A-Za-z][A-Za-z0-9+.-]*://")
 # Environment variables removed while verify loads and runs a model: keys, tokens and endpoints.
-SECRET_ENV = re.compile(r"API_?KEY|SECRET|TOKEN|PASSWORD|CREDENTIAL|BASE_URL|API_BASE|ENDPOINT", re.IGNORECASE)
+SECRET_ENV = re.compile(r"(^|_)(API_?KEY|APIKEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIALS?|ACCESS_KEY|BASE_URL|API_BASE|"
+                        r"ENDPOINT)(_|$)", re.IGNORECASE)
 NO_KEY_ENV = "GUI_EVAL_VERIFY_NO_KEY"  # an api_key_env that is never set: the served backend sends "EMPTY"
 
 

@@ -122,8 +122,11 @@ def test_without_secrets_removes_keys_and_endpoints_and_restores_them(monkeypatc
     monkeypatch.setenv("HF_TOKEN", "hf_x")
     monkeypatch.setenv("MY_SERVER_KEY_API_KEY", "mine")
     monkeypatch.setenv("GUI_EVAL_CACHE", os.environ.get("GUI_EVAL_CACHE", "/tmp"))
+    monkeypatch.setenv("TOKENIZERS_PARALLELISM", "false")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "aws")
     with without_secrets(keep=["MY_SERVER_KEY_API_KEY"]) as removed:
-        assert {"OPENAI_API_KEY", "OPENAI_BASE_URL", "HF_TOKEN"} <= set(removed)
+        assert {"OPENAI_API_KEY", "OPENAI_BASE_URL", "HF_TOKEN", "AWS_SECRET_ACCESS_KEY"} <= set(removed)
+        assert os.environ["TOKENIZERS_PARALLELISM"] == "false"  # not a secret
         assert "OPENAI_API_KEY" not in os.environ and "HF_TOKEN" not in os.environ
         assert os.environ["MY_SERVER_KEY_API_KEY"] == "mine" and "GUI_EVAL_CACHE" in os.environ
     assert os.environ["OPENAI_API_KEY"] == SECRET and os.environ["OPENAI_BASE_URL"] == "http://evil/v1"
