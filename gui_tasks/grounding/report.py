@@ -16,6 +16,7 @@ import argparse
 import json
 import math
 import sys
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -204,12 +205,13 @@ def draw(series: Sequence[Series], out: Path) -> list[Path]:
     handles, labels = ax.get_legend_handles_labels()
     uniq = dict(zip(labels, handles))
     ax.legend(uniq.values(), uniq.keys(), fontsize=7, loc="lower right")
-    ax.set_yticks(range(len(series)), [s.label.replace("\n", " ") for s in series], fontsize=7)
+    # long model labels (checkpoint plus settings) are wrapped, and the saved figure grows to hold them (not clipped)
+    ax.set_yticks(range(len(series)), [textwrap.fill(s.label.replace("\n", " "), 40) for s in series], fontsize=7)
     ax.set_xlim(0, 1)
     ax.set_xlabel("share of responses")
     fig.tight_layout()
     files.append(out / "response_types.png")
-    fig.savefig(files[-1], dpi=110)
+    fig.savefig(files[-1], dpi=110, bbox_inches="tight", pad_inches=0.1)
     plt.close(fig)
     # 3. PSS vs digit entropy
     fig, axes = plt.subplots(1, len(series), figsize=(4.5 * len(series), 3.8), squeeze=False)
