@@ -377,7 +377,15 @@ class GuiOpenAI(lmms):
         task_dict = getattr(self, "task_dict", None)
         with concurrent.futures.ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="gui_openai-mr") as pool:
             jobs = [pool.submit(run_multi_round, r, task_dict, self.interventions, self._generate_sync) for r in requests]
-            return [j.result() for j in tqdm(jobs, desc=f"{OWNER} multi-round", disable=len(jobs) < 2)]
+            try:  # the first failure cancels every episode not yet started (running ones end within their deadline)
+                for j in tqdm(concurrent.futures.as_completed(jobs), total=len(jobs), desc=f"{OWNER} multi-round",
+                              disable=len(jobs) < 2):
+                    if j.exception() is not None:
+                        raise j.exception()
+            except BaseException:
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+            return [j.result() for j in jobs]
 
     # --- internals ------------------------------------------------------------------------------
 

@@ -534,3 +534,25 @@ def test_the_default_key_never_goes_to_other_hosts_and_a_named_one_does(monkeypa
     assert _key_for(["https://api.openai.com/v1"], None) == "sk-exported"
     assert _key_for(["http://api.openai.com/v1"], None) is None  # plain HTTP
     assert _key_for(["https://api.openai.com.evil.org/v1"], None) is None
+
+
+def test_the_first_failed_episode_cancels_the_episodes_not_yet_started(monkeypatch):
+    import time
+
+    import gui_models.openai_backend as ob
+
+    started = []
+
+    def episode(request, task_dict, interventions, generate):
+        started.append(request)
+        if request == 0:
+            raise ob.ServerError("gui_openai: no answer from http://s after 5 attempt(s)")
+        time.sleep(0.5)
+        return ["ok"]
+
+    monkeypatch.setattr(ob, "run_multi_round", episode)
+    oa = GuiOpenAI(base_url="http://127.0.0.1:1/v1", model="m", response_cache="none", concurrency=2)
+    start = time.monotonic()
+    with pytest.raises(ServerError, match="no answer from http://s"):
+        oa.generate_until_multi_round(list(range(40)))
+    assert time.monotonic() - start < 2.0 and len(started) <= 4
