@@ -188,6 +188,9 @@ def _describe(exc: BaseException) -> str:
     if isinstance(exc, openai.APIStatusError) and 300 <= exc.status_code < 400:
         return (f"HTTP {exc.status_code} redirect to {exc.response.headers.get('location')!r}: redirects are not "
                 "followed (give the final URL as base_url)")
+    if isinstance(exc, openai.APIStatusError) and exc.status_code in (401, 403):
+        return (f"HTTP {exc.status_code}: {str(exc.message)[:300]} (a key is sent only when named: "
+                "api_key_env=VAR; OPENAI_API_KEY goes by default to https://api.openai.com only)")
     if isinstance(exc, openai.APIStatusError):
         return f"HTTP {exc.status_code}: {str(exc.message)[:300]}"
     return f"{type(exc).__name__}: {str(exc)[:300]}"

@@ -90,7 +90,7 @@ class FakeServer:
                     except OSError:
                         pass
                     return
-                status = {"500": 500, "503": 503, "429": 429, "400": 400}.get(action, 200)
+                status = {"500": 500, "503": 503, "429": 429, "400": 400, "401": 401}.get(action, 200)
                 payload = completion(fake.text) if status == 200 else {"error": {"message": f"scripted {status}"}}
                 if action in BAD_200:
                     payload = BAD_200[action]

@@ -556,3 +556,13 @@ def test_the_first_failed_episode_cancels_the_episodes_not_yet_started(monkeypat
     with pytest.raises(ServerError, match="no answer from http://s"):
         oa.generate_until_multi_round(list(range(40)))
     assert time.monotonic() - start < 2.0 and len(started) <= 4
+
+
+def test_an_unauthorised_answer_says_how_to_name_the_key():
+    server = FakeServer(["401"])
+    try:
+        with pytest.raises(ServerError, match=r"HTTP 401.*api_key_env=VAR"):
+            _backend(server.base_url)._generate_sync(_req())
+        assert server.hits == 1
+    finally:
+        server.stop()
