@@ -36,6 +36,10 @@ from gui_tasks.results_io import RunResults, TaskResult, _pretrained, find_resul
 
 SCHEMA = "gui-eval-submission/3"
 MAX_BYTES = 1 << 30  # a submission file larger than this is refused before it is read
+# JSON values (counted from the separators before parsing; commas inside strings count too, so this over-counts):
+# parsed JSON takes 25-50x its size in memory in small objects, so the count, not the bytes, bounds the memory.
+# A full submission of every benchmark holds well under a million values.
+MAX_VALUES = 5_000_000
 MAX_DEPTH = 64  # JSON nesting; the schema needs 6 levels, task metadata and responses a few more
 SCHEMA_FILE = Path(__file__).with_name("submission.schema.json")
 REQUIRED_METADATA = ("prompt_protocol", "parser_protocol")
@@ -348,7 +352,13 @@ def nesting_depth(value: Any, limit: int = MAX_DEPTH) -> int:
 
 def parse_submission(text: str | bytes) -> dict[str, Any]:
     """A submission's JSON text as an object; any malformed input (truncated, nested too deeply, NaN, duplicate
-    keys, not UTF-8, not an object) is a SubmissionError naming what is wrong, never another exception."""
+    keys, not UTF-8, not an object, more than ``MAX_VALUES`` values) is a SubmissionError naming what is wrong,
+    never another exception."""
+    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    values = raw.count(b",") + raw.count(b"[") + raw.count(b"{") + 1
+    if values > MAX_VALUES:
+        raise SubmissionError(f"about {values} JSON values, more than the {MAX_VALUES} a submission may hold (memory "
+                              "bound); not parsed")
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")

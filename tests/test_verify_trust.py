@@ -237,3 +237,15 @@ def test_pss_report_on_a_missing_path_names_it_without_a_traceback(tmp_path, cap
     assert main(["pss-report", str(tmp_path / "absent"), "--out", str(tmp_path / "out")]) == 1
     err = capsys.readouterr().err
     assert f"gui-eval pss-report: {tmp_path / 'absent'}" in err and "no such file or directory" in err
+
+
+def test_a_submission_of_many_tiny_values_is_refused_before_parsing(tmp_path, monkeypatch):
+    """Parsed JSON takes 25-50x its size in memory: the number of values, not only the bytes, is bounded."""
+    import gui_tasks.leaderboard as lb
+
+    monkeypatch.setattr(lb, "MAX_VALUES", 1000)
+    path = tmp_path / "many.json"
+    path.write_text('{"a": [' + ",".join(["0"] * 2000) + "]}")
+    with pytest.raises(SubmissionError, match="about 2002 JSON values, more than the 1000"):
+        lb.load_submission(path)
+    assert lb.parse_submission('{"a": [1, 2]}') == {"a": [1, 2]}
