@@ -218,6 +218,8 @@ def test_a_fifo_is_refused_before_it_is_opened(tmp_path):
     if t.is_alive():  # unblock the reader of the old behaviour before failing
         os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
     assert not t.is_alive() and "not a regular file (a device, pipe or socket)" in result.get("error", "")
+    with pytest.raises(SubmissionError, match=r"not a regular file \(a device, pipe or socket\)"):
+        load_submission("/dev/zero")  # refused from its type, not after reading 1 GiB
 
 
 @pytest.mark.parametrize("command, option", [("pss-report", "--out"), ("verify", "--server"), ("view", "--serve"),
