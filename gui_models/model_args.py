@@ -44,7 +44,8 @@ def check_gui_hf_args(args: Mapping[str, Any], owner: str = GUI_HF) -> None:
 GUI_OPENAI_KNOWN = frozenset({"base_url", "model", "api_key_env", "concurrency", "timeout", "max_retries",
                               "retry_budget_s", "max_new_tokens", "response_cache", "capture_logits", "logprobs",
                               "top_logprobs", "tokenizer", "frame", "min_pixels", "max_pixels", "resize_budget",
-                              "image_scale", "system_prompt", "interventions", "batch_size", "max_batch_size", "device"})
+                              "image_scale", "system_prompt", "interventions", "batch_size", "max_batch_size", "device",
+                              "cache_namespace"})
 
 
 def forward_stage_names(interventions: Any) -> list[str]:

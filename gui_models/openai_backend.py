@@ -10,16 +10,24 @@ generation core as ``gui_hf`` (``gui_models.generation_core``); forward-stage in
 Model args (``--model_args k=v,...``):
     base_url        one server, or several separated by ``|`` (requests go to the least busy one)
     model           the served model name (vLLM: the ``--model`` path or ``--served-model-name``)
-    api_key_env     the environment variable holding the key (default ``OPENAI_API_KEY``); unset: ``EMPTY``
-                    (local servers need none). ``api_key=`` itself is refused in model args: lmms-eval writes
+    api_key_env     the environment variable holding the key, sent to every ``base_url`` given; unset: ``EMPTY``
+                    (local servers need none). Not given: ``OPENAI_API_KEY`` is sent only to https://api.openai.com
+                    (an exported OpenAI key never goes to another host by default). ``api_key=`` itself is refused in model args: lmms-eval writes
                     them into its results files (the Python constructor still takes ``api_key``)
     concurrency     requests in flight over all servers (default 8)
-    timeout         seconds per attempt (default 120); ``max_retries`` attempts (default 5) within
-                    ``retry_budget_s`` seconds (default 300), backoff with jitter, on 408/409/429/5xx,
-                    timeouts and dropped connections; then an error naming the server(s)
+    timeout         total seconds per attempt: connect, headers and the whole body (default 120); ``max_retries``
+                    attempts (default 5) within ``retry_budget_s`` seconds (default 300) for everything, backoff with
+                    jitter, on 408/409/429/5xx, timeouts, dropped connections and bad answers; then an error naming
+                    the server(s), which cancels every other request of the call. Bodies over 32 MiB are cut off;
+                    redirects are not followed (``gui_models.served_client``)
     max_new_tokens  default when the task sets none (128, as ``gui_hf``)
-    response_cache  folder of the content-keyed response cache (default ``<GUI_EVAL_CACHE>/openai_responses``;
-                    ``none`` turns it off): an interrupted run asks only for what is missing
+    response_cache  folder of the response cache (default ``<GUI_EVAL_CACHE>/openai_responses``; ``none`` turns it
+                    off): an interrupted run asks only for what is missing. The key is the request body, the
+                    server (its URLs and what ``GET /models`` reports about the model: vLLM's checkpoint path) and
+                    the namespace; answers are checked before they are stored; a damaged entry is asked again
+                    and named; each sample records ``from_cache``
+    cache_namespace a name that separates cache entries of otherwise identical requests (default ``default``;
+                    e.g. a date for a hosted alias whose model changes over time)
     capture_logits  ``none`` or ``digits``; ``logprobs`` = ``auto`` (``token_ids`` when a tokenizer is known,
                     else ``top_logprobs``), ``token_ids`` (vLLM's ``logprob_token_ids``: exact digit values) or
                     ``top_logprobs`` (the k most likely tokens per step, ``top_logprobs`` = k, default 20: ranges)
@@ -52,9 +60,14 @@ from gui_interventions import RequestContext, build_run
 from gui_models.generation_core import Generated, cut_at_stops, parse_request, record_sent_prompt, respond, run_multi_round
 from gui_models.logit_capture import Capture, Step, capture_mode, digit_groups
 from gui_models.model_args import check_gui_openai_args
-from gui_models.served_client import ResponseCache, RetryPolicy, ServerPool, body_key, encode_image
+from gui_models.served_client import (BadResponse, ResponseCache, RetryPolicy, ServerError, ServerPool, body_key,
+                                      encode_image)
 
 LOGPROB_MODES = ("auto", "token_ids", "top_logprobs")
+# An answer may hold at most this many characters per token of its budget (max_tokens); longer text is cut and
+# counted (``answer_cut``). 64 covers the longest tokens of common vocabularies with room to spare.
+MAX_CHARS_PER_TOKEN = 64
+LOGPROB_SLACK = 1e-4  # log-probabilities above this are not log-probabilities
 FRAMES = ("auto", "smart_resize", "scale", "sent", "none")
 OWNER = "gui_openai"
 
@@ -265,13 +278,13 @@ class GuiOpenAI(lmms):
         return cls(**args)
 
     def __init__(self, base_url: str | None = None, model: str | None = None, api_key: str | None = None,
-                 api_key_env: str = "OPENAI_API_KEY", concurrency: int | str = 8, timeout: float | str = 120,
+                 api_key_env: str | None = None, concurrency: int | str = 8, timeout: float | str = 120,
                  max_retries: int | str = 5, retry_budget_s: float | str = 300, max_new_tokens: int | str = 128,
                  response_cache: str | None = None, capture_logits: str = "none", logprobs: str = "auto",
                  top_logprobs: int | str = 20, tokenizer: str | None = None, frame: str = "auto",
                  min_pixels: int | str | None = None, max_pixels: int | str | None = None, resize_budget: str | None = None,
                  image_scale: float | str | None = None, system_prompt: str | None = None, interventions: str | None = None,
-                 **kwargs: Any) -> None:
+                 cache_namespace: str = "default", **kwargs: Any) -> None:
         super().__init__()
         for k in ("batch_size", "max_batch_size", "device"):  # passed by the lmms-eval CLI; concurrency is ours
             kwargs.pop(k, None)
@@ -282,7 +295,7 @@ class GuiOpenAI(lmms):
         if not model:
             raise ValueError(f"{OWNER}: model arg model=<served model name> is required")
         self.model_name = str(model)
-        key = api_key or os.environ.get(str(api_key_env)) or "EMPTY"  # local servers accept any key
+        key = api_key or _key_for(urls, api_key_env) or "EMPTY"  # local servers accept any key
         self.concurrency = int(concurrency)
         if self.concurrency < 1:
             raise ValueError(f"{OWNER}: concurrency={concurrency} must be >= 1")
@@ -294,6 +307,12 @@ class GuiOpenAI(lmms):
 
             response_cache = str(cache_dir() / "openai_responses")
         self.cache = None if str(response_cache).lower() in ("none", "off", "") else ResponseCache(response_cache)
+        # What a cached answer must share besides the body: the namespace and how answers are read (frame, capture).
+        self.cache_namespace = {"name": str(cache_namespace), "frame": str(frame), "logprobs": str(logprobs),
+                                "tokenizer": str(tokenizer or "")}
+        self._server_id: list[dict[str, Any]] | None = None
+        self._server_id_lock: asyncio.Lock | None = None
+        self.cache_bad: list[str] = []  # damaged cache files met (asked again)
         self.capture_logits = capture_mode(capture_logits, OWNER)
         if logprobs not in LOGPROB_MODES:
             raise ValueError(f"{OWNER}: logprobs={logprobs!r}; choose one of {LOGPROB_MODES}")
@@ -345,12 +364,9 @@ class GuiOpenAI(lmms):
             req = self.interventions.request(parse_request(r.args, task_dict))
             record_sent_prompt(r, req)
             reqs.append(req)
-        futures = [self._loop.submit(self._generate(req)) for req in reqs]
-        for _ in tqdm(concurrent.futures.as_completed(futures), total=len(futures), desc=OWNER, disable=len(futures) < 2):
-            pass
+        results = self.generate_all(reqs)
         out = []
-        for fut, req in zip(futures, reqs):
-            generated = fut.result()  # re-raises a ServerError naming the server
+        for generated, req in zip(results, reqs):
             usage = [generated]
             text = respond(self.interventions, generated, req, lambda r: usage.append(self._generate_sync(r)) or usage[-1])
             out.append(GenerationResult(text=text, token_counts=_token_counts(usage)))
@@ -361,9 +377,31 @@ class GuiOpenAI(lmms):
         task_dict = getattr(self, "task_dict", None)
         with concurrent.futures.ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="gui_openai-mr") as pool:
             jobs = [pool.submit(run_multi_round, r, task_dict, self.interventions, self._generate_sync) for r in requests]
-            return [j.result() for j in tqdm(jobs, desc=f"{OWNER} multi-round", disable=len(jobs) < 2)]
+            try:  # the first failure cancels every episode not yet started (running ones end within their deadline)
+                for j in tqdm(concurrent.futures.as_completed(jobs), total=len(jobs), desc=f"{OWNER} multi-round",
+                              disable=len(jobs) < 2):
+                    if j.exception() is not None:
+                        raise j.exception()
+            except BaseException:
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+            return [j.result() for j in jobs]
 
     # --- internals ------------------------------------------------------------------------------
+
+    def generate_all(self, reqs: Sequence[RequestContext]) -> list[Generated]:
+        """Every request's answer, ``concurrency`` in flight; the first failure (a :class:`ServerError` naming the
+        server, after its bounded retries) cancels every other request at once and is raised."""
+        futures = [self._loop.submit(self._generate(req)) for req in reqs]
+        try:
+            for fut in tqdm(concurrent.futures.as_completed(futures), total=len(futures), desc=OWNER, disable=len(futures) < 2):
+                if fut.exception() is not None:
+                    raise fut.exception()
+        except BaseException:
+            for f in futures:
+                f.cancel()
+            raise
+        return [f.result() for f in futures]
 
     def _generate_sync(self, req: RequestContext) -> Generated:
         return self._loop.submit(self._generate(req)).result()
@@ -378,35 +416,110 @@ class GuiOpenAI(lmms):
             body.update(logprobs=True, top_logprobs=self.top_logprobs)
         return body, sizes
 
+    async def _server_identity(self) -> list[dict[str, Any]]:
+        """The pool's :meth:`ServerPool.fingerprint`, asked once per backend (the first request waits for it)."""
+        if self._server_id_lock is None:
+            self._server_id_lock = asyncio.Lock()
+        async with self._server_id_lock:
+            if self._server_id is None:
+                self._server_id = await self.pool.fingerprint(self.model_name)
+        return self._server_id
+
     async def _generate(self, req: RequestContext) -> Generated:
         if self._sem is None:
             self._sem = asyncio.Semaphore(self.concurrency)
         body, sent = self.body(req)
-        key = body_key(body)
-        cached = self.cache.get(key) if self.cache is not None else None
-        server = None
-        if cached is None:
-            async with self._sem:
-                self.requests_sent += 1
-                response, server = await self.pool.chat(body)
-            if self.cache is not None:
-                self.cache.put(key, response)
-        else:
-            self.cache_hits += 1
-            response = cached
-        return self._parse(response, body, sent, server)
+        key = None
+        if self.cache is not None:
+            key = body_key(body, await self._server_identity(), self.cache_namespace)
+            entry, damaged = self.cache.lookup(key)
+            if entry is not None:
+                try:
+                    out = self._parse(entry["response"], body, sent, None)
+                except BadResponse as exc:
+                    damaged = f"holds a bad response ({exc})"
+                else:
+                    self.cache_hits += 1
+                    out.extras.update(from_cache=True, cached_from=entry.get("server"))
+                    return out
+            if damaged:
+                self._damaged(self.cache.path(key), damaged)
+        checked: dict[str, Any] = {}
+
+        def check(response: Mapping[str, Any], url: str) -> None:
+            try:
+                checked["out"] = self._parse(response, body, sent, url)  # BadResponse: retried, never stored
+            except BadResponse:
+                raise
+            except ValueError as exc:  # a refusal of ours (e.g. no token ids for logprobs=token_ids): raised as is
+                checked["error"] = exc
+
+        async with self._sem:
+            self.requests_sent += 1
+            try:
+                response, server = await self.pool.chat(body, check)
+            except ServerError as exc:
+                if not isinstance(exc.__cause__, BadResponse):
+                    raise
+                # the server answered, but never usably: this sample's answer is empty (a format error), the run goes on
+                return Generated("", None, None, {"bad_response": str(exc)[:500], "from_cache": False,
+                                                  "served_by": None, "usage": {}, "image_frame": self.frame.describe(sent)})
+        if "error" in checked:
+            raise checked["error"]
+        if self.cache is not None and key is not None:
+            self.cache.put(key, response, server)
+        out = checked.get("out") or self._parse(response, body, sent, server)
+        out.extras["from_cache"] = False
+        return out
+
+    def _damaged(self, path: Path, why: str) -> None:
+        """A cache entry that cannot be used: named once (warning) and asked again; the new answer replaces it."""
+        import warnings
+
+        self.cache_bad.append(str(path))
+        warnings.warn(f"{OWNER}: response cache entry {path} {why}; asking the server again", stacklevel=2)
 
     def _parse(self, response: Mapping[str, Any], body: Mapping[str, Any], sent: list[list[int]], server: str | None) -> Generated:
+        """The answer as ``Generated``; :class:`BadResponse` for a body that is not a usable chat completion."""
+        try:
+            return self._parse_checked(response, body, sent, server)
+        except BadResponse:
+            raise
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
+            if str(exc).startswith(OWNER):  # our own refusals (a server without token ids...) stay as they are
+                raise
+            raise BadResponse(f"from {server or 'the cache'}: {type(exc).__name__}: {str(exc)[:200]}") from exc
+
+    def _parse_checked(self, response: Mapping[str, Any], body: Mapping[str, Any], sent: list[list[int]],
+                       server: str | None) -> Generated:
+        if not isinstance(response, Mapping):
+            raise BadResponse(f"from {server or 'the cache'}: a JSON {type(response).__name__}, not an object")
+        if response.get("error") is not None:
+            raise BadResponse(f"from {server or 'the cache'}: an error object: {str(response.get('error'))[:300]}")
         choices = response.get("choices") or []
-        if not choices:
-            raise ValueError(f"{OWNER}: a response without choices from {server or 'the cache'}: {str(response)[:300]}")
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], Mapping):
+            raise BadResponse(f"a response without choices from {server or 'the cache'}: {str(response)[:300]}")
         choice = choices[0]
-        text = cut_at_stops(str((choice.get("message") or {}).get("content") or ""), body.get("stop") or [])
+        content = (choice.get("message") or {}).get("content")
+        if content is not None and not isinstance(content, str):
+            raise BadResponse(f"from {server or 'the cache'}: message content is a {type(content).__name__}, not text")
+        text_notes: dict[str, Any] = {}
+        content = _clean_text(content or "", text_notes)
+        limit = int(body.get("max_tokens") or self.max_new_tokens) * MAX_CHARS_PER_TOKEN
+        if len(content) > limit:  # longer than the budget allows: cut, and counted
+            text_notes["answer_cut"] = {"chars": len(content), "kept": limit}
+            content = content[:limit]
+        text = cut_at_stops(content, body.get("stop") or [])
         capture = None
         if self.logprobs != "none":
             content = (choice.get("logprobs") or {}).get("content") or []
+            problem = _logprob_problem(content, int(body.get("max_tokens") or self.max_new_tokens),
+                                       len(body.get("logprob_token_ids") or []) + int(body.get("top_logprobs") or 0) + 1)
+            if problem:  # a bad capture is recorded on the sample (no capture), never a lost run
+                text_notes["capture_error"] = problem
+                content = []
             if not content and text:  # the server ignored `logprobs` (e.g. transformers serve)
-                if self.logprobs == "token_ids":
+                if self.logprobs == "token_ids" and "capture_error" not in text_notes:
                     raise ValueError(f"{OWNER}: {server or 'the cached response'} returned no logprobs for "
                                      "capture_logits=digits,logprobs=token_ids; this server cannot give exact digit values")
             elif self.logprobs == "token_ids":
@@ -415,10 +528,66 @@ class GuiOpenAI(lmms):
             else:
                 capture = capture_from_top_logprobs(content)
         usage = response.get("usage") or {}
+        if not isinstance(usage, Mapping):
+            usage = {}
+        usage = {k: (v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None) for k, v in usage.items()}
         extras = {"image_frame": self.frame.describe(sent), "served_by": server or "cache",
                   "usage": {"input_tokens": usage.get("prompt_tokens"), "output_tokens": usage.get("completion_tokens")},
-                  "finish_reason": choice.get("finish_reason")}
+                  "finish_reason": choice.get("finish_reason") if isinstance(choice.get("finish_reason"), str) else None,
+                  **text_notes}
         return Generated(text, capture, self.frame.model_sizes(sent), extras)
+
+
+DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+DEFAULT_KEY_HOSTS = ("api.openai.com",)  # where the default key variable may go (over https)
+
+
+def _key_for(urls: Sequence[str], api_key_env: str | None) -> str | None:
+    """The key to send: the named variable's value (the user named the hosts with ``base_url``); without a name,
+    ``OPENAI_API_KEY`` only when every URL is https to :data:`DEFAULT_KEY_HOSTS`."""
+    from urllib.parse import urlsplit
+
+    if api_key_env:
+        return os.environ.get(str(api_key_env))
+    if all(urlsplit(u).scheme == "https" and (urlsplit(u).hostname or "") in DEFAULT_KEY_HOSTS for u in urls):
+        return os.environ.get(DEFAULT_KEY_ENV)
+    return None
+
+
+def _clean_text(text: str, notes: dict[str, Any]) -> str:
+    """``text`` with lone surrogates (which no UTF-8 file can hold: lmms-eval's samples file would stay empty)
+    replaced by U+FFFD; how many is recorded in ``notes["surrogates_replaced"]``."""
+    if not any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+        return text
+    clean = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    notes["surrogates_replaced"] = sum(1 for c in clean if c == "\ufffd") - text.count("\ufffd")
+    return clean
+
+
+def _logprob_problem(content: Any, max_tokens: int, max_top: int) -> str | None:
+    """Why a response's ``logprobs.content`` cannot be a capture (non-finite or positive log-probabilities, more steps
+    than the budget, more alternatives than asked for, wrong shape), or None."""
+    if not isinstance(content, list):
+        return f"logprobs.content is a {type(content).__name__}, not a list"
+    if len(content) > max_tokens + 1:
+        return f"{len(content)} logprob steps for max_tokens={max_tokens}"
+    for k, step in enumerate(content):
+        if not isinstance(step, Mapping) or not isinstance(step.get("token", ""), str):
+            return f"step {k}: not a {{token, logprob}} object"
+        tops = step.get("top_logprobs") or []
+        if not isinstance(tops, list) or len(tops) > max_top:
+            return f"step {k}: {len(tops) if isinstance(tops, list) else type(tops).__name__} alternatives (at most {max_top} asked)"
+        for entry in [step, *tops]:
+            if not isinstance(entry, Mapping):
+                return f"step {k}: an alternative is not an object"
+            lp = entry.get("logprob")
+            if lp is None and entry is step:
+                continue
+            if isinstance(lp, bool) or not isinstance(lp, (int, float)) or not math.isfinite(lp) or lp > LOGPROB_SLACK:
+                return f"step {k}: log-probability {lp!r} is not a finite number <= 0"
+            if not isinstance(entry.get("token", ""), str):
+                return f"step {k}: a token is not text"
+    return None
 
 
 def _token_counts(generated: Sequence[Generated]) -> TokenCounts | None:

@@ -20,6 +20,58 @@ from typing import Any, Mapping, Sequence
 
 # Status codes worth another attempt besides every 5xx (timeout, conflict, rate limit); every other 4xx is final.
 RETRY_STATUS = frozenset({408, 409, 429})
+MAX_RESPONSE_BYTES = 32 << 20  # a response body larger than this is cut off and counted as a failed attempt
+
+
+def _httpx() -> Any:
+    """The HTTP package the installed ``openai`` client is built on (``httpx``, or ``httpx2`` in newer releases)."""
+    import importlib
+
+    import openai
+
+    base = next(c for c in openai.DefaultAsyncHttpxClient.__mro__[1:] if c.__name__ == "AsyncClient")
+    return importlib.import_module(base.__module__.split(".")[0])
+
+
+def bounded_http_client(max_bytes: int = MAX_RESPONSE_BYTES, follow_redirects: bool = False) -> Any:
+    """The ``http_client`` of every request: redirects not followed (a 3xx is a refused request: the prompt and
+    images never go to another origin), bodies over ``max_bytes`` cut off (a :class:`BadResponse`)."""
+    import openai
+
+    httpx = _httpx()
+
+    class Bounded(httpx.AsyncByteStream):
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        async def __aiter__(self) -> Any:
+            total = 0
+            async for chunk in self.inner:
+                total += len(chunk)
+                if total > max_bytes:
+                    raise BadResponse(f"response body larger than {max_bytes} bytes; cut off")
+                yield chunk
+
+        async def aclose(self) -> None:
+            await self.inner.aclose()
+
+    class Transport(httpx.AsyncBaseTransport):
+        def __init__(self) -> None:
+            self.inner = httpx.AsyncHTTPTransport()
+
+        async def handle_async_request(self, request: Any) -> Any:
+            resp = await self.inner.handle_async_request(request)
+            declared = resp.headers.get("content-length")
+            if declared and declared.isdigit() and int(declared) > max_bytes:
+                await resp.aclose()
+                raise BadResponse(f"response body of {declared} bytes declared; the limit is {max_bytes}")
+            resp.stream = Bounded(resp.stream)
+            return resp
+
+        async def aclose(self) -> None:
+            await self.inner.aclose()
+
+    return openai.DefaultAsyncHttpxClient(transport=Transport(), follow_redirects=follow_redirects)
 
 
 def encode_image(image: Any) -> tuple[str, list[int]]:
@@ -36,34 +88,60 @@ def encode_image(image: Any) -> tuple[str, list[int]]:
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii"), [im.width, im.height]
 
 
-def body_key(body: Mapping[str, Any]) -> str:
-    """The cache key of a request: sha256 of its canonical JSON (model, messages with image bytes, decoding)."""
-    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode("utf-8")).hexdigest()
+def body_key(body: Mapping[str, Any], server: Any = None, namespace: Any = None) -> str:
+    """The cache key of a request: sha256 of the canonical JSON of the server's identity (its URLs and what it reports
+    about the checkpoint, :meth:`ServerPool.fingerprint`), the run configuration's namespace and the body (model,
+    messages with image bytes, decoding). Without ``server`` and ``namespace``: the body alone."""
+    keyed: Any = body if server is None and namespace is None else {"server": server, "namespace": namespace, "body": body}
+    return hashlib.sha256(json.dumps(keyed, sort_keys=True, separators=(",", ":")).encode("utf-8")).hexdigest()
+
+
+MAX_CACHE_ENTRY_BYTES = 64 << 20  # a stored response larger than this is damaged, not read
 
 
 class ResponseCache:
-    """Responses on disk, one JSON file per request key; written atomically, so a killed run leaves only whole files."""
+    """Responses on disk, one JSON file per request key; written atomically, so a killed run leaves only whole files.
+
+    An entry is ``{"response": <the server's answer>, "server": <URL that answered>}``; it is stored only after the
+    backend checked it. :meth:`lookup` tells an absent entry from a damaged one, which the backend asks again and names.
+    """
 
     def __init__(self, root: str | Path) -> None:
         self.root = Path(root)
 
-    def _path(self, key: str) -> Path:
+    def path(self, key: str) -> Path:
         return self.root / key[:2] / f"{key}.json"
 
-    def get(self, key: str) -> dict[str, Any] | None:
-        path = self._path(key)
+    def lookup(self, key: str) -> tuple[dict[str, Any] | None, str | None]:
+        """(entry, None) for a stored entry, (None, None) when absent, (None, why) when it cannot be read."""
+        path = self.path(key)
         try:
-            return json.loads(path.read_text(encoding="utf-8"))
+            with path.open("rb") as fh:
+                data = fh.read(MAX_CACHE_ENTRY_BYTES + 1)
         except FileNotFoundError:
-            return None
-        except (OSError, ValueError):  # a damaged entry is asked again, never trusted
-            return None
+            return None, None
+        except OSError as exc:
+            return None, f"unreadable ({exc.strerror or exc})"
+        if len(data) > MAX_CACHE_ENTRY_BYTES:
+            return None, f"larger than {MAX_CACHE_ENTRY_BYTES} bytes"
+        try:
+            entry = json.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            return None, f"not JSON ({str(exc)[:100]})"
+        if not isinstance(entry, dict) or not isinstance(entry.get("response"), dict):
+            return None, f"not a cache entry (a JSON {type(entry).__name__} without a response object)"
+        return entry, None
 
-    def put(self, key: str, response: Mapping[str, Any]) -> None:
-        path = self._path(key)
+    def get(self, key: str) -> dict[str, Any] | None:
+        """The stored response, or None (absent or damaged)."""
+        entry, _why = self.lookup(key)
+        return entry["response"] if entry else None
+
+    def put(self, key: str, response: Mapping[str, Any], server: str | None = None) -> None:
+        path = self.path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_text(json.dumps(response), encoding="utf-8")
+        tmp.write_text(json.dumps({"response": response, "server": server}), encoding="utf-8")
         os.replace(tmp, path)
 
 
@@ -87,16 +165,32 @@ class RetryPolicy:
 def _retryable(exc: BaseException) -> bool:
     import openai
 
-    if isinstance(exc, (openai.APITimeoutError, openai.APIConnectionError, asyncio.TimeoutError)):
+    if isinstance(exc, (openai.APITimeoutError, openai.APIConnectionError, asyncio.TimeoutError, BadResponse)):
         return True
+    if isinstance(exc, openai.APIStatusError) and 300 <= exc.status_code < 400:
+        return False  # a redirect is not followed (bounded_http_client)
     if isinstance(exc, openai.APIStatusError):
         return exc.status_code in RETRY_STATUS or exc.status_code >= 500
     return False
 
 
+class BadResponse(ValueError):
+    """An HTTP 200 whose content is not a usable answer (no choices, an error object, non-finite numbers...)."""
+
+
 def _describe(exc: BaseException) -> str:
     import openai
 
+    if isinstance(exc, BadResponse):
+        return f"bad response: {str(exc)[:300]}"
+    if isinstance(exc, asyncio.TimeoutError):
+        return "TimeoutError: the attempt's total deadline (connect, headers and body) passed"
+    if isinstance(exc, openai.APIStatusError) and 300 <= exc.status_code < 400:
+        return (f"HTTP {exc.status_code} redirect to {exc.response.headers.get('location')!r}: redirects are not "
+                "followed (give the final URL as base_url)")
+    if isinstance(exc, openai.APIStatusError) and exc.status_code in (401, 403):
+        return (f"HTTP {exc.status_code}: {str(exc.message)[:300]} (a key is sent only when named: "
+                "api_key_env=VAR; OPENAI_API_KEY goes by default to https://api.openai.com only)")
     if isinstance(exc, openai.APIStatusError):
         return f"HTTP {exc.status_code}: {str(exc.message)[:300]}"
     return f"{type(exc).__name__}: {str(exc)[:300]}"
@@ -125,21 +219,45 @@ class ServerPool:
 
         if not self.base_urls:
             raise ValueError("gui_openai: no base_url given")
-        # max_retries=0: retries are ours (bounded in count and time, and free to move to another server)
-        self.servers = [_Server(u, AsyncOpenAI(base_url=u, api_key=self.api_key, timeout=self.timeout_s, max_retries=0))
+        # max_retries=0: retries are ours (bounded in count and time, and free to move to another server); each
+        # attempt also has a total deadline (chat), the client's timeout only bounds each read
+        self.servers = [_Server(u, AsyncOpenAI(base_url=u, api_key=self.api_key, timeout=self.timeout_s, max_retries=0,
+                                               http_client=bounded_http_client()))
                         for u in self.base_urls]
 
     def _pick(self, avoid: str | None) -> _Server:
         choices = [s for s in self.servers if s.url != avoid] or self.servers
         return min(choices, key=lambda s: (s.in_flight, s.sent))
 
-    async def chat(self, body: Mapping[str, Any]) -> tuple[dict[str, Any], str]:
-        """The response (as a dict) and the URL that answered; :class:`ServerError` after the bounded retries."""
+    async def fingerprint(self, model: str) -> list[dict[str, Any]]:
+        """What each server reports about ``model`` at ``GET /models`` (id, root: vLLM's checkpoint path, parent,
+        owner, context length), with its URL; part of every cache key, so another checkpoint served under the same
+        name is asked, not replayed. A server that reports nothing is identified by its URL alone."""
+        out = []
+        for s in self.servers:
+            try:
+                listed = await asyncio.wait_for(s.client.models.list(), timeout=min(self.timeout_s, 30.0))
+                entries = [m.model_dump(mode="json") for m in listed.data]
+            except Exception as exc:  # noqa: BLE001 - hosted APIs may not list models; the URL still separates servers
+                out.append({"url": s.url, "models": f"unreported ({type(exc).__name__})"})
+                continue
+            match = [e for e in entries if e.get("id") == model]
+            out.append({"url": s.url, "model": [{k: e.get(k) for k in ("id", "root", "parent", "owned_by", "max_model_len")}
+                                                for e in match] or f"{model!r} not listed"})
+        return out
+
+    async def chat(self, body: Mapping[str, Any], check: Any = None) -> tuple[dict[str, Any], str]:
+        """The response (as a dict) and the URL that answered; :class:`ServerError` after the bounded retries.
+
+        ``check(response, url)`` raising :class:`BadResponse` makes the answer a failed attempt (retried like a 5xx)."""
         start = time.monotonic()
         tried: list[str] = []
         last: BaseException | None = None
         avoid = None
         for attempt in range(max(1, self.policy.attempts)):
+            left = self.policy.budget_s - (time.monotonic() - start)
+            if attempt and left <= 0:
+                break
             server = self._pick(avoid)
             tried.append(server.url)
             server.in_flight += 1
@@ -147,8 +265,18 @@ class ServerPool:
             try:
                 extra = {k: v for k, v in body.items() if k not in _STANDARD}
                 std = {k: v for k, v in body.items() if k in _STANDARD}
-                resp = await server.client.chat.completions.create(**std, extra_body=extra or None)
-                return resp.model_dump(mode="json"), server.url
+                # one total deadline per attempt (connect, headers, body), never past the retry budget
+                resp = await asyncio.wait_for(server.client.chat.completions.create(**std, extra_body=extra or None),
+                                              timeout=max(0.01, min(self.timeout_s, left)))
+                try:
+                    response = resp.model_dump(mode="json")
+                except Exception as exc:  # noqa: BLE001 - a body the client could not represent
+                    raise BadResponse(f"{type(exc).__name__}: {str(exc)[:200]}") from exc
+                if not isinstance(response, dict):
+                    raise BadResponse(f"a JSON {type(response).__name__}, not an object")
+                if check is not None:
+                    check(response, server.url)
+                return response, server.url
             except Exception as exc:  # noqa: BLE001 - classified right below
                 last = exc
                 if not _retryable(exc):

@@ -366,10 +366,19 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+# Sub-commands whose arguments all go to the command's own parser (``gui-eval report --help`` shows its options).
+PASS_THROUGH = frozenset({"report", "star-report", "pss-report", "knowledge-report", "sphinx-report", "submit", "view",
+                          "validate", "verify"})
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["xli"]:  # its own sub-commands, each with its own --help
         return _xli(argparse.Namespace(rest=argv[1:]))
+    if argv and argv[0] in PASS_THROUGH:  # the command's own parser sees every argument, --help included
+        args = build_parser().parse_args(argv[:1])
+        args.rest = argv[1:]
+        return int(args.func(args) or 0)
     args = build_parser().parse_args(argv)
     return int(args.func(args) or 0)
 

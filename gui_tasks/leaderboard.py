@@ -36,6 +36,10 @@ from gui_tasks.results_io import RunResults, TaskResult, _pretrained, find_resul
 
 SCHEMA = "gui-eval-submission/3"
 MAX_BYTES = 1 << 30  # a submission file larger than this is refused before it is read
+# JSON values (counted from the separators before parsing; commas inside strings count too, so this over-counts):
+# parsed JSON takes 25-50x its size in memory in small objects, so the count, not the bytes, bounds the memory.
+# A full submission of every benchmark holds well under a million values.
+MAX_VALUES = 5_000_000
 MAX_DEPTH = 64  # JSON nesting; the schema needs 6 levels, task metadata and responses a few more
 SCHEMA_FILE = Path(__file__).with_name("submission.schema.json")
 REQUIRED_METADATA = ("prompt_protocol", "parser_protocol")
@@ -50,6 +54,14 @@ HASHING = {
     "docs": "sha256 of canonical JSON of the list of doc_sha256 in doc_id order",
     "submission": "sha256 of canonical JSON of the whole file without submission_sha256",
 }
+
+# Metrics that are undefined (NaN) when their denominator is empty: the precision and recall of "unknown" are NaN for
+# a model that never answers "unknown" / data without an "unknown" gold (gui_metrics/knowledge.py). A submission
+# records them as null; every other metric must be finite.
+UNDEFINED_WHEN_EMPTY = frozenset({"gkb_unknown_precision", "gkb_unknown_recall"})
+# Model args that change what the model is shown (its system prompt, the image resolution it sees): a run with any of
+# them is ranked under its own protocol label. A system prompt enters the label as a hash (its text is in the args).
+VIEW_ARGS = ("system_prompt", "min_pixels", "max_pixels", "resize_budget", "image_scale")
 
 Loader = Callable[[str], Any]
 
@@ -88,9 +100,28 @@ def interventions_of(model_args: str) -> list[str]:
     return []
 
 
-def protocol_label(prompt_protocol: str, interventions: Sequence[str]) -> str:
-    """The protocol a result is ranked under: the prompt protocol, plus every intervention (``mpr-direct-v1+gui_xli``)."""
-    return "+".join([prompt_protocol, *interventions])
+def view_args_of(model_args: str) -> list[str]:
+    """The :data:`VIEW_ARGS` set in ``model_args`` as label parts (``max_pixels=1003520``, ``system_prompt:sha256:<12 hex>``)."""
+    from lmms_eval.utils import _smart_comma_split
+
+    parts = []
+    for part in _smart_comma_split(model_args.strip()) if model_args.strip() else []:
+        key, _, value = part.partition("=")
+        key, value = key.strip(), value.strip()
+        if key in VIEW_ARGS and value:
+            parts.append((key, f"{key}:sha256:{sha256_text(value)[:12]}" if key == "system_prompt" else f"{key}={value}"))
+    return [label for _key, label in sorted(parts, key=lambda kv: VIEW_ARGS.index(kv[0]))]
+
+
+def protocol_label(prompt_protocol: str, interventions: Sequence[str], model_args: str = "") -> str:
+    """The protocol a result is ranked under: the prompt protocol, plus every intervention (``mpr-direct-v1+gui_xli``) and
+    every model arg that changes what the model sees (:func:`view_args_of`)."""
+    return "+".join([prompt_protocol, *interventions, *view_args_of(model_args)])
+
+
+def _undefined_ok(metric: str, value: Any) -> bool:
+    """A metric that may be undefined (:data:`UNDEFINED_WHEN_EMPTY`), here NaN or null."""
+    return metric in UNDEFINED_WHEN_EMPTY and (value is None or (isinstance(value, float) and math.isnan(value)))
 
 
 def _required_metrics(meta: dict[str, Any], metric_list: Sequence[Any] = ()) -> list[str]:
@@ -167,6 +198,8 @@ def _check_metrics(where: str, reported: dict[str, Any], again: dict[str, float]
     if absent:
         raise SubmissionError(f"{where}: metric(s) missing from the results: {absent}")
     for metric, value in again.items():
+        if _undefined_ok(metric, value) and _undefined_ok(metric, reported[metric]):
+            continue  # undefined in both (no "unknown" answered): recorded as null
         if not is_finite(value):
             raise SubmissionError(f"{where}: {metric} is not finite after re-scoring (a dimension without samples?)")
         if not is_finite(reported[metric]) or not _same(float(reported[metric]), value):
@@ -180,6 +213,11 @@ def _check_no_skipped_rows(where: str, meta: dict[str, Any]) -> None:
     if skipped:
         raise SubmissionError(f"{where}: {skipped} bad data row(s) were skipped (GUI_EVAL_SKIP_BAD_ROWS); "
                               "a submission needs every row: fix the data (gui-eval data check) and run again")
+
+
+def _json_metrics(metrics: dict[str, float]) -> dict[str, float | None]:
+    """Metrics as a submission records them: sorted, undefined ones (NaN, :data:`UNDEFINED_WHEN_EMPTY`) as null."""
+    return {m: (None if _undefined_ok(m, v) else v) for m, v in sorted(metrics.items())}
 
 
 def _task_entry(run: RunResults, res: TaskResult, interventions: list[str], loader: Loader) -> dict[str, Any]:
@@ -219,9 +257,9 @@ def _task_entry(run: RunResults, res: TaskResult, interventions: list[str], load
         "version": res.version,
         "prompt_protocol": res.metadata["prompt_protocol"],
         "parser_protocol": res.metadata["parser_protocol"],
-        "protocol": protocol_label(res.metadata["prompt_protocol"], interventions),
+        "protocol": protocol_label(res.metadata["prompt_protocol"], interventions, run.model_args),
         "metadata": _norm(res.metadata),
-        "metrics": dict(sorted(again["metrics"].items())),
+        "metrics": _json_metrics(again["metrics"]),
         "higher_is_better": {m: res.higher_is_better.get(m) for m in sorted(again["metrics"])},
         "n_samples": len(entries),
         "docs_sha256": again["docs_sha256"],
@@ -314,7 +352,13 @@ def nesting_depth(value: Any, limit: int = MAX_DEPTH) -> int:
 
 def parse_submission(text: str | bytes) -> dict[str, Any]:
     """A submission's JSON text as an object; any malformed input (truncated, nested too deeply, NaN, duplicate
-    keys, not UTF-8, not an object) is a SubmissionError naming what is wrong, never another exception."""
+    keys, not UTF-8, not an object, more than ``MAX_VALUES`` values) is a SubmissionError naming what is wrong,
+    never another exception."""
+    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    values = raw.count(b",") + raw.count(b"[") + raw.count(b"{") + 1
+    if values > MAX_VALUES:
+        raise SubmissionError(f"about {values} JSON values, more than the {MAX_VALUES} a submission may hold (memory "
+                              "bound); not parsed")
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -335,6 +379,13 @@ def parse_submission(text: str | bytes) -> dict[str, Any]:
 def load_submission(path: str | Path) -> dict[str, Any]:
     """Read ``path`` (at most ``MAX_BYTES``) with :func:`parse_submission`; unreadable files are SubmissionErrors."""
     path = Path(path)
+    from gui_tasks.errors import DataError
+    from gui_tasks.input_files import regular_file
+
+    try:
+        regular_file(path)  # a FIFO or device is refused before it is opened (opening a FIFO blocks)
+    except DataError as exc:
+        raise SubmissionError(str(exc)) from None
     try:
         with path.open("rb") as fh:
             data = fh.read(MAX_BYTES + 1)
@@ -357,7 +408,7 @@ def validate_submission(sub: Any, *, rescore: bool = True, loader: Loader = load
     if problems:
         raise SubmissionError("not a valid submission: " + "; ".join(problems[:5]))
     for t in sub["tasks"]:
-        if not all(is_finite(v) for v in t["metrics"].values()):
+        if not all(is_finite(v) or (v is None and m in UNDEFINED_WHEN_EMPTY) for m, v in t["metrics"].items()):
             raise SubmissionError(f"task {t['task']}: metrics not finite")
     if sub["submission_sha256"] != submission_hash(sub):
         raise SubmissionError("submission_sha256 does not match the file's content (edited file?)")
@@ -381,10 +432,11 @@ def validate_submission(sub: Any, *, rescore: bool = True, loader: Loader = load
         for key in REQUIRED_METADATA:
             if t["metadata"].get(key) != t[key]:
                 raise SubmissionError(f"{where}: {key} {t[key]!r} differs from the task metadata ({t['metadata'].get(key)!r})")
-        label = protocol_label(t["prompt_protocol"], model["interventions"])
+        label = protocol_label(t["prompt_protocol"], model["interventions"], model["args"])
         if t["protocol"] != label:
             raise SubmissionError(f"{where}: labelled {t['protocol']!r} but the run used {label!r} "
-                                  f"(interventions {model['interventions'] or 'none'})")
+                                  f"(interventions {model['interventions'] or 'none'}; model args that change what the "
+                                  f"model sees: {view_args_of(model['args']) or 'none'})")
         if len(t["samples"]) != t["n_samples"]:
             raise SubmissionError(f"{where}: {len(t['samples'])} sample hashes for {t['n_samples']} samples")
         ids = [s["doc_id"] for s in t["samples"]]

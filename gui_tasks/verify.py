@@ -8,15 +8,29 @@ the submission's backend and model args, runs each chosen document through lmms-
 stripping of a real run) and compares the response, in the form lmms-eval logs it, with the logged one.
 Decoding is greedy in our tasks (no ``do_sample``, temperature 0), so an honest run reproduces exactly
 on the same software; a different GPU or batch size can change a near-tie token, hence the threshold.
+
+A re-run proves nothing unless the verifier's checkpoint writes the responses, so (``docs/security.md``):
+
+- local submissions re-run only on backends that load ``pretrained=`` themselves (:data:`LOCAL_BACKENDS`,
+  ``gui_wrap`` around one of them); any model arg that could send requests elsewhere (a URL, an endpoint,
+  ``model=``, ``base_url=``...) is refused, and the run fails unless transformers' ``from_pretrained`` really
+  loaded the named checkpoint;
+- served submissions (``gui_openai``) re-run against the server the verifier names (``--server``), never the
+  submitter's, with the response cache off;
+- API keys, tokens and endpoint variables are removed from the environment while the model loads and runs
+  (``--api-key-env VAR`` keeps one, for the verifier's own server).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import random
+import re
 import secrets
 import sys
+from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
@@ -24,6 +38,20 @@ from gui_tasks.leaderboard import SubmissionError, _quiet_lmms_eval, load_submis
 
 DEFAULT_DOCS = 20
 DEFAULT_THRESHOLD = 1.0  # every chosen document must reproduce unless the verifier allows less
+# lmms-eval backends that load the checkpoint named by ``pretrained=`` in this process with transformers'
+# ``from_pretrained`` (lmms_eval/models/simple/<name>.py); API and engine backends (openai, vllm, sglang, ...) are not here.
+LOCAL_BACKENDS = frozenset({"qwen2_vl", "qwen2_5_vl", "qwen3_vl", "llava_onevision", "llava_hf", "idefics2", "internvl2",
+                            "internvl3", "phi3v", "gemma3", "mistral3_vl", "llama_vision", "minicpm_v"})
+SERVED_BACKEND = "gui_openai"
+# Model args that name a place to send requests or a model other than ``pretrained``: never kept for a re-run.
+REMOTE_ARGS = frozenset({"base_url", "api_base", "api_url", "url", "endpoint", "host", "port", "server", "address",
+                         "api_key", "api_key_env", "model", "model_version", "model_name", "model_id", "path", "azure_endpoint",
+                         "openai_api_base", "remote", "proxy"})
+_URL = re.compile(r"^\s*[A-Za-z][A-Za-z0-9+.-]*://")
+# Environment variables removed while verify loads and runs a model: keys, tokens and endpoints.
+SECRET_ENV = re.compile(r"(^|_)(API_?KEY|APIKEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIALS?|ACCESS_KEY|BASE_URL|API_BASE|"
+                        r"ENDPOINT)(_|$)", re.IGNORECASE)
+NO_KEY_ENV = "GUI_EVAL_VERIFY_NO_KEY"  # an api_key_env that is never set: the served backend sends "EMPTY"
 
 
 @dataclass(frozen=True)
@@ -46,14 +74,114 @@ def choose_docs(sub: dict[str, Any], k: int, seed: int) -> list[tuple[str, int]]
     return sorted(random.Random(seed).sample(population, min(max(k, 0), len(population))))
 
 
-def with_checkpoint(args_string: str, checkpoint: str, device: str | None = None) -> str:
-    """The submission's model args with ``pretrained`` (and ``device``) set to the verifier's, split as lmms-eval splits them."""
+def _split_args(args_string: str) -> list[str]:
     from lmms_eval.utils import _smart_comma_split
 
-    parts = [p for p in _smart_comma_split(args_string.strip()) if p.strip()] if args_string.strip() else []
-    replace = {"pretrained": checkpoint, **({"device": device} if device else {})}
-    out = [p for p in parts if p.split("=", 1)[0].strip() not in replace]
+    return [p for p in _smart_comma_split(args_string.strip()) if p.strip()] if args_string.strip() else []
+
+
+def _replace_args(args_string: str, replace: dict[str, str]) -> str:
+    """``args_string`` with every key of ``replace`` set (first, in order), split as lmms-eval splits them."""
+    out = [p for p in _split_args(args_string) if p.split("=", 1)[0].strip() not in replace]
     return ",".join([*(f"{k}={v}" for k, v in replace.items()), *out])
+
+
+def with_checkpoint(args_string: str, checkpoint: str, device: str | None = None) -> str:
+    """The submission's model args with ``pretrained`` (and ``device``) set to the verifier's, split as lmms-eval splits them."""
+    return _replace_args(args_string, {"pretrained": checkpoint, **({"device": device} if device else {})})
+
+
+def _check_local_args(backend: str, args_string: str, owner: str) -> None:
+    """Refuse every arg of a local backend that could send requests elsewhere or load another model."""
+    for part in _split_args(args_string):
+        key, _, value = part.partition("=")
+        key = key.strip()
+        if key.lower() in REMOTE_ARGS or any(w in key.lower() for w in ("url", "endpoint", "api_key", "host")):
+            raise SubmissionError(f"{owner}: model arg {key}= can send requests elsewhere or name another model; "
+                                  f"verify re-runs only the checkpoint it loads")
+        if _URL.match(value):
+            raise SubmissionError(f"{owner}: model arg {key}={value[:80]} is a URL; verify re-runs only the checkpoint it loads")
+
+
+def rerun_args(model: dict[str, Any], *, checkpoint: str | None = None, device: str | None = None,
+               server: str | None = None, served_model: str | None = None, api_key_env: str | None = None) -> str:
+    """The model args a re-run uses, or a SubmissionError saying why this submission cannot be verified that way.
+
+    Local backends (:data:`LOCAL_BACKENDS`, ``gui_hf``, ``gui_wrap`` around a local one) need ``checkpoint``; the
+    served backend needs ``server`` (the verifier's, replacing the submitter's ``base_url``).
+    """
+    backend, args = str(model["backend"]), str(model["args"])
+    if backend == SERVED_BACKEND:
+        if not server or checkpoint:
+            raise SubmissionError(f"a {SERVED_BACKEND} submission is verified against a server you run: give --server "
+                                  "URL (and --served-model NAME where it serves the checkpoint under another name), "
+                                  "not --checkpoint")
+        if "|" in server or not re.match(r"^https?://", server):
+            raise SubmissionError(f"--server {server!r}: one http(s) URL of an OpenAI-compatible server")
+        keep = {"base_url": server, "api_key_env": api_key_env or NO_KEY_ENV, "response_cache": "none"}
+        if served_model:
+            keep["model"] = served_model
+        return _replace_args(args, keep)
+    if server:
+        raise SubmissionError(f"--server verifies {SERVED_BACKEND} submissions; this one ran on {backend!r}: give --checkpoint")
+    if not checkpoint:
+        raise SubmissionError(f"a {backend!r} submission is verified by loading a checkpoint: give --checkpoint")
+    if backend == "gui_hf":
+        pass  # gui_hf's args are all local (gui_models.model_args.GUI_HF_KNOWN, checked by validate)
+    elif backend == "gui_wrap":
+        inner = next((p.partition("=")[2].strip() for p in _split_args(args) if p.split("=", 1)[0].strip() == "backend"), "")
+        if inner not in LOCAL_BACKENDS:
+            raise SubmissionError(f"gui_wrap around {inner!r}: verify re-runs only backends that load the checkpoint "
+                                  f"themselves ({', '.join(sorted(LOCAL_BACKENDS))}, gui_hf)")
+        _check_local_args(inner, args, f"gui_wrap({inner})")
+    elif backend in LOCAL_BACKENDS:
+        _check_local_args(backend, args, backend)
+    else:
+        raise SubmissionError(f"backend {backend!r} does not load the checkpoint itself (an API, engine or unknown "
+                              f"backend); verify re-runs only {', '.join(sorted(LOCAL_BACKENDS | {'gui_hf', 'gui_wrap'}))} "
+                              f"with --checkpoint, or {SERVED_BACKEND} with --server")
+    return with_checkpoint(args, checkpoint, device)
+
+
+@contextlib.contextmanager
+def without_secrets(keep: Sequence[str] = ()) -> Iterator[list[str]]:
+    """The environment without API keys, tokens and endpoint variables (:data:`SECRET_ENV`) except ``keep``; restored after."""
+    removed = {k: v for k, v in os.environ.items() if SECRET_ENV.search(k) and k not in keep}
+    for k in removed:
+        del os.environ[k]
+    try:
+        yield sorted(removed)
+    finally:
+        os.environ.update(removed)
+
+
+@contextlib.contextmanager
+def recording_loads() -> Iterator[list[str]]:
+    """Every name or path given to transformers' ``PreTrainedModel.from_pretrained`` meanwhile (the patch is undone after)."""
+    from transformers import PreTrainedModel
+
+    original = PreTrainedModel.__dict__["from_pretrained"]
+    seen: list[str] = []
+
+    def recording(cls: Any, name_or_path: Any, *args: Any, **kwargs: Any) -> Any:
+        seen.append(str(name_or_path))
+        return original.__func__(cls, name_or_path, *args, **kwargs)
+
+    PreTrainedModel.from_pretrained = classmethod(recording)
+    try:
+        yield seen
+    finally:
+        PreTrainedModel.from_pretrained = original
+
+
+def same_checkpoint(a: str, b: str) -> bool:
+    """Whether two checkpoint names are the same (equal text, or the same existing folder)."""
+    if a.rstrip("/") == b.rstrip("/"):
+        return True
+    try:
+        return Path(a).exists() and Path(b).exists() and Path(a).resolve() == Path(b).resolve()
+    except OSError:
+        return False
 
 
 def logged_form(filtered_resps: list[Any]) -> Any:
@@ -120,14 +248,26 @@ def load_model(backend: str, model_args: str) -> Any:
     return models.get_model(backend).create_from_arg_string(model_args, {"batch_size": 1, "max_batch_size": None, "device": None})
 
 
-def verify(sub: dict[str, Any], checkpoint: str, *, docs: int = DEFAULT_DOCS, seed: int = 0,
-           device: str | None = None) -> list[DocVerdict]:
-    """Validate ``sub`` (every check of ``gui-eval validate``), then re-run ``docs`` random documents with ``checkpoint``."""
+def verify(sub: dict[str, Any], checkpoint: str | None = None, *, docs: int = DEFAULT_DOCS, seed: int = 0,
+           device: str | None = None, server: str | None = None, served_model: str | None = None,
+           api_key_env: str | None = None) -> list[DocVerdict]:
+    """Validate ``sub`` (every check of ``gui-eval validate``), then re-run ``docs`` random documents with ``checkpoint``
+    (local backends) or against ``server`` (served submissions); refuses what cannot be verified (module docstring)."""
     validate_submission(sub)
-    picks = choose_docs(sub, docs, seed)
     model = sub["model"]
-    lm = load_model(model["backend"], with_checkpoint(model["args"], checkpoint, device))
-    again = rerun(lm, model["backend"], picks)
+    args = rerun_args(model, checkpoint=checkpoint, device=device, server=server, served_model=served_model,
+                      api_key_env=api_key_env)
+    picks = choose_docs(sub, docs, seed)
+    with without_secrets(keep=[api_key_env] if api_key_env and server else []):
+        if server:
+            lm = load_model(model["backend"], args)
+        else:
+            with recording_loads() as loaded:
+                lm = load_model(model["backend"], args)
+            if not any(same_checkpoint(name, str(checkpoint)) for name in loaded):
+                raise SubmissionError(f"backend {model['backend']!r} did not load {checkpoint} (transformers loaded "
+                                      f"{loaded or 'nothing'}); its responses would not come from that checkpoint")
+        again = rerun(lm, model["backend"], picks)
     logged = {(t["task"], s["doc_id"]): s["response"] for t in sub["tasks"] for s in t["samples"]}
     return [DocVerdict(task, doc_id, logged[(task, doc_id)], again[(task, doc_id)]) for task, doc_id in picks]
 
@@ -138,12 +278,20 @@ def _short(value: Any, n: int = 60) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``gui-eval verify SUBMISSION --checkpoint PATH [--docs K] [--seed S] [--threshold T]``."""
+    """``gui-eval verify SUBMISSION (--checkpoint PATH | --server URL) [--docs K] [--seed S] [--threshold T]``."""
     ap = argparse.ArgumentParser(prog="gui-eval verify",
                                  description="Re-run random documents of a submission with its backend and model args; "
                                              "report per document whether the logged response is reproduced.")
     ap.add_argument("file", help="a submission written by gui-eval submit")
-    ap.add_argument("--checkpoint", required=True, help="the checkpoint to run (replaces pretrained= in the model args)")
+    where = ap.add_mutually_exclusive_group(required=True)
+    where.add_argument("--checkpoint", help="the checkpoint to load (replaces pretrained= in the model args); for "
+                                            "backends that load it themselves")
+    where.add_argument("--server", help="gui_openai submissions: the base URL of an OpenAI-compatible server you run "
+                                        "(replaces base_url=; the response cache is off)")
+    ap.add_argument("--served-model", default=None, help="with --server: the name your server serves the checkpoint "
+                                                         "under (replaces model=; default: the submission's)")
+    ap.add_argument("--api-key-env", default=None, help="with --server: the environment variable holding your server's "
+                                                        "key (every other key variable is removed while verify runs)")
     ap.add_argument("--docs", type=int, default=DEFAULT_DOCS, help=f"documents to re-run (default {DEFAULT_DOCS})")
     ap.add_argument("--seed", type=int, default=None, help="seed of the draw (default: a fresh one, printed)")
     ap.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
@@ -156,8 +304,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"seed {seed} (repeat this draw with --seed {seed})")
     _quiet_lmms_eval()
     try:
-        verdicts = verify(load_submission(args.file), args.checkpoint, docs=args.docs, seed=seed, device=args.device)
-    except ValueError as exc:  # SubmissionError, a backend refusing its args, DataError
+        verdicts = verify(load_submission(args.file), args.checkpoint, docs=args.docs, seed=seed, device=args.device,
+                          server=args.server, served_model=args.served_model, api_key_env=args.api_key_env)
+    except (ValueError, RuntimeError) as exc:  # SubmissionError, a backend refusing its args, DataError, ServerError
         print(f"gui-eval verify: {args.file}: refused: {exc}", file=sys.stderr)
         return 1
     for v in verdicts:

@@ -2,7 +2,9 @@
 
 Listens on 127.0.0.1 (ports 18000-18999), in a thread of the test process; ``stop()`` closes it.
 Behaviours per request, in order (the last one repeats): ``ok``, ``500``, ``429``, ``400``,
-``sleep`` (answers after ``sleep_s``: a client timeout) and ``close`` (drops the connection unanswered).
+``sleep`` (answers after ``sleep_s``: a client timeout), ``close`` (drops the connection unanswered), ``drip`` (one
+byte a second), ``302``/``307`` (to ``redirect_to``) and the
+bad HTTP 200 answers of ``BAD_200``. ``GET .../models`` reports ``models``; ``headers`` keeps every request's headers.
 """
 
 from __future__ import annotations
@@ -22,10 +24,20 @@ def completion(text: str, prompt_tokens: int = 3, completion_tokens: int = 1) ->
                       "total_tokens": prompt_tokens + completion_tokens}}
 
 
+# Bad answers with HTTP 200 (a proxy's error object, an empty or null choice list).
+BAD_200 = {"empty": {"id": "c", "object": "chat.completion", "choices": []},
+           "error200": {"error": {"message": "upstream overloaded"}},
+           "nullchoice": {"id": "c", "object": "chat.completion", "choices": [None]}}
+
+
 class FakeServer:
     def __init__(self, script: list[str], text: str = "ok", sleep_s: float = 2.0) -> None:
         self.script, self.text, self.sleep_s = list(script), text, sleep_s
+        self.redirect_to = ""  # where ``307``/``302`` send the client
+        self.stopped = threading.Event()
         self.bodies: list[dict] = []
+        self.headers: list[dict[str, str]] = []  # every request's headers (GET included), to check what keys were sent
+        self.models = [{"id": "m", "object": "model", "root": "/ckpt/a"}]  # what GET /v1/models reports
         self.lock = threading.Lock()
         fake = self
 
@@ -33,7 +45,19 @@ class FakeServer:
             def log_message(self, *args):  # quiet
                 pass
 
+            def do_GET(self):
+                with fake.lock:
+                    fake.headers.append({k.lower(): v for k, v in self.headers.items()})
+                data = json.dumps({"object": "list", "data": fake.models}).encode()
+                self.send_response(200 if self.path.rstrip("/").endswith("/models") else 404)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
             def do_POST(self):
+                with fake.lock:
+                    fake.headers.append({k.lower(): v for k, v in self.headers.items()})
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
                 with fake.lock:
                     n = len(fake.bodies)
@@ -45,8 +69,31 @@ class FakeServer:
                     return
                 if action == "sleep":
                     time.sleep(fake.sleep_s)
-                status = {"500": 500, "503": 503, "429": 429, "400": 400}.get(action, 200)
+                if action in ("302", "307"):
+                    self.send_response(int(action))
+                    self.send_header("Location", fake.redirect_to)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                if action == "drip":  # headers at once, then one byte a second: a read timeout never fires
+                    data = json.dumps(completion(fake.text + " " * 4000)).encode()
+                    try:
+                        self.send_response(200)
+                        self.send_header("Content-Type", "application/json")
+                        self.send_header("Content-Length", str(len(data)))
+                        self.end_headers()
+                        for b in data:
+                            if fake.stopped.wait(1.0):
+                                return
+                            self.wfile.write(bytes([b]))
+                            self.wfile.flush()
+                    except OSError:
+                        pass
+                    return
+                status = {"500": 500, "503": 503, "429": 429, "400": 400, "401": 401}.get(action, 200)
                 payload = completion(fake.text) if status == 200 else {"error": {"message": f"scripted {status}"}}
+                if action in BAD_200:
+                    payload = BAD_200[action]
                 data = json.dumps(payload).encode()
                 try:
                     self.send_response(status)
@@ -71,6 +118,11 @@ class FakeServer:
     def hits(self) -> int:
         return len(self.bodies)
 
+    def saw(self, secret: str) -> bool:
+        """Whether ``secret`` appeared in any header or body the server received."""
+        return any(secret in json.dumps(x) for x in [*self.headers, *self.bodies])
+
     def stop(self) -> None:
+        self.stopped.set()
         self.httpd.shutdown()
         self.httpd.server_close()

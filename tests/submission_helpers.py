@@ -28,15 +28,15 @@ def respond(doc: dict[str, Any], i: int) -> str:
 
 def honest_run(root: Path, langs: Sequence[str] = LANGS, *, model_args: str = "pretrained=Org/Tiny-VL-2B,device=cpu",
                rule: Callable[[dict[str, Any], int], str] = respond, stamp: str = "20260101_000000",
-               limit: int | None = None, groups: dict[str, list[str]] | None = None) -> Path:
+               limit: int | None = None, groups: dict[str, list[str]] | None = None, backend: str = "gui_hf",
+               tasks: Sequence[str] | None = None) -> Path:
     """Write ``root/<model>/<stamp>_results.json`` and one samples file per task; returns the results path."""
     model_name = model_args.split(",")[0].partition("=")[2]
     out = root / model_name.replace("/", "__")
     out.mkdir(parents=True, exist_ok=True)
     raw: dict[str, Any] = {"results": {}, "group_subtasks": {}, "configs": {}, "versions": {}, "n-shot": {},
                            "higher_is_better": {}, "n-samples": {}}
-    for lang in langs:
-        name = f"mpr_gui_synth_{lang}"
+    for name in tasks or [f"mpr_gui_synth_{lang}" for lang in langs]:
         task = load_task(name)
         docs = task_docs(task)[: limit or None]
         lines, values = [], []
@@ -60,7 +60,7 @@ def honest_run(root: Path, langs: Sequence[str] = LANGS, *, model_args: str = "p
     for group, subtasks in (groups or {}).items():
         raw["results"][group] = {"alias": group}
         raw["group_subtasks"][group] = list(subtasks)
-    raw["config"] = {"model": "gui_hf", "model_args": model_args, "batch_size": "1", "limit": limit, "random_seed": 0}
+    raw["config"] = {"model": backend, "model_args": model_args, "batch_size": "1", "limit": limit, "random_seed": 0}
     raw.update({"lmms_eval_version": "main@abc1234", "date": stamp, "model_name": model_name})
     path = out / f"{stamp}_results.json"
     path.write_text(json.dumps(raw, indent=2, ensure_ascii=False), encoding="utf-8")

@@ -329,3 +329,240 @@ def test_a_submissions_gui_openai_args_are_rechecked_as_the_backend_checks_them(
             check_model_args("gui_openai", base + extra)
         with pytest.raises(ValueError, match=why):  # the backend itself refuses the same arguments (as lmms-eval builds it)
             GuiOpenAI.create_from_arg_string(base + extra + ",response_cache=none")
+
+
+# --- the response cache never replays another server or a bad answer (issue 29) --------------------------------
+
+
+def test_a_second_checkpoint_under_the_same_served_name_is_asked_not_replayed(tmp_path):
+    """vLLM restarted with another checkpoint under one --served-model-name: /v1/models reports another root."""
+    server = FakeServer(["ok"], text="from A")
+    try:
+        first = _backend(server.base_url, response_cache=str(tmp_path))._generate_sync(_req("q", max_new_tokens=4))
+        assert first.text == "from A" and first.extras["from_cache"] is False and server.hits == 1
+        server.models[0]["root"], server.text = "/ckpt/b", "from B"
+        second = _backend(server.base_url, response_cache=str(tmp_path))._generate_sync(_req("q", max_new_tokens=4))
+        assert second.text == "from B" and second.extras["from_cache"] is False and server.hits == 2
+        third = _backend(server.base_url, response_cache=str(tmp_path))._generate_sync(_req("q", max_new_tokens=4))
+        assert third.text == "from B" and third.extras["from_cache"] is True and server.hits == 2
+        assert third.extras["cached_from"] == server.base_url
+        other_ns = _backend(server.base_url, response_cache=str(tmp_path), cache_namespace="2026-11-25")
+        assert other_ns._generate_sync(_req("q", max_new_tokens=4)).extras["from_cache"] is False and server.hits == 3
+    finally:
+        server.stop()
+
+
+def test_another_server_url_is_asked_not_replayed(tmp_path):
+    a, b = FakeServer(["ok"], text="a"), FakeServer(["ok"], text="b")
+    try:
+        assert _backend(a.base_url, response_cache=str(tmp_path))._generate_sync(_req("q")).text == "a"
+        assert _backend(b.base_url, response_cache=str(tmp_path))._generate_sync(_req("q")).text == "b"
+        assert (a.hits, b.hits) == (1, 1)
+    finally:
+        a.stop()
+        b.stop()
+
+
+@pytest.mark.parametrize("bad", ["empty", "error200", "nullchoice"])
+def test_one_transient_bad_http_200_is_retried_and_never_poisons_reruns(tmp_path, bad):
+    server = FakeServer([bad, "ok"], text="healthy")
+    try:
+        out = _backend(server.base_url, response_cache=str(tmp_path), max_retries=3)._generate_sync(_req("q"))
+        assert out.text == "healthy" and server.hits == 2
+        again = _backend(server.base_url, response_cache=str(tmp_path))._generate_sync(_req("q"))
+        assert again.text == "healthy" and again.extras["from_cache"] is True and server.hits == 2
+    finally:
+        server.stop()
+
+
+def test_a_bad_answer_that_persists_is_that_samples_format_error_and_nothing_is_stored(tmp_path):
+    server = FakeServer(["empty"])
+    try:
+        out = _backend(server.base_url, response_cache=str(tmp_path), max_retries=2)._generate_sync(_req("q"))
+        assert out.text == "" and "bad response: a response without choices" in out.extras["bad_response"]
+        assert server.hits == 2 and not list(tmp_path.rglob("*.json"))
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("stored", ["[]", "{}", "{oops", '{"response": {"choices": []}}'])
+def test_a_damaged_cache_entry_is_asked_again_and_named(tmp_path, stored):
+    server = FakeServer(["ok"], text="fresh")
+    try:
+        oa = _backend(server.base_url, response_cache=str(tmp_path))
+        oa._generate_sync(_req("q"))
+        (path,) = list(tmp_path.rglob("*.json"))
+        path.write_text(stored)
+        again = _backend(server.base_url, response_cache=str(tmp_path))
+        with pytest.warns(UserWarning, match=rf"response cache entry {path} "):
+            out = again._generate_sync(_req("q"))
+        assert out.text == "fresh" and out.extras["from_cache"] is False and server.hits == 2
+        assert again.cache_bad == [str(path)] and '"fresh"' in path.read_text()
+    finally:
+        server.stop()
+
+
+# --- deadlines, bounded bodies, redirects (issue 29) ----------------------------------------------------------
+
+
+def test_a_drip_server_ends_the_request_within_the_stated_deadline():
+    """1 byte a second never trips a read timeout; the attempt's total deadline and the retry budget do."""
+    import time
+
+    server = FakeServer(["drip"])
+    try:
+        oa = _backend(server.base_url, timeout=2.0, max_retries=5, retry_budget_s=3.0)  # each byte within timeout
+        start = time.monotonic()
+        with pytest.raises(ServerError, match="total deadline"):
+            oa._loop.submit(oa._generate(_req())).result(timeout=20)
+        assert time.monotonic() - start < 3.0 + 1.0  # retry_budget_s, plus the last backoff's slack
+        assert 1 <= server.hits <= 3
+    finally:
+        server.stop()
+
+
+def test_the_first_fatal_error_stops_the_other_requests_at_once():
+    import time
+
+    server = FakeServer(["400", "sleep"], sleep_s=1.0)
+    try:
+        oa = _backend(server.base_url, concurrency=2)
+        start = time.monotonic()
+        with pytest.raises(ServerError, match=r"refused the request \(HTTP 400"):
+            oa.generate_all([_req(f"q{i}") for i in range(20)])
+        assert time.monotonic() - start < 3.0 and server.hits <= 4
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("code", ["302", "307"])
+def test_redirects_are_refused_and_never_reach_the_other_origin(code):
+    other = FakeServer(["ok"], text="from elsewhere")
+    server = FakeServer([code])
+    server.redirect_to = f"{other.base_url}/chat/completions"
+    try:
+        with pytest.raises(ServerError, match=rf"HTTP {code} redirect to .*not followed"):
+            _backend(server.base_url, max_retries=3)._generate_sync(_req())
+        assert server.hits == 1 and other.hits == 0
+    finally:
+        server.stop()
+        other.stop()
+
+
+def test_an_oversize_body_is_cut_off_not_stored(tmp_path):
+    import gui_models.served_client as sc
+
+    server = FakeServer(["ok"], text="x" * 5000)
+    try:
+        oa = GuiOpenAI(base_url=server.base_url, model="m", response_cache=str(tmp_path), max_retries=2)
+        oa.pool.policy.base_s = 0.01
+        oa.pool.servers[0].client = type(oa.pool.servers[0].client)(base_url=server.base_url, api_key="x", max_retries=0,
+                                                                     http_client=sc.bounded_http_client(2000))
+        out = oa._generate_sync(_req())  # that sample's answer is a format error; the run goes on
+        assert out.text == "" and "limit is 2000" in out.extras["bad_response"] and server.hits == 2
+        assert not list(tmp_path.rglob("*.json"))
+    finally:
+        server.stop()
+
+
+# --- bad answers are per-sample, the key goes only where it is named (issue 29) ----------------------------------
+
+
+def _answer(backend, response, **gen):
+    req = _req(**gen)
+    body, sent = backend.body(req)
+    return backend._parse(response, body, sent, "http://s")
+
+
+def _with_logprobs(text, steps):
+    from fake_openai import completion
+
+    out = completion(text)
+    out["choices"][0]["logprobs"] = {"content": steps}
+    return out
+
+
+@pytest.mark.parametrize("steps, problem", [
+    ([{"token": "1", "logprob": float("nan"), "top_logprobs": []}], "not a finite number"),
+    ([{"token": "1", "logprob": -0.1, "top_logprobs": [{"token": "2", "logprob": 0.5}]}], "not a finite number <= 0"),
+    ([{"token": "1", "logprob": -0.1, "top_logprobs": [{"token": "2", "logprob": -1.0}] * 30}], "30 alternatives"),
+    ([{"token": "1", "logprob": -0.1, "top_logprobs": []}] * 40, "40 logprob steps for max_tokens=8"),
+    ("steps", "not a list"),
+])
+def test_a_bad_capture_is_recorded_on_the_sample_never_raised(steps, problem):
+    oa = GuiOpenAI(base_url="http://127.0.0.1:1/v1", model="m", response_cache="none", capture_logits="digits",
+                   logprobs="top_logprobs", top_logprobs=5)
+    out = _answer(oa, _with_logprobs("12", steps), max_new_tokens=8)
+    assert out.text == "12" and out.capture is None and problem in out.extras["capture_error"]
+
+
+def test_lone_surrogates_are_replaced_and_counted_so_the_samples_file_can_be_written():
+    import json
+
+    oa = GuiOpenAI(base_url="http://127.0.0.1:1/v1", model="m", response_cache="none")
+    from fake_openai import completion
+
+    out = _answer(oa, completion("a\ud800b\U0001F600"), max_new_tokens=8)
+    assert out.text == "a\ufffdb\U0001F600" and out.extras["surrogates_replaced"] == 1
+    json.dumps(out.text, ensure_ascii=False).encode("utf-8")  # what lmms-eval writes
+
+
+def test_an_answer_longer_than_its_budget_is_cut_and_counted():
+    from fake_openai import completion
+
+    from gui_models.openai_backend import MAX_CHARS_PER_TOKEN
+
+    oa = GuiOpenAI(base_url="http://127.0.0.1:1/v1", model="m", response_cache="none")
+    out = _answer(oa, completion("x" * 300_002), max_new_tokens=16)
+    assert len(out.text) == 16 * MAX_CHARS_PER_TOKEN
+    assert out.extras["answer_cut"] == {"chars": 300_002, "kept": 16 * MAX_CHARS_PER_TOKEN}
+
+
+def test_the_default_key_never_goes_to_other_hosts_and_a_named_one_does(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-exported")
+    monkeypatch.setenv("MY_KEY", "sk-mine")
+    server = FakeServer(["ok"])
+    try:
+        _backend(server.base_url)._generate_sync(_req())
+        _backend(server.base_url, api_key_env="MY_KEY")._generate_sync(_req())
+        assert [h.get("authorization") for h in server.headers] == ["Bearer EMPTY", "Bearer sk-mine"]
+        assert not server.saw("sk-exported")
+    finally:
+        server.stop()
+    from gui_models.openai_backend import _key_for
+
+    assert _key_for(["https://api.openai.com/v1"], None) == "sk-exported"
+    assert _key_for(["http://api.openai.com/v1"], None) is None  # plain HTTP
+    assert _key_for(["https://api.openai.com.evil.org/v1"], None) is None
+
+
+def test_the_first_failed_episode_cancels_the_episodes_not_yet_started(monkeypatch):
+    import time
+
+    import gui_models.openai_backend as ob
+
+    started = []
+
+    def episode(request, task_dict, interventions, generate):
+        started.append(request)
+        if request == 0:
+            raise ob.ServerError("gui_openai: no answer from http://s after 5 attempt(s)")
+        time.sleep(0.5)
+        return ["ok"]
+
+    monkeypatch.setattr(ob, "run_multi_round", episode)
+    oa = GuiOpenAI(base_url="http://127.0.0.1:1/v1", model="m", response_cache="none", concurrency=2)
+    start = time.monotonic()
+    with pytest.raises(ServerError, match="no answer from http://s"):
+        oa.generate_until_multi_round(list(range(40)))
+    assert time.monotonic() - start < 2.0 and len(started) <= 4
+
+
+def test_an_unauthorised_answer_says_how_to_name_the_key():
+    server = FakeServer(["401"])
+    try:
+        with pytest.raises(ServerError, match=r"HTTP 401.*api_key_env=VAR"):
+            _backend(server.base_url)._generate_sync(_req())
+        assert server.hits == 1
+    finally:
+        server.stop()

@@ -54,3 +54,16 @@ def test_before_and_after_cropping(tmp_path):
     files = draw([series, _series()], tmp_path)
     assert [f.name for f in files] == ["pss_by_type.png", "response_types.png", "pss_vs_entropy.png"]
     assert all(f.stat().st_size > 1000 for f in files)
+
+
+def test_response_types_labels_are_not_clipped(tmp_path):
+    """A long model label (checkpoint plus settings) is wrapped and the figure holds it: no ink on the image's edges."""
+    import numpy as np
+    from PIL import Image
+
+    s = _series()
+    long = Series("Qwen/Qwen2.5-VL-72B-Instruct[interventions=gui_xli,max_pixels=1003520,system_prompt=abc]\n"
+                  "screenspot_v2_mobile_icon", s.task, s.benchmark, s.records)
+    draw([long, s], tmp_path)
+    im = np.asarray(Image.open(tmp_path / "response_types.png").convert("L"))
+    assert im[:, :2].min() == 255 and im[:, -2:].min() == 255 and im[:2, :].min() == 255 and im[-2:, :].min() == 255

@@ -91,15 +91,22 @@ def test_only_image_files_are_copied_into_the_site(tmp_path):
     from gui_tasks.viewer.site import Site, _copy_image
 
     (tmp_path / "out" / "img").mkdir(parents=True)
-    site = Site(tmp_path / "out", [])
-    Image.new("RGB", (4, 3)).save(tmp_path / "a.png")
+    (tmp_path / "run").mkdir()
+    site = Site(tmp_path / "out", [], image_roots=[(tmp_path / "run").resolve()])
+    Image.new("RGB", (4, 3)).save(tmp_path / "run" / "a.png")
+    Image.new("RGB", (4, 3)).save(tmp_path / "elsewhere.png")
+    (tmp_path / "run" / "link.png").symlink_to(tmp_path / "elsewhere.png")
+    assert _copy_image(site, str(tmp_path / "elsewhere.png")) is None  # a samples file's path outside the run
+    assert _copy_image(site, str(tmp_path / "run" / "link.png")) is None  # ... also through a link inside it
+    assert _copy_image(site, str(tmp_path / "elsewhere.png"), trusted=True).startswith("img/")  # a rebuilt document's
+    (tmp_path / "a.png").symlink_to(tmp_path / "run" / "a.png")
     (tmp_path / "secret.txt").write_text("token")
     (tmp_path / "fake.png").write_text("not a png")
     assert _copy_image(site, str(tmp_path / "a.png")).startswith("img/")
     assert _copy_image(site, str(tmp_path / "secret.txt")) is None
     assert _copy_image(site, str(tmp_path / "fake.png")) is None
     assert _copy_image(site, str(tmp_path / "missing.png")) is None
-    assert len(list((tmp_path / "out" / "img").iterdir())) == 1
+    assert len(list((tmp_path / "out" / "img").iterdir())) == 2
 
 
 @given(st.text())

@@ -16,6 +16,7 @@ import argparse
 import json
 import math
 import sys
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -248,12 +249,13 @@ def draw(series: Sequence[Series], out: Path) -> list[Path]:
     handles, labels = ax.get_legend_handles_labels()
     uniq = dict(zip(labels, handles))
     ax.legend(uniq.values(), uniq.keys(), fontsize=7, loc="lower right")
-    ax.set_yticks(range(len(series)), [s.label.replace("\n", " ") for s in series], fontsize=7)
+    # long model labels (checkpoint plus settings) are wrapped, and the saved figure grows to hold them (not clipped)
+    ax.set_yticks(range(len(series)), [textwrap.fill(s.label.replace("\n", " "), 40) for s in series], fontsize=7)
     ax.set_xlim(0, 1)
     ax.set_xlabel("share of responses")
     fig.tight_layout()
     files.append(out / "response_types.png")
-    fig.savefig(files[-1], dpi=110)
+    fig.savefig(files[-1], dpi=110, bbox_inches="tight", pad_inches=0.1)
     plt.close(fig)
     # 3. PSS vs digit entropy
     fig, axes = plt.subplots(1, len(series), figsize=(4.5 * len(series), 3.8), squeeze=False)
@@ -294,7 +296,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("runs", nargs="+", help="lmms-eval output folders or results files")
     ap.add_argument("--out", default="runs/pss-report")
     args = ap.parse_args(argv)
-    for f in build_report(args.runs, args.out):
+    from gui_tasks.errors import DataError
+
+    try:
+        files = build_report(args.runs, args.out)
+    except DataError as exc:  # a missing or unreadable run: named, no traceback
+        print(f"gui-eval pss-report: {exc}", file=sys.stderr)
+        return 1
+    for f in files:
         print(f)
     for s in json.loads((Path(args.out) / "report.json").read_text(encoding="utf-8")):
         if (s.get("frame_check") or {}).get("warning"):

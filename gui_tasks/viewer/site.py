@@ -6,6 +6,13 @@ list pages and filters from: a script file, because pages opened from ``file://`
 ``img/`` (screenshots copied once each) and ``traj/`` (SPHINX screens rendered by the simulator). Pages
 carry a Content-Security-Policy that allows only the site's own script files: a response holding
 ``<script>`` or ``onerror=`` shows as text, and even a bug in escaping would run nothing inline.
+
+A run folder may be shared and hostile (``docs/security.md``): the site is built in a new folder next to
+``--out`` and moved into place (nothing is written through a symlink already there; an ``--out`` that is a
+symlink, or a folder that is not an earlier site, is refused); images named by a samples file are copied only
+from the run's own folders and the data cache (documents rebuilt by the installed task name the task's data);
+a sample whose record cannot be shown becomes a note on its page; ``--serve`` answers only for 127.0.0.1 /
+localhost, lists no folders and follows no symlink.
 """
 
 from __future__ import annotations
@@ -15,7 +22,9 @@ import hashlib
 import html
 import json
 import math
+import os
 import shutil
+import tempfile
 import sys
 import time
 from dataclasses import dataclass, field
@@ -87,6 +96,7 @@ class Site:
     images: dict[str, str] = field(default_factory=dict)
     episodes: dict[tuple[int, str, str], list[Entry]] = field(default_factory=dict)  # StaR agentic steps by episode
     twins: dict[int, Entry] = field(default_factory=dict)  # two runs: sample number -> the other run's same sample
+    image_roots: list[Path] = field(default_factory=list)  # where images named by a samples file may be copied from
 
 
 # --- reading ----------------------------------------------------------------------------------------------
@@ -131,9 +141,14 @@ def collect(run_dirs: Sequence[str | Path | Sequence[Path]], *, rebuild_docs: bo
                 for s in sorted(samples, key=lambda s: s.get("doc_id") if isinstance(s.get("doc_id"), int) else -1):
                     doc_id = s.get("doc_id")
                     doc = docs[doc_id] if docs is not None and isinstance(doc_id, int) and 0 <= doc_id < len(docs) else None
-                    rec = sample_record(s)
-                    out, kind = outcome(bench, rec)
-                    lang, group = facets(bench, doc, rec, res.metadata)
+                    try:
+                        rec = sample_record(s)
+                        out, kind = outcome(bench, rec)
+                        lang, group = facets(bench, doc, rec, res.metadata)
+                    except Exception as exc:  # noqa: BLE001 - a malformed record is a note on its sample, not a lost site
+                        rec = {"viewer_note": f"record not readable: {type(exc).__name__}: {str(exc)[:300]}"}
+                        out, kind, lang, group = "unscored", "", "", ""
+                        notes.append(f"{run.path.name} {name} doc {doc_id!r}: record not readable ({type(exc).__name__})")
                     entries.append(Entry(i, run, name, bench, s, doc, rec, out, kind, lang, group))
     for n, entry in enumerate(entries):
         entry.number = n
@@ -144,18 +159,29 @@ def collect(run_dirs: Sequence[str | Path | Sequence[Path]], *, rebuild_docs: bo
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp")
 
 
-def _copy_image(site: Site, path: str) -> str | None:
+def _inside(path: Path, roots: Sequence[Path]) -> bool:
+    return any(path == r or r in path.parents for r in roots)
+
+
+def _copy_image(site: Site, path: str, trusted: bool = False) -> str | None:
     """The site-relative path of a copy of ``path`` (copied once), or None when it is missing or not an image file
-    (a samples file names the paths: only images are copied into a site that may be shared)."""
+    (a samples file names the paths: only images are copied into a site that may be shared). A path that is not
+    ``trusted`` (it comes from a samples file, not from a document the installed task rebuilt) is copied only from
+    inside :attr:`Site.image_roots` (the run's folders, the data cache), symlinks resolved."""
     if path in site.images:
         return site.images[path]
     src = Path(path)
     if src.suffix.lower() not in IMAGE_SUFFIXES or not src.is_file() or _image_size(src) is None:
         return None
+    if not trusted and not _inside(src.resolve(), site.image_roots):
+        site.notes.append(f"image {path} not copied: outside the run's folders and the data cache")
+        return None
     name = "img/" + hashlib.sha1(str(src.resolve()).encode()).hexdigest()[:20] + src.suffix.lower()
     dst = site.out / name
     if not dst.exists():
-        shutil.copyfile(src, dst)
+        fd = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        with os.fdopen(fd, "wb") as fh, src.open("rb") as fin:
+            shutil.copyfileobj(fin, fh)
     site.images[path] = name
     return name
 
@@ -203,10 +229,11 @@ def _svg(shapes: Sequence[Shape], width: int, height: int) -> str:
 
 
 def _figure(site: Site, path: str | None, shapes: Sequence[Shape], caption: str, size: tuple[int, int] | None = None,
-            src: str | None = None) -> str:
-    """A screenshot with its overlay; ``src`` (site-relative) when the image is already in the site."""
+            src: str | None = None, trusted: bool = True) -> str:
+    """A screenshot with its overlay; ``src`` (site-relative) when the image is already in the site; ``trusted``: the
+    path comes from a rebuilt document (else from a samples file: :func:`_copy_image`)."""
     if src is None:
-        src = _copy_image(site, path) if path else None
+        src = _copy_image(site, path, trusted) if path else None
         if src is None:
             return f'<p class="missing">screenshot not found or not an image: {e(path)}</p>'
         size = size or _image_size(site.out / src)
@@ -302,11 +329,11 @@ def _sample_body(site: Site, entry: Entry) -> str:
                              (int(doc["image_width"]), int(doc["image_height"]))))
         parts.append(_episode(site, entry))
     else:
-        paths = (doc or {}).get("images") or ([doc["image"]] if doc and doc.get("image") else []) \
-            or entry.sample.get("input_media") or []
-        for p in paths:
+        from_doc = (doc or {}).get("images") or ([doc["image"]] if doc and doc.get("image") else [])
+        paths = from_doc or entry.sample.get("input_media") or []
+        for p in paths if isinstance(paths, list) else []:
             if isinstance(p, str):
-                parts.append(_figure(site, p, [], Path(p).name))
+                parts.append(_figure(site, p, [], Path(p).name, trusted=bool(from_doc)))
         for letter, p in zip("ABCDEFG", (doc or {}).get("option_images") or []):  # GUI-KB effect: one screen per option
             if isinstance(p, str) and p:
                 parts.append(_figure(site, p, [], f"option {letter}"))
@@ -348,7 +375,8 @@ def _trajectory(site: Site, entry: Entry) -> str:
     from gui_tasks.viewer.trajectory import sphinx_episode
 
     views = sphinx_episode(entry.doc, responses(entry.sample, multi_round=True))
-    (site.out / "traj").mkdir(exist_ok=True)
+    if not (site.out / "traj").is_dir():
+        (site.out / "traj").mkdir()
     out = ["<h2>Trajectory</h2><ol class='steps' start='0'>"]
     for v in views:
         rel = f"traj/{entry.number}_{v.index}.png"
@@ -365,6 +393,25 @@ def _trajectory(site: Site, entry: Entry) -> str:
 
 
 def write_sample_page(site: Site, entry: Entry, prev_n: int | None, next_n: int | None) -> None:
+    """The sample's page; a record (or document) that cannot be shown becomes a note on the page, never a lost site."""
+    try:
+        body = _sample_page(site, entry, prev_n, next_n)
+    except Exception as exc:  # noqa: BLE001 - hostile or malformed run data
+        site.notes.append(f"{entry.task} doc {entry.sample.get('doc_id')!r}: page shows a note ({type(exc).__name__})")
+        body = (_head(f"{entry.task} sample", 1) + "<nav><a href='../index.html'>sample list</a></nav>"
+                + f"<h1>{e(entry.task)} #{e(entry.sample.get('doc_id'))}</h1><p class='missing'>This sample's record could "
+                + f"not be shown: {e(type(exc).__name__)}: {e(str(exc)[:500])}</p></body></html>")
+    _write(site.out / "s" / f"{entry.number}.html", body)
+
+
+def _write(path: Path, text: str) -> None:
+    """A new file (``O_EXCL|O_NOFOLLOW``: never through a symlink or over a file already there)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+
+
+def _sample_page(site: Site, entry: Entry, prev_n: int | None, next_n: int | None) -> str:
     side = site.sides[entry.side].label
     nav = "".join([f"<a href='{prev_n}.html'>&larr; previous</a> " if prev_n is not None else "",
                    "<a href='../index.html'>sample list</a>",
@@ -374,7 +421,7 @@ def write_sample_page(site: Site, entry: Entry, prev_n: int | None, next_n: int 
             + f"<p class='meta'>{e(side)} &middot; <span class='outcome {e(entry.outcome)}'>{e(entry.outcome)}</span> "
             + (f"&middot; {e(entry.kind)} " if entry.kind else "") + f"&middot; {e(entry.lang)} {e(entry.group)}</p>"
             + _twin(site, entry) + _sample_body(site, entry) + "</body></html>")
-    (site.out / "s" / f"{entry.number}.html").write_text(body, encoding="utf-8")
+    return body
 
 
 def _twin(site: Site, entry: Entry) -> str:
@@ -543,15 +590,74 @@ def _list_section(with_diff: bool) -> str:
             + "<button id='next' type='button'>&rarr;</button></p></section>")
 
 
+SITE_MARK = ".gui-eval-view"  # a file in every site we build: the only kind of existing --out that is replaced
+
+
+def _check_out(out: Path) -> None:
+    """``--out`` may be absent, empty, or an earlier site (replaced whole); never a symlink or another folder."""
+    if out.is_symlink():
+        raise DataError("--out is a symlink; give the real folder (the site is never written through a link)", file=str(out))
+    if out.exists():
+        if not out.is_dir():
+            raise DataError("--out exists and is not a folder", file=str(out))
+        names = set(os.listdir(out))
+        earlier = SITE_MARK in names or {"index.html", "assets"} <= names
+        if names and not earlier:
+            raise DataError("--out is a folder that is not an earlier gui-eval view site; give a new or empty folder "
+                            "(a site replaces the folder whole)", file=str(out))
+
+
+def _move_into_place(tmp: Path, out: Path) -> None:
+    """``tmp`` becomes ``out``; an earlier site there is moved aside and removed (its symlinks unlinked, never followed)."""
+    old = None
+    if out.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+        os.replace(out, old / "site")
+    os.replace(tmp, out)
+    if old is not None:
+        shutil.rmtree(old)
+
+
+def _image_roots(sides: Sequence[Side]) -> list[Path]:
+    """The run's own folders (every results file's folder) and the data cache: where a samples file's images may be."""
+    from gui_tasks.paths import cache_dir
+
+    roots = {r.path.resolve().parent for side in sides for r in side.runs}
+    roots |= {Path(side.path).resolve() for side in sides if Path(side.path).is_dir()}  # the RUN_DIR given
+    try:
+        roots.add(cache_dir().resolve())
+    except Exception:  # noqa: BLE001 - no cache configured: the run's folders only
+        pass
+    return sorted(roots)
+
+
 def build_site(run_dirs: Sequence[str | Path | Sequence[Path]], out: str | Path, *, rebuild_docs: bool = True) -> Site:
-    """Write the whole viewer for ``run_dirs`` under ``out``; returns what was written (``out/index.html``)."""
+    """Write the whole viewer for ``run_dirs`` into a new folder and move it to ``out``; returns what was written."""
+    out = Path(out).absolute()
+    _check_out(out)
     sides, entries, notes = collect(run_dirs, rebuild_docs=rebuild_docs)
-    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.building-", dir=out.parent))
+    try:
+        site = _build_into(tmp, sides, entries, notes)
+        os.chmod(tmp, 0o755)
+        _check_out(out)
+        _move_into_place(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    site.out = out
+    return site
+
+
+def _build_into(out: Path, sides: list[Side], entries: list[Entry], notes: list[str]) -> Site:
+    """Every file of the site under ``out``, a folder this process just created (nothing in it but what it writes)."""
     for sub in ("assets", "data", "img", "s"):
-        (out / sub).mkdir(parents=True, exist_ok=True)
+        (out / sub).mkdir()
+    _write(out / SITE_MARK, "built by gui-eval view; the whole folder is replaced by the next build\n")
     for f in ("viewer.css", "viewer.js"):
-        shutil.copyfile(STATIC / f, out / "assets" / f)
-    site = Site(out, sides, entries, notes)
+        _write(out / "assets" / f, (STATIC / f).read_text(encoding="utf-8"))
+    site = Site(out, sides, entries, notes, image_roots=_image_roots(sides))
     for x in entries:
         if x.benchmark == "star_agentic" and x.doc is not None:
             site.episodes.setdefault((x.side, x.task, str(x.doc.get("episode_id"))), []).append(x)
@@ -569,23 +675,63 @@ def build_site(run_dirs: Sequence[str | Path | Sequence[Path]], out: str | Path,
     diff_html = ""
     if len(sides) == 2:
         data["diff"], diff_html = _diff(site)
-    (out / "data" / "index.js").write_text("window.GUI_EVAL_INDEX = " + json.dumps(data, ensure_ascii=True, separators=(",", ":"))
-                                           + ";\n", encoding="utf-8")
+    _write(out / "data" / "index.js", "window.GUI_EVAL_INDEX = " + json.dumps(data, ensure_ascii=True, separators=(",", ":"))
+           + ";\n")
     note_html = ("<ul class='notes'>" + "".join(f"<li>{e(n)}</li>" for n in notes) + "</ul>") if notes else ""
     page = (_head("gui-eval viewer", 0) + "<h1>gui-eval viewer</h1>" + note_html
             + "".join(_run_section(s) for s in sides) + diff_html + _list_section(len(sides) == 2)
             + "<script src='data/index.js'></script><script src='assets/viewer.js'></script></body></html>")
-    (out / "index.html").write_text(page, encoding="utf-8")
+    _write(out / "index.html", page)
     return site
 
 
-def serve(out: Path, port: int) -> None:
-    """Python's own HTTP server on 127.0.0.1 for ``out`` (until interrupted)."""
+def make_server(out: Path, port: int) -> Any:
+    """Python's HTTP server on 127.0.0.1 for ``out``: answers only requests whose Host is 127.0.0.1 or localhost (a
+    page of another site cannot reach it by DNS rebinding), lists no folder, serves no path through a symlink."""
     import functools
     import http.server
 
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(out))
-    with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as httpd:
+    root = Path(out).resolve()
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: Any) -> None:
+            pass
+
+        def send_head(self) -> Any:
+            host = (self.headers.get("Host") or "").strip().lower()
+            name, _, hport = host.rpartition(":") if not host.startswith("[") else (host, "", "")
+            if name not in ("127.0.0.1", "localhost") or (hport and hport != str(self.server.server_address[1])):
+                self.send_error(403, "Forbidden: unknown Host")
+                return None
+            path = Path(self.translate_path(self.path))
+            try:
+                rel = path.relative_to(root)
+            except ValueError:
+                self.send_error(404)
+                return None
+            at = root
+            for part in rel.parts:  # no symlink anywhere on the way
+                at = at / part
+                if at.is_symlink():
+                    self.send_error(404)
+                    return None
+            if path.is_dir():
+                if not (path / "index.html").is_file() or (path / "index.html").is_symlink():
+                    self.send_error(404)
+                    return None
+            return super().send_head()
+
+        def list_directory(self, path: Any) -> Any:
+            self.send_error(404)
+            return None
+
+    handler = functools.partial(Handler, directory=str(root))
+    return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+
+
+def serve(out: Path, port: int) -> None:
+    """:func:`make_server` until interrupted."""
+    with make_server(out, port) as httpd:
         print(f"serving {out} at http://127.0.0.1:{port}/index.html (Ctrl-C stops)", flush=True)
         httpd.serve_forever()
 
