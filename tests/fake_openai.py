@@ -3,6 +3,7 @@
 Listens on 127.0.0.1 (ports 18000-18999), in a thread of the test process; ``stop()`` closes it.
 Behaviours per request, in order (the last one repeats): ``ok``, ``500``, ``429``, ``400``,
 ``sleep`` (answers after ``sleep_s``: a client timeout) and ``close`` (drops the connection unanswered).
+``reply(body) -> str``, when given, writes each ``ok`` answer from the request (a scripted agent).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from gui_models.local_server import free_port
@@ -23,8 +25,9 @@ def completion(text: str, prompt_tokens: int = 3, completion_tokens: int = 1) ->
 
 
 class FakeServer:
-    def __init__(self, script: list[str], text: str = "ok", sleep_s: float = 2.0) -> None:
-        self.script, self.text, self.sleep_s = list(script), text, sleep_s
+    def __init__(self, script: list[str], text: str = "ok", sleep_s: float = 2.0,
+                 reply: Callable[[dict], str] | None = None) -> None:
+        self.script, self.text, self.sleep_s, self.reply = list(script), text, sleep_s, reply
         self.bodies: list[dict] = []
         self.lock = threading.Lock()
         fake = self
@@ -46,7 +49,8 @@ class FakeServer:
                 if action == "sleep":
                     time.sleep(fake.sleep_s)
                 status = {"500": 500, "503": 503, "429": 429, "400": 400}.get(action, 200)
-                payload = completion(fake.text) if status == 200 else {"error": {"message": f"scripted {status}"}}
+                answer = fake.reply(body) if fake.reply is not None and status == 200 else fake.text
+                payload = completion(answer) if status == 200 else {"error": {"message": f"scripted {status}"}}
                 data = json.dumps(payload).encode()
                 try:
                     self.send_response(status)
@@ -74,3 +78,11 @@ class FakeServer:
     def stop(self) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def last_text(body: dict) -> str:
+    """The text of the last user message of a chat request body (string content or content parts)."""
+    content = body["messages"][-1]["content"]
+    if isinstance(content, str):
+        return content
+    return "".join(part.get("text", "") for part in content if part.get("type") == "text")

@@ -21,7 +21,7 @@ import json
 from typing import Any, Mapping, NamedTuple, Sequence
 
 from gui_metrics.lmms_bridge import sample_values
-from gui_tasks.lmms_layout import rounds_of
+from gui_tasks.lmms_layout import INTERACTION_KEY, agentic_rounds, pack_rounds, rounds_of
 from gui_tasks.lmms_rows import RowsTask
 from gui_tasks.paths import cache_dir
 from gui_tasks.sphinx.actions import format_action, parse_action
@@ -33,7 +33,7 @@ from gui_tasks.sphinx.prompts import (MODE_HEADERS, REACT_PROMPT, planner_ground
                                       react_prompt, reflexion_action_prompt, reflexion_reflection_prompt)
 from gui_tasks.sphinx.simulator import Simulator, resolve
 from gui_tasks.sphinx.static_tasks import official_description
-from gui_tasks.sphinx.toggle_tasks import ToggleTask, subtask_scores, table5_tasks
+from gui_tasks.sphinx.toggle_tasks import ToggleTask, subtask_scores, table5_tasks, toggle_kind
 
 MAX_STEPS = 5  # a named parameter recorded in metadata (the paper leaves the limit to the runner)
 ON_FORMAT_ERROR = ("stop", "skip")
@@ -69,6 +69,17 @@ class SphinxNavTask(RowsTask):
         # the rendering is recorded per document: it numbers the elements of the prompt and so parses the answers
         return [{"id": k, "max_steps": int(meta.get("max_steps", MAX_STEPS)), "observation": meta.get("observation", "full_text"),
                  "rendering": rendering, "on_format_error": on_error, "agent": agent, "images": []} for k in ids]
+
+    @classmethod
+    def agentic_rounds(cls, meta: Mapping[str, Any]) -> int:
+        return round_limit(int(meta.get("max_steps", MAX_STEPS)), meta.get("agent", DEFAULT_AGENT))
+
+
+def round_limit(max_steps: int, agent: str) -> int:
+    """Most model calls of one episode: one per step (ours, ReAct); Reflexion reflects after each action and
+    LLM-Planner plans at most once per grounded step, so two per step. Bounds lmms-eval's agentic loop
+    (``max_agentic_steps``), which otherwise stops at 12 rounds without telling the task."""
+    return max_steps if agent in ("ours", "react") else 2 * max_steps
 
 
 def _agent(doc: Mapping[str, Any]) -> str:
@@ -238,7 +249,10 @@ def doc_to_visual(doc: Mapping[str, Any]) -> list:
 
 def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None, previous_output: Sequence[str] | None = None,
                 round_idx: int | None = None, **_: Any):
-    """Round 0: the first prompt. Later rounds: ``(visuals, text, terminal, previous_output, info)``."""
+    """Round 0: the first prompt. Later rounds: ``(visuals, text, terminal, previous_output, info)``.
+
+    Under lmms-eval's agentic loop (``lmms_eval_specific_kwargs[INTERACTION_KEY] == "agentic"``, set by ``RowsTask``
+    for backends without multi-round generation) the terminal round also appends ``pack_rounds(outputs)``."""
     outs = list(previous_output or [])
     r = replay(doc, outs)
     agent = _agent(doc)
@@ -253,6 +267,10 @@ def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None, p
     if round_idx is None:
         return text
     terminal = r.ended or r.calls >= doc["max_steps"]
+    if (lmms_eval_specific_kwargs or {}).get(INTERACTION_KEY) == "agentic":
+        # lmms-eval's agentic loop keeps only its last output: the terminal round hands it every round (pack_rounds)
+        if terminal or len(outs) >= round_limit(doc["max_steps"], agent):
+            return [], "", True, [*outs, pack_rounds(outs)], None
     return _images(doc, r.sim), text, terminal, outs, None
 
 
@@ -261,7 +279,8 @@ def doc_to_target(doc: Mapping[str, Any]) -> str:
 
 
 def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any]:
-    outs = rounds_of(results)  # a list, a tuple, or lmms-eval's text of a tuple
+    outs = rounds_of(results)  # a list, a tuple, lmms-eval's text of a tuple, or the agentic loop's pack_rounds
+    interaction = "agentic" if agentic_rounds(results) is not None else "multi_round"
     if _agent(doc) == "ours" or _agent(doc) == "react":  # one round per step; the other agents' extra rounds: replay
         outs = outs[: doc["max_steps"]]
     sim, steps, errors = replay(doc, outs)[:3]
@@ -272,9 +291,11 @@ def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any
         # StaR A.4: one check per subtask on the final state (partial credit = ACP)
         rec = trajectory_record(NavTask(t, ()), steps, format_errors=errors)
         rec["satisfied"] = subtask_scores(t, sim)
+        rec["toggle_kind"] = toggle_kind(t)  # StaR Table 5 reads Verify, normal and composite tasks apart
     rec["observation"] = doc["observation"]
     rec["rendering"] = _rendering(doc)
     rec["agent"] = _agent(doc)
+    rec["interaction"] = interaction
     out = cache_dir() / "sphinx_trajectories"
     out.mkdir(parents=True, exist_ok=True)
     name = doc["id"].replace("/", "__") + f"__{doc['observation']}__{_rendering(doc)}" + ("" if _agent(doc) == "ours" else f"__{_agent(doc)}") + ".json"

@@ -30,6 +30,8 @@ RENDERING_SUFFIX = {"official": "", "paper-prose": "_prose"}
 assert DEFAULT_RENDERING == "official"  # the unsuffixed tasks are the official rendering
 MODE_SUFFIX = {"full_text": "", "simplified_text": "_simplified", "screenshot": "_image", "set_of_mark": "_som"}
 NAV_METRICS = (("sphinx_sr", True), ("sphinx_acp", True), ("sphinx_repetition_rate", False), ("sphinx_format_error_rate", False))
+# StaR A.4 toggle tasks per kind (gui_metrics.sphinx): on the tasks holding toggle episodes (toggle, all)
+TOGGLE_METRICS = (("toggle_normal_sr", True), ("toggle_verify_sr", True), ("toggle_composite_score", True))
 STATIC_METRICS = {
     "knowledge": (("sphinx_goal_acc_original", True), ("sphinx_goal_acc_repaired", True), ("sphinx_app_acc_original", True),
                   ("sphinx_app_acc_repaired", True), ("sphinx_probe_format_error_rate", False)),
@@ -120,7 +122,8 @@ def render_all() -> dict[str, str]:
                 for agent, atag, prompt, parser in agents:
                     name = task + suffix + rtag + atag
                     files[f"{name}.yaml"] = NAV_TEMPLATE.format(
-                        task=name, subset=subset, metrics=_metrics(NAV_METRICS), version=VERSION, max_steps=MAX_STEPS, mode=mode,
+                        task=name, subset=subset, metrics=_metrics(NAV_METRICS + (TOGGLE_METRICS if subset != "nav" else ())),
+                        version=VERSION, max_steps=MAX_STEPS, mode=mode,
                         rendering=rendering, max_new_tokens=REACT_MAX_NEW_TOKENS if agent != "ours" else NAV_MAX_NEW_TOKENS,
                         prompt=prompt, parser=parser, agent=agent)
     static = [("knowledge", ("full_text",), ("official",)), ("completion", tuple(MODE_SUFFIX), tuple(RENDERING_SUFFIX)),
