@@ -109,3 +109,23 @@ def test_lmms_eval_openai_backend_scores_simulator_tasks_as_gui_openai_does(tmp_
         rounds += sum(len(v) for v in logged.values())
         assert res["results"][task]["sphinx_sr,none"] == pytest.approx(multi["results"][task]["sphinx_sr,none"])
     assert agentic_hits == rounds  # one request per round, nothing else
+
+
+def test_a_model_that_never_acts_passes_only_the_verify_toggle_tasks(tmp_path, monkeypatch):
+    """StaR A.4: 20 tasks = 14 normal (4 of the Verify pairs + 10 singles), 4 Verify, 2 composite. Garbage passes the
+    4 Verify tasks untouched: SR 4/20 overall, which only the per-kind split shows for what it is."""
+    from gui_metrics import get_metric
+
+    monkeypatch.setenv("GUI_EVAL_CACHE", str(tmp_path))
+    docs = lmms_task.SphinxNavTask.rows({"subset": "toggle"})
+    recs = [lmms_task.process_results(d, [["no idea"]])["sphinx_sr"] for d in docs]
+    assert [r["toggle_kind"] for r in recs].count("verify") == 4
+    assert [r["toggle_kind"] for r in recs].count("composite") == 2
+    got = {m: get_metric(m).aggregate(recs) for m in ("sphinx_sr", "sphinx_acp", "toggle_normal_sr", "toggle_verify_sr",
+                                                       "toggle_composite_score")}
+    assert got == pytest.approx({"sphinx_sr": 0.2, "sphinx_acp": 0.2, "toggle_normal_sr": 0.0, "toggle_verify_sr": 1.0,
+                                 "toggle_composite_score": 0.0})
+    # one of two subtasks done is half a composite task (A.4 partial credit); other kinds do not count there
+    half = [{"toggle_kind": "composite", "satisfied": [True, False]}, {"toggle_kind": "composite", "satisfied": [True, True]},
+            {"toggle_kind": "normal", "satisfied": [False]}]
+    assert get_metric("toggle_composite_score").aggregate(half) == pytest.approx(0.75)
