@@ -28,6 +28,9 @@ Layout = Literal["simple", "chat"]
 _MARK = "__gui_eval_layout__"
 # lmms_eval_specific_kwargs key telling a multi-round task's doc_to_text that lmms-eval's agentic loop runs it
 INTERACTION_KEY = "gui_eval_interaction"
+# ... and the task's stop strings there: lmms-eval's openai / vllm backends drop ``until``, ours cut at it (cut_at_stops);
+# the agentic rounds are cut the same way, so both paths read the same outputs
+UNTIL_KEY = "gui_eval_until"
 # the key of the JSON object that carries every round of an agentic episode to process_results (see pack_rounds)
 ROUNDS_KEY = "gui_eval_rounds"
 # (task_type, model) of the load in progress; None outside a TaskManager load (lmms-eval's default is "simple")

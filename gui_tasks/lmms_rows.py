@@ -23,7 +23,7 @@ from PIL import Image, ImageFile
 
 from gui_tasks import input_files
 from gui_tasks.errors import DataError, skip_bad_rows, take_skipped
-from gui_tasks.lmms_layout import INTERACTION_KEY, current_task_type, multi_round_layout, multi_round_refusal
+from gui_tasks.lmms_layout import INTERACTION_KEY, UNTIL_KEY, current_task_type, multi_round_layout, multi_round_refusal
 from gui_tasks.paths import cache_dir
 
 
@@ -110,6 +110,8 @@ class RowsTask(ConfigurableMessagesTask):
         return super().build_all_requests(*args, **kwargs)
 
     def construct_requests(self, doc_id: int, ctx: str, **kwargs: Any):
+        if self.interaction == "agentic":  # the task's stop strings (after any --gen_kwargs), which the backend may drop
+            self.lmms_eval_specific_kwargs[UNTIL_KEY] = (self.config.generation_kwargs or {}).get("until")
         layout = self.multi_round_layout if self.OUTPUT_TYPE == "generate_until_multi_round" else self.request_layout
         if layout == "chat":
             return ConfigurableMessagesTask.construct_requests(self, doc_id, ctx, **kwargs)

@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from fake_openai import FakeServer, last_text
-from gui_tasks.lmms_layout import INTERACTION_KEY, agentic_rounds, pack_rounds, rounds_of
+from gui_tasks.lmms_layout import INTERACTION_KEY, UNTIL_KEY, agentic_rounds, pack_rounds, rounds_of
 from gui_tasks.sphinx import lmms_task
 from gui_tasks.viewer.records import responses
 from lmms_helpers import results, run, samples
@@ -62,6 +62,15 @@ def test_terminal_round_hands_every_round_to_the_agentic_loop_only(tmp_path, mon
     m = lmms_task.process_results(doc, [outs])["sphinx_sr"]
     assert (a["interaction"], m["interaction"]) == ("agentic", "multi_round")
     assert {k: v for k, v in a.items() if k != "interaction"} == {k: v for k, v in m.items() if k != "interaction"}
+
+
+def test_agentic_rounds_are_cut_at_the_tasks_stop_strings_as_our_backends_cut_them(tmp_path, monkeypatch):
+    """lmms-eval's openai backend drops ``until``; gui_openai sends it as ``stop`` and cuts there too."""
+    monkeypatch.setenv("GUI_EVAL_CACHE", str(tmp_path))
+    doc = next(r for r in lmms_task.SphinxNavTask.rows({"subset": "toggle"}))
+    kwargs = {INTERACTION_KEY: "agentic", UNTIL_KEY: ["\n\n"]}
+    end = lmms_task.doc_to_text(doc, kwargs, round_idx=2, previous_output=["press [wait]\n\nAction: press [back]", "press [stop]"])
+    assert end[2] and rounds_of([end[3][-1]]) == ["press [wait]", "press [stop]"]
 
 
 def _lmms(model: str, model_args: str, out, env):

@@ -21,7 +21,8 @@ import json
 from typing import Any, Mapping, NamedTuple, Sequence
 
 from gui_metrics.lmms_bridge import sample_values
-from gui_tasks.lmms_layout import INTERACTION_KEY, agentic_rounds, pack_rounds, rounds_of
+from gui_models.generation_core import cut_at_stops
+from gui_tasks.lmms_layout import INTERACTION_KEY, UNTIL_KEY, agentic_rounds, pack_rounds, rounds_of
 from gui_tasks.lmms_rows import RowsTask
 from gui_tasks.paths import cache_dir
 from gui_tasks.sphinx.actions import format_action, parse_action
@@ -254,6 +255,10 @@ def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None, p
     Under lmms-eval's agentic loop (``lmms_eval_specific_kwargs[INTERACTION_KEY] == "agentic"``, set by ``RowsTask``
     for backends without multi-round generation) the terminal round also appends ``pack_rounds(outputs)``."""
     outs = list(previous_output or [])
+    kwargs = lmms_eval_specific_kwargs if isinstance(lmms_eval_specific_kwargs, Mapping) else {}
+    agentic = kwargs.get(INTERACTION_KEY) == "agentic"
+    if agentic:  # the backend may have ignored the task's stop strings; our multi-round backends cut at them
+        outs = [cut_at_stops(str(o), kwargs.get(UNTIL_KEY)) for o in outs]
     r = replay(doc, outs)
     agent = _agent(doc)
     if agent == "reflexion":
@@ -267,7 +272,7 @@ def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None, p
     if round_idx is None:
         return text
     terminal = r.ended or r.calls >= doc["max_steps"]
-    if (lmms_eval_specific_kwargs or {}).get(INTERACTION_KEY) == "agentic":
+    if agentic:
         # lmms-eval's agentic loop keeps only its last output: the terminal round hands it every round (pack_rounds)
         if terminal or len(outs) >= round_limit(doc["max_steps"], agent):
             return [], "", True, [*outs, pack_rounds(outs)], None
