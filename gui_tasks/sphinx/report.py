@@ -48,6 +48,7 @@ def _rows(runs: Sequence[RunResults]) -> dict[str, dict[tuple[str, str, str], di
             # the paper-prose twins get their own rows (results from before renderings had names carry none)
             label = f"{run.model_label} [{source}]" + (f" [{md['rendering']}]" if md.get("rendering", "official") != "official" else "")
             label += f" [agent {md['agent']}]" if md.get("agent", "ours") != "ours" else ""  # the official agents: own rows
+            label += f" [agent_family {md['agent_family']}]" if md.get("agent_family") else ""  # agents in their own format
             key = (label, str(md.get("observation", TEXT_MODE)), str(md.get("subset", "")))
             out.setdefault(kind, {}).setdefault(key, {}).update(t.metrics)
     return out
@@ -250,7 +251,7 @@ def trajectory_viewer(doc: Mapping[str, Any], outputs: Sequence[str], out: Path)
     for text in list(outputs)[: doc.get("max_steps", len(outputs))]:
         img = obs.screenshot().convert("RGB")
         d = ImageDraw.Draw(img)
-        status, act = read_output(doc, text)  # as the document's agent read it
+        status, act = read_output(doc, text, obs)  # as the document's agent read it
         captions.append(f"{status}: {str(text).strip().splitlines()[-1][:60] if str(text).strip() else ''}")
         frames.append(img)
         if act is None:
@@ -295,7 +296,7 @@ def render_trajectories(folder: Path, out: Path) -> list[Path]:
         doc = {"id": saved["id"], "observation": saved.get("observation", TEXT_MODE), "max_steps": len(saved["outputs"]),
                "on_format_error": saved.get("on_format_error", "stop"),
                "rendering": saved.get("rendering", "paper-prose"),  # files from before renderings had names: prose ids
-               "agent": saved.get("agent", "ours")}
+               "agent": saved.get("agent", "ours"), **({"agent_family": saved["agent_family"]} if saved.get("agent_family") else {})}
         _png, page = trajectory_viewer(doc, saved["outputs"], out / f.stem)
         pages.append(page)
     links = "".join(f"<li><a href='{p.name}'>{html.escape(p.stem)}</a></li>" for p in pages)
