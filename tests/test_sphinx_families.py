@@ -103,3 +103,34 @@ def test_a_family_needs_screenshots_and_a_known_name():
         lmms_task.SphinxNavTask.rows({"subset": "toggle", "observation": "screenshot", "agent_family": "nobody"})
     plain = lmms_task.SphinxNavTask.rows({"subset": "toggle", "observation": "screenshot"})
     assert all("agent_family" not in d for d in plain)  # the other tasks' documents (and hashes) are unchanged
+
+
+@pytest.mark.slow
+def test_a_ui_tars_toggle_run_through_lmms_eval_parses_ui_tars_actions(tmp_path, subprocess_env):
+    """``sphinx_sim_toggle_ui_tars`` end to end (lmms-eval's openai backend, a scripted server): UI-TARS's finished()
+    is read as its stop; the rounds carry the screenshot the family sees."""
+    import sys
+
+    from fake_openai import FakeServer, last_text
+    from lmms_helpers import results, run, samples
+
+    server = FakeServer(["ok"], text="Thought: the state is right.\nAction: finished()")
+    out = tmp_path / "run"
+    try:
+        env = {**subprocess_env, "GUI_EVAL_CACHE": str(tmp_path / "cache"), "OPENAI_API_KEY": "EMPTY"}
+        proc, log = run([sys.executable, "-m", "lmms_eval", "--model", "openai", "--model_args",
+                         f"model_version=m,base_url={server.base_url}", "--tasks", "sphinx_sim_toggle_ui_tars", "--limit", "2",
+                         "--output_path", str(out), "--log_samples", "--verbosity", "WARNING"], env)
+    finally:
+        server.stop()
+    res = results(out)
+    meta = res["configs"]["sphinx_sim_toggle_ui_tars"]["metadata"]
+    assert meta["agent_family"] == "ui_tars" and meta["parser_protocol"] == "star-families:ui_tars", log[-3000:]
+    recs = [s["sphinx_sr"] for s in samples(out, "sphinx_sim_toggle_ui_tars")]
+    # SystemBluetoothTurnOff and its Verify twin: finished() at once fails the first and passes the second
+    assert [(r["agent_family"], r["format_errors"], r["n_actions"], r["toggle_kind"], r["satisfied"]) for r in recs] == \
+        [("ui_tars", 0, 1, "normal", [False]), ("ui_tars", 0, 1, "verify", [True])]
+    assert res["results"]["sphinx_sim_toggle_ui_tars"]["toggle_verify_sr,none"] == 1.0
+    assert res["results"]["sphinx_sim_toggle_ui_tars"]["toggle_normal_sr,none"] == 0.0
+    content = server.bodies[0]["messages"][-1]["content"]
+    assert [c["type"] for c in content].count("image_url") == 1 and "You are a GUI agent." in last_text(server.bodies[0])
