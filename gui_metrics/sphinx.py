@@ -18,13 +18,20 @@ from gui_metrics.spec import MetricSpec
 Record = Mapping[str, Any]
 
 
+def ran(records: Sequence[Record]) -> list[Record]:
+    """The episodes that ran: a device episode that could not (``not_run``: device dropped, app missing) is left out."""
+    return [r for r in records if not r.get("not_run")]
+
+
 def success_rate(records: Sequence[Record]) -> float:
     """SR: fraction of trajectories satisfying all their evaluators."""
+    records = ran(records)
     return sum(all(r["satisfied"]) for r in records) / len(records) if records else math.nan
 
 
 def average_completion(records: Sequence[Record]) -> float:
     """ACP: mean over trajectories of the fraction of evaluators satisfied."""
+    records = ran(records)
     if not records:
         return math.nan
     return sum(sum(r["satisfied"]) / len(r["satisfied"]) for r in records) / len(records)
@@ -32,12 +39,14 @@ def average_completion(records: Sequence[Record]) -> float:
 
 def repetition_rate(records: Sequence[Record]) -> float:
     """Repeated actions / actions looked at, pooled over runs."""
+    records = ran(records)
     n = sum(r.get("repeat_looked", 0) for r in records)
     return sum(r.get("repeated", 0) for r in records) / n if n else math.nan
 
 
 def format_error_rate(records: Sequence[Record]) -> float:
     """Format errors / (actions taken + format errors), pooled over runs."""
+    records = ran(records)
     n = sum(r.get("n_actions", 0) + r.get("format_errors", 0) for r in records)
     return sum(r.get("format_errors", 0) for r in records) / n if n else math.nan
 

@@ -93,10 +93,11 @@ class RowsTask(ConfigurableMessagesTask):
         record = self.config.metadata if isinstance(getattr(self.config, "metadata", None), dict) else {}
         if self.interaction:
             record["interaction"] = self.interaction  # lands in the results' task config: which path ran
-            if rounds is not None:
-                record["interaction_reason"] = refusal.split(":")[0]
+            if self.interaction == "agentic":
                 # doc_to_text sees the path through lmms-eval's partial(doc_to_text, lmms_eval_specific_kwargs=...)
                 self.lmms_eval_specific_kwargs = {**(self.lmms_eval_specific_kwargs or {}), INTERACTION_KEY: "agentic"}
+            if rounds is not None:
+                record["interaction_reason"] = refusal.split(":")[0]
                 print(f"gui-eval: {self.config.task}: {record['interaction_reason']}: its rounds run through lmms-eval's "
                       "agentic loop (one request per round, one document at a time)", file=sys.stderr)
         if self.not_run:

@@ -26,11 +26,11 @@ from typing import Any, Mapping, Sequence
 from gui_tasks.results_io import RunResults, find_result_files, limited_notes, load_results, skipped_rows_notes
 
 TEXT_MODE, NAV_VISION_MODE, STATIC_VISION_MODE, GROUNDING_VISION_MODE = "full_text", "set_of_mark", "screenshot", "set_of_mark"
-SOURCES = ("simulator", "official", "synthetic")
+SOURCES = ("simulator", "device", "official", "synthetic")
 MODES = ("simplified_text", "full_text", "set_of_mark", "screenshot")
 MODE_TITLES = {"simplified_text": "simplified accessibility tree", "full_text": "full accessibility tree",
                "set_of_mark": "annotated image", "screenshot": "image"}
-NAV_GROUPS = {"nav": "Navigation tasks", "toggle": "Toggle tasks (StaR A.4)"}
+NAV_GROUPS = {"nav": "Navigation tasks", "toggle": "Toggle tasks (StaR A.4)", "user": "User tasks (device)"}
 
 Cells = dict[str, float]  # column -> value in [0, 1] (NaN when missing)
 
@@ -44,7 +44,7 @@ def _rows(runs: Sequence[RunResults]) -> dict[str, dict[tuple[str, str, str], di
             if t.is_group or md.get("benchmark") not in ("sphinx", "sphinx_sim"):
                 continue
             kind = "navigation" if md.get("benchmark") == "sphinx_sim" else str(md.get("kind"))
-            source = "simulator" if kind == "navigation" else str(md.get("source", "?"))
+            source = str(md.get("source", "simulator")) if kind == "navigation" else str(md.get("source", "?"))
             # the paper-prose twins get their own rows (results from before renderings had names carry none)
             label = f"{run.model_label} [{source}]" + (f" [{md['rendering']}]" if md.get("rendering", "official") != "official" else "")
             label += f" [agent {md['agent']}]" if md.get("agent", "ours") != "ours" else ""  # the official agents: own rows

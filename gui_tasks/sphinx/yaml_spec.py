@@ -12,13 +12,15 @@ navigation, completion and grounding task has a ``_prose`` twin with the ``paper
 tasks of the official rendering also have a ``_react`` twin (the official ReAct agent's prompt and answer reading) and,
 for text observations, ``_reflexion`` and ``_llmplanner`` twins (the official Reflexion and LLM-Planner agents' prompts
 as meant: see ``prompts.py``). ``sphinx_sim[_nav|_toggle]_<family>``: an agent family in its own format on screenshots
-(``family_agents``; metadata ``agent_family``).
+(``family_agents``; metadata ``agent_family``). ``sphinx_device[_<mode>][_prose|_<family>]``: the official user tasks on a
+phone or emulator through adb (``device_task``; benchmark ``sphinx_sim``, source ``device``).
 """
 
 from __future__ import annotations
 
 from gui_tasks.sphinx import family_agents
 from gui_tasks.sphinx.actions import PARSER_PROTOCOL, REPAIR_PROTOCOL
+from gui_tasks.sphinx.device_task import DEVICE_MAX_STEPS
 from gui_tasks.sphinx.hierarchy import DEFAULT_RENDERING
 from gui_tasks.sphinx.lmms_task import MAX_STEPS
 from gui_tasks.sphinx.official_parse import OFFICIAL_KNOWLEDGE_PROTOCOL, OFFICIAL_PARSER_PROTOCOL, OFFICIAL_REACT_PARSER_PROTOCOL
@@ -86,6 +88,20 @@ NAV_TEMPLATE = TEMPLATE.format(module="lmms_task", cls="SphinxNavTask", output_t
   prompt_protocol: {prompt}
   parser_protocol: {parser}
 """
+# Official user tasks on a device (device_task): always lmms-eval's agentic loop (one episode at a time on a device)
+DEVICE_TEMPLATE = TEMPLATE.format(module="device_task", cls="SphinxDeviceTask", output_type="generate_until_agentic").replace(
+    "  temperature: 0\n", "  temperature: 0\n  max_agentic_steps: {max_steps}\n") + """\
+  benchmark: sphinx_sim
+  source: device
+  subset: user
+  max_steps: {max_steps}
+  observation: {mode}
+  rendering: {rendering}
+  on_format_error: stop
+  agent: ours
+  prompt_protocol: {prompt}
+  parser_protocol: {parser}
+"""
 STATIC_TEMPLATE = TEMPLATE.format(module="static_tasks", cls="SphinxStaticTask", output_type="generate_until") + """\
   benchmark: sphinx
   kind: {kind}
@@ -140,6 +156,18 @@ def render_all() -> dict[str, str]:
                 version=VERSION, max_steps=MAX_STEPS, mode=family_agents.OBSERVATION, rendering="official",
                 max_new_tokens=FAMILY_MAX_NEW_TOKENS, prompt=family_agents.prompt_protocol(fam),
                 parser=family_agents.parser_protocol(fam), agent="ours") + f"  agent_family: {fam}\n"
+    for rendering, rtag in RENDERING_SUFFIX.items():  # SPHINX user tasks on a phone or emulator (device_task)
+        for mode, suffix in MODE_SUFFIX.items():
+            name = f"sphinx_device{suffix}{rtag}"
+            files[f"{name}.yaml"] = DEVICE_TEMPLATE.format(
+                task=name, metrics=_metrics(NAV_METRICS), version=VERSION, max_steps=DEVICE_MAX_STEPS, mode=mode,
+                rendering=rendering, max_new_tokens=NAV_MAX_NEW_TOKENS, prompt=PROMPT_PROTOCOL, parser=PARSER_PROTOCOL)
+    for fam in AGENT_FAMILIES:
+        name = f"sphinx_device_{fam}"
+        files[f"{name}.yaml"] = DEVICE_TEMPLATE.format(
+            task=name, metrics=_metrics(NAV_METRICS), version=VERSION, max_steps=DEVICE_MAX_STEPS, mode=family_agents.OBSERVATION,
+            rendering="official", max_new_tokens=FAMILY_MAX_NEW_TOKENS, prompt=family_agents.prompt_protocol(fam),
+            parser=family_agents.parser_protocol(fam)) + f"  agent_family: {fam}\n"
     static = [("knowledge", ("full_text",), ("official",)), ("completion", tuple(MODE_SUFFIX), tuple(RENDERING_SUFFIX)),
               ("grounding", tuple(MODE_SUFFIX), tuple(RENDERING_SUFFIX))]
     for kind, modes, renderings in static:
