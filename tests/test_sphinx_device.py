@@ -33,6 +33,7 @@ def fake_adb(tmp_path, monkeypatch):
     for k, v in env.items():
         monkeypatch.setenv(k, v)
     monkeypatch.setattr(device_task, "_EPISODES", {})
+    monkeypatch.setattr(device_task, "_PREFLIGHT", {})
     return env
 
 
@@ -89,7 +90,7 @@ def test_an_episode_runs_on_the_device_and_is_scored_by_its_evaluator(fake_adb):
     rec = device_task.process_results(docs[0], [final[-1]])["sphinx_sr"]
     assert rec["satisfied"] == [True] and rec["n_actions"] == 3 and rec["device"] == SERIAL
     log = calls(fake_adb)
-    assert all(c[:2] == ["-s", SERIAL] for c in log)
+    assert log[0] == ["devices"] and all(c[:2] == ["-s", SERIAL] for c in log[1:])  # checked once, then that device
     cmds = [" ".join(c[2:]) for c in log]
     # every observation: a dump, its text, the focused window; the ones the model saw: a screencap too
     assert cmds.count("shell uiautomator dump /sdcard/window_dump.xml") == 4  # first look, relaunch, two actions

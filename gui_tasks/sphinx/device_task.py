@@ -96,6 +96,18 @@ def preflight() -> str | None:
     return None
 
 
+_PREFLIGHT: dict[tuple, str | None] = {}
+
+
+def blocked() -> str | None:
+    """``preflight()`` once per adb / serials setting of this process (lmms-eval also writes a first prompt of a task
+    it will not run: that must not touch a device either)."""
+    key = (adb_path(), os.environ.get(SERIALS_ENV, ""), rank())
+    if key not in _PREFLIGHT:
+        _PREFLIGHT[key] = preflight()
+    return _PREFLIGHT[key]
+
+
 class SphinxDeviceTask(RowsTask):
     """``sphinx_device*``: the official user tasks on a device (module docstring)."""
 
@@ -138,9 +150,9 @@ class SphinxDeviceTask(RowsTask):
     def agentic_rounds(cls, meta: Mapping[str, Any]) -> int:
         return int(meta.get("max_steps", DEVICE_MAX_STEPS))
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        why = preflight()
+    def __init__(self, *args: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, config=config, **kwargs)  # lmms-eval passes config= only to a constructor naming it
+        why = blocked()
         if why and not self.not_run:
             self.not_run = f"no device: {why}; this task was not run, the other tasks of the run are scored as usual"
             print(f"gui-eval: {self.config.task}: {self.not_run}", file=sys.stderr)
@@ -248,6 +260,10 @@ def _start(doc: Mapping[str, Any]) -> Episode:
         if isinstance(data, dict) and "record" in data:
             ep.saved, ep.ended = data, True
             return ep
+    why = blocked()
+    if why:
+        ep.not_run, ep.ended = f"no device: {why}", True
+        return ep
     try:
         ep.device = AdbDevice(serial_for(), adb_path(), rendering=doc["rendering"])
         ep.first = ep.device.reset({"package": doc["package"]})
