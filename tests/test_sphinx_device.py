@@ -168,3 +168,11 @@ def test_an_unknown_serial_leaves_the_task_unrun_and_the_run_going(fake_adb, tmp
     assert "device 'R58M123' is not attached" in res["configs"]["sphinx_device"]["metadata"]["not_run"], log[-3000:]
     assert res["results"]["mpr_gui_synth_en"]["mcq_acc,none"] is not None and server.hits == 2
     assert not [c for c in calls(fake_adb) if c[:1] != ["devices"]]  # nothing but the device list was asked
+
+
+def test_the_viewer_counts_a_not_run_episode_as_unscored():
+    from gui_tasks.viewer.records import outcome
+
+    assert outcome("sphinx_sim", {"not_run": "device error: offline", "satisfied": [], "n_actions": 0}) == \
+        ("unscored", "not run: device error: offline")
+    assert outcome("sphinx_sim", {"satisfied": [True], "n_actions": 2})[0] == "correct"

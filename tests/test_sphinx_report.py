@@ -112,3 +112,17 @@ def test_viewer_draws_one_frame_per_step_plus_final(tmp_path):
     # the official behaviour: the run ends at the first output that is not an action
     png, page = report.trajectory_viewer({**doc, "on_format_error": "stop"}, ["click [0]", "garbage", "click [3]"], tmp_path / "ep2")
     assert page.read_text().count("<li>") == 3
+
+
+def test_device_runs_get_their_own_rows_and_user_tasks_column(tmp_path):
+    md, m = nav("user", "full_text", 0.25, 0.5)
+    raw = {"results": {"sphinx_device": {f"{k},none": v for k, v in m.items()} | {"alias": "sphinx_device"}},
+           "configs": {"sphinx_device": {"metadata": {**md, "source": "device"}}},
+           "n-samples": {"sphinx_device": {"original": 4, "effective": 4}},
+           "config": {"model": "openai", "model_args": "model_version=gpt-4o"}, "model_name": "gpt-4o"}
+    folder = tmp_path / "run" / "m"
+    folder.mkdir(parents=True)
+    (folder / "20260101_000000_results.json").write_text(json.dumps(raw), encoding="utf-8")
+    t4 = report.build_report([load_results(p) for p in report.find_result_files(tmp_path / "run")])["table4"].splitlines()
+    assert "User tasks (device) SR (%)" in t4[0]
+    assert t4[2] == "| Text | gpt-4o [device] | N/A | N/A | N/A | N/A | 25.0 | 50.0 | N/A | N/A |"

@@ -69,7 +69,7 @@ def _labels(data: Mapping[tuple[str, str, str], Any]) -> list[str]:
 
 def table4(data: Mapping[tuple[str, str, str], dict[str, float]]) -> str:
     """Rows (modality, model); per task group and All: SR, ACP. "All" is the ``sphinx_sim`` (all) task."""
-    groups = [*NAV_GROUPS, "all"]
+    groups = [g for g in NAV_GROUPS if g != "user" or any(k[2] == "user" for k in data)] + ["all"]  # device runs: a column
     head = ["Modality", "Model"] + [f"{NAV_GROUPS.get(g, 'All tasks')} {m} (%)" for g in groups for m in ("SR", "ACP")]
     rows = []
     for modality, mode in (("Text", TEXT_MODE), ("Vision", NAV_VISION_MODE)):
