@@ -305,10 +305,9 @@ def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None, p
     if round_idx is None:
         return text
     terminal = r.ended or r.calls >= doc["max_steps"]
-    if agentic:
-        # lmms-eval's agentic loop keeps only its last output: the terminal round hands it every round (pack_rounds)
-        if terminal or len(outs) >= round_limit(doc["max_steps"], agent):
-            return [], "", True, [*outs, pack_rounds(outs)], None
+    # lmms-eval's agentic loop keeps only its last output: the terminal round hands it every round (pack_rounds)
+    if agentic and (terminal or len(outs) >= round_limit(doc["max_steps"], agent)):
+        return [], "", True, [*outs, pack_rounds(outs)], None
     return _images(doc, r.sim, r.seen), text, terminal, outs, None
 
 
