@@ -176,3 +176,21 @@ def test_the_viewer_counts_a_not_run_episode_as_unscored():
     assert outcome("sphinx_sim", {"not_run": "device error: offline", "satisfied": [], "n_actions": 0}) == \
         ("unscored", "not run: device error: offline")
     assert outcome("sphinx_sim", {"satisfied": [True], "n_actions": 2})[0] == "correct"
+
+
+def test_a_ui_tars_episode_on_the_device_reads_its_grid_and_sees_its_previous_screenshots(fake_adb):
+    doc = device_task.SphinxDeviceTask.rows({"observation": "screenshot", "agent_family": "ui_tars"})[0]
+    obs = Simulator().reset({})
+    w, h = obs.screen.size
+    el = next(e for e in obs.screen.elements if e.label == "settings")
+    x, y = round(1000 * (el.box[0] + el.box[2]) / 2 / w), round(1000 * (el.box[1] + el.box[3]) / 2 / h)
+    assert device_task.doc_to_text(doc).startswith("You are a GUI agent.")
+    assert len(device_task.doc_to_visual(doc)) == 1
+    answer = f"Thought: settings.\nAction: click(start_box='<|box_start|>({x},{y})<|box_end|>')"
+    visuals, prompt, terminal, _o, _i = device_task.doc_to_text(doc, {}, previous_output=[answer], round_idx=1)
+    assert not terminal and "Step 1: Action: click(" in prompt and len(visuals) == 2  # the screen it acted on, then now
+    taps = [c[2:] for c in calls(fake_adb) if c[2:4] == ["shell", "input"]]
+    assert taps == [["shell", "input", "tap", str(round(x * w / 1000)), str(round(y * h / 1000))]]  # grid -> device pixels
+    final = device_task.doc_to_text(doc, {}, previous_output=[answer, "Action: finished()"], round_idx=2)
+    rec = device_task.process_results(doc, [final[3][-1]])["sphinx_sr"]
+    assert rec["agent_family"] == "ui_tars" and rec["n_actions"] == 2 and rec["format_errors"] == 0

@@ -179,6 +179,7 @@ class Episode:
     last_images: list = field(default_factory=list)
     relaunched: bool = False
     first_prompt: str = ""
+    seen: list = field(default_factory=list)  # the observation each action was taken on (screenshots kept by adb)
     saved: dict | None = None  # a finished episode read back on resume
 
 
@@ -202,8 +203,9 @@ def _size(h: Hierarchy) -> tuple[int, int]:
 
 def _look(ep: Episode, doc: Mapping[str, Any], obs: AdbObservation) -> list:
     """The images of an observation in the document's mode (the screencap is taken now, before any action)."""
-    if doc.get("agent_family"):
-        return [obs.screenshot()]
+    if doc.get("agent_family"):  # the family's earlier screenshots (UI-TARS: four, A.5), then the current one
+        keep = family_agents.history_images(doc["agent_family"])
+        return [o.screenshot() for o in (ep.seen[-keep:] if keep else [])] + [obs.screenshot()]
     shot = obs.screenshot() if doc["observation"] not in TEXT_MODES else None
     return render_images(shot, obs.hierarchy, doc["observation"], rendering=doc["rendering"])
 
@@ -317,6 +319,7 @@ def _advance(doc: Mapping[str, Any], ep: Episode, outputs: Sequence[str]) -> Non
             dev_act = _device_action(doc, act, seen)
             ep.steps.append(Step(live.hierarchy, live.activity, _eval_action(doc, dev_act, seen)))
             ep.taken.append(dict(act))
+            ep.seen.append(seen)
             if act["type"] == "stop":
                 ep.ended = True
                 continue
