@@ -8,6 +8,9 @@ task's first recorded activity), observes the uiautomator dump, the focused acti
 every step, acts through ``adb shell input``, and is scored by its official ``evaluator.json`` on the live trajectory
 (SR: all evaluators satisfied; ACP: the fraction satisfied).
 
+The official runner (``infra/android_env.py``) reinstalls each app and replays a login script before a task; here the
+app is force-stopped and launched afresh, so the device's installed apps and accounts are the user's to prepare.
+
 A device holds one state, so the tasks run through lmms-eval's agentic loop (``generate_until_agentic``: one episode
 at a time, on every backend). lmms-eval writes every document's first prompt before any model call; so the episode's
 first observation is taken then, and when the model's first answer arrives the app is launched afresh again and the
@@ -49,7 +52,8 @@ from gui_tasks.sphinx.prompts import MODE_HEADERS, REACT_PROMPT
 from gui_tasks.sphinx.toggle_tasks import ToggleTask
 
 ADB_ENV, SERIALS_ENV = "GUI_EVAL_ADB", "GUI_EVAL_ADB_SERIALS"
-DEVICE_MAX_STEPS = 15  # a named parameter recorded in metadata (the paper leaves the limit to the runner)
+# the official runner's limit: run_benchmark.py loops range(env.max_steps), infra/android_env.py AndroidEnv(max_steps=20)
+DEVICE_MAX_STEPS = 20
 STORE = "sphinx_device"
 
 
