@@ -3,7 +3,8 @@
 Trajectory records (kind ``"trajectory"``) carry ``satisfied`` (one bool per evaluator), ``n_actions``
 (actions taken), ``repeated`` / ``repeat_looked`` (actions equal to an earlier one of the run / actions
 looked at, as the official ``eval_instr.py`` counts them) and ``format_errors`` (outputs that were not an
-action; the run ends at the first). Rates pool the counts over runs, as the official script does.
+action; the run ends at the first). Rates pool the counts over runs, as the official script does. StaR toggle
+episodes add ``toggle_kind`` (``normal``, ``verify``, ``composite``; ``gui_tasks.sphinx.toggle_tasks.toggle_kind``).
 """
 
 from __future__ import annotations
@@ -17,13 +18,20 @@ from gui_metrics.spec import MetricSpec
 Record = Mapping[str, Any]
 
 
+def ran(records: Sequence[Record]) -> list[Record]:
+    """The episodes that ran: a device episode that could not (``not_run``: device dropped, app missing) is left out."""
+    return [r for r in records if not r.get("not_run")]
+
+
 def success_rate(records: Sequence[Record]) -> float:
     """SR: fraction of trajectories satisfying all their evaluators."""
+    records = ran(records)
     return sum(all(r["satisfied"]) for r in records) / len(records) if records else math.nan
 
 
 def average_completion(records: Sequence[Record]) -> float:
     """ACP: mean over trajectories of the fraction of evaluators satisfied."""
+    records = ran(records)
     if not records:
         return math.nan
     return sum(sum(r["satisfied"]) / len(r["satisfied"]) for r in records) / len(records)
@@ -31,14 +39,27 @@ def average_completion(records: Sequence[Record]) -> float:
 
 def repetition_rate(records: Sequence[Record]) -> float:
     """Repeated actions / actions looked at, pooled over runs."""
+    records = ran(records)
     n = sum(r.get("repeat_looked", 0) for r in records)
     return sum(r.get("repeated", 0) for r in records) / n if n else math.nan
 
 
 def format_error_rate(records: Sequence[Record]) -> float:
     """Format errors / (actions taken + format errors), pooled over runs."""
+    records = ran(records)
     n = sum(r.get("n_actions", 0) + r.get("format_errors", 0) for r in records)
     return sum(r.get("format_errors", 0) for r in records) / n if n else math.nan
+
+
+def toggle_success(records: Sequence[Record], kind: str) -> float:
+    """SR over the StaR toggle episodes of one ``toggle_kind`` (``normal``: the state must change; ``verify``: it is
+    already right, so doing nothing passes; StaR A.4 / Table 5 lists them apart)."""
+    return success_rate([r for r in records if r.get("toggle_kind") == kind])
+
+
+def composite_score(records: Sequence[Record]) -> float:
+    """StaR A.4 success of composite toggle tasks, in [0, 1] with partial credit (0.5: one of two subtasks done)."""
+    return average_completion([r for r in records if r.get("toggle_kind") == "composite"])
 
 
 def _mean(records: Sequence[Record], key: str, **where: Any) -> float:
@@ -96,4 +117,11 @@ def gui_metrics_register() -> list[MetricSpec]:
                    "SPHINX 3.2.5 invariant: actions repeating an earlier action of the run"),
         MetricSpec("sphinx_format_error_rate", format_error_rate, False, kinds,
                    "SPHINX 3.2.5 invariant: outputs not in the action format"),
+        # StaR A.4 toggle tasks read per kind: a model that never acts passes every Verify task and no other
+        MetricSpec("toggle_normal_sr", lambda rs: toggle_success(rs, "normal"), True, kinds,
+                   "StaR A.4 toggle tasks whose state must change: success rate"),
+        MetricSpec("toggle_verify_sr", lambda rs: toggle_success(rs, "verify"), True, kinds,
+                   "StaR A.4 Verify toggle tasks (state already right): success rate"),
+        MetricSpec("toggle_composite_score", composite_score, True, kinds,
+                   "StaR A.4 composite toggle tasks: mean success with partial credit"),
     ]

@@ -21,10 +21,18 @@ from __future__ import annotations
 import ast
 import contextvars
 import functools
-from typing import Any, Literal
+import json
+from typing import Any, Literal, Sequence
 
 Layout = Literal["simple", "chat"]
 _MARK = "__gui_eval_layout__"
+# lmms_eval_specific_kwargs key telling a multi-round task's doc_to_text that lmms-eval's agentic loop runs it
+INTERACTION_KEY = "gui_eval_interaction"
+# ... and the task's stop strings there: lmms-eval's openai / vllm backends drop ``until``, ours cut at it (cut_at_stops);
+# the agentic rounds are cut the same way, so both paths read the same outputs
+UNTIL_KEY = "gui_eval_until"
+# the key of the JSON object that carries every round of an agentic episode to process_results (see pack_rounds)
+ROUNDS_KEY = "gui_eval_rounds"
 # (task_type, model) of the load in progress; None outside a TaskManager load (lmms-eval's default is "simple")
 _LOADING: contextvars.ContextVar[tuple[str, Any] | None] = contextvars.ContextVar("gui_eval_task_type", default=None)
 
@@ -119,14 +127,43 @@ def multi_round_refusal(model: Any) -> str | None:
             f"{name},... (one request per round); the other tasks of the run are scored as usual")
 
 
+def pack_rounds(outputs: Sequence[str]) -> str:
+    """Every round's output as the one response lmms-eval's agentic loop keeps (its last ``model_outputs`` entry).
+
+    ``_run_generate_until_agentic`` hands ``process_results`` only its final response; the task's terminal
+    ``doc_to_text`` appends this JSON object to the outputs it returns, so the final response carries all rounds.
+    ``<`` and ``>`` are escaped so that lmms-eval's reasoning-tag stripping (``<think>``...) finds nothing to cut
+    across rounds: each round reaches the scorer exactly as the rounds' own prompts read it."""
+    text = json.dumps({ROUNDS_KEY: [str(o) for o in outputs]}, ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+def agentic_rounds(results: Any) -> list[str] | None:
+    """The rounds packed by ``pack_rounds`` in ``results`` (what ``process_results`` receives), or None when the
+    results are not such a package (a multi-round backend's list, or anything else)."""
+    first = results[0] if isinstance(results, (list, tuple)) and len(results) == 1 else results
+    if not isinstance(first, str) or not first.lstrip().startswith("{"):
+        return None
+    try:
+        value = json.loads(first)
+    except (ValueError, RecursionError):
+        return None
+    rounds = value.get(ROUNDS_KEY) if isinstance(value, dict) else None  # --agentic_trace_mode full adds keys
+    return list(rounds) if isinstance(rounds, list) and all(isinstance(x, str) for x in rounds) else None
+
+
 def rounds_of(results: Any) -> list[str]:
     """The per-round outputs of a multi-round request, whatever sequence the backend returned.
 
     Backends return a list or a tuple per request. lmms-eval's ``unwrap_generation_output``
     keeps a list but turns a tuple into ``str(tuple)``; that text is read back here (a literal
-    tuple of strings only, evaluated by ``ast.literal_eval``, never executed). ``results`` is
+    tuple of strings only, evaluated by ``ast.literal_eval``, never executed). lmms-eval's agentic loop
+    returns one text, the ``pack_rounds`` object, read back here too. ``results`` is
     what ``process_results`` receives: one entry per request of the document.
     """
+    packed = agentic_rounds(results)
+    if packed is not None:
+        return packed
     first = results[0] if isinstance(results, (list, tuple)) and len(results) == 1 else results
     if isinstance(first, (list, tuple)):
         return [str(x) for x in first]

@@ -23,7 +23,7 @@ from PIL import Image, ImageFile
 
 from gui_tasks import input_files
 from gui_tasks.errors import DataError, skip_bad_rows, take_skipped
-from gui_tasks.lmms_layout import current_task_type, multi_round_layout, multi_round_refusal
+from gui_tasks.lmms_layout import INTERACTION_KEY, UNTIL_KEY, current_task_type, multi_round_layout, multi_round_refusal
 from gui_tasks.paths import cache_dir
 
 
@@ -66,19 +66,43 @@ class RowsTask(ConfigurableMessagesTask):
 
     KIND = "task"
 
+    @classmethod
+    def agentic_rounds(cls, meta: Mapping[str, Any]) -> int | None:
+        """Most model calls one document can take when lmms-eval's agentic loop runs it, or None when this task's
+        ``doc_to_text`` cannot run in that loop (multi-round tasks that can override this)."""
+        return None
+
     def __init__(self, *args: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> None:
         config = dict(config or {})
         config.pop("class", None)  # the YAML key that named this class is not a TaskConfig field
         task_type, model = current_task_type()
         self.request_layout = task_type
         self.multi_round_layout = multi_round_layout(task_type, model)
+        # a backend that cannot answer rounds: lmms-eval's own agentic loop runs the task (one generate_until per
+        # round, lmms_eval/evaluator.py:_run_generate_until_agentic) when the task can run there, else no request
+        # at all (a multi-round request would abort the whole run)
+        refusal = multi_round_refusal(model) if config.get("output_type") == "generate_until_multi_round" else None
+        meta = config.get("metadata") if isinstance(config.get("metadata"), dict) else None
+        rounds = self.agentic_rounds(meta or {}) if refusal else None
+        if rounds is not None:
+            config["output_type"] = "generate_until_agentic"
+            config["generation_kwargs"] = {**(config.get("generation_kwargs") or {}), "max_agentic_steps": rounds}
         super().__init__(*args, config=config, **kwargs)  # sets OUTPUT_TYPE from the YAML
-        # a backend that cannot answer rounds gets no request from this task (it would abort the whole run)
-        self.not_run = multi_round_refusal(model) if self.OUTPUT_TYPE == "generate_until_multi_round" else None
+        self.interaction = {"generate_until_agentic": "agentic", "generate_until_multi_round": "multi_round"}.get(self.OUTPUT_TYPE)
+        self.not_run = refusal if rounds is None else None
+        record = self.config.metadata if isinstance(getattr(self.config, "metadata", None), dict) else {}
+        if self.interaction:
+            record["interaction"] = self.interaction  # lands in the results' task config: which path ran
+            if self.interaction == "agentic":
+                # doc_to_text sees the path through lmms-eval's partial(doc_to_text, lmms_eval_specific_kwargs=...)
+                self.lmms_eval_specific_kwargs = {**(self.lmms_eval_specific_kwargs or {}), INTERACTION_KEY: "agentic"}
+            if rounds is not None:
+                record["interaction_reason"] = refusal.split(":")[0]
+                print(f"gui-eval: {self.config.task}: {record['interaction_reason']}: its rounds run through lmms-eval's "
+                      "agentic loop (one request per round, one document at a time)", file=sys.stderr)
         if self.not_run:
             print(f"gui-eval: {self.config.task}: {self.not_run}", file=sys.stderr)
-            if isinstance(getattr(self.config, "metadata", None), dict):
-                self.config.metadata["not_run"] = self.not_run  # lands in the results' task config
+            record["not_run"] = self.not_run
 
     def build_all_requests(self, *args: Any, **kwargs: Any) -> None:
         if self.not_run:  # no request at all (lmms-eval refuses a task whose requests are empty; it skips one without)
@@ -87,6 +111,8 @@ class RowsTask(ConfigurableMessagesTask):
         return super().build_all_requests(*args, **kwargs)
 
     def construct_requests(self, doc_id: int, ctx: str, **kwargs: Any):
+        if self.interaction == "agentic":  # the task's stop strings (after any --gen_kwargs), which the backend may drop
+            self.lmms_eval_specific_kwargs[UNTIL_KEY] = (self.config.generation_kwargs or {}).get("until")
         layout = self.multi_round_layout if self.OUTPUT_TYPE == "generate_until_multi_round" else self.request_layout
         if layout == "chat":
             return ConfigurableMessagesTask.construct_requests(self, doc_id, ctx, **kwargs)

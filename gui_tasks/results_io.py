@@ -100,6 +100,22 @@ def skipped_rows_notes(runs: Iterable[RunResults], benchmark: str) -> list[str]:
     return notes
 
 
+def limited_notes(runs: Iterable[RunResults], benchmarks: Iterable[str]) -> list[str]:
+    """One report note per task of ``benchmarks`` run with ``--limit`` (fewer documents than the task has)."""
+    wanted, notes = set(benchmarks), []
+    for run in runs:
+        for task, res in sorted(run.tasks.items()):
+            n = res.n_samples or {}
+            if res.is_group or res.metadata.get("benchmark") not in wanted:
+                continue
+            eff, orig = n.get("effective"), n.get("original")
+            if (eff is not None and orig is not None and eff != orig) or (run.limit is not None and eff is None):
+                counts = f" ({eff} of {orig} documents)" if eff is not None and orig is not None else ""
+                notes.append(f"{run.model_label} {task}: run with --limit {run.limit}{counts}: not the whole benchmark, "
+                             "numbers are not comparable with the paper")
+    return notes
+
+
 CHECKPOINT_ARGS = ("pretrained", "model", "model_version", "model_name", "path")
 # Model args that do not change what a model answers (where it runs, how requests are batched).
 OPERATIONAL_ARGS = frozenset({*CHECKPOINT_ARGS, "device", "device_map", "batch_size", "parallelize", "trust_remote_code",

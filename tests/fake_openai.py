@@ -5,6 +5,7 @@ Behaviours per request, in order (the last one repeats): ``ok``, ``500``, ``429`
 ``sleep`` (answers after ``sleep_s``: a client timeout), ``close`` (drops the connection unanswered), ``drip`` (one
 byte a second), ``302``/``307`` (to ``redirect_to``) and the
 bad HTTP 200 answers of ``BAD_200``. ``GET .../models`` reports ``models``; ``headers`` keeps every request's headers.
+``reply(body) -> str``, when given, writes each ``ok`` answer from the request (a scripted agent).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from gui_models.local_server import free_port
@@ -31,8 +33,9 @@ BAD_200 = {"empty": {"id": "c", "object": "chat.completion", "choices": []},
 
 
 class FakeServer:
-    def __init__(self, script: list[str], text: str = "ok", sleep_s: float = 2.0) -> None:
-        self.script, self.text, self.sleep_s = list(script), text, sleep_s
+    def __init__(self, script: list[str], text: str = "ok", sleep_s: float = 2.0,
+                 reply: Callable[[dict], str] | None = None) -> None:
+        self.script, self.text, self.sleep_s, self.reply = list(script), text, sleep_s, reply
         self.redirect_to = ""  # where ``307``/``302`` send the client
         self.stopped = threading.Event()
         self.bodies: list[dict] = []
@@ -91,7 +94,8 @@ class FakeServer:
                         pass
                     return
                 status = {"500": 500, "503": 503, "429": 429, "400": 400, "401": 401}.get(action, 200)
-                payload = completion(fake.text) if status == 200 else {"error": {"message": f"scripted {status}"}}
+                answer = fake.reply(body) if fake.reply is not None and status == 200 else fake.text
+                payload = completion(answer) if status == 200 else {"error": {"message": f"scripted {status}"}}
                 if action in BAD_200:
                     payload = BAD_200[action]
                 data = json.dumps(payload).encode()
@@ -126,3 +130,11 @@ class FakeServer:
         self.stopped.set()
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def last_text(body: dict) -> str:
+    """The text of the last user message of a chat request body (string content or content parts)."""
+    content = body["messages"][-1]["content"]
+    if isinstance(content, str):
+        return content
+    return "".join(part.get("text", "") for part in content if part.get("type") == "text")

@@ -131,9 +131,10 @@ def test_multi_round_refusal_is_read_from_the_method_that_would_run():
 
 
 @pytest.mark.slow
-def test_multi_round_task_on_a_backend_without_rounds_fails_alone(tmp_path, subprocess_env):
+def test_multi_round_task_on_a_backend_without_rounds_runs_through_the_agentic_loop(tmp_path, subprocess_env):
     """lmms-eval's own ``openai`` raises on multi-round requests, which dropped every task of the run (exit 0, no
-    results); now the SPHINX simulator task sends it nothing and says why, and the other task is scored."""
+    results); now the SPHINX simulator task runs through lmms-eval's agentic loop (one request per round), says so,
+    and the other task is scored as before."""
     import sys
 
     from fake_openai import FakeServer
@@ -152,8 +153,11 @@ def test_multi_round_task_on_a_backend_without_rounds_fails_alone(tmp_path, subp
     res = results(out)
     assert res["results"]["mpr_gui_synth_en"]["mcq_acc,none"] is not None, log[-3000:]
     assert [s["filtered_resps"] for s in samples(out, "mpr_gui_synth_en")] == ["B", "B"]
-    assert server.hits == 2  # the two MPR questions; nothing was sent for the simulator task
-    why = res["configs"]["sphinx_sim_toggle"]["metadata"]["not_run"]
-    assert "backend 'openai' has no multi-round generation" in why and "--model gui_openai" in why
-    assert "sphinx_sim_toggle: backend 'openai' has no multi-round generation" in log
-    assert res["results"]["sphinx_sim_toggle"] == {"alias": "sphinx_sim_toggle"}  # no score: not a zero
+    # "B" is no action: each toggle episode ends at its first round (the official agent stops at a format error)
+    assert server.hits == 2 + 2
+    meta = res["configs"]["sphinx_sim_toggle"]["metadata"]
+    assert "not_run" not in meta and meta["interaction"] == "agentic"
+    assert "backend 'openai' has no multi-round generation" in meta["interaction_reason"]
+    recs = [s["sphinx_sr"] for s in samples(out, "sphinx_sim_toggle")]
+    assert [(r["format_errors"], r["n_actions"], r["interaction"]) for r in recs] == [(1, 0, "agentic")] * 2
+    assert res["results"]["sphinx_sim_toggle"]["sphinx_format_error_rate,none"] == pytest.approx(1.0)

@@ -250,3 +250,32 @@ def test_transformers_serve_answers_as_gui_hf_and_gives_no_capture(served_checkp
             assert a.extras["usage"]["output_tokens"] > 0
     finally:
         server.stop()
+
+
+def test_lmms_eval_openai_runs_simulator_tasks_through_the_agentic_loop_as_gui_openai_runs_them(vllm_server, subprocess_env,
+                                                                                                 tmp_path):
+    """Issue 28: lmms-eval's own ``openai`` backend (no multi-round generation) scores the SPHINX simulator and StaR
+    toggle tasks through lmms-eval's agentic loop; on the same server (greedy) every episode equals gui_openai's."""
+    tasks = ["sphinx_sim", "sphinx_sim_toggle"]
+    env = {**subprocess_env, "OPENAI_API_KEY": "EMPTY"}
+    _lmms("openai", f"model_version={vllm_server.model},base_url={vllm_server.base_url}", tasks, tmp_path / "agentic", env)
+    _lmms("gui_openai", _args(vllm_server), tasks, tmp_path / "multi", env)
+    agentic, multi = results(tmp_path / "agentic"), results(tmp_path / "multi")
+    from gui_tasks.viewer.records import responses
+
+    for task in tasks:
+        assert "not_run" not in agentic["configs"][task]["metadata"]
+        assert agentic["configs"][task]["metadata"]["interaction"] == "agentic"
+        assert multi["configs"][task]["metadata"]["interaction"] == "multi_round"
+        assert isinstance(agentic["results"][task]["sphinx_sr,none"], float)
+        a = {s["doc_id"]: s for s in samples(tmp_path / "agentic", task)}
+        m = {s["doc_id"]: s for s in samples(tmp_path / "multi", task)}
+        assert sorted(a) == sorted(m) == [0, 1]
+        for doc_id in a:
+            ra, rm = a[doc_id]["sphinx_sr"], m[doc_id]["sphinx_sr"]
+            assert (ra["interaction"], rm["interaction"]) == ("agentic", "multi_round")
+            assert {k: ra[k] for k in ("satisfied", "n_actions", "format_errors")} == \
+                {k: rm[k] for k in ("satisfied", "n_actions", "format_errors")}, (task, doc_id)
+            assert responses(a[doc_id], multi_round=True) == responses(m[doc_id], multi_round=True), (task, doc_id)
+        for metric in ("sphinx_sr", "sphinx_acp", "sphinx_format_error_rate"):
+            assert agentic["results"][task][f"{metric},none"] == pytest.approx(multi["results"][task][f"{metric},none"], nan_ok=True)

@@ -12,9 +12,9 @@ from gui_tasks.sphinx import report
 from gui_tasks.results_io import load_results
 
 
-def nav(subset, mode, sr, acp, rep=0.5, fmt=0.1):
-    md = {"benchmark": "sphinx_sim", "subset": subset, "observation": mode}
-    return md, {"sphinx_sr": sr, "sphinx_acp": acp, "sphinx_repetition_rate": rep, "sphinx_format_error_rate": fmt}
+def nav(subset, mode, sr, acp, rep=0.5, fmt=0.1, agent="ours", **toggle):
+    md = {"benchmark": "sphinx_sim", "subset": subset, "observation": mode, "agent": agent}
+    return md, {"sphinx_sr": sr, "sphinx_acp": acp, "sphinx_repetition_rate": rep, "sphinx_format_error_rate": fmt, **toggle}
 
 
 def static(kind, mode, source="synthetic", **metrics):
@@ -22,7 +22,9 @@ def static(kind, mode, source="synthetic", **metrics):
 
 
 TASKS = {
-    "sphinx_sim_nav": nav("nav", "full_text", 0.5, 0.75), "sphinx_sim_toggle": nav("toggle", "full_text", 0.25, 0.375),
+    "sphinx_sim_nav": nav("nav", "full_text", 0.5, 0.75),
+    "sphinx_sim_toggle": nav("toggle", "full_text", 0.25, 0.375, toggle_normal_sr=0.0, toggle_verify_sr=1.0, toggle_composite_score=0.25),
+    "sphinx_sim_react": nav("all", "full_text", 0.2, 0.3, rep=0.3, fmt=0.05, agent="react"),
     "sphinx_sim": nav("all", "full_text", 0.3, 0.45, rep=0.496, fmt=0.024), "sphinx_sim_nav_som": nav("nav", "set_of_mark", 0.1, 0.2),
     "sphinx_sim_som": nav("all", "set_of_mark", 0.05, 0.1), "sphinx_sim_image": nav("all", "screenshot", 0.0, 0.05),
     "sphinx_knowledge_synth": static("knowledge", "full_text", sphinx_goal_acc_original=0.879, sphinx_goal_acc_repaired=0.894,
@@ -30,36 +32,59 @@ TASKS = {
     "sphinx_completion_synth": static("completion", "full_text", sphinx_continue_acc=0.985, sphinx_stop_acc=0.471, sphinx_perfect=0.418),
     "sphinx_completion_synth_image": static("completion", "screenshot", sphinx_continue_acc=0.998, sphinx_stop_acc=0.184, sphinx_perfect=0.184),
     "sphinx_grounding_synth": static("grounding", "full_text", sphinx_grounding_acc_original=0.827, sphinx_grounding_acc_repaired=0.851),
+    "sphinx_grounding_synth_image": static("grounding", "screenshot", sphinx_grounding_acc_original=0.1, sphinx_grounding_acc_repaired=0.1),
+    "sphinx_grounding_synth_som": static("grounding", "set_of_mark", sphinx_grounding_acc_original=0.65, sphinx_grounding_acc_repaired=0.7),
     "sphinx_focused_synth": static("focused", "full_text", sphinx_focused_failure_rate=0.007),
 }
 
 
-@pytest.fixture()
-def run_dir(tmp_path):
+def _write(tmp_path, limit=None):
     raw = {"results": {t: {f"{k},none": v for k, v in m.items()} | {"alias": t} for t, (_md, m) in TASKS.items()},
            "configs": {t: {"metadata": md} for t, (md, _m) in TASKS.items()},
-           "n-samples": {t: {"original": 4, "effective": 4} for t in TASKS},
-           "config": {"model": "gui_hf", "model_args": "pretrained=/m/GPT-4-Turbo"}, "model_name": "/m/GPT-4-Turbo"}
+           "n-samples": {t: {"original": 4, "effective": 4 if limit is None else limit} for t in TASKS},
+           "config": {"model": "gui_hf", "model_args": "pretrained=/m/GPT-4-Turbo", "limit": limit}, "model_name": "/m/GPT-4-Turbo"}
     folder = tmp_path / "run" / "m"
     folder.mkdir(parents=True)
     (folder / "20260101_000000_results.json").write_text(json.dumps(raw), encoding="utf-8")
     return tmp_path / "run"
 
 
+@pytest.fixture()
+def run_dir(tmp_path):
+    return _write(tmp_path)
+
+
 def test_tables_in_the_paper_layouts(run_dir):
     runs = [load_results(p) for p in report.find_result_files(run_dir)]
     t = report.build_report(runs)
-    assert sorted(t) == ["table4", "table5", "table6", "table7", "table8", "table9"]
+    assert sorted(t) == ["star_table5", "table4", "table5", "table6", "table7", "table8", "table9"]
     t4 = t["table4"].splitlines()
     assert t4[0].startswith("| Modality | Model | Navigation tasks SR (%) | Navigation tasks ACP (%) | Toggle tasks (StaR A.4) SR (%)")
     assert t4[2] == "| Text | GPT-4-Turbo [simulator] | 50.0 | 75.0 | 25.0 | 37.5 | 30.0 | 45.0 |"
-    assert t4[3] == "| Vision | GPT-4-Turbo [simulator] | 10.0 | 20.0 | N/A | N/A | 5.0 | 10.0 |"
+    assert t4[3] == "| Text | GPT-4-Turbo [simulator] [agent react] | N/A | N/A | N/A | N/A | 20.0 | 30.0 |"
+    assert t4[4] == "| Vision | GPT-4-Turbo [simulator] | 10.0 | 20.0 | N/A | N/A | 5.0 | 10.0 |"
     assert t["table5"].splitlines()[2] == "| GPT-4-Turbo [simulator] | N/A | N/A | 30.0 | 45.0 | 5.0 | 10.0 | 0.0 | 5.0 |"
     # Table 6/7/8 cells of the paper's GPT-4-Turbo rows, fed back through the layout
     assert t["table6"].splitlines()[2] == "| GPT-4-Turbo [synthetic] | 87.9 | 89.4 | 95.5 | 95.5 |"
     assert t["table7"].splitlines()[2] == "| GPT-4-Turbo [synthetic] | 98.5 | 47.1 | 41.8 | 99.8 | 18.4 | 18.4 |"
-    assert t["table8"].splitlines()[2] == "| GPT-4-Turbo [synthetic] | 82.7 | 85.1 | N/A | N/A |"
-    assert t["table9"].splitlines()[2] == "| GPT-4-Turbo | 49.6 | 2.4 | 0.7 |"
+    # Table 8's Vision column is the Set-of-Mark grounding task (sphinx_grounding_som), not the plain screenshot
+    assert t["table8"].splitlines()[2] == "| GPT-4-Turbo [synthetic] | 82.7 | 85.1 | 65.0 | 70.0 |"
+    # Table 9: the official ReAct agent's failures keep their own labelled row; focused context is the model's
+    assert t["table9"].splitlines()[2:] == ["| GPT-4-Turbo | 49.6 | 2.4 | 0.7 |", "| GPT-4-Turbo [agent react] | 30.0 | 5.0 | 0.7 |"]
+
+
+def test_star_table5_splits_verify_from_normal_toggle_tasks(run_dir):
+    t = report.build_report([load_results(p) for p in report.find_result_files(run_dir)])["star_table5"].splitlines()
+    assert t[0] == ("| Model | Observation | Normal SR (%) | Verify SR (%) | Composite (%) | All toggle tasks (%) "
+                    "| Format Error (%) |")
+    assert t[2:] == ["| GPT-4-Turbo [simulator] | full accessibility tree | 0.0 | 100.0 | 25.0 | 37.5 | 10.0 |"]
+
+
+def test_limited_runs_are_noted_under_every_table(tmp_path, capsys):
+    assert cli_main(["sphinx-report", str(_write(tmp_path, limit=2))]) == 0
+    out = capsys.readouterr().out
+    note = "Note: GPT-4-Turbo sphinx_sim_toggle: run with --limit 2 (2 of 4 documents): not the whole benchmark"
+    assert out.count(note) == 7  # under each of the seven tables
 
 
 def test_cli_writes_tables_chart_and_trajectory_pages(run_dir, tmp_path, capsys):
@@ -87,3 +112,17 @@ def test_viewer_draws_one_frame_per_step_plus_final(tmp_path):
     # the official behaviour: the run ends at the first output that is not an action
     png, page = report.trajectory_viewer({**doc, "on_format_error": "stop"}, ["click [0]", "garbage", "click [3]"], tmp_path / "ep2")
     assert page.read_text().count("<li>") == 3
+
+
+def test_device_runs_get_their_own_rows_and_user_tasks_column(tmp_path):
+    md, m = nav("user", "full_text", 0.25, 0.5)
+    raw = {"results": {"sphinx_device": {f"{k},none": v for k, v in m.items()} | {"alias": "sphinx_device"}},
+           "configs": {"sphinx_device": {"metadata": {**md, "source": "device"}}},
+           "n-samples": {"sphinx_device": {"original": 4, "effective": 4}},
+           "config": {"model": "openai", "model_args": "model_version=gpt-4o"}, "model_name": "gpt-4o"}
+    folder = tmp_path / "run" / "m"
+    folder.mkdir(parents=True)
+    (folder / "20260101_000000_results.json").write_text(json.dumps(raw), encoding="utf-8")
+    t4 = report.build_report([load_results(p) for p in report.find_result_files(tmp_path / "run")])["table4"].splitlines()
+    assert "User tasks (device) SR (%)" in t4[0]
+    assert t4[2] == "| Text | gpt-4o [device] | N/A | N/A | N/A | N/A | 25.0 | 50.0 | N/A | N/A |"

@@ -75,3 +75,13 @@ def test_agentic_results_get_a_per_action_type_table_and_figure(tmp_path, capsys
     assert cli_main(["star-report", str(tmp_path), "--out", str(tmp_path / "rep")]) == 0
     assert (tmp_path / "rep" / "steps.png").stat().st_size > 100
     assert "| star_aitz | OS-Atlas-Pro-7B | w/ StaR-style Prompting | 50.00 | 50.00 |" in capsys.readouterr().out
+
+
+def test_limited_runs_are_noted(tmp_path, capsys):
+    metrics = {c: v / 100 for c, v in zip(COLUMNS, ZERO)} | {"star_format_error_rate": 0.01}
+    write_run(tmp_path, {"star_state_control": {"lang": "en", "metrics": metrics, "config": star_config("star_state_control"),
+                                                "original": 8184}},
+              model="gui_hf", model_args="pretrained=OS-Copilot/OS-Atlas-Pro-7B", limit=5)
+    assert cli_main(["star-report", str(tmp_path)]) == 0
+    assert "Note: OS-Atlas-Pro-7B star_state_control: run with --limit 5 (0 of 8184 documents): not the whole benchmark" \
+        in capsys.readouterr().out

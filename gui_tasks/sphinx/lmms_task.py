@@ -21,9 +21,12 @@ import json
 from typing import Any, Mapping, NamedTuple, Sequence
 
 from gui_metrics.lmms_bridge import sample_values
-from gui_tasks.lmms_layout import rounds_of
+from gui_models.generation_core import cut_at_stops
+from gui_tasks.lmms_layout import INTERACTION_KEY, UNTIL_KEY, agentic_rounds, pack_rounds, rounds_of
 from gui_tasks.lmms_rows import RowsTask
+from gui_tasks.errors import DataError
 from gui_tasks.paths import cache_dir
+from gui_tasks.sphinx import family_agents
 from gui_tasks.sphinx.actions import format_action, parse_action
 from gui_tasks.sphinx.hierarchy import DEFAULT_RENDERING, RENDERINGS
 from gui_tasks.sphinx.navigation import NavTask, nav_tasks, to_step, trajectory_record
@@ -33,7 +36,7 @@ from gui_tasks.sphinx.prompts import (MODE_HEADERS, REACT_PROMPT, planner_ground
                                       react_prompt, reflexion_action_prompt, reflexion_reflection_prompt)
 from gui_tasks.sphinx.simulator import Simulator, resolve
 from gui_tasks.sphinx.static_tasks import official_description
-from gui_tasks.sphinx.toggle_tasks import ToggleTask, subtask_scores, table5_tasks
+from gui_tasks.sphinx.toggle_tasks import ToggleTask, subtask_scores, table5_tasks, toggle_kind
 
 MAX_STEPS = 5  # a named parameter recorded in metadata (the paper leaves the limit to the runner)
 ON_FORMAT_ERROR = ("stop", "skip")
@@ -66,20 +69,54 @@ class SphinxNavTask(RowsTask):
             raise ValueError(f"agent must be one of {AGENTS}, got {agent!r}")
         if agent in ("reflexion", "llmplanner") and meta.get("observation", "full_text") not in TEXT_MODES:
             raise ValueError(f"agent {agent} reads text observations only (its official image variant cannot be assembled)")
+        fam = str(meta.get("agent_family") or "")
+        extra: dict[str, Any] = {}
+        if fam:  # an agent in its own format (StaR A.4-A.5): its prompt, parser and frame, on screenshots
+            try:
+                family_agents.check_family(fam)
+            except ValueError as exc:
+                raise DataError(str(exc), file="<task yaml>", field="metadata.agent_family") from exc
+            if agent != "ours" or meta.get("observation", "full_text") != family_agents.OBSERVATION:
+                raise DataError(f"agent_family {fam!r} answers on screenshots in its own format: it needs observation "
+                                f"{family_agents.OBSERVATION!r} and agent 'ours' (got {meta.get('observation')!r}, {agent!r})",
+                                file="<task yaml>", field="metadata.agent_family")
+            extra["agent_family"] = fam  # only then: the documents of the other tasks keep their content (and hashes)
         # the rendering is recorded per document: it numbers the elements of the prompt and so parses the answers
         return [{"id": k, "max_steps": int(meta.get("max_steps", MAX_STEPS)), "observation": meta.get("observation", "full_text"),
-                 "rendering": rendering, "on_format_error": on_error, "agent": agent, "images": []} for k in ids]
+                 "rendering": rendering, "on_format_error": on_error, "agent": agent, "images": [], **extra} for k in ids]
+
+    @classmethod
+    def agentic_rounds(cls, meta: Mapping[str, Any]) -> int:
+        return round_limit(int(meta.get("max_steps", MAX_STEPS)), meta.get("agent", DEFAULT_AGENT))
+
+
+def round_limit(max_steps: int, agent: str) -> int:
+    """Most model calls of one episode: one per step (ours, ReAct); Reflexion reflects after each action and
+    LLM-Planner plans at most once per grounded step, so two per step. Bounds lmms-eval's agentic loop
+    (``max_agentic_steps``), which otherwise stops at 12 rounds without telling the task."""
+    return max_steps if agent in ("ours", "react") else 2 * max_steps
 
 
 def _agent(doc: Mapping[str, Any]) -> str:
     return doc.get("agent") or DEFAULT_AGENT
 
 
-def read_output(doc: Mapping[str, Any], text: str):
-    """``(status, action)`` of one model output, read the way the document's agent reads it."""
+def read_output(doc: Mapping[str, Any], text: str, obs: Any = None):
+    """``(status, action)`` of one model output, read the way the document's agent reads it (an agent family reads its
+    points on the observation ``obs`` it answered: the screen's size and, for typing, its editable field)."""
+    if doc.get("agent_family"):
+        return family_agents.read(doc["agent_family"], text, obs.hierarchy, _size(obs))
     if _agent(doc) != "ours":  # the official agents read AgentBase.parse_action's fenced action
         return parse_react_action(text, by_point=doc["observation"] == "screenshot")
     return parse_action(text)
+
+
+def _size(obs: Any) -> tuple[int, int]:
+    """The screen size in pixels of an observation (the simulator's screen; a device's hierarchy)."""
+    screen = getattr(obs, "screen", None)
+    if screen is not None:
+        return tuple(screen.size)  # type: ignore[return-value]
+    return tuple(obs.hierarchy.size)  # type: ignore[return-value]
 
 
 def _task(doc: Mapping[str, Any]) -> ToggleTask:
@@ -106,6 +143,7 @@ class Replay(NamedTuple):
     said: str
     plans: tuple = ()
     plan_idx: int = 0
+    seen: tuple = ()  # the observation before each action taken (an agent family's history screenshots)
 
 
 def replay(doc: Mapping[str, Any], outputs: Sequence[str]) -> Replay:
@@ -117,6 +155,7 @@ def replay(doc: Mapping[str, Any], outputs: Sequence[str]) -> Replay:
     calls, phase, before, said = 0, "plan" if planner else "act", "", "None"
     plans: list[str] = []
     plan_idx = 0
+    seen: list = []
     for text in outputs:
         if calls >= doc["max_steps"]:
             break
@@ -149,7 +188,7 @@ def replay(doc: Mapping[str, Any], outputs: Sequence[str]) -> Replay:
                 calls += 1  # the agent returns 'press [replan]' for this step: no device action, no reflection next
             continue
         calls += 1
-        status, act = read_output(doc, text)
+        status, act = read_output(doc, text, obs)
         if status != "parsed":
             errors += 1
             if doc.get("on_format_error", "stop") == "stop":
@@ -159,8 +198,9 @@ def replay(doc: Mapping[str, Any], outputs: Sequence[str]) -> Replay:
         sim_act = resolve(obs, act, _rendering(doc))
         steps.append(to_step(obs, sim_act))
         taken.append(act)
+        seen.append(obs)
         if act["type"] == "stop":
-            return Replay(sim, steps, errors, True, taken, calls, phase, before, said, tuple(plans), plan_idx)
+            return Replay(sim, steps, errors, True, taken, calls, phase, before, said, tuple(plans), plan_idx, tuple(seen))
         if reflexion:
             before, said, phase = render_text(obs.hierarchy, doc["observation"], rendering=_rendering(doc)), react_block(str(text)), "reflect"
         if planner:
@@ -168,7 +208,7 @@ def replay(doc: Mapping[str, Any], outputs: Sequence[str]) -> Replay:
             phase = "plan" if plan_idx >= len(plans) else "ground"
         obs = sim.act(sim_act)
     steps.append(to_step(obs, {"type": "stop", "reason": reason}))
-    return Replay(sim, steps, errors, ended, taken, calls, phase, before, said, tuple(plans), plan_idx)
+    return Replay(sim, steps, errors, ended, taken, calls, phase, before, said, tuple(plans), plan_idx, tuple(seen))
 
 
 def _rendering(doc: Mapping[str, Any]) -> str:
@@ -224,9 +264,12 @@ def _prompt(doc: Mapping[str, Any], sim: Simulator, taken: Sequence[Mapping[str,
                                header=MODE_HEADERS[mode].format(w=obs.screen.size[0], h=obs.screen.size[1]), observation=body)
 
 
-def _images(doc: Mapping[str, Any], sim: Simulator) -> list:
+def _images(doc: Mapping[str, Any], sim: Simulator, seen: Sequence[Any] = ()) -> list:
     obs = sim.observe()
     mode = doc["observation"]
+    if doc.get("agent_family"):  # the family's earlier screenshots (UI-TARS: four, A.5), then the current one
+        keep = family_agents.history_images(doc["agent_family"])
+        return [o.screenshot() for o in (list(seen)[-keep:] if keep else [])] + [obs.screenshot()]
     return render_images(obs.screenshot() if mode not in TEXT_MODES else None, obs.hierarchy, mode, rendering=_rendering(doc))
 
 
@@ -238,11 +281,20 @@ def doc_to_visual(doc: Mapping[str, Any]) -> list:
 
 def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None, previous_output: Sequence[str] | None = None,
                 round_idx: int | None = None, **_: Any):
-    """Round 0: the first prompt. Later rounds: ``(visuals, text, terminal, previous_output, info)``."""
+    """Round 0: the first prompt. Later rounds: ``(visuals, text, terminal, previous_output, info)``.
+
+    Under lmms-eval's agentic loop (``lmms_eval_specific_kwargs[INTERACTION_KEY] == "agentic"``, set by ``RowsTask``
+    for backends without multi-round generation) the terminal round also appends ``pack_rounds(outputs)``."""
     outs = list(previous_output or [])
+    kwargs = lmms_eval_specific_kwargs if isinstance(lmms_eval_specific_kwargs, Mapping) else {}
+    agentic = kwargs.get(INTERACTION_KEY) == "agentic"
+    if agentic:  # the backend may have ignored the task's stop strings; our multi-round backends cut at them
+        outs = [cut_at_stops(str(o), kwargs.get(UNTIL_KEY)) for o in outs]
     r = replay(doc, outs)
     agent = _agent(doc)
-    if agent == "reflexion":
+    if doc.get("agent_family"):
+        text = family_agents.prompt(doc["agent_family"], _task(doc).instruction, outs[: r.calls], _size(r.sim.observe()))
+    elif agent == "reflexion":
         text = _reflexion_prompt(doc, r)
     elif agent == "llmplanner":
         text = _planner_prompt(doc, r)
@@ -253,7 +305,10 @@ def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Any = None, p
     if round_idx is None:
         return text
     terminal = r.ended or r.calls >= doc["max_steps"]
-    return _images(doc, r.sim), text, terminal, outs, None
+    # lmms-eval's agentic loop keeps only its last output: the terminal round hands it every round (pack_rounds)
+    if agentic and (terminal or len(outs) >= round_limit(doc["max_steps"], agent)):
+        return [], "", True, [*outs, pack_rounds(outs)], None
+    return _images(doc, r.sim, r.seen), text, terminal, outs, None
 
 
 def doc_to_target(doc: Mapping[str, Any]) -> str:
@@ -261,7 +316,8 @@ def doc_to_target(doc: Mapping[str, Any]) -> str:
 
 
 def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any]:
-    outs = rounds_of(results)  # a list, a tuple, or lmms-eval's text of a tuple
+    outs = rounds_of(results)  # a list, a tuple, lmms-eval's text of a tuple, or the agentic loop's pack_rounds
+    interaction = "agentic" if agentic_rounds(results) is not None else "multi_round"
     if _agent(doc) == "ours" or _agent(doc) == "react":  # one round per step; the other agents' extra rounds: replay
         outs = outs[: doc["max_steps"]]
     sim, steps, errors = replay(doc, outs)[:3]
@@ -272,13 +328,20 @@ def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any
         # StaR A.4: one check per subtask on the final state (partial credit = ACP)
         rec = trajectory_record(NavTask(t, ()), steps, format_errors=errors)
         rec["satisfied"] = subtask_scores(t, sim)
+        rec["toggle_kind"] = toggle_kind(t)  # StaR Table 5 reads Verify, normal and composite tasks apart
     rec["observation"] = doc["observation"]
     rec["rendering"] = _rendering(doc)
     rec["agent"] = _agent(doc)
+    rec["interaction"] = interaction
+    if doc.get("agent_family"):
+        rec["agent_family"] = doc["agent_family"]
+        rec.update(family_agents.frames(doc["agent_family"], _size(sim.observe()))[2])  # frame, frame_source (budget)
     out = cache_dir() / "sphinx_trajectories"
     out.mkdir(parents=True, exist_ok=True)
-    name = doc["id"].replace("/", "__") + f"__{doc['observation']}__{_rendering(doc)}" + ("" if _agent(doc) == "ours" else f"__{_agent(doc)}") + ".json"
-    (out / name).write_text(json.dumps({"id": doc["id"], "observation": doc["observation"], "rendering": _rendering(doc), "agent": _agent(doc), "outputs": outs, "record": rec,
+    name = (doc["id"].replace("/", "__") + f"__{doc['observation']}__{_rendering(doc)}" + ("" if _agent(doc) == "ours" else f"__{_agent(doc)}")
+            + (f"__{doc['agent_family']}" if doc.get("agent_family") else "") + ".json")
+    (out / name).write_text(json.dumps({"id": doc["id"], "observation": doc["observation"], "rendering": _rendering(doc), "agent": _agent(doc),
+                                        "agent_family": doc.get("agent_family", ""), "outputs": outs, "record": rec,
                                         "steps": [{"activity": s.activity, "action": s.action} for s in steps]},
                                        indent=1, default=list), encoding="utf-8")
     return sample_values({"trajectory"}, rec)

@@ -3,11 +3,14 @@
 Tables (percentages): 4 (SR/ACP per task group, text vs vision), 5 (SR/ACP per observation mode),
 6 (knowledge probing, Original/Repaired), 7 (completion judgment: Continue., Stop., Perfect. per modality),
 8 (grounding, Original/Repaired per modality), 9 (instruction-following failure rates: repetition and format
-error from navigation runs, focused context). Modality is read from each task's observation mode:
-Tables 4/5 pair "Text" with the full accessibility tree and "Vision" with the annotated image (Table 5's
-GPT-4o rows equal Table 4's: 28.7 and 8.6), Tables 7/8 pair "Vision" with the plain screenshot; both
-are named parameters (``TEXT_MODE``, ``NAV_VISION_MODE``, ``STATIC_VISION_MODE``). A row is a model
-with the data source (official or synthetic) in brackets.
+error from navigation runs, focused context), and ``star_table5`` (StaR A.4 toggle tasks read per kind: normal,
+Verify, composite partial credit; a model that never acts passes every Verify task and nothing else). Modality is
+read from each task's observation mode: Tables 4/5 pair "Text" with the full accessibility tree and "Vision" with
+the annotated image (Table 5's GPT-4o rows equal Table 4's: 28.7 and 8.6), Table 7 pairs "Vision" with the plain
+screenshot, Table 8 with the Set-of-Mark screenshot (``sphinx_grounding_som``: the element ids the grounding answers
+name are drawn on it); all are named parameters (``TEXT_MODE``, ``NAV_VISION_MODE``, ``STATIC_VISION_MODE``,
+``GROUNDING_VISION_MODE``). A row is a model with the data source (official or synthetic) in brackets, then the
+rendering and the agent when they are not the defaults. Runs made with ``--limit`` are noted under every table.
 """
 
 from __future__ import annotations
@@ -20,13 +23,14 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from gui_tasks.results_io import RunResults, find_result_files, load_results, skipped_rows_notes
+from gui_tasks.results_io import RunResults, find_result_files, limited_notes, load_results, skipped_rows_notes
 
-TEXT_MODE, NAV_VISION_MODE, STATIC_VISION_MODE = "full_text", "set_of_mark", "screenshot"
+TEXT_MODE, NAV_VISION_MODE, STATIC_VISION_MODE, GROUNDING_VISION_MODE = "full_text", "set_of_mark", "screenshot", "set_of_mark"
+SOURCES = ("simulator", "device", "official", "synthetic")
 MODES = ("simplified_text", "full_text", "set_of_mark", "screenshot")
 MODE_TITLES = {"simplified_text": "simplified accessibility tree", "full_text": "full accessibility tree",
                "set_of_mark": "annotated image", "screenshot": "image"}
-NAV_GROUPS = {"nav": "Navigation tasks", "toggle": "Toggle tasks (StaR A.4)"}
+NAV_GROUPS = {"nav": "Navigation tasks", "toggle": "Toggle tasks (StaR A.4)", "user": "User tasks (device)"}
 
 Cells = dict[str, float]  # column -> value in [0, 1] (NaN when missing)
 
@@ -40,10 +44,11 @@ def _rows(runs: Sequence[RunResults]) -> dict[str, dict[tuple[str, str, str], di
             if t.is_group or md.get("benchmark") not in ("sphinx", "sphinx_sim"):
                 continue
             kind = "navigation" if md.get("benchmark") == "sphinx_sim" else str(md.get("kind"))
-            source = "simulator" if kind == "navigation" else str(md.get("source", "?"))
+            source = str(md.get("source", "simulator")) if kind == "navigation" else str(md.get("source", "?"))
             # the paper-prose twins get their own rows (results from before renderings had names carry none)
             label = f"{run.model_label} [{source}]" + (f" [{md['rendering']}]" if md.get("rendering", "official") != "official" else "")
             label += f" [agent {md['agent']}]" if md.get("agent", "ours") != "ours" else ""  # the official agents: own rows
+            label += f" [agent_family {md['agent_family']}]" if md.get("agent_family") else ""  # agents in their own format
             key = (label, str(md.get("observation", TEXT_MODE)), str(md.get("subset", "")))
             out.setdefault(kind, {}).setdefault(key, {}).update(t.metrics)
     return out
@@ -64,7 +69,7 @@ def _labels(data: Mapping[tuple[str, str, str], Any]) -> list[str]:
 
 def table4(data: Mapping[tuple[str, str, str], dict[str, float]]) -> str:
     """Rows (modality, model); per task group and All: SR, ACP. "All" is the ``sphinx_sim`` (all) task."""
-    groups = [*NAV_GROUPS, "all"]
+    groups = [g for g in NAV_GROUPS if g != "user" or any(k[2] == "user" for k in data)] + ["all"]  # device runs: a column
     head = ["Modality", "Model"] + [f"{NAV_GROUPS.get(g, 'All tasks')} {m} (%)" for g in groups for m in ("SR", "ACP")]
     rows = []
     for modality, mode in (("Text", TEXT_MODE), ("Vision", NAV_VISION_MODE)):
@@ -101,12 +106,13 @@ def table6(data: Mapping[tuple[str, str, str], dict[str, float]]) -> str:
     return _table(head, rows)
 
 
-def _by_modality(data: Mapping[tuple[str, str, str], dict[str, float]], keys: Sequence[str], titles: Sequence[str]) -> str:
+def _by_modality(data: Mapping[tuple[str, str, str], dict[str, float]], keys: Sequence[str], titles: Sequence[str],
+                 vision: str = STATIC_VISION_MODE) -> str:
     head = ["Model"] + [f"{mod} {t}" for mod in ("Text", "Vision") for t in titles]
     rows = []
     for label in _labels(data):
         cells = []
-        for mode in (TEXT_MODE, STATIC_VISION_MODE):
+        for mode in (TEXT_MODE, vision):
             m = data.get((label, mode, ""), {})
             cells += [_pct(m.get(k)) for k in keys]
         rows.append([label] + cells)
@@ -118,24 +124,55 @@ def table7(data) -> str:
 
 
 def table8(data) -> str:
-    return _by_modality(data, ("sphinx_grounding_acc_original", "sphinx_grounding_acc_repaired"), ("Original (%)", "Repaired (%)"))
+    return _by_modality(data, ("sphinx_grounding_acc_original", "sphinx_grounding_acc_repaired"), ("Original (%)", "Repaired (%)"),
+                        vision=GROUNDING_VISION_MODE)
+
+
+def _without_source(label: str) -> tuple[str, str]:
+    """``(model, rest)`` of a row label ``model [source][ [rendering]][ [agent X]]``: the source bracket taken out."""
+    for source in SOURCES:
+        head, sep, rest = label.partition(f" [{source}]")
+        if sep:
+            return head, rest
+    return label, ""
 
 
 def table9(nav: Mapping[tuple[str, str, str], dict[str, float]], focused: Mapping[tuple[str, str, str], dict[str, float]]) -> str:
     """Failure rates (%): repetition and format error of the text-modality navigation runs, focused context.
 
-    Models are matched by name (the bracketed source differs: simulator runs vs the synthetic focused set)."""
-    def base(label: str) -> str:
-        return label.rsplit(" [", 1)[0]
-
-    names = sorted({base(k[0]) for k in nav} | {base(k[0]) for k in focused})
+    Models are matched by name (the bracketed source differs: simulator runs vs the synthetic focused set); a
+    navigation row keeps its rendering and agent (``[agent react]``: the official ReAct agent's failures are its own),
+    the focused-context column is the model's (it has no agent)."""
+    rows_nav = {"".join(_without_source(lab)): m for (lab, mode, sub), m in nav.items() if mode == TEXT_MODE and sub == "all"}
+    focus = {_without_source(lab)[0]: m for (lab, _mode, _s), m in focused.items()}
+    model_of = {"".join(_without_source(lab)): _without_source(lab)[0] for (lab, _m, _s) in nav}
+    names = sorted(set(model_of) | set(focus))
     rows = []
     for name in names:
-        n = next((m for (lab, mode, sub), m in nav.items() if base(lab) == name and mode == TEXT_MODE and sub == "all"), {})
-        f = next((m for (lab, _mode, _s), m in focused.items() if base(lab) == name), {})
+        n = rows_nav.get(name, {})
+        f = focus.get(model_of.get(name, name), {})
         rows.append([name, _pct(n.get("sphinx_repetition_rate")), _pct(n.get("sphinx_format_error_rate")),
                      _pct(f.get("sphinx_focused_failure_rate"))])
     return _table(["Model", "Repetition", "Format Error", "Focused Context"], rows)
+
+
+def star_table5(data: Mapping[tuple[str, str, str], dict[str, float]]) -> str:
+    """StaR A.4 toggle tasks per kind (%), per model and observation: normal tasks' SR, Verify tasks' SR (a model that
+    never acts scores 100 there and 0 on normal tasks), composite tasks' mean success with partial credit, the mean
+    success of all toggle tasks (A.4's score, = ACP) and the format-error rate. Read from the toggle tasks
+    (``sphinx_sim_toggle*``), else from the all-tasks runs (the per-kind metrics count toggle episodes only)."""
+    head = ["Model", "Observation", "Normal SR (%)", "Verify SR (%)", "Composite (%)", "All toggle tasks (%)", "Format Error (%)"]
+    rows = []
+    for label in _labels(data):
+        for mode in MODES:
+            m = data.get((label, mode, "toggle"))
+            if m is None and any(k in data.get((label, mode, "all"), {}) for k in ("toggle_normal_sr", "toggle_verify_sr")):
+                m = {k: v for k, v in data[(label, mode, "all")].items() if k.startswith("toggle_")}
+            if m is None:
+                continue
+            rows.append([label, MODE_TITLES[mode], _pct(m.get("toggle_normal_sr")), _pct(m.get("toggle_verify_sr")),
+                         _pct(m.get("toggle_composite_score")), _pct(m.get("sphinx_acp")), _pct(m.get("sphinx_format_error_rate"))])
+    return _table(head, rows)
 
 
 def build_report(runs: Sequence[RunResults]) -> dict[str, str]:
@@ -144,6 +181,8 @@ def build_report(runs: Sequence[RunResults]) -> dict[str, str]:
     out = {}
     if "navigation" in by:
         out["table4"], out["table5"] = table4(by["navigation"]), table5(by["navigation"])
+        if any(sub in ("toggle", "all") for (_l, _m, sub) in by["navigation"]):
+            out["star_table5"] = star_table5(by["navigation"])
     if "knowledge" in by:
         out["table6"] = table6(by["knowledge"])
     if "completion" in by:
@@ -212,7 +251,7 @@ def trajectory_viewer(doc: Mapping[str, Any], outputs: Sequence[str], out: Path)
     for text in list(outputs)[: doc.get("max_steps", len(outputs))]:
         img = obs.screenshot().convert("RGB")
         d = ImageDraw.Draw(img)
-        status, act = read_output(doc, text)  # as the document's agent read it
+        status, act = read_output(doc, text, obs)  # as the document's agent read it
         captions.append(f"{status}: {str(text).strip().splitlines()[-1][:60] if str(text).strip() else ''}")
         frames.append(img)
         if act is None:
@@ -257,7 +296,7 @@ def render_trajectories(folder: Path, out: Path) -> list[Path]:
         doc = {"id": saved["id"], "observation": saved.get("observation", TEXT_MODE), "max_steps": len(saved["outputs"]),
                "on_format_error": saved.get("on_format_error", "stop"),
                "rendering": saved.get("rendering", "paper-prose"),  # files from before renderings had names: prose ids
-               "agent": saved.get("agent", "ours")}
+               "agent": saved.get("agent", "ours"), **({"agent_family": saved["agent_family"]} if saved.get("agent_family") else {})}
         _png, page = trajectory_viewer(doc, saved["outputs"], out / f.stem)
         pages.append(page)
     links = "".join(f"<li><a href='{p.name}'>{html.escape(p.stem)}</a></li>" for p in pages)
@@ -267,7 +306,8 @@ def render_trajectories(folder: Path, out: Path) -> list[Path]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``gui-eval sphinx-report PATH... [--out DIR] [--trajectories DIR]``."""
-    ap = argparse.ArgumentParser(prog="gui-eval sphinx-report", description="SPHINX Tables 4-9, capability chart, trajectory viewer.")
+    ap = argparse.ArgumentParser(prog="gui-eval sphinx-report", description="SPHINX Tables 4-9, StaR Table 5 toggle tasks per "
+                                 "kind, capability chart, trajectory viewer.")
     ap.add_argument("paths", nargs="*", help="lmms-eval *_results.json files or folders holding them (searched recursively)")
     ap.add_argument("--out", default=None, help="write table4.md ... table9.md and capabilities.png into this folder")
     ap.add_argument("--trajectories", default=None, help="render the trajectory files of this folder (navigation tasks write "
@@ -284,7 +324,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.paths and not tables:
         print(f"gui-eval sphinx-report: no SPHINX result in {', '.join(args.paths)} ({len(runs)} results file(s))", file=sys.stderr)
         return 1
-    notes = skipped_rows_notes(runs, "sphinx")
+    notes = skipped_rows_notes(runs, "sphinx") + limited_notes(runs, ("sphinx", "sphinx_sim"))
     if notes:  # a table over a copy with skipped rows is not the benchmark's: say so beside every table
         tables = {name: md + "".join(f"\nNote: {n}\n" for n in notes) for name, md in tables.items()}
     for name, md in tables.items():

@@ -391,6 +391,16 @@ class Simulator:
         elif el.target:
             self.page = el.target
 
+    def open_app(self, name: Any) -> None:
+        """Open an app by name (an agent family's OPENAPP; the launcher's label or the app's key, any case), at its
+        first page as tapping its launcher icon does; an unknown name changes nothing."""
+        if not isinstance(name, str):
+            return
+        wanted = name.strip().lower()
+        app = next((a for a, label in APP_NAMES.items() if wanted in (a, label.lower())), None)
+        if app is not None:
+            self.app, self.page = app, ROOTS[app]
+
     def back(self) -> None:
         if (self.app, self.page) == HOME:
             return
@@ -463,7 +473,8 @@ class Simulator:
         field's text. ``{"type": "swipe", "element" | "point", "direction": "up" | "down" | "left" | "right"}`` or
         ``{"type": "swipe", "point": (x1, y1), "to": (x2, y2)}`` is a finger drag (see ``swipe``).
         ``{"type": "back" | "home" | "restart" | "enter" | "wait" | "stop"}``: restart reopens the app's first
-        page with its transient UI state cleared; enter submits a filled search field; wait and stop change nothing."""
+        page with its transient UI state cleared; enter submits a filled search field; wait and stop change nothing.
+        ``{"type": "open", "text": app}`` (an agent family's OPENAPP, not in Table 2) opens an app (``open_app``)."""
         self.steps += 1
         if not isinstance(action, Mapping):
             return self.observe()
@@ -483,6 +494,8 @@ class Simulator:
             self.back()
         elif kind == "home":
             self.app, self.page = HOME
+        elif kind == "open":
+            self.open_app(action.get("text"))
         elif kind == "restart" and self.app != HOME[0]:
             self._forget(self.app)
             self.page = ROOTS[self.app]

@@ -69,6 +69,19 @@ def subtask_scores(task: ToggleTask, sim: Simulator) -> list[bool]:
     return [ok(k, w) for k, w in task.goals]
 
 
+TOGGLE_KINDS = ("normal", "verify", "composite")
+
+
+def toggle_kind(task: ToggleTask) -> str:
+    """``composite`` (several subtasks, partial credit), ``verify`` (the initial state already satisfies the goal:
+    StaR's Verify variants, passed by doing nothing) or ``normal`` (one subtask, the state must change)."""
+    if len(task.goals) > 1:
+        return "composite"
+    sim = Simulator()
+    sim.reset(task.initial)
+    return "verify" if all(subtask_scores(task, sim)) else "normal"
+
+
 def score(task: ToggleTask, sim: Simulator) -> float:
     """A.4 task success in [0, 1]: fraction of satisfied subtasks in the final state."""
     s = subtask_scores(task, sim)
@@ -160,4 +173,4 @@ def oracle_policy(task: ToggleTask) -> Policy:
     return lambda instruction, obs: next(plan, {"type": "stop"})
 
 
-__all__ = ["ToggleTask", "table5_tasks", "score", "run", "do_nothing", "oracle_actions", "oracle_policy", "HOME"]
+__all__ = ["ToggleTask", "TOGGLE_KINDS", "toggle_kind", "table5_tasks", "score", "run", "do_nothing", "oracle_actions", "oracle_policy", "HOME"]

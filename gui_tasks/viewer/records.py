@@ -45,6 +45,8 @@ def outcome(benchmark: str, record: Mapping[str, Any]) -> tuple[str, str]:
     if not record:
         return "unscored", ""
     if benchmark == "sphinx_sim" or "satisfied" in record and "n_actions" in record:
+        if record.get("not_run"):  # a device episode that could not run (device dropped, app missing)
+            return "unscored", f"not run: {record['not_run']}"
         sat = list(record.get("satisfied") or [])
         ok = bool(sat) and all(sat)
         if not ok and record.get("format_errors"):

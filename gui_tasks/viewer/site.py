@@ -309,7 +309,7 @@ def _why(entry: Entry) -> str:
 def _sample_body(site: Site, entry: Entry) -> str:
     doc, rec = entry.doc, entry.record
     parts = []
-    if entry.benchmark == "sphinx_sim" and doc is not None:
+    if entry.benchmark == "sphinx_sim" and doc is not None and "package" not in doc:  # a device episode: no replay
         parts.append(_trajectory(site, entry))
     elif doc is not None and entry.benchmark in GROUNDING:
         parts.append(_figure(site, doc["image"], grounding_shapes(doc, rec),

@@ -78,7 +78,7 @@ def sphinx_episode(doc: Mapping[str, Any], outputs: Sequence[str]) -> list[StepV
         if act is not None:
             status = "parsed"
         elif after.errors > before.errors:
-            status = read_output(doc, text)[0] if before.phase in ("act", "ground") else "malformed"
+            status = read_output(doc, text, obs)[0] if before.phase in ("act", "ground") else "malformed"
         else:
             status = before.phase  # a Reflexion reflection or an LLM-Planner plan: no action on the device
         view = StepView(k, obs.screenshot(), text, status, act, verdicts=verdicts(after))
