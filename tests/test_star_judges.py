@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -179,3 +180,43 @@ def test_aitw_judge_on_aitz(data):
     assert score(docs[1], "Action: TYPE [anything]")["exact"]  # typed text is not compared
     assert score(docs[3], "Action: SCROLL [DOWN]")["exact"]  # the gold drag is vertical: the main axis matches
     assert not score(docs[3], "Action: SCROLL [LEFT]")["exact"]
+
+
+# --- metrics ---------------------------------------------------------------------------------------------------------
+
+def _rec(ep, exact, **kw):
+    return {"dataset": "gui_odyssey", "episode_id": ep, "category": kw.pop("category", "CLICK"), "type_match": kw.pop("tm", True),
+            "exact": exact, "status": "parsed", **kw}
+
+
+def test_episode_success_needs_every_step_and_odyssey_counts_unscored_steps():
+    from gui_metrics.agentic import step_rates
+
+    recs = [_rec("a", True), _rec("a", True), _rec("b", True), _rec("b", False), _rec("c", True)]
+    assert step_rates(recs)["step_success_rate"] == pytest.approx(2 / 3)
+    # under the odyssey judge an episode with a recent-apps step (no action here can match it) fails
+    ody = [_rec("a", True, judge="odyssey", episode_steps_unscored=1), _rec("c", True, judge="odyssey")]
+    assert step_rates(ody)["step_success_rate"] == pytest.approx(1 / 2)
+
+
+def test_category_mean_success_and_grounding_accuracy():
+    from gui_metrics.agentic import step_rates
+
+    recs = [_rec("a", True, episode_category="Multi_Apps"), _rec("b", False, episode_category="Multi_Apps"),
+            _rec("c", True, episode_category="Web_Shopping"), _rec("d", False, tm=False, episode_category="Web_Shopping"),
+            _rec("e", False, tm=True, category="TYPE", episode_category="Web_Shopping")]
+    r = step_rates(recs)
+    assert r["step_category_mean_success_rate"] == pytest.approx((1 / 2 + 1 / 3) / 2)
+    assert r["step_grounding_acc"] == pytest.approx(2 / 3)  # clicks a, b, c type-matched; d not; e is no click
+
+
+def test_star_per_type_rates_with_press_and_scroll_aggregates():
+    from gui_metrics.agentic import step_rates
+
+    recs = [_rec("a", True, judge="star", judge_type="PRESSBACK"), _rec("a", False, tm=False, judge="star", judge_type="PRESSHOME"),
+            _rec("b", True, judge="star", judge_type="SCROLLUP"), _rec("b", False, judge="star", judge_type="SCROLLDOWN"),
+            _rec("c", True, judge="star", judge_type="ENTER")]
+    r = step_rates(recs)
+    assert r["star_press_amr"] == 0.5 and r["star_press_tmr"] == 0.5 and r["star_pressback_amr"] == 1.0
+    assert r["star_scroll_amr"] == 0.5 and r["star_scroll_tmr"] == 1.0 and r["star_enter_amr"] == 1.0
+    assert math.isnan(r["star_click_amr"])

@@ -287,7 +287,7 @@ def odyssey_action(step: Mapping[str, Any], *, gesture_to_scroll: GestureToScrol
             dx, dy = float(x2) - float(x1), float(y2) - float(y1)
             # |dx| = |dy| is vertical: GUI-Odyssey data/format_converter.py (decode_action) and StaR's
             # convertGuiOdysseyAction both take the horizontal word only when |dx| > |dy|
-            word = ("RIGHT" if dx > 0 else "LEFT") if abs(dx) > abs(dy) else ("DOWN" if dy > 0 else "UP")
+            word = ("RIGHT" if dx > 0 else "LEFT") if abs(dx) > abs(dy) else ("UP" if dy < 0 else "DOWN")
             return Action("SCROLL", direction=scroll_direction(word, True, gesture_to_scroll))
         if kind in ("TYPE", "TEXT"):
             return Action("TYPE", text=str(info or ""))

@@ -222,8 +222,8 @@ def _odyssey(doc: Mapping[str, Any], parsed: Action | None, geo: Geometry) -> Ve
     data = raw(doc)
     if parsed is None or _odyssey_name(parsed) != _odyssey_name(gold):
         return Verdict(False, False, parsed.type if parsed else None, gold.type, gold.type)
-    if gold.type == "TYPE":
-        ok = odyssey_text_match(gold.text or "", parsed.text or "")
+    if gold.type == "TYPE":  # simple_decode keeps what follows "TYPE:" up to the next colon, on both sides
+        ok = odyssey_text_match((gold.text or "").split(":")[0], (parsed.text or "").split(":")[0])
     elif gold.type == "SCROLL":
         ok = (parsed.direction or "").lower() == (gold.direction or "").lower()
     elif gold.type in ("CLICK", "LONG_PRESS"):
