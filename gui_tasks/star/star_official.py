@@ -22,7 +22,7 @@ import math
 import re
 from typing import Any, Mapping, Sequence
 
-from gui_models.coords import MAX_NUMBER_CHARS
+from gui_models.coords import MAX_COORD, MAX_NUMBER_CHARS
 from gui_models.actions import Action
 
 # qwen_translate_action's fixed strings -> StaR ActionType names (evaluator/utils.py)
@@ -64,9 +64,12 @@ def star_kind(atlas: str | None) -> tuple[str, tuple[float, float] | None, str |
             if not m:
                 return kind, None, None, None
             try:
-                return kind, (float(m.group(1)), float(m.group(2))), None, None
+                x, y = float(m.group(1)), float(m.group(2))
             except ValueError as exc:
                 raise Raised(str(exc)) from exc
+            if not all(math.isfinite(v) and abs(v) <= MAX_COORD for v in (x, y)):
+                return kind, None, None, None  # ours: out-of-range numbers are format errors (the verdict is (no, no))
+            return kind, (x, y), None, None
     return "NONEACTION", None, None, None
 
 
