@@ -220,3 +220,22 @@ def test_star_per_type_rates_with_press_and_scroll_aggregates():
     assert r["star_press_amr"] == 0.5 and r["star_press_tmr"] == 0.5 and r["star_pressback_amr"] == 1.0
     assert r["star_scroll_amr"] == 0.5 and r["star_scroll_tmr"] == 1.0 and r["star_enter_amr"] == 1.0
     assert math.isnan(r["star_click_amr"])
+
+
+# --- os_atlas --------------------------------------------------------------------------------------------------------
+
+def test_os_atlas_judge_reads_after_lowercase_actions_and_takes_the_first_two_digit_runs(data):
+    click = rows("androidcontrol", judge="os_atlas")[1]  # gold (879.6, 250) -> CLICK <point>[[880,250]]</point>
+    assert score(click, "thoughts:\nx\nactions:\nCLICK <point>[[880,390]]</point>")["exact"]  # d = 140
+    assert not score(click, "thoughts:\nx\nactions:\nCLICK <point>[[880,391]]</point>")["exact"]
+    assert not score(click, "Thoughts:\nx\nActions:\nCLICK <point>[[880,250]]</point>")["type_match"]
+    # "[[880.4, 250.6]]": the digit runs are 880, 4 -> 246 units away
+    assert not score(click, "thoughts:\nx\nactions:\nCLICK <point>[[880.4, 250.6]]</point>")["exact"]
+    typed = rows("androidcontrol", judge="os_atlas")[3]  # TYPE [cafes nearby]: F1 of the second words
+    assert score(typed, "thoughts:\nx\nactions:\nTYPE [cafes far away]")["exact"]
+    assert not score(typed, "thoughts:\nx\nactions:\nTYPE [nearby cafes]")["exact"]
+
+
+def test_os_atlas_judge_is_not_defined_for_aitz(data):
+    with pytest.raises(DataError, match="not defined for aitz"):
+        rows("aitz", judge="os_atlas")

@@ -12,12 +12,14 @@ the gold is derived from the dataset's own fields (``doc["judge_data"]``), how t
   lower-cased exact; scroll by direction; OPENAPP stemmed substring); ``match_rule`` picks the variant.
 - ``aitw``: google-research ``android_in_the_wild/action_matching.py`` (used for AITZ by CoAT).
 - ``odyssey``: OpenGVLab/GUI-Odyssey ``src/eval_mm/GUIOdyssey_action_matching.py`` + ``evaluate_GUIOdyssey.py``.
+- ``os_atlas``: OS-Copilot/OS-Atlas ``eval/eval_scripts/{android_control,odyssey}/evaluation_unify.py``.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
@@ -33,10 +35,11 @@ JUDGE_DATASETS: dict[str, tuple[str, ...]] = {
     "paper": ("androidcontrol", "aitz", "gui_odyssey", "synthetic"),
     "aitw": ("aitz",),
     "odyssey": ("gui_odyssey",),
+    "os_atlas": ("androidcontrol", "gui_odyssey"),
 }
 JUDGES = tuple(JUDGE_DATASETS)
 # named in issue 27 and not implemented yet: refused with this reason rather than silently scored by another rule
-PLANNED = {"os_atlas": "OS-Atlas eval/ scripts", "qwen_agentcpm": "OpenBMB/AgentCPM-GUI eval/ (Qwen2.5-VL evaluator)",
+PLANNED = {"qwen_agentcpm": "OpenBMB/AgentCPM-GUI eval/ (Qwen2.5-VL evaluator)",
            "guievalkit": "xiaomi-research/guievalkit"}
 DEFAULT_JUDGE = {"androidcontrol": "star", "aitz": "star", "gui_odyssey": "star", "synthetic": "paper"}
 # families whose text StaR's evaluator reads with its own extractor (evaluators.py predictionExtractor)
@@ -110,6 +113,8 @@ def judge_step(judge: str, doc: Mapping[str, Any], response: str | None, parsed_
         return _aitw(doc, parsed_action, geometry)
     if judge == "odyssey":
         return _odyssey(doc, parsed_action, geometry)
+    if judge == "os_atlas":
+        return _os_atlas(doc, response, parsed_action, geometry)
     res = match(parsed_action, gold, geometry, rule=RULES[doc["match_rule"]], boxes=[tuple(b) for b in doc["boxes"]],
                 target_box=tuple(doc["target_box"]) if doc.get("target_box") else None)
     return Verdict(res.type_match, res.exact, parsed_action.type if parsed_action else None, gold.type, gold.type)
@@ -235,3 +240,82 @@ def _odyssey(doc: Mapping[str, Any], parsed: Action | None, geo: Geometry) -> Ve
     else:
         ok = True
     return Verdict(True, ok, parsed.type, gold.type, gold.type)
+
+
+# --- os_atlas --------------------------------------------------------------------------------------------------------
+
+_NUM = re.compile(r"\d+")
+
+
+def os_atlas_action(action: Action | None, geo: Geometry) -> str:
+    """An action in OS-Atlas's test-file format (``eval/data/*_test.jsonl``: ``CLICK <point>[[683,321]]</point>``,
+    ``OPEN_APP [PocketBook]``); points on the 0-1000 grid rounded to integers (the files hold integers; how OS-Atlas
+    rounded is not published)."""
+    if action is None:
+        return "invalid action"
+    if action.point is not None and action.type in ("CLICK", "LONG_PRESS"):
+        x, y = action.point_in("grid1000", geo)
+        return f"{action.type} <point>[[{round(x)},{round(y)}]]</point>"
+    return {"TYPE": f"TYPE [{action.text}]", "SCROLL": f"SCROLL [{action.direction}]",
+            "OPENAPP": f"OPEN_APP [{action.text}]"}.get(action.type, action.type)
+
+
+def _f1(pred: str, gold: str) -> float:
+    """``calculate_f1_score``: F1 of the lower-cased whitespace token sets."""
+    p, g = set(pred.lower().split()), set(gold.lower().split())
+    common = p & g
+    prec = len(common) / len(p) if p else 0.0
+    rec = len(common) / len(g) if g else 0.0
+    return 2 * prec * rec / (prec + rec) if prec + rec else 0.0
+
+
+def _ints(text: str) -> list[int] | None:
+    nums = _NUM.findall(text)
+    if any(len(n) > 32 for n in nums):  # ours: no unbounded digit run is converted (the official int() raises)
+        return None
+    return [int(n) for n in nums]
+
+
+def _os_atlas(doc: Mapping[str, Any], response: str | None, parsed: Action | None, geo: Geometry) -> Verdict:
+    """``evaluation_unify.py``: the answer after ``actions:\\n``; type = the first word; CLICK / LONG_PRESS within 140
+    of the gold on the 0-1000 grid (the first two digit runs of the answer); AndroidControl: OPEN_APP and TYPE equal
+    or F1 of their second words > 0.5, anything else the whole string equal; GUI-Odyssey: TYPE F1 of the whole
+    strings > 0.5, SCROLL the whole string equal, anything else the type. Families other than OS-Atlas are read by
+    our parser and written in OS-Atlas's format."""
+    dataset = doc["dataset"]
+    gold = os_atlas_action(action_from_json(doc["gold"]), geo)
+    if doc["agent_family"] == "os_atlas":
+        parts = (response or "").split("actions:\n")
+        if dataset == "androidcontrol":
+            pred = parts[1].strip("<|im_end|>") if len(parts) > 1 else "invalid action"
+        else:
+            pred = parts[1].strip("<|im_end|>").strip() if len(parts) > 1 else ""
+    else:
+        pred = os_atlas_action(parsed, geo)
+    gt_type = gold.split()[0]
+    if dataset == "androidcontrol":
+        words = pred.split()
+        pred_type = words[0] if words else ""
+    else:
+        pred_type = pred.split(" ")[0].strip(":")
+    if pred_type != gt_type:
+        return Verdict(False, False, pred, gold, gt_type)
+    if gt_type in ("CLICK", "LONG_PRESS"):
+        nums, gnums = _ints(pred), _ints(gold) or [0, 0]
+        if dataset == "androidcontrol":
+            px, py = (nums[0], nums[1]) if nums and len(nums) >= 2 else (-100, -100)
+        else:
+            px, py = (nums[0], nums[1]) if nums and len(nums) == 2 else (0, 0)
+        ok = math.hypot(px - gnums[0], py - gnums[1]) <= 0.14 * 1000
+    elif dataset == "androidcontrol" and gt_type in ("OPEN_APP", "TYPE"):
+        pw, gw = pred.split(), gold.split()
+        ok = pred == gold or (len(pw) > 1 and len(gw) > 1 and _f1(pw[1], gw[1]) > 0.5)
+    elif dataset == "androidcontrol":
+        ok = pred == gold
+    elif gt_type == "TYPE":
+        ok = _f1(pred, gold) > 0.5
+    elif gt_type == "SCROLL":
+        ok = pred == gold
+    else:
+        ok = True
+    return Verdict(True, ok, pred, gold, gt_type)
