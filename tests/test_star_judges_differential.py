@@ -5,7 +5,8 @@ published fields (AndroidControl actions and layout elements, AITZ step rows, GU
 each with model answers and the verdict the official code gave, [type match, exact match] or ``"dropped"`` where the
 official preprocessing writes no step for that family. The verdicts were produced by running the official code
 (ZrW00/StaR ``evaluator/`` + ``dataPreprocessor/``; google-research AITW ``check_actions_match`` as CoAT ships it;
-GUI-Odyssey ``GUIOdyssey_action_matching.py`` with its ``decode_action`` / ``simple_decode``) outside this project;
+GUI-Odyssey ``GUIOdyssey_action_matching.py`` with its ``decode_action`` / ``simple_decode``; OS-Atlas
+``eval/eval_scripts/{android_control,odyssey}/evaluation_unify.py`` run on one-pair prediction files) outside this project;
 only the pairs and verdicts are kept here. Boundaries: clicks at 140 grid units and on box edges, element centres at
 the snapping radii (squared 40, 40, 0.04), taps at 0.04, drags with |dx| = |dy|, text case and similarity, app-name
 forms, the exact output grammar.
