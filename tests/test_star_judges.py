@@ -239,3 +239,39 @@ def test_os_atlas_judge_reads_after_lowercase_actions_and_takes_the_first_two_di
 def test_os_atlas_judge_is_not_defined_for_aitz(data):
     with pytest.raises(DataError, match="not defined for aitz"):
         rows("aitz", judge="os_atlas")
+
+
+# --- properties ------------------------------------------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from gui_tasks.star import judges  # noqa: E402
+
+_TEXT = st.text(alphabet=st.sampled_from(list("ACDEIKLNOPRSTUWY[](),:;'\"{}<>/\\ \n0123456789.-_acdeikmnoprstuwy")), max_size=80)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_TEXT, fam=st.sampled_from(sorted(judges.STAR_READERS)))
+def test_star_readers_never_raise_and_give_a_star_type(text, fam):
+    try:
+        atlas = judges.STAR_READERS[fam](text)
+        kind = star_official.star_kind(atlas)[0]
+    except star_official.Raised:
+        return
+    assert kind in star_official.STAR_TYPES
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("abcd"), st.booleans(), st.booleans()), max_size=30))
+def test_episode_success_is_the_share_of_episodes_with_every_step_exact(recs):
+    from gui_metrics.agentic import step_rates
+
+    rs = [_rec(ep, exact, tm=tm) for ep, exact, tm in recs]
+    r = step_rates(rs)
+    if not rs:
+        assert math.isnan(r["step_success_rate"])
+        return
+    assert 0.0 <= r["step_success_rate"] <= 1.0
+    eps = {ep for ep, _, _ in recs}
+    assert r["step_success_rate"] * len(eps) == pytest.approx(sum(all(e for p, e, _ in recs if p == ep) for ep in eps))

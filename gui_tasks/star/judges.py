@@ -77,13 +77,9 @@ def drop_reason(judge: str, doc: Mapping[str, Any]) -> str | None:
         return f"StaR's preprocessing raises: {exc}"
     if atlas is None:
         return "StaR's convertGuiOdysseyAction writes no action for this step"
-    if dataset in star_official_datasets() and star_official.family_gold(atlas, fam, dataset) is None:
-        return f"StaR writes no {fam} label for {atlas}"
+    if star_official.family_gold(atlas, fam, dataset) is None:
+        return f"StaR writes no {fam} label for {atlas.split(' ')[0]}"
     return None
-
-
-def star_official_datasets() -> tuple[str, ...]:
-    return JUDGE_DATASETS["star"]
 
 
 def star_gold_atlas(dataset: str, data: Mapping[str, Any]) -> str | None:
@@ -215,17 +211,13 @@ def odyssey_text_match(gold: str, pred: str) -> bool:
     return (1 - (_levenshtein(g, p) / n if n else 0.0)) >= TEXT_ANLS_THRESHOLD
 
 
-def _odyssey_name(action: Action) -> str:
-    return {"TYPE": "TYPE", "IMPOSSIBLE": "IMPOSSIBLE"}.get(action.type, action.type)
-
-
 def _odyssey(doc: Mapping[str, Any], parsed: Action | None, geo: Geometry) -> Verdict:
     """``action_matching``: the action names must be equal (the type verdict: the official ``action_type`` count is
     every step but ``action_fail``); TYPE by ``text_matching``, SCROLL by direction, CLICK / LONG_PRESS inside
     ``sam2_bbox`` or within 0.14 of the screen on the 0-1000 grid; every other action by name."""
     gold = action_from_json(doc["gold"])
     data = raw(doc)
-    if parsed is None or _odyssey_name(parsed) != _odyssey_name(gold):
+    if parsed is None or parsed.type != gold.type:
         return Verdict(False, False, parsed.type if parsed else None, gold.type, gold.type)
     if gold.type == "TYPE":  # simple_decode keeps what follows "TYPE:" up to the next colon, on both sides
         ok = odyssey_text_match((gold.text or "").split(":")[0], (parsed.text or "").split(":")[0])
