@@ -77,9 +77,10 @@ def test_each_prompting_plugin_runs_on_the_official_documents(plugin, added, lm,
 
 @pytest.mark.slow
 def test_agentic_tasks_end_to_end_synthetic_with_history_and_official_fixture(tmp_path, tiny_checkpoint, subprocess_env):
-    env = {**subprocess_env, "GUI_ODYSSEY_DATA_DIR": str(Path(__file__).parent / "fixtures" / "star_agentic" / "gui_odyssey")}
+    fix = Path(__file__).parent / "fixtures" / "star_agentic"
+    env = {**subprocess_env, "GUI_ODYSSEY_DATA_DIR": str(fix / "gui_odyssey"), "AITZ_DATA_DIR": str(fix / "aitz")}
     out = tmp_path / "run"
-    tasks = ["star_agentic_synth_ui_tars", "star_gui_odyssey"]
+    tasks = ["star_agentic_synth_ui_tars", "star_gui_odyssey", "star_aitz_judge_aitw"]
     proc, log = run(lmms_eval_command(f"pretrained={tiny_checkpoint},device=cpu", tasks, out, limit=3,
                                       extra=["--gen_kwargs", "max_new_tokens=12"]), env)
     res = results(out)["results"]
@@ -96,3 +97,5 @@ def test_agentic_tasks_end_to_end_synthetic_with_history_and_official_fixture(tm
     assert config["history"] == "ground_truth" and config["judge"] == "star"
     assert config["steps_dropped"] == {}  # OS-Atlas on GUI-Odyssey: StaR writes every step of the fixture
     assert "step_success_rate,none" in res["star_gui_odyssey"] and "star_click_amr,none" in res["star_gui_odyssey"]
+    assert results(out)["configs"]["star_aitz_judge_aitw"]["metadata"]["judge"] == "aitw"
+    assert {r["step_action_acc"]["judge"] for r in samples(out, "star_aitz_judge_aitw")} == {"aitw"}
