@@ -102,6 +102,8 @@ def test_unknown_and_planned_judges_are_refused(data):
         rows("aitz", judge="nope")
     with pytest.raises(DataError, match="not implemented yet"):
         rows("aitz", judge="guievalkit")
+    with pytest.raises(DataError, match="process_ac.py"):
+        rows("androidcontrol", judge="qwen_agentcpm")
 
 
 def test_environment_overrides_the_judge_for_one_run(data, monkeypatch):
@@ -275,3 +277,14 @@ def test_episode_success_is_the_share_of_episodes_with_every_step_exact(recs):
     assert 0.0 <= r["step_success_rate"] <= 1.0
     eps = {ep for ep, _, _ in recs}
     assert r["step_success_rate"] * len(eps) == pytest.approx(sum(all(e for p, e, _ in recs if p == ep) for ep in eps))
+
+
+# --- qwen_agentcpm ---------------------------------------------------------------------------------------------------
+
+def test_qwen_agentcpm_judge_grows_boxes_1_2x_and_treats_every_stop_alike(data):
+    docs = rows("aitz", agent_family="agentcpm_gui", judge="qwen_agentcpm")
+    tap = docs[0]  # gold (0.5, 0.25); box 1: x 11..97 of 108 px -> grown 1.2x: 2.4..105.6 px = 22.2..977.8 grid
+    assert score(tap, '{"POINT":[970,210]}')["exact"] and not score(tap, '{"POINT":[985,210]}')["exact"]
+    assert score(docs[-1], '{"STATUS":"impossible"}')["exact"]  # COMPLETE gold, "stop" either way
+    assert score(docs[-1], '{"duration":500}')["exact"]  # WAIT is a stop too
+    assert score(docs[1], '{"TYPE":"hotels"}')["exact"]  # text inside the other

@@ -6,7 +6,8 @@ each with model answers and the verdict the official code gave, [type match, exa
 official preprocessing writes no step for that family. The verdicts were produced by running the official code
 (ZrW00/StaR ``evaluator/`` + ``dataPreprocessor/``; google-research AITW ``check_actions_match`` as CoAT ships it;
 GUI-Odyssey ``GUIOdyssey_action_matching.py`` with its ``decode_action`` / ``simple_decode``; OS-Atlas
-``eval/eval_scripts/{android_control,odyssey}/evaluation_unify.py`` run on one-pair prediction files) outside this project;
+``eval/eval_scripts/{android_control,odyssey}/evaluation_unify.py`` run on one-pair prediction files; AgentCPM-GUI
+``eval/utils/evaluator.py`` on AITZ rows prepared as ``process_aitz.py`` does) outside this project;
 only the pairs and verdicts are kept here. Boundaries: clicks at 140 grid units and on box edges, element centres at
 the snapping radii (squared 40, 40, 0.04), taps at 0.04, drags with |dx| = |dy|, text case and similarity, app-name
 forms, the exact output grammar.

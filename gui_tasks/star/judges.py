@@ -13,6 +13,8 @@ the gold is derived from the dataset's own fields (``doc["judge_data"]``), how t
 - ``aitw``: google-research ``android_in_the_wild/action_matching.py`` (used for AITZ by CoAT).
 - ``odyssey``: OpenGVLab/GUI-Odyssey ``src/eval_mm/GUIOdyssey_action_matching.py`` + ``evaluate_GUIOdyssey.py``.
 - ``os_atlas``: OS-Copilot/OS-Atlas ``eval/eval_scripts/{android_control,odyssey}/evaluation_unify.py``.
+- ``qwen_agentcpm``: OpenBMB/AgentCPM-GUI ``eval/utils/evaluator.py`` (after the Qwen2.5-VL evaluator), on AITZ as
+  ``eval/eval_data/process_aitz.py`` prepares it; its AndroidControl and GUI-Odyssey preparations are not read yet.
 """
 
 from __future__ import annotations
@@ -36,11 +38,14 @@ JUDGE_DATASETS: dict[str, tuple[str, ...]] = {
     "aitw": ("aitz",),
     "odyssey": ("gui_odyssey",),
     "os_atlas": ("androidcontrol", "gui_odyssey"),
+    "qwen_agentcpm": ("aitz",),
 }
 JUDGES = tuple(JUDGE_DATASETS)
 # named in issue 27 and not implemented yet: refused with this reason rather than silently scored by another rule
-PLANNED = {"qwen_agentcpm": "OpenBMB/AgentCPM-GUI eval/ (Qwen2.5-VL evaluator)",
-           "guievalkit": "xiaomi-research/guievalkit"}
+PLANNED = {"guievalkit": "xiaomi-research/guievalkit"}
+# defined by the official code but not read here yet: refused with this reason
+NOT_YET = {("qwen_agentcpm", "androidcontrol"): "AgentCPM-GUI eval/eval_data/process_ac.py",
+           ("qwen_agentcpm", "gui_odyssey"): "AgentCPM-GUI eval/eval_data/process_odyssey.py"}
 DEFAULT_JUDGE = {"androidcontrol": "star", "aitz": "star", "gui_odyssey": "star", "synthetic": "paper"}
 # families whose text StaR's evaluator reads with its own extractor (evaluators.py predictionExtractor)
 STAR_READERS: dict[str, Callable[[str], str | None]] = {"os_atlas": star_official.atlas_of_os_atlas,
@@ -54,6 +59,9 @@ def check(judge: str, dataset: str) -> str | None:
         return f"judge {judge!r} ({PLANNED[judge]}) is not implemented yet; implemented: {', '.join(JUDGES)}"
     if judge not in JUDGE_DATASETS:
         return f"unknown judge {judge!r}; known: {', '.join(JUDGES)}"
+    if (judge, dataset) in NOT_YET:
+        return (f"judge {judge!r} on {dataset} ({NOT_YET[judge, dataset]}) is not implemented yet; it judges "
+                f"{', '.join(JUDGE_DATASETS[judge])}")
     if dataset not in JUDGE_DATASETS[judge]:
         return f"judge {judge!r} is not defined for {dataset} (it judges {', '.join(JUDGE_DATASETS[judge])})"
     return None
@@ -111,6 +119,8 @@ def judge_step(judge: str, doc: Mapping[str, Any], response: str | None, parsed_
         return _odyssey(doc, parsed_action, geometry)
     if judge == "os_atlas":
         return _os_atlas(doc, response, parsed_action, geometry)
+    if judge == "qwen_agentcpm":
+        return _qwen_agentcpm(doc, parsed_action, geometry)
     res = match(parsed_action, gold, geometry, rule=RULES[doc["match_rule"]], boxes=[tuple(b) for b in doc["boxes"]],
                 target_box=tuple(doc["target_box"]) if doc.get("target_box") else None)
     return Verdict(res.type_match, res.exact, parsed_action.type if parsed_action else None, gold.type, gold.type)
@@ -311,3 +321,67 @@ def _os_atlas(doc: Mapping[str, Any], response: str | None, parsed: Action | Non
     else:
         ok = True
     return Verdict(True, ok, pred, gold, gt_type)
+
+
+# --- qwen_agentcpm ---------------------------------------------------------------------------------------------------
+
+_CPM_TAP, _CPM_SWIPE, _CPM_GROW = 0.14, 0.04, 1.2  # evaluator.py _TAP_DISTANCE_THRESHOLD, _SWIPE_..., *_AUGMENT_FRACTION
+_CPM_KIND = {"CLICK": "click", "LONG_PRESS": "long_point", "SCROLL": "scroll", "TYPE": "type", "PRESS_BACK": "press",
+             "PRESS_HOME": "press", "PRESS_ENTER": "press", "COMPLETE": "stop", "IMPOSSIBLE": "stop", "WAIT": "stop"}
+
+
+def _cpm_direction(dx: float, dy: float) -> str | None:
+    """``_get_direction``: the axis word whose cosine with (dx, dy) is largest, first of up, down, left, right."""
+    n = math.hypot(dx, dy)
+    if n == 0:
+        return None
+    best, word = -math.inf, None
+    for name, (ux, uy) in (("up", (0, -1)), ("down", (0, 1)), ("left", (-1, 0)), ("right", (1, 0))):
+        cos = (dx / n) * ux + (dy / n) * uy
+        if cos > best:
+            best, word = cos, name
+    return word
+
+
+def _qwen_agentcpm(doc: Mapping[str, Any], parsed: Action | None, geo: Geometry) -> Verdict:
+    """``ActionEvaluator.__call__`` on AITZ: click / long press inside any 1.2x-grown box that holds the gold point,
+    else within 0.14 in relative (x, y); scroll by the nearest axis word of the finger's vector; text either inside
+    the other (lower-cased, stripped); press by button; COMPLETE, IMPOSSIBLE and WAIT are all "stop" and match."""
+    data = raw(doc)
+    code = int(data["result_action_type"])
+    w, h = float(data["width"]), float(data["height"])
+    gold_dir = None
+    if code == 4:
+        (ty, tx), (ly, lx) = data["touch_yx"], data["lift_yx"]
+        if math.hypot(ty - ly, tx - lx) <= _CPM_SWIPE:
+            gold_kind = "click"
+        else:
+            gold_kind, gold_dir = "scroll", _cpm_direction(lx - tx, ly - ty)
+    else:
+        gold_kind = {3: "type", 5: "press", 6: "press", 7: "press", 10: "stop", 11: "stop"}[code]
+    button = {5: "back", 6: "home", 7: "enter"}.get(code)
+    kind = _CPM_KIND.get(parsed.type) if parsed is not None else None
+    label = parsed.type if parsed is not None else None
+    if kind != gold_kind:
+        return Verdict(False, False, label, gold_kind, gold_kind)
+    if kind in ("click", "long_point"):
+        px, py = parsed.point_in("grid1000", geo)  # type: ignore[union-attr]
+        px, py = px / 1000, py / 1000
+        boxes = []
+        for y, x, bh, bw in data["ui_positions"]:  # process_aitz.py: pixel [y, x, h, w] / image size
+            y, x, bh, bw = y / h, x / w, bh / h, bw / w
+            dh, dw = (_CPM_GROW - 1) * bh, (_CPM_GROW - 1) * bw
+            boxes.append((max(0.0, y - dh / 2), max(0.0, x - dw / 2), min(1.0, bh + dh), min(1.0, bw + dw)))
+        holding = [b for b in boxes if b[1] <= tx <= b[1] + b[3] and b[0] <= ty <= b[0] + b[2]]
+        ok = any(b[0] <= py <= b[0] + b[2] and b[1] <= px <= b[1] + b[3] for b in holding)
+        ok = ok or math.hypot(tx - px, ty - py) <= _CPM_TAP
+    elif kind == "scroll":
+        ok = (parsed.direction or "").lower() == gold_dir  # type: ignore[union-attr]
+    elif kind == "type":
+        p, g = (parsed.text or "").lower().strip(), str(data["result_action_text"]).lower().strip()  # type: ignore[union-attr]
+        ok = p in g or g in p
+    elif kind == "press":
+        ok = parsed.type.split("_", 1)[1].lower() == button  # type: ignore[union-attr]
+    else:
+        ok = True
+    return Verdict(True, ok, label, gold_kind, gold_kind)
