@@ -102,8 +102,8 @@ def test_unknown_and_planned_judges_are_refused(data):
         rows("aitz", judge="nope")
     with pytest.raises(DataError, match="not implemented yet"):
         rows("aitz", judge="guievalkit")
-    with pytest.raises(DataError, match="process_ac.py"):
-        rows("androidcontrol", judge="qwen_agentcpm")
+    with pytest.raises(DataError, match="process_odyssey.py"):
+        rows("gui_odyssey", judge="qwen_agentcpm")
 
 
 def test_environment_overrides_the_judge_for_one_run(data, monkeypatch):
@@ -288,3 +288,11 @@ def test_qwen_agentcpm_judge_grows_boxes_1_2x_and_treats_every_stop_alike(data):
     assert score(docs[-1], '{"STATUS":"impossible"}')["exact"]  # COMPLETE gold, "stop" either way
     assert score(docs[-1], '{"duration":500}')["exact"]  # WAIT is a stop too
     assert score(docs[1], '{"TYPE":"hotels"}')["exact"]  # text inside the other
+
+
+def test_qwen_agentcpm_on_androidcontrol_drops_open_app_and_treats_wait_as_stop(data):
+    docs = rows("androidcontrol", judge="qwen_agentcpm")  # OS-Atlas answers, read by our parser
+    assert [action_from_json(d["gold"]).type for d in docs] == ["CLICK", "SCROLL", "TYPE", "PRESS_BACK", "COMPLETE"]
+    assert score(docs[-1], "Action: WAIT")["exact"]
+    scroll = docs[1]  # AndroidControl "down": process_ac.py drags the finger up
+    assert score(scroll, "Action: SCROLL [DOWN]")["exact"] and not score(scroll, "Action: SCROLL [UP]")["exact"]

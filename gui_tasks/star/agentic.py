@@ -133,19 +133,23 @@ def androidcontrol_action(raw: Any, geo: Geometry, *, file: str, row: int) -> Ac
     raise DataError(f"unknown action_type {kind!r}", file=file, row=row, field="actions")
 
 
-def _ac_clickable_px(path: Path) -> list[list[float]]:
-    """The clickable elements' ``bbox_pixels`` of one layout file as ``[x_min, y_min, x_max, y_max]`` pixels."""
+def _ac_boxes_px(path: Path) -> tuple[list[list[float]], list[list[float]]]:
+    """The layout file's element boxes (``bbox_pixels``) as ``[x_min, y_min, x_max, y_max]`` pixels: the clickable
+    ones (StaR's preprocessing keeps those) and all of them (AgentCPM-GUI's ``process_ac.py`` keeps every bound)."""
     if not path.is_file():
-        return []
-    boxes = []
+        return [], []
+    clickable, every = [], []
     for row, el in enumerate(read_jsonl(path)):
         b = el.get("bbox_pixels")
-        if el.get("is_clickable") and isinstance(b, Mapping):
+        if isinstance(b, Mapping):
             try:
-                boxes.append([float(b["x_min"]), float(b["y_min"]), float(b["x_max"]), float(b["y_max"])])
+                box = [float(b["x_min"]), float(b["y_min"]), float(b["x_max"]), float(b["y_max"])]
             except (KeyError, TypeError, ValueError) as exc:
                 raise DataError(f"bad bbox_pixels {b!r}: {exc}", file=str(path), row=row, field="bbox_pixels") from exc
-    return boxes
+            every.append(box)
+            if el.get("is_clickable"):
+                clickable.append(box)
+    return clickable, every
 
 
 def read_androidcontrol(root: Path, split: str = "test") -> Iterator[dict[str, Any]]:
@@ -169,10 +173,11 @@ def read_androidcontrol(root: Path, split: str = "test") -> Iterator[dict[str, A
             image = _image(root / "images" / f"episode_{ep}_{os.path.basename(str(shot))}", file, i, "screenshots")
             gold = androidcontrol_action(actions[i], geo, file=file, row=i) if i < len(actions) else Action("COMPLETE")
             low = meta["step_instructions"][i] if i < len(meta["step_instructions"]) else "The task is completed."
-            px = _ac_clickable_px(root / "layouts" / f"episode_{ep}_{os.path.basename(str(layouts[i]))}") if i < len(layouts) else []
+            px, every = (_ac_boxes_px(root / "layouts" / f"episode_{ep}_{os.path.basename(str(layouts[i]))}")
+                         if i < len(layouts) else ([], []))
             boxes = [convert_box(tuple(b), "original_px", "grid1000", geo) for b in px]
             raw = {"action": actions[i] if i < len(actions) else None, "width": geo.original_width,
-                   "height": geo.original_height, "clickable_px": px}
+                   "height": geo.original_height, "clickable_px": px, "elements_px": every}
             yield _step_doc("androidcontrol", str(ep), i, str(meta["goal"]), str(low), image, geo, gold, list(history), boxes,
                             {"file": file, "row": i}, raw=raw)
             history.append((image, gold))

@@ -13,8 +13,8 @@ the gold is derived from the dataset's own fields (``doc["judge_data"]``), how t
 - ``aitw``: google-research ``android_in_the_wild/action_matching.py`` (used for AITZ by CoAT).
 - ``odyssey``: OpenGVLab/GUI-Odyssey ``src/eval_mm/GUIOdyssey_action_matching.py`` + ``evaluate_GUIOdyssey.py``.
 - ``os_atlas``: OS-Copilot/OS-Atlas ``eval/eval_scripts/{android_control,odyssey}/evaluation_unify.py``.
-- ``qwen_agentcpm``: OpenBMB/AgentCPM-GUI ``eval/utils/evaluator.py`` (after the Qwen2.5-VL evaluator), on AITZ as
-  ``eval/eval_data/process_aitz.py`` prepares it; its AndroidControl and GUI-Odyssey preparations are not read yet.
+- ``qwen_agentcpm``: OpenBMB/AgentCPM-GUI ``eval/utils/evaluator.py`` (after the Qwen2.5-VL evaluator), on AITZ and
+  AndroidControl as ``eval/eval_data/process_aitz.py`` / ``process_ac.py`` prepare them; GUI-Odyssey is not read yet.
 """
 
 from __future__ import annotations
@@ -38,14 +38,13 @@ JUDGE_DATASETS: dict[str, tuple[str, ...]] = {
     "aitw": ("aitz",),
     "odyssey": ("gui_odyssey",),
     "os_atlas": ("androidcontrol", "gui_odyssey"),
-    "qwen_agentcpm": ("aitz",),
+    "qwen_agentcpm": ("androidcontrol", "aitz"),
 }
 JUDGES = tuple(JUDGE_DATASETS)
 # named in issue 27 and not implemented yet: refused with this reason rather than silently scored by another rule
 PLANNED = {"guievalkit": "xiaomi-research/guievalkit"}
 # defined by the official code but not read here yet: refused with this reason
-NOT_YET = {("qwen_agentcpm", "androidcontrol"): "AgentCPM-GUI eval/eval_data/process_ac.py",
-           ("qwen_agentcpm", "gui_odyssey"): "AgentCPM-GUI eval/eval_data/process_odyssey.py"}
+NOT_YET = {("qwen_agentcpm", "gui_odyssey"): "AgentCPM-GUI eval/eval_data/process_odyssey.py"}
 DEFAULT_JUDGE = {"androidcontrol": "star", "aitz": "star", "gui_odyssey": "star", "synthetic": "paper"}
 # families whose text StaR's evaluator reads with its own extractor (evaluators.py predictionExtractor)
 STAR_READERS: dict[str, Callable[[str], str | None]] = {"os_atlas": star_official.atlas_of_os_atlas,
@@ -74,9 +73,10 @@ def raw(doc: Mapping[str, Any]) -> dict[str, Any]:
 def drop_reason(judge: str, doc: Mapping[str, Any]) -> str | None:
     """Why ``judge`` leaves this step out for the doc's agent family (None: the step is scored)."""
     fam, dataset, gold_type = doc["agent_family"], doc["dataset"], action_from_json(doc["gold"]).type
-    if fam == "agentcpm_gui" and gold_type == "OPENAPP":
-        # AgentCPM-GUI has no open-app action: StaR's translateAtlas2ACG writes no label, AgentCPM's evaluator skips it
-        return "agentcpm_gui has no OPENAPP action"
+    if (fam == "agentcpm_gui" or judge == "qwen_agentcpm") and gold_type == "OPENAPP":
+        # AgentCPM-GUI has no open-app action: StaR's translateAtlas2ACG writes no label, AgentCPM's process_ac.py
+        # (transform_action_data returns None) writes no step
+        return "no OPENAPP action in AgentCPM-GUI's action space"
     if judge != "star":
         return None
     try:
@@ -326,6 +326,7 @@ def _os_atlas(doc: Mapping[str, Any], response: str | None, parsed: Action | Non
 # --- qwen_agentcpm ---------------------------------------------------------------------------------------------------
 
 _CPM_TAP, _CPM_SWIPE, _CPM_GROW = 0.14, 0.04, 1.2  # evaluator.py _TAP_DISTANCE_THRESHOLD, _SWIPE_..., *_AUGMENT_FRACTION
+_CPM_TAP_AC = 0.04  # evaluator.py _TAP_DISTANCE_THRESHOLD_AC ("align with qwen's code")
 _CPM_KIND = {"CLICK": "click", "LONG_PRESS": "long_point", "SCROLL": "scroll", "TYPE": "type", "PRESS_BACK": "press",
              "PRESS_HOME": "press", "PRESS_ENTER": "press", "COMPLETE": "stop", "IMPOSSIBLE": "stop", "WAIT": "stop"}
 
@@ -343,11 +344,31 @@ def _cpm_direction(dx: float, dy: float) -> str | None:
     return word
 
 
+def _ac_as_aitz(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``process_ac.py transform_action_data``: an AndroidControl step as an AITZ row. Clicks AND long presses are
+    taps; a scroll is a 0.3 drag from (0.5, 0.5) (the action has no point) in the inverted direction (the finger's);
+    wait is NO_ACTION (a stop); the step after the last action is "finish"; every element's bounds are boxes."""
+    a, w, h = data.get("action"), float(data["width"]), float(data["height"])
+    out: dict[str, Any] = {"result_action_text": "", "width": w, "height": h, "touch_yx": None, "lift_yx": None,
+                           "ui_positions": [[y1, x1, y2 - y1, x2 - x1] for x1, y1, x2, y2 in data.get("elements_px", [])]}
+    kind = a["action_type"] if a else "finish"
+    if kind in ("click", "long_press"):
+        p = [float(a["y"]) / h, float(a["x"]) / w]
+        return {**out, "result_action_type": 4, "touch_yx": p, "lift_yx": p}
+    if kind == "scroll":
+        dy, dx = {"up": (0.3, 0), "down": (-0.3, 0), "left": (0, 0.3), "right": (0, -0.3)}[str(a["direction"])]
+        return {**out, "result_action_type": 4, "touch_yx": [0.5, 0.5], "lift_yx": [0.5 + dy, 0.5 + dx]}
+    code = {"input_text": 3, "navigate_home": 6, "navigate_back": 5, "wait": 1, "finish": 10}[kind]
+    return {**out, "result_action_type": code, "result_action_text": str(a.get("text", "")) if a else ""}
+
+
 def _qwen_agentcpm(doc: Mapping[str, Any], parsed: Action | None, geo: Geometry) -> Verdict:
-    """``ActionEvaluator.__call__`` on AITZ: click / long press inside any 1.2x-grown box that holds the gold point,
-    else within 0.14 in relative (x, y); scroll by the nearest axis word of the finger's vector; text either inside
-    the other (lower-cased, stripped); press by button; COMPLETE, IMPOSSIBLE and WAIT are all "stop" and match."""
-    data = raw(doc)
+    """``ActionEvaluator.__call__``: click / long press inside a 1.2x-grown box (AITZ: any box holding the gold
+    point; AndroidControl: the five boxes whose centres are nearest to it), else within 0.14 (AndroidControl: 0.04)
+    in relative (x, y); scroll by the nearest axis word of the finger's vector; text either inside the other
+    (lower-cased, stripped); press by button; COMPLETE, IMPOSSIBLE and WAIT are all "stop" and match."""
+    android = doc["dataset"] == "androidcontrol"
+    data = _ac_as_aitz(raw(doc)) if android else raw(doc)
     code = int(data["result_action_type"])
     w, h = float(data["width"]), float(data["height"])
     gold_dir = None
@@ -358,7 +379,7 @@ def _qwen_agentcpm(doc: Mapping[str, Any], parsed: Action | None, geo: Geometry)
         else:
             gold_kind, gold_dir = "scroll", _cpm_direction(lx - tx, ly - ty)
     else:
-        gold_kind = {3: "type", 5: "press", 6: "press", 7: "press", 10: "stop", 11: "stop"}[code]
+        gold_kind = {1: "stop", 3: "type", 5: "press", 6: "press", 7: "press", 10: "stop", 11: "stop"}[code]
     button = {5: "back", 6: "home", 7: "enter"}.get(code)
     kind = _CPM_KIND.get(parsed.type) if parsed is not None else None
     label = parsed.type if parsed is not None else None
@@ -372,10 +393,17 @@ def _qwen_agentcpm(doc: Mapping[str, Any], parsed: Action | None, geo: Geometry)
             y, x, bh, bw = y / h, x / w, bh / h, bw / w
             dh, dw = (_CPM_GROW - 1) * bh, (_CPM_GROW - 1) * bw
             boxes.append((max(0.0, y - dh / 2), max(0.0, x - dw / 2), min(1.0, bh + dh), min(1.0, bw + dw)))
-        holding = [b for b in boxes if b[1] <= tx <= b[1] + b[3] and b[0] <= ty <= b[0] + b[2]]
+        if android:  # obtain_gt_bbox(eval_android_control=True): the 5 nearest centres, held or not
+            holding = sorted(boxes, key=lambda b: math.hypot(b[0] + b[2] / 2 - ty, b[1] + b[3] / 2 - tx))[:5]
+        else:
+            holding = [b for b in boxes if b[1] <= tx <= b[1] + b[3] and b[0] <= ty <= b[0] + b[2]]
         ok = any(b[0] <= py <= b[0] + b[2] and b[1] <= px <= b[1] + b[3] for b in holding)
-        ok = ok or math.hypot(tx - px, ty - py) <= _CPM_TAP
+        ok = ok or math.hypot(tx - px, ty - py) <= (_CPM_TAP_AC if android else _CPM_TAP)
     elif kind == "scroll":
+        # the evaluator's words are the finger's; our parsed direction is in the doc's gold space (AndroidControl: the
+        # scroll direction, so the finger word is inverted to compare)
+        if doc.get("gold_scroll_space") == "scroll" and gold_dir:
+            gold_dir = {"up": "down", "down": "up", "left": "right", "right": "left"}[gold_dir]
         ok = (parsed.direction or "").lower() == gold_dir  # type: ignore[union-attr]
     elif kind == "type":
         p, g = (parsed.text or "").lower().strip(), str(data["result_action_text"]).lower().strip()  # type: ignore[union-attr]
