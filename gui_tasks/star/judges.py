@@ -14,7 +14,7 @@ the gold is derived from the dataset's own fields (``doc["judge_data"]``), how t
 - ``odyssey``: OpenGVLab/GUI-Odyssey ``src/eval_mm/GUIOdyssey_action_matching.py`` + ``evaluate_GUIOdyssey.py``.
 - ``os_atlas``: OS-Copilot/OS-Atlas ``eval/eval_scripts/{android_control,odyssey}/evaluation_unify.py``.
 - ``qwen_agentcpm``: OpenBMB/AgentCPM-GUI ``eval/utils/evaluator.py`` (after the Qwen2.5-VL evaluator), on AITZ and
-  AndroidControl as ``eval/eval_data/process_aitz.py`` / ``process_ac.py`` prepare them; GUI-Odyssey is not read yet.
+  AndroidControl and GUI-Odyssey as ``eval/eval_data/process_{aitz,ac,odyssey}.py`` prepare them.
 """
 
 from __future__ import annotations
@@ -38,13 +38,13 @@ JUDGE_DATASETS: dict[str, tuple[str, ...]] = {
     "aitw": ("aitz",),
     "odyssey": ("gui_odyssey",),
     "os_atlas": ("androidcontrol", "gui_odyssey"),
-    "qwen_agentcpm": ("androidcontrol", "aitz"),
+    "qwen_agentcpm": ("androidcontrol", "aitz", "gui_odyssey"),
 }
 JUDGES = tuple(JUDGE_DATASETS)
 # named in issue 27 and not implemented yet: refused with this reason rather than silently scored by another rule
 PLANNED = {"guievalkit": "xiaomi-research/guievalkit"}
 # defined by the official code but not read here yet: refused with this reason
-NOT_YET = {("qwen_agentcpm", "gui_odyssey"): "AgentCPM-GUI eval/eval_data/process_odyssey.py"}
+NOT_YET: dict[tuple[str, str], str] = {}
 DEFAULT_JUDGE = {"androidcontrol": "star", "aitz": "star", "gui_odyssey": "star", "synthetic": "paper"}
 # families whose text StaR's evaluator reads with its own extractor (evaluators.py predictionExtractor)
 STAR_READERS: dict[str, Callable[[str], str | None]] = {"os_atlas": star_official.atlas_of_os_atlas,
@@ -362,13 +362,36 @@ def _ac_as_aitz(data: Mapping[str, Any]) -> dict[str, Any]:
     return {**out, "result_action_type": code, "result_action_text": str(a.get("text", "")) if a else ""}
 
 
+def _odyssey_as_aitz(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``process_odyssey.py transform_action_data`` of GUI-Odyssey's converted answer (``decode_action``): clicks are
+    taps, a long press is LONG_POINT, a scroll a 0.1 finger drag from (0.5, 0.5) named as the converter names it,
+    TYPE's text is ``answer[5:]`` stripped (``": tea"``), there are no element boxes."""
+    kind, info = data.get("action"), data.get("info")
+    out: dict[str, Any] = {"result_action_text": "", "width": 1.0, "height": 1.0, "ui_positions": [],
+                           "touch_yx": None, "lift_yx": None}
+    if kind in ("CLICK", "LONG_PRESS") and isinstance(info, list):
+        p = [float(info[0][1]) / 1000, float(info[0][0]) / 1000]
+        return {**out, "result_action_type": 4 if kind == "CLICK" else 0, "touch_yx": p, "lift_yx": list(p)}
+    if kind in ("CLICK", "LONG_PRESS"):
+        return {**out, "result_action_type": {"KEY_HOME": 6, "KEY_BACK": 5, "KEY_APPSELECT": 6}[str(info)]}
+    if kind == "SCROLL":
+        dx, dy = float(info[1][0]) - float(info[0][0]), float(info[1][1]) - float(info[0][1])
+        word = ("RIGHT" if dx > 0 else "LEFT") if abs(dx) > abs(dy) else ("UP" if dy < 0 else "DOWN")
+        lift = {"UP": [0.4, 0.5], "DOWN": [0.6, 0.5], "LEFT": [0.5, 0.4], "RIGHT": [0.5, 0.6]}[word]
+        return {**out, "result_action_type": 4, "touch_yx": [0.5, 0.5], "lift_yx": lift}
+    if kind in ("TEXT", "TYPE"):
+        return {**out, "result_action_type": 3, "result_action_text": f"TYPE: {info}"[5:].strip()}
+    return {**out, "result_action_type": 10 if kind == "COMPLETE" else 11}
+
+
 def _qwen_agentcpm(doc: Mapping[str, Any], parsed: Action | None, geo: Geometry) -> Verdict:
     """``ActionEvaluator.__call__``: click / long press inside a 1.2x-grown box (AITZ: any box holding the gold
     point; AndroidControl: the five boxes whose centres are nearest to it), else within 0.14 (AndroidControl: 0.04)
     in relative (x, y); scroll by the nearest axis word of the finger's vector; text either inside the other
     (lower-cased, stripped); press by button; COMPLETE, IMPOSSIBLE and WAIT are all "stop" and match."""
     android = doc["dataset"] == "androidcontrol"
-    data = _ac_as_aitz(raw(doc)) if android else raw(doc)
+    data = (_ac_as_aitz(raw(doc)) if android else _odyssey_as_aitz(raw(doc)) if doc["dataset"] == "gui_odyssey"
+            else raw(doc))
     code = int(data["result_action_type"])
     w, h = float(data["width"]), float(data["height"])
     gold_dir = None
@@ -379,7 +402,9 @@ def _qwen_agentcpm(doc: Mapping[str, Any], parsed: Action | None, geo: Geometry)
         else:
             gold_kind, gold_dir = "scroll", _cpm_direction(lx - tx, ly - ty)
     else:
-        gold_kind = {1: "stop", 3: "type", 5: "press", 6: "press", 7: "press", 10: "stop", 11: "stop"}[code]
+        gold_kind = {0: "long_point", 1: "stop", 3: "type", 5: "press", 6: "press", 7: "press", 10: "stop", 11: "stop"}[code]
+        if code == 0:
+            ty, tx = data["touch_yx"]
     button = {5: "back", 6: "home", 7: "enter"}.get(code)
     kind = _CPM_KIND.get(parsed.type) if parsed is not None else None
     label = parsed.type if parsed is not None else None
