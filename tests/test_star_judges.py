@@ -97,11 +97,9 @@ def test_a_judge_not_defined_for_a_benchmark_is_refused_at_start(data, judge, da
         rows(dataset, judge=judge)
 
 
-def test_unknown_and_planned_judges_are_refused(data):
+def test_unknown_judges_are_refused(data):
     with pytest.raises(DataError, match="unknown judge 'nope'"):
         rows("aitz", judge="nope")
-    with pytest.raises(DataError, match="not implemented yet"):
-        rows("aitz", judge="guievalkit")
 
 
 def test_environment_overrides_the_judge_for_one_run(data, monkeypatch):
@@ -302,3 +300,13 @@ def test_qwen_agentcpm_on_gui_odyssey_has_no_boxes_and_reads_type_text_after_its
     assert score(click, '{"POINT":[877,337]}')["exact"] and not score(click, '{"POINT":[1,280]}')["exact"]
     typed = next(d for d in docs if d["action_category"] == "TYPE")
     assert score(typed, '{"TYPE":"tea"}')["exact"]  # "tea" is inside ": tea"
+
+
+# --- guievalkit ------------------------------------------------------------------------------------------------------
+
+def test_guievalkit_scores_open_app_and_keeps_wait_apart_from_complete(data):
+    docs = rows("androidcontrol", judge="guievalkit")  # OS-Atlas answers: the OPENAPP step is kept
+    assert action_from_json(docs[0]["gold"]).type == "OPENAPP"
+    assert score(docs[0], "Action: OPENAPP settings")["exact"] and not score(docs[0], "Action: OPENAPP Maps")["exact"]
+    assert not score(docs[-1], "Action: WAIT")["type_match"]  # the final COMPLETE is a stop, WAIT its own type
+    assert score(docs[-1], "Action: COMPLETE")["exact"]

@@ -7,7 +7,8 @@ official preprocessing writes no step for that family. The verdicts were produce
 (ZrW00/StaR ``evaluator/`` + ``dataPreprocessor/``; google-research AITW ``check_actions_match`` as CoAT ships it;
 GUI-Odyssey ``GUIOdyssey_action_matching.py`` with its ``decode_action`` / ``simple_decode``; OS-Atlas
 ``eval/eval_scripts/{android_control,odyssey}/evaluation_unify.py`` run on one-pair prediction files; AgentCPM-GUI
-``eval/utils/evaluator.py`` on rows prepared as ``process_{aitz,ac,odyssey}.py`` do) outside this project;
+``eval/utils/evaluator.py`` on rows prepared as ``process_{aitz,ac,odyssey}.py`` do;
+xiaomi-research/guievalkit ``guieval/eval/evaluator.py`` with its ``data/process_ac.py``) outside this project;
 only the pairs and verdicts are kept here. Boundaries: clicks at 140 grid units and on box edges, element centres at
 the snapping radii (squared 40, 40, 0.04), taps at 0.04, drags with |dx| = |dy|, text case and similarity, app-name
 forms, the exact output grammar.

@@ -15,6 +15,8 @@ the gold is derived from the dataset's own fields (``doc["judge_data"]``), how t
 - ``os_atlas``: OS-Copilot/OS-Atlas ``eval/eval_scripts/{android_control,odyssey}/evaluation_unify.py``.
 - ``qwen_agentcpm``: OpenBMB/AgentCPM-GUI ``eval/utils/evaluator.py`` (after the Qwen2.5-VL evaluator), on AITZ and
   AndroidControl and GUI-Odyssey as ``eval/eval_data/process_{aitz,ac,odyssey}.py`` prepare them.
+- ``guievalkit``: xiaomi-research/guievalkit ``guieval/eval/evaluator.py`` + ``data/process_*.py``: AgentCPM-GUI's
+  evaluator with a LONG_POINT gold for AndroidControl long presses, OPEN_APP steps scored, and WAIT its own type.
 """
 
 from __future__ import annotations
@@ -39,12 +41,9 @@ JUDGE_DATASETS: dict[str, tuple[str, ...]] = {
     "odyssey": ("gui_odyssey",),
     "os_atlas": ("androidcontrol", "gui_odyssey"),
     "qwen_agentcpm": ("androidcontrol", "aitz", "gui_odyssey"),
+    "guievalkit": ("androidcontrol", "aitz", "gui_odyssey"),
 }
 JUDGES = tuple(JUDGE_DATASETS)
-# named in issue 27 and not implemented yet: refused with this reason rather than silently scored by another rule
-PLANNED = {"guievalkit": "xiaomi-research/guievalkit"}
-# defined by the official code but not read here yet: refused with this reason
-NOT_YET: dict[tuple[str, str], str] = {}
 DEFAULT_JUDGE = {"androidcontrol": "star", "aitz": "star", "gui_odyssey": "star", "synthetic": "paper"}
 # families whose text StaR's evaluator reads with its own extractor (evaluators.py predictionExtractor)
 STAR_READERS: dict[str, Callable[[str], str | None]] = {"os_atlas": star_official.atlas_of_os_atlas,
@@ -54,13 +53,8 @@ STAR_READERS: dict[str, Callable[[str], str | None]] = {"os_atlas": star_officia
 
 def check(judge: str, dataset: str) -> str | None:
     """Why ``judge`` cannot score ``dataset`` (None: it can)."""
-    if judge in PLANNED:
-        return f"judge {judge!r} ({PLANNED[judge]}) is not implemented yet; implemented: {', '.join(JUDGES)}"
     if judge not in JUDGE_DATASETS:
         return f"unknown judge {judge!r}; known: {', '.join(JUDGES)}"
-    if (judge, dataset) in NOT_YET:
-        return (f"judge {judge!r} on {dataset} ({NOT_YET[judge, dataset]}) is not implemented yet; it judges "
-                f"{', '.join(JUDGE_DATASETS[judge])}")
     if dataset not in JUDGE_DATASETS[judge]:
         return f"judge {judge!r} is not defined for {dataset} (it judges {', '.join(JUDGE_DATASETS[judge])})"
     return None
@@ -73,10 +67,10 @@ def raw(doc: Mapping[str, Any]) -> dict[str, Any]:
 def drop_reason(judge: str, doc: Mapping[str, Any]) -> str | None:
     """Why ``judge`` leaves this step out for the doc's agent family (None: the step is scored)."""
     fam, dataset, gold_type = doc["agent_family"], doc["dataset"], action_from_json(doc["gold"]).type
-    if (fam == "agentcpm_gui" or judge == "qwen_agentcpm") and gold_type == "OPENAPP":
+    if judge != "guievalkit" and (fam == "agentcpm_gui" or judge == "qwen_agentcpm") and gold_type == "OPENAPP":
         # AgentCPM-GUI has no open-app action: StaR's translateAtlas2ACG writes no label, AgentCPM's process_ac.py
         # (transform_action_data returns None) writes no step
-        return "no OPENAPP action in AgentCPM-GUI's action space"
+        return "no OPENAPP action in AgentCPM-GUI's action space"  # GUIEvalKit's process_ac.py keeps them
     if judge != "star":
         return None
     try:
@@ -119,8 +113,8 @@ def judge_step(judge: str, doc: Mapping[str, Any], response: str | None, parsed_
         return _odyssey(doc, parsed_action, geometry)
     if judge == "os_atlas":
         return _os_atlas(doc, response, parsed_action, geometry)
-    if judge == "qwen_agentcpm":
-        return _qwen_agentcpm(doc, parsed_action, geometry)
+    if judge in ("qwen_agentcpm", "guievalkit"):
+        return _qwen_agentcpm(doc, parsed_action, geometry, guievalkit=judge == "guievalkit")
     res = match(parsed_action, gold, geometry, rule=RULES[doc["match_rule"]], boxes=[tuple(b) for b in doc["boxes"]],
                 target_box=tuple(doc["target_box"]) if doc.get("target_box") else None)
     return Verdict(res.type_match, res.exact, parsed_action.type if parsed_action else None, gold.type, gold.type)
@@ -344,7 +338,7 @@ def _cpm_direction(dx: float, dy: float) -> str | None:
     return word
 
 
-def _ac_as_aitz(data: Mapping[str, Any]) -> dict[str, Any]:
+def _ac_as_aitz(data: Mapping[str, Any], guievalkit: bool = False) -> dict[str, Any]:
     """``process_ac.py transform_action_data``: an AndroidControl step as an AITZ row. Clicks AND long presses are
     taps; a scroll is a 0.3 drag from (0.5, 0.5) (the action has no point) in the inverted direction (the finger's);
     wait is NO_ACTION (a stop); the step after the last action is "finish"; every element's bounds are boxes."""
@@ -352,6 +346,11 @@ def _ac_as_aitz(data: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"result_action_text": "", "width": w, "height": h, "touch_yx": None, "lift_yx": None,
                            "ui_positions": [[y1, x1, y2 - y1, x2 - x1] for x1, y1, x2, y2 in data.get("elements_px", [])]}
     kind = a["action_type"] if a else "finish"
+    if guievalkit and kind == "long_press":  # its process_ac.py reaches the LONG_POINT branch
+        p = [float(a["y"]) / h, float(a["x"]) / w]
+        return {**out, "result_action_type": 0, "touch_yx": p, "lift_yx": p}
+    if guievalkit and kind == "open_app":
+        return {**out, "result_action_type": 12, "result_action_app_name": str(a["app_name"])}
     if kind in ("click", "long_press"):
         p = [float(a["y"]) / h, float(a["x"]) / w]
         return {**out, "result_action_type": 4, "touch_yx": p, "lift_yx": p}
@@ -384,13 +383,14 @@ def _odyssey_as_aitz(data: Mapping[str, Any]) -> dict[str, Any]:
     return {**out, "result_action_type": 10 if kind == "COMPLETE" else 11}
 
 
-def _qwen_agentcpm(doc: Mapping[str, Any], parsed: Action | None, geo: Geometry) -> Verdict:
+def _qwen_agentcpm(doc: Mapping[str, Any], parsed: Action | None, geo: Geometry, *, guievalkit: bool = False) -> Verdict:
     """``ActionEvaluator.__call__``: click / long press inside a 1.2x-grown box (AITZ: any box holding the gold
     point; AndroidControl: the five boxes whose centres are nearest to it), else within 0.14 (AndroidControl: 0.04)
     in relative (x, y); scroll by the nearest axis word of the finger's vector; text either inside the other
-    (lower-cased, stripped); press by button; COMPLETE, IMPOSSIBLE and WAIT are all "stop" and match."""
+    (lower-cased, stripped); press by button; COMPLETE, IMPOSSIBLE and WAIT are all "stop" and match. GUIEvalKit
+    (``guievalkit``): WAIT is its own type ("wait"), OPEN_APP a type ("open") whose names match like text."""
     android = doc["dataset"] == "androidcontrol"
-    data = (_ac_as_aitz(raw(doc)) if android else _odyssey_as_aitz(raw(doc)) if doc["dataset"] == "gui_odyssey"
+    data = (_ac_as_aitz(raw(doc), guievalkit) if android else _odyssey_as_aitz(raw(doc)) if doc["dataset"] == "gui_odyssey"
             else raw(doc))
     code = int(data["result_action_type"])
     w, h = float(data["width"]), float(data["height"])
@@ -402,11 +402,14 @@ def _qwen_agentcpm(doc: Mapping[str, Any], parsed: Action | None, geo: Geometry)
         else:
             gold_kind, gold_dir = "scroll", _cpm_direction(lx - tx, ly - ty)
     else:
-        gold_kind = {0: "long_point", 1: "stop", 3: "type", 5: "press", 6: "press", 7: "press", 10: "stop", 11: "stop"}[code]
+        gold_kind = {0: "long_point", 1: "wait" if guievalkit else "stop", 3: "type", 5: "press", 6: "press", 7: "press",
+                     10: "stop", 11: "stop", 12: "open"}[code]
         if code == 0:
             ty, tx = data["touch_yx"]
     button = {5: "back", 6: "home", 7: "enter"}.get(code)
     kind = _CPM_KIND.get(parsed.type) if parsed is not None else None
+    if guievalkit and parsed is not None and parsed.type in ("WAIT", "OPENAPP"):
+        kind = {"WAIT": "wait", "OPENAPP": "open"}[parsed.type]
     label = parsed.type if parsed is not None else None
     if kind != gold_kind:
         return Verdict(False, False, label, gold_kind, gold_kind)
@@ -430,8 +433,9 @@ def _qwen_agentcpm(doc: Mapping[str, Any], parsed: Action | None, geo: Geometry)
         if doc.get("gold_scroll_space") == "scroll" and gold_dir:
             gold_dir = {"up": "down", "down": "up", "left": "right", "right": "left"}[gold_dir]
         ok = (parsed.direction or "").lower() == gold_dir  # type: ignore[union-attr]
-    elif kind == "type":
-        p, g = (parsed.text or "").lower().strip(), str(data["result_action_text"]).lower().strip()  # type: ignore[union-attr]
+    elif kind in ("type", "open"):
+        gold_text = data["result_action_app_name"] if kind == "open" else data["result_action_text"]
+        p, g = (parsed.text or "").lower().strip(), str(gold_text).lower().strip()  # type: ignore[union-attr]
         ok = p in g or g in p
     elif kind == "press":
         ok = parsed.type.split("_", 1)[1].lower() == button  # type: ignore[union-attr]
