@@ -4,6 +4,15 @@ Per-step records (kind ``"step"``) carry ``category`` (the gold action's Table 4
 CLICK, COMPLETE, SCROLL, TYPE, OPENAPP, PRESS, Others), ``type_match``, ``exact`` (the A.2
 action match under the rule in ``rule``) and ``status`` of the parse. Overall rates and one
 rate per category; a category with no steps aggregates to NaN (absent, not zero).
+
+Records also carry ``judge`` (``gui_tasks.star.judges``), ``episode_id``, ``judge_type`` (the judge's own action type
+of the gold: StaR's ``ActionType`` names under ``star``) and, on GUI-Odyssey, ``episode_category`` and
+``episode_steps_unscored``. From them: the episode success rate (every scored step of the episode exact: StaR's "Task
+Success Rate", GUI-Odyssey's SR, AgentCPM-GUI's success_rate; a GUI-Odyssey episode with a step no family here can
+express, the recent-apps key, never succeeds under the ``odyssey`` judge, whose SR counts that step), its mean over
+GUI-Odyssey's six task categories (``evaluate_GUIOdyssey.py`` metric "micro"), OS-Atlas's grounding accuracy (exact
+over type-matched steps whose gold is a click), and StaR's per-type TMR / AMR with its PRESS and SCROLL aggregates
+(``evaluator/evaluators.py computeMetricsWithJudgement``).
 """
 
 from __future__ import annotations
@@ -43,7 +52,72 @@ def _metrics() -> dict[str, tuple[Any, bool, str]]:
     return out
 
 
-STEP_METRICS = _metrics()
+# StaR's ActionType names (evaluator/utils.py) that get a column; PRESS = PRESSBACK + PRESSHOME (ENTER is its own
+# type and not in PRESS), SCROLL = the four SCROLL<direction> types
+STAR_TYPE_COLUMNS = ("CLICK", "LONGCLICK", "TYPE", "OPENAPP", "PRESSBACK", "PRESSHOME", "ENTER", "WAIT", "TASKCOMPLETE",
+                     "TASKIMPOSSIBLE", "SCROLLUP", "SCROLLDOWN", "SCROLLLEFT", "SCROLLRIGHT")
+
+
+def _star_sel(name: str):
+    if name == "PRESS":
+        return lambda rs: [r for r in rs if r.get("judge") == "star" and str(r.get("judge_type", "")).startswith("PRESS")]
+    if name == "SCROLL":
+        return lambda rs: [r for r in rs if r.get("judge") == "star" and str(r.get("judge_type", "")).startswith("SCROLL")]
+    return lambda rs: [r for r in rs if r.get("judge") == "star" and r.get("judge_type") == name]
+
+
+def _episodes(records: Sequence[Record]) -> dict[tuple[str, str], list[Record]]:
+    out: dict[tuple[str, str], list[Record]] = {}
+    for r in records:
+        out.setdefault((str(r.get("dataset", "")), str(r.get("episode_id", ""))), []).append(r)
+    return out
+
+
+def _succeeded(steps: Sequence[Record]) -> bool:
+    if any(r.get("judge") == "odyssey" and int(r.get("episode_steps_unscored") or 0) > 0 for r in steps):
+        return False
+    return all(bool(r["exact"]) for r in steps)
+
+
+def episode_success(records: Sequence[Record]) -> float:
+    """Share of episodes whose every scored step is an exact match (NaN without episode ids)."""
+    eps = _episodes([r for r in records if r.get("episode_id") is not None])
+    return sum(_succeeded(v) for v in eps.values()) / len(eps) if eps else math.nan
+
+
+def episode_success_category_mean(records: Sequence[Record]) -> float:
+    """GUI-Odyssey "micro": the episode success rate per task category, averaged over the categories present."""
+    by_cat: dict[str, list[Record]] = {}
+    for r in records:
+        if r.get("episode_category"):
+            by_cat.setdefault(str(r["episode_category"]), []).append(r)
+    rates = [episode_success(v) for v in by_cat.values()]
+    return sum(rates) / len(rates) if rates else math.nan
+
+
+def grounding_accuracy(records: Sequence[Record]) -> float:
+    """OS-Atlas: click steps matched exactly over click steps whose type matched."""
+    hits = [r for r in records if r["category"] == "CLICK" and r["type_match"]]
+    return _rate(hits, lambda r: r["exact"])
+
+
+def _more_metrics() -> dict[str, tuple[Any, bool, str]]:
+    out: dict[str, tuple[Any, bool, str]] = {
+        "step_success_rate": (episode_success, True, "episodes with every scored step exact (Task Success Rate, SR)"),
+        "step_category_mean_success_rate": (episode_success_category_mean, True,
+                                               "episode success averaged over GUI-Odyssey task categories"),
+        "step_grounding_acc": (grounding_accuracy, True, "OS-Atlas grounding accuracy: click exact over click type-matched"),
+    }
+    for name in (*STAR_TYPE_COLUMNS, "PRESS", "SCROLL"):
+        sel = _star_sel(name)
+        out[f"star_{name.lower()}_tmr"] = (lambda rs, sel=sel: _rate(sel(rs), lambda r: r["type_match"]), True,
+                                                f"StaR judge: type match on gold {name} steps")
+        out[f"star_{name.lower()}_amr"] = (lambda rs, sel=sel: _rate(sel(rs), lambda r: r["exact"]), True,
+                                                  f"StaR judge: action match on gold {name} steps")
+    return out
+
+
+STEP_METRICS = {**_metrics(), **_more_metrics()}
 
 
 def step_rates(records: Sequence[Record]) -> dict[str, float]:

@@ -19,7 +19,7 @@ Qwen2.5-VL's mobile_use name the finger's movement, the opposite. ``gesture_to_s
 default ("inverse": a finger moving up is a scroll down; "same": the finger word is taken as the direction).
 
 ``reading="star_official"`` reproduces the official StaR evaluator (ZrW00/StaR ``evaluator/actions.py``,
-``translateACG2Atlas``) where it differs from AgentCPM-GUI's schema: ``to`` kept as the SCROLL word, any
+``translateACG2Atlas``) where it differs from AgentCPM-GUI's schema: ``to`` read by ``gesture_to_scroll`` like the schema, any
 ``duration`` with a POINT is a long press, only ``STATUS: finish`` ends a task (``satisfied`` / ``impossible``
 are no action). The default ``reading="schema"`` follows the family's own schema and evaluator.
 """
@@ -480,7 +480,10 @@ def parse_agentcpm(text: str, *, gesture_to_scroll: GestureToScroll = "inverse",
                 return _bad(fam, "POINT is not [x, y]")
             return _ok(fam, _point("grid1000", *pt, "LONG_PRESS" if "duration" in o else "CLICK"), "reading=star_official")
         if "to" in o:
-            d = scroll_direction(o["to"], True, "same") if isinstance(o["to"], str) else None
+            # translateACG2Atlas keeps the ``to`` word; the gold it is compared with is in the same space only where
+            # the caller says so (AITZ / GUI-Odyssey finger gold: "same"; AndroidControl, whose gold StaR inverts
+            # into finger words with translateAtlas2ACG: the family default "inverse")
+            d = scroll_direction(o["to"], True, gesture_to_scroll) if isinstance(o["to"], str) else None
             return _ok(fam, Action("SCROLL", direction=d), "reading=star_official") if d else _bad(fam, f"unknown direction {o['to']!r}")
     else:
         # the schema's evaluator: a stop status ends the step whatever else the object holds

@@ -49,6 +49,22 @@ def _star(fam: str) -> Callable[[str], Any]:
     return run
 
 
+def _star_official(fam: str) -> Callable[[str], Any]:
+    def run(text: str) -> Any:
+        from gui_tasks.star import judges, star_official
+
+        try:
+            atlas = judges.STAR_READERS[fam](text)
+        except star_official.Raised:  # the official code raises here; the judge gives (no, no)
+            return None
+        try:
+            return star_official.star_kind(atlas)
+        except star_official.Raised:
+            return None
+
+    return run
+
+
 def _mpr(text: str) -> Any:
     from gui_tasks.mpr.answer import extract_letter
 
@@ -115,6 +131,7 @@ PARSERS: dict[str, Callable[[str], Any]] = {
     **{f"grounding:{f}": _point(f) for f in GROUNDING_FAMILIES},
     **{f"grounding:{f}:lenient": _point(f, "lenient") for f in GROUNDING_FAMILIES},
     **{f"star:{f}": _star(f) for f in ("os_atlas", "gui_owl")},
+    **{f"star_judge:{f}": _star_official(f) for f in ("os_atlas", "ui_tars", "agentcpm_gui")},  # StaR's own grammar
     "mpr:extract_letter": _mpr,
     "gkb:multiple_choice": _gkb("multiple_choice"),
     "gkb:yes_or_no": _gkb("yes_or_no"),

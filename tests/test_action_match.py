@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gui_models.action_match import (AITW, STAR_AGENTIC, STAR_STATE_CONTROL, app_names_match, classify_touch, match,
+from gui_models.action_match import (AITW, aitw_grown, STAR_AGENTIC, STAR_STATE_CONTROL, app_names_match, classify_touch, match,
                                      points_match)
 from gui_models.actions import Action
 from gui_models.coords import Geometry
@@ -60,11 +60,26 @@ def test_type_mismatch_and_unparseable_predictions():
     assert (unparsed.type_match, unparsed.exact) == (False, False)
 
 
-def test_aitw_rule_enlarges_boxes_and_uses_relative_distance():
-    box = (400, 400, 500, 450)  # enlarged 1.4x: 390..510 x 390..460
+def test_aitw_rule_grows_boxes_to_240_percent_and_uses_relative_distance():
+    box = (400, 400, 500, 450)  # action_matching.py: "1.4 == 240% total increase": 330..570 x 365..485
+    assert aitw_grown(box) == pytest.approx((330, 365, 570, 485))
+    assert points_match((565, 482), (335, 368), [box], AITW)  # d = 0.257 > 0.14: only the 2.4x box holds both
+    assert not points_match((575, 482), (335, 368), [box], AITW)
     assert points_match((505, 455), (450, 425), [box], AITW)
     assert not points_match((505, 455), (450, 425), [box], STAR_STATE_CONTROL)
     assert points_match((0, 0), (0, 140), [], AITW) and not points_match((0, 0), (0, 141), [], AITW)
+
+
+def test_aitw_grown_box_keeps_its_size_when_clamped_at_the_top():
+    # _resize_annotation_bounding_boxes clamps top at 0 and the height at 1, not the bottom edge
+    assert aitw_grown((100, 0, 200, 100)) == pytest.approx((30, 0, 270, 240))
+
+
+def test_aitw_drags_match_on_the_main_axis_and_typed_text_is_never_compared():
+    up, down, left = Action("SCROLL", direction="UP"), Action("SCROLL", direction="DOWN"), Action("SCROLL", direction="LEFT")
+    assert match(down, up, G, rule=AITW).exact and not match(left, up, G, rule=AITW).exact
+    assert match(Action("TYPE", text="cats"), Action("TYPE", text="dogs"), G, rule=AITW).exact
+    assert not match(Action("TYPE", text="cats"), Action("TYPE", text="dogs"), G).exact  # StaR A.2 compares text
 
 
 def test_aitw_tap_and_drag_split():

@@ -52,17 +52,40 @@ def test_aitz_dual_points_become_taps_or_scrolls_by_the_aitw_rule(data):
     docs = rows("aitz")
     assert [gold(d).type for d in docs] == ["CLICK", "TYPE", "PRESS_ENTER", "SCROLL", "COMPLETE"]
     assert gold(docs[0]).point == (500.0, 250.0)  # relative (y, x) = (0.25, 0.5)
-    assert docs[0]["boxes"][0] == [100.0, 200.0, 900.0, 300.0]  # [y, x, h, w] -> x1, y1, x2, y2
     assert gold(docs[3]).direction == "UP"  # the finger moves up; gesture_to_scroll="same"
-    assert gold(rows("aitz", gesture_to_scroll="inverse")[3]).direction == "DOWN"
+    assert gold(rows("aitz", gesture_to_scroll="inverse", judge="paper")[3]).direction == "DOWN"
+
+
+def test_aitz_ui_positions_are_pixel_y_x_h_w_boxes_of_the_screenshot(data):
+    # CoAT data-example: "[[54, 17, 8, 12], ...]" in pixels; the fixture screenshot is 108 x 234 px
+    box = rows("aitz")[0]["boxes"][0]  # [47, 11, 23, 86] -> x 11..97, y 47..70 px
+    assert box == pytest.approx([11 / 108 * 1000, 47 / 234 * 1000, 97 / 108 * 1000, 70 / 234 * 1000], abs=1e-3)
+    doc = rows("aitz", judge="paper")[0]  # gold (500, 250) lies in that box: a point inside it matches at d > 140
+    assert agentic_task.score_response(doc, "Action: CLICK <point>[[880, 210]]</point>")["exact"]
+    assert not agentic_task.score_response(doc, "Action: CLICK <point>[[880, 320]]</point>")["exact"]
 
 
 def test_gui_odyssey_keys_scrolls_and_the_unmappable_recent_apps_step(data):
     docs = rows("gui_odyssey")
     assert [gold(d).type for d in docs] == ["CLICK", "SCROLL", "TYPE", "PRESS_HOME", "COMPLETE"]
     assert [d["step"] for d in docs] == [0, 1, 3, 4, 5]  # KEY_APPSELECT has no action in Table 3
-    assert gold(docs[0]).point == (500.0, 250.0) and gold(docs[1]).direction == "UP"
+    assert gold(docs[0]).point == (877.0, 197.0) and gold(docs[1]).direction == "UP"
 
+
+@pytest.mark.parametrize("judge", ["paper", "star", "odyssey"])
+def test_gui_odyssey_click_inside_sam2_bbox_matches(data, judge):
+    # issue 27: gold (877, 197), sam2_bbox [0, 153, 1000, 281], prediction (1, 280): the official matcher says match
+    doc = rows("gui_odyssey", judge=judge)[0]
+    assert doc["target_box"] == [0, 153, 1000, 281]
+    assert agentic_task.score_response(doc, "Action: CLICK <point>[[1, 280]]</point>")["exact"]
+    assert not agentic_task.score_response(doc, "Action: CLICK <point>[[1, 290]]</point>")["exact"]
+
+
+def test_gui_odyssey_diagonal_drag_is_vertical_as_in_the_official_converter():
+    step = {"action": "SCROLL", "info": [[300, 300], [500, 100]]}  # |dx| = |dy| = 200, finger up
+    assert agentic.odyssey_action(step, gesture_to_scroll="same", file="f", row=0).direction == "UP"
+    wide = {"action": "SCROLL", "info": [[300, 300], [501, 100]]}
+    assert agentic.odyssey_action(wide, gesture_to_scroll="same", file="f", row=0).direction == "RIGHT"
 
 def test_bad_rows_name_file_row_and_field(tmp_path, monkeypatch):
     steps = json.loads((FIX / "aitz/test/general/GENERAL-123/GENERAL-123.json").read_text())
@@ -91,7 +114,7 @@ def test_ui_tars_sees_its_last_four_screenshots_and_the_current_one(data):
 
 
 def test_step_scoring_uses_the_14_percent_rule_and_boxes(data):
-    docs = rows("androidcontrol")
+    docs = rows("androidcontrol", judge="paper")
     click = docs[1]  # gold (879.6, 250) inside the switch box (777.8-963.0, 225-275)
     inside = agentic_task.score_response(click, "Action: CLICK <point>[[960, 230]]</point>")
     gx, gy = gold(click).point
@@ -122,7 +145,7 @@ def test_metric_categories_are_the_task_categories():
 
 def test_reference_answers_parse_back_to_the_gold_action(data):
     for fam in ("os_atlas", "ui_tars", "agentcpm_gui", "gui_owl"):
-        for doc in rows("gui_odyssey", agent_family=fam) + rows("aitz", agent_family=fam):
+        for doc in rows("gui_odyssey", agent_family=fam, judge="paper") + rows("aitz", agent_family=fam, judge="paper"):
             rec = agentic_task.score_response(doc, agentic_task.doc_to_target(doc))
             assert rec["exact"], (fam, doc["id"], agentic_task.doc_to_target(doc))
 

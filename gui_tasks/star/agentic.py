@@ -18,11 +18,16 @@ Loaders read each dataset's published layout:
   export StaR's preprocessing reads. A final COMPLETE step closes each episode (Table 4
   counts one COMPLETE per trajectory).
 - AITZ: ``<split>/<category>/<episode>/<episode>.json`` step lists with AITW action codes,
-  ``result_touch_yx``/``result_lift_yx`` in relative (y, x), ``ui_positions`` as relative
-  [y, x, h, w] boxes, ``coat_action_desc`` as the low-level instruction.
+  ``result_touch_yx``/``result_lift_yx`` in relative (y, x), ``ui_positions`` a JSON string of PIXEL
+  ``[y, x, h, w]`` boxes of the screenshot (CoAT ``data-example/``; CoAT's ``evaluate.py`` reads a box as
+  ``[x, y, x + w, y + h]`` pixels, StaR's ``dataPreprocessor`` divides by the image size), ``coat_action_desc`` as
+  the low-level instruction.
 - GUI-Odyssey: ``splits/<split>.json`` (``test``: episode ids), ``annotations/<id>.json``
   (``task_info.instruction``, ``device_info.w/h``, ``steps`` with ``action``/``info`` on the
-  0-1000 grid) and ``screenshots/<file>``.
+  0-1000 grid and ``sam2_bbox``, the target element's box on the same grid) and ``screenshots/<file>``.
+
+Each document also carries ``judge_data``: the step's raw gold as the dataset writes it (JSON), from which a judge
+(``gui_tasks.star.judges``) derives its own gold the way the official code it names does.
 """
 
 from __future__ import annotations
@@ -87,12 +92,18 @@ def _image(path: Path, file: str, row: int, field: str) -> str:
 
 
 def _step_doc(dataset: str, episode: str, step: int, goal: str, low: str, image: str, geo: Geometry, gold: Action,
-              history: list[tuple[str, Action]], boxes: Sequence[Sequence[float]], extra: Mapping[str, Any]) -> dict[str, Any]:
+              history: list[tuple[str, Action]], boxes: Sequence[Sequence[float]], extra: Mapping[str, Any], *,
+              raw: Mapping[str, Any] | None = None, target_box: Sequence[float] | None = None) -> dict[str, Any]:
+    """One step. ``boxes``: the screen's element boxes (grid); ``target_box``: the gold element's box where the dataset
+    names it (GUI-Odyssey ``sam2_bbox``); ``raw``: the dataset's own gold fields for the judges."""
     return {"id": f"{dataset}-{episode}-{step:03d}", "dataset": dataset, "episode_id": episode, "step": step, "goal": goal,
             "low_level": low, "images": [image], "image_width": geo.original_width, "image_height": geo.original_height,
             "history_images": [h[0] for h in history], "history_actions": [action_to_json(h[1]) for h in history],
             "gold": action_to_json(gold), "boxes": [[round(float(v), 3) for v in b] for b in boxes],
-            "action_category": category(gold.type), "meta": json.dumps(dict(extra), sort_keys=True, ensure_ascii=False)}
+            "action_category": category(gold.type),
+            "target_box": [float(v) for v in target_box] if target_box is not None else [],
+            "judge_data": json.dumps(dict(raw or {}), sort_keys=True, ensure_ascii=False),
+            "meta": json.dumps(dict(extra), sort_keys=True, ensure_ascii=False)}
 
 
 # --- AndroidControl -------------------------------------------------------------------------------------
@@ -122,15 +133,23 @@ def androidcontrol_action(raw: Any, geo: Geometry, *, file: str, row: int) -> Ac
     raise DataError(f"unknown action_type {kind!r}", file=file, row=row, field="actions")
 
 
-def _ac_boxes(path: Path, geo: Geometry) -> list[tuple[float, ...]]:
+def _ac_boxes_px(path: Path) -> tuple[list[list[float]], list[list[float]]]:
+    """The layout file's element boxes (``bbox_pixels``) as ``[x_min, y_min, x_max, y_max]`` pixels: the clickable
+    ones (StaR's preprocessing keeps those) and all of them (AgentCPM-GUI's ``process_ac.py`` keeps every bound)."""
     if not path.is_file():
-        return []
-    boxes = []
-    for el in read_jsonl(path):
+        return [], []
+    clickable, every = [], []
+    for row, el in enumerate(read_jsonl(path)):
         b = el.get("bbox_pixels")
-        if el.get("is_clickable") and isinstance(b, Mapping):
-            boxes.append(convert_box((b["x_min"], b["y_min"], b["x_max"], b["y_max"]), "original_px", "grid1000", geo))
-    return boxes
+        if isinstance(b, Mapping):
+            try:
+                box = [float(b["x_min"]), float(b["y_min"]), float(b["x_max"]), float(b["y_max"])]
+            except (KeyError, TypeError, ValueError) as exc:
+                raise DataError(f"bad bbox_pixels {b!r}: {exc}", file=str(path), row=row, field="bbox_pixels") from exc
+            every.append(box)
+            if el.get("is_clickable"):
+                clickable.append(box)
+    return clickable, every
 
 
 def read_androidcontrol(root: Path, split: str = "test") -> Iterator[dict[str, Any]]:
@@ -154,9 +173,13 @@ def read_androidcontrol(root: Path, split: str = "test") -> Iterator[dict[str, A
             image = _image(root / "images" / f"episode_{ep}_{os.path.basename(str(shot))}", file, i, "screenshots")
             gold = androidcontrol_action(actions[i], geo, file=file, row=i) if i < len(actions) else Action("COMPLETE")
             low = meta["step_instructions"][i] if i < len(meta["step_instructions"]) else "The task is completed."
-            boxes = _ac_boxes(root / "layouts" / f"episode_{ep}_{os.path.basename(str(layouts[i]))}", geo) if i < len(layouts) else []
+            px, every = (_ac_boxes_px(root / "layouts" / f"episode_{ep}_{os.path.basename(str(layouts[i]))}")
+                         if i < len(layouts) else ([], []))
+            boxes = [convert_box(tuple(b), "original_px", "grid1000", geo) for b in px]
+            raw = {"action": actions[i] if i < len(actions) else None, "width": geo.original_width,
+                   "height": geo.original_height, "clickable_px": px, "elements_px": every}
             yield _step_doc("androidcontrol", str(ep), i, str(meta["goal"]), str(low), image, geo, gold, list(history), boxes,
-                            {"file": file, "row": i})
+                            {"file": file, "row": i}, raw=raw)
             history.append((image, gold))
 
 
@@ -193,11 +216,23 @@ def aitz_action(step: Mapping[str, Any], *, gesture_to_scroll: GestureToScroll, 
     return Action("SCROLL", direction=scroll_direction(finger, True, gesture_to_scroll))
 
 
-def _aitz_boxes(value: Any) -> list[tuple[float, float, float, float]]:
+def aitz_positions(value: Any) -> list[list[float]]:
+    """``ui_positions`` as written: a JSON string (or list) of pixel ``[y, x, h, w]`` boxes."""
     if not value:
         return []
     raw = ast.literal_eval(value) if isinstance(value, str) else value
-    return [(x * 1000, y * 1000, (x + w) * 1000, (y + h) * 1000) for y, x, h, w in raw]
+    out = []
+    for box in raw:
+        if not (isinstance(box, (list, tuple)) and len(box) == 4):
+            raise ValueError(f"{box!r} is not [y, x, h, w]")
+        out.append([float(v) for v in box])
+    return out
+
+
+def _aitz_boxes(value: Any, geo: Geometry) -> list[tuple[float, ...]]:
+    """AITZ element boxes on the 0-1000 grid: pixel ``[y, x, h, w]`` -> ``[x, y, x + w, y + h]`` pixels (CoAT
+    ``evaluate.py``) -> grid (StaR ``dataPreprocessor/preprocessors.py`` divides by the screenshot size)."""
+    return [convert_box((x, y, x + w, y + h), "original_px", "grid1000", geo) for y, x, h, w in aitz_positions(value)]
 
 
 def read_aitz(root: Path, split: str = "test", *, gesture_to_scroll: GestureToScroll = "same") -> Iterator[dict[str, Any]]:
@@ -220,12 +255,17 @@ def read_aitz(root: Path, split: str = "test", *, gesture_to_scroll: GestureToSc
                 geo = Geometry.identity(*im.size)
             gold = aitz_action(st, gesture_to_scroll=gesture_to_scroll, file=file, row=i)
             try:
-                boxes = _aitz_boxes(st.get("ui_positions"))
+                boxes = _aitz_boxes(st.get("ui_positions"), geo)
+                positions = aitz_positions(st.get("ui_positions"))
             except (ValueError, SyntaxError) as exc:
                 raise DataError(f"bad ui_positions: {exc}", file=file, row=i, field="ui_positions") from exc
+            raw = {"result_action_type": int(st["result_action_type"]), "result_action_text": str(st.get("result_action_text") or ""),
+                   "touch_yx": list(_yx(st["result_touch_yx"])) if gold.type in ("CLICK", "SCROLL") else None,
+                   "lift_yx": list(_yx(st["result_lift_yx"])) if gold.type in ("CLICK", "SCROLL") else None,
+                   "ui_positions": positions, "width": geo.original_width, "height": geo.original_height}
             yield _step_doc("aitz", str(st.get("episode_id", path.stem)), i, str(st.get("instruction", "")),
                             str(st.get("coat_action_desc", "")), image, geo, gold, list(history), boxes,
-                            {"file": file, "row": i, "category": path.parent.parent.name})
+                            {"file": file, "row": i, "category": path.parent.parent.name}, raw=raw)
             history.append((image, gold))
 
 
@@ -250,7 +290,9 @@ def odyssey_action(step: Mapping[str, Any], *, gesture_to_scroll: GestureToScrol
         if kind == "SCROLL":
             (x1, y1), (x2, y2) = info[0], info[1]
             dx, dy = float(x2) - float(x1), float(y2) - float(y1)
-            word = ("RIGHT" if dx > 0 else "LEFT") if abs(dx) >= abs(dy) else ("DOWN" if dy > 0 else "UP")
+            # |dx| = |dy| is vertical: GUI-Odyssey data/format_converter.py (decode_action) and StaR's
+            # convertGuiOdysseyAction both take the horizontal word only when |dx| > |dy|
+            word = ("RIGHT" if dx > 0 else "LEFT") if abs(dx) > abs(dy) else ("UP" if dy < 0 else "DOWN")
             return Action("SCROLL", direction=scroll_direction(word, True, gesture_to_scroll))
         if kind in ("TYPE", "TEXT"):
             return Action("TYPE", text=str(info or ""))
@@ -285,15 +327,30 @@ def read_gui_odyssey(root: Path, split: str = "random_split", *, gesture_to_scro
         except (KeyError, TypeError, ValueError) as exc:
             raise DataError(f"missing {exc}", file=file, field=str(exc).strip("'")) from exc
         history: list[tuple[str, Action]] = []
+        episode: list[dict[str, Any]] = []
+        unscored = 0
         for i, st in enumerate(steps):
             image = _image(root / "screenshots" / str(st.get("screenshot", "")), file, i, "screenshot")
             try:
                 gold = odyssey_action(st, gesture_to_scroll=gesture_to_scroll, file=file, row=i)
             except RecentApps:  # neither scored nor shown as history (no action of the space describes it)
+                unscored += 1
                 continue
-            yield _step_doc("gui_odyssey", ep, int(st.get("step", i)), str(goal), str(st.get("low_level_instruction", "") or ""),
-                            image, geo, gold, list(history), [], {"file": file, "row": i})
+            sam2 = st.get("sam2_bbox") or None  # [] on steps that are not CLICK / LONG_PRESS (introduction.md)
+            if sam2 is not None and not (isinstance(sam2, list) and len(sam2) == 4
+                                         and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in sam2)):
+                raise DataError(f"sam2_bbox {sam2!r} is not [x1, y1, x2, y2]", file=file, row=i, field="sam2_bbox")
+            target = sam2 if gold.type in ("CLICK", "LONG_PRESS") and sam2 is not None else None
+            raw = {"action": st.get("action"), "info": st.get("info"), "sam2_bbox": sam2,
+                   "category": ann.get("task_info", {}).get("category"), "step_length": ann.get("step_length")}
+            episode.append(_step_doc("gui_odyssey", ep, int(st.get("step", i)), str(goal),
+                                     str(st.get("low_level_instruction", "") or ""), image, geo, gold, list(history),
+                                     [target] if target else [], {"file": file, "row": i}, raw=raw, target_box=target))
             history.append((image, gold))
+        for doc in episode:  # the official episode success needs every step, also the recent-apps ones left out here
+            doc["judge_data"] = json.dumps({**json.loads(doc["judge_data"]), "episode_steps_unscored": unscored},
+                                           sort_keys=True, ensure_ascii=False)
+            yield doc
 
 
 def read_steps(dataset: str, root: Path, split: str | None, *, gesture_to_scroll: GestureToScroll) -> list[dict[str, Any]]:

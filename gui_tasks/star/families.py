@@ -291,9 +291,14 @@ def _num(v: float) -> str:
     return str(int(round(v))) if abs(v - round(v)) < 1e-9 else f"{v:.1f}"
 
 
-def format_action(action: Action, fam: str, geometry: Geometry, meta: Mapping[str, Any] | None = None) -> str:
-    """``action`` written the way family ``fam`` writes it (points converted to the family's frame)."""
+def format_action(action: Action, fam: str, geometry: Geometry, meta: Mapping[str, Any] | None = None, *,
+                  finger_words: bool = False) -> str:
+    """``action`` written the way family ``fam`` writes it (points converted to the family's frame).
+
+    ``finger_words``: the action's SCROLL direction already names the finger's movement (AITZ and GUI-Odyssey gold,
+    ``agentic_task.gold_scroll_space``), so the finger families write it as is instead of inverting it."""
     f = family(fam, meta)
+    finger = (lambda d: d) if finger_words else (lambda d: _FINGER[d])
     pt = action.point_in(f.frame, geometry) if action.point is not None else None
     t = action.type
     if f.parser == "os_atlas":
@@ -316,7 +321,7 @@ def format_action(action: Action, fam: str, geometry: Geometry, meta: Mapping[st
                 obj["duration"] = 1000
         elif t == "SCROLL":
             # "to" is the finger's movement, opposite to the scroll direction (the parser's default reading)
-            obj.update(POINT=[500, 500], to=_FINGER[action.direction or "DOWN"].lower())
+            obj.update(POINT=[500, 500], to=finger(action.direction or "DOWN").lower())
         elif t == "TYPE":
             obj["TYPE"] = action.text
         elif t in ("PRESS_BACK", "PRESS_HOME", "PRESS_ENTER"):
@@ -339,8 +344,8 @@ def format_action(action: Action, fam: str, geometry: Geometry, meta: Mapping[st
                 else (geometry.original_width, geometry.original_height))
         cx, cy = w // 2, h // 2
         # the swipe is the finger's movement, opposite to the scroll direction (the parser's default reading)
-        finger = _FINGER[action.direction or "DOWN"]
-        dx, dy = {"DOWN": (0, h // 4), "UP": (0, -h // 4), "RIGHT": (w // 4, 0), "LEFT": (-w // 4, 0)}[finger]
+        word = finger(action.direction or "DOWN")
+        dx, dy = {"DOWN": (0, h // 4), "UP": (0, -h // 4), "RIGHT": (w // 4, 0), "LEFT": (-w // 4, 0)}[word]
         args = {"action": "swipe", "coordinate": [cx, cy], "coordinate2": [cx + dx, cy + dy]}
     elif t in ("TYPE", "OPENAPP"):
         args = {"action": "type" if t == "TYPE" else "open", "text": action.text}

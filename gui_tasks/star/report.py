@@ -151,8 +151,8 @@ def draw(rows: Sequence[Row], path: str | Path) -> None:
 
 # --- agentic benchmarks: type / action match overall and per Table 4 category -------------------------
 
-STEP_COLUMNS = ("step_type_acc", "step_action_acc", *(f"step_action_acc_{c.lower()}" for c in CATEGORIES))
-STEP_HEADERS = ("TMR", "AMR", *(f"AMR {c}" for c in CATEGORIES))
+STEP_COLUMNS = ("step_type_acc", "step_action_acc", "step_success_rate", *(f"step_action_acc_{c.lower()}" for c in CATEGORIES))
+STEP_HEADERS = ("TMR", "AMR", "SR", *(f"AMR {c}" for c in CATEGORIES))
 
 
 @dataclass(frozen=True)
@@ -163,6 +163,7 @@ class StepRow:
     values: dict[str, float]
     format_error: float
     n: int | None
+    judge: str = ""  # the judge that produced the row (gui_tasks.star.judges); "" in results older than it
 
 
 def build_step_table(runs: Sequence[RunResults]) -> list[StepRow]:
@@ -172,13 +173,14 @@ def build_step_table(runs: Sequence[RunResults]) -> list[StepRow]:
             if task.is_group or task.metadata.get("benchmark") != "star_agentic":
                 continue
             rows.append(StepRow(name, run.label(without_interventions=True), setting_of(run.model_args), {c: _pct(task.metrics.get(c)) for c in STEP_COLUMNS},
-                                _pct(task.metrics.get("step_format_error_rate")), (task.n_samples or {}).get("effective")))
+                                _pct(task.metrics.get("step_format_error_rate")), (task.n_samples or {}).get("effective"),
+                                str(task.metadata.get("judge") or "")))
     return rows
 
 
 def render_step_text(rows: Sequence[StepRow]) -> str:
-    head = ["Task", "Model", "Setting", *STEP_HEADERS, "Format err", "n"]
-    lines = ["| " + " | ".join([r.task, r.model, r.setting, *(_cell(r.values[c], None) for c in STEP_COLUMNS),
+    head = ["Task", "Model", "Setting", "Judge", *STEP_HEADERS, "Format err", "n"]
+    lines = ["| " + " | ".join([r.task, r.model, r.setting, r.judge or "?", *(_cell(r.values[c], None) for c in STEP_COLUMNS),
                                 f"{r.format_error:.2f}", str(r.n or "")]) + " |" for r in rows]
     return "| " + " | ".join(head) + " |\n|" + "---|" * len(head) + "\n" + "\n".join(lines) + "\n"
 
@@ -197,7 +199,8 @@ def draw_steps(rows: Sequence[StepRow], path: str | Path) -> None:
     width = 0.8 / max(1, len(rows))
     for i, r in enumerate(rows):
         vals = np.array([r.values[c] for c in cols], dtype=float)
-        ax.bar(np.arange(len(cats)) + i * width, np.nan_to_num(vals), width, label=f"{r.task} | {r.model} | {r.setting}")
+        ax.bar(np.arange(len(cats)) + i * width, np.nan_to_num(vals), width,
+               label=f"{r.task} | {r.model} | {r.setting} | judge {r.judge or '?'}")
         for j, v in enumerate(vals):
             ax.text(j + i * width, (0 if np.isnan(v) else v) + 1, "n/a" if np.isnan(v) else f"{v:.0f}", ha="center", fontsize=7)
     ax.set_xticks(np.arange(len(cats)) + width * (len(rows) - 1) / 2, cats)

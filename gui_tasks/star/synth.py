@@ -133,7 +133,7 @@ def load_or_build(seed: int = 0, pairs: int = 32, root: Path | None = None) -> d
 
 # --- step-wise episodes (the agentic benchmarks' counterpart) --------------------------------------------
 
-AGENTIC_VERSION = 1
+AGENTIC_VERSION = 2  # 2: target_box and judge_data fields (issue 27)
 INTERACTIVE = ("back", "icon", "input", "row", "toggle", "checkbox", "button", "tab")
 
 

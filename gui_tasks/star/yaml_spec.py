@@ -6,7 +6,8 @@ and ``star_state_control_<family>`` for the other agent prompts; ``star_state_co
 prompts; group ``star_state_control_synth_6lang``.
 
 Step-wise agentic tasks (A.3): ``star_androidcontrol_high``, ``star_androidcontrol_low``,
-``star_aitz``, ``star_gui_odyssey`` (OS-Atlas prompt) with ``_<family>`` variants, group
+``star_aitz``, ``star_gui_odyssey`` (OS-Atlas prompt, judge ``star``) with ``_<family>`` variants and
+``_judge_<name>`` variants for the dataset's other judges, group
 ``star_agentic``; ``star_agentic_synth`` (scripted synthetic episodes) with ``_<lang>`` and
 ``_<family>`` variants.
 """
@@ -18,6 +19,7 @@ from gui_metrics.star import STAR_METRICS
 from gui_models.action_match import STAR_AGENTIC, STAR_STATE_CONTROL
 from gui_models.coords import BUDGETS
 from gui_tasks.star.families import family
+from gui_tasks.star.judges import DEFAULT_JUDGE, JUDGE_DATASETS
 from gui_tasks.mpr.schema import LANGS
 
 VERSION = "1.0"
@@ -84,6 +86,7 @@ metadata:
   lang: {lang}
   agent_family: {family}
   match_rule: {rule}
+  judge: {judge}
   gesture_to_scroll: same
   history: ground_truth
 {frame}{extra}"""
@@ -143,10 +146,11 @@ def render_all() -> dict[str, str]:
 
 
 def _agentic(files: dict[str, str]) -> None:
-    def add(task: str, dataset: str, setting: str, lang: str, fam: str, extra: str) -> None:
+    def add(task: str, dataset: str, setting: str, lang: str, fam: str, extra: str, judge: str | None = None) -> None:
         files[f"{task}.yaml"] = AGENTIC.format(task=task, dataset=dataset, setting=setting, lang=lang, family=fam,
                                                rule=STAR_AGENTIC.name, metrics=_metrics(STEP_METRICS), version=VERSION,
-                                               extra=extra, max_new_tokens=MAX_NEW_TOKENS, frame=_frame(fam))
+                                               extra=extra, max_new_tokens=MAX_NEW_TOKENS, frame=_frame(fam),
+                                               judge=judge or DEFAULT_JUDGE[dataset])
 
     official = [("star_androidcontrol_high", "androidcontrol", "high", "  data_split: test\n"),
                 ("star_androidcontrol_low", "androidcontrol", "low", "  data_split: test\n"),
@@ -156,6 +160,11 @@ def _agentic(files: dict[str, str]) -> None:
         add(task, dataset, setting, "en", DEFAULT_FAMILY, extra)
         for fam in OTHER_FAMILIES:
             add(f"{task}_{fam}", dataset, setting, "en", fam, extra)
+        # the other judges defined for the dataset (gui_tasks.star.judges), OS-Atlas prompt; any task takes another
+        # judge for one run through $GUI_EVAL_STAR_JUDGE
+        for judge, covered in JUDGE_DATASETS.items():
+            if dataset in covered and judge != DEFAULT_JUDGE[dataset]:
+                add(f"{task}_judge_{judge}", dataset, setting, "en", DEFAULT_FAMILY, extra, judge)
     synth_extra = f"  seed: {SYNTH_SEED}\n  episodes: {SYNTH_EPISODES}\n"
     add("star_agentic_synth", "synthetic", "high", "en", DEFAULT_FAMILY, synth_extra)
     for fam in OTHER_FAMILIES:

@@ -99,6 +99,7 @@ def agentic_shapes(doc: Mapping[str, Any], record: Mapping[str, Any], response: 
 
     The response is parsed again with the task's own parser and options (``gui_tasks.star.families.parse``); its
     frame is read in the geometry the record names (``model_size`` when the family answers in resized pixels)."""
+    from gui_tasks.star.agentic_task import output_gesture
     from gui_tasks.star.families import parse
     from gui_tasks.star.lmms_task import budget_meta
     from gui_tasks.star.schema import action_from_json
@@ -111,7 +112,8 @@ def agentic_shapes(doc: Mapping[str, Any], record: Mapping[str, Any], response: 
            for b in doc.get("boxes") or [] if _finite(b)]
     gold = doc["gold"]
     out += _action_shapes(action_from_json(gold if isinstance(gold, str) else json.dumps(gold)), ident, "gold", w, h)
-    parsed = parse(response, doc["agent_family"], gesture_to_scroll=doc.get("output_gesture_to_scroll") or None,
+    # the scroll words read as scoring read them (the gold's space: agentic_task.output_gesture)
+    parsed = parse(response, doc["agent_family"], gesture_to_scroll=output_gesture(doc),  # type: ignore[arg-type]
                    reading=doc.get("parser_reading") or "schema", meta=budget_meta(doc))
     if parsed.action is not None:
         out += _action_shapes(parsed.action, geo, "pred", w, h)
