@@ -26,6 +26,7 @@ class FakeServer:
     def __init__(self, script: list[str], text: str = "ok", sleep_s: float = 2.0) -> None:
         self.script, self.text, self.sleep_s = list(script), text, sleep_s
         self.bodies: list[dict] = []
+        self.auth: list[str | None] = []  # the Authorization header of each request, in order
         self.lock = threading.Lock()
         fake = self
 
@@ -38,6 +39,7 @@ class FakeServer:
                 with fake.lock:
                     n = len(fake.bodies)
                     fake.bodies.append(body)
+                    fake.auth.append(self.headers.get("Authorization"))
                     action = fake.script[min(n, len(fake.script) - 1)]
                 if action == "close":
                     self.close_connection = True
