@@ -3,8 +3,9 @@
 A block is runnable when the line before its ```bash fence is ``<!-- runnable -->`` (docs/CONVENTIONS.md, "Docs").
 Each block runs with bash (``-euo pipefail``) in a fresh folder, after the substitutions of ``SUBSTITUTIONS``
 (a real checkpoint, the user's data folders and servers become the tiny checkpoint, the fixtures and the scripted
-local server) with ``--limit 2`` added to every lmms-eval run; then each run's results file must hold every task
-it asked for (the lmms-eval CLI exits 0 on failure) and each report folder must have been written.
+local server) with ``--limit 2`` and ``--gen_kwargs max_new_tokens=16`` added to every lmms-eval run; then each run's
+results file must hold every task it asked for (the lmms-eval CLI exits 0 on failure) and each report folder must
+have been written.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ FIXTURES = ROOT / "tests" / "fixtures"
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 MARKER = "<!-- runnable -->"
 LIMIT = 2
+NEW_TOKENS = 16  # the random tiny model writes until the budget: GUI-KB's 1,024 tokens cost minutes, not the point here
 API_KEY = "sk-docs-test"
 
 # Pages other sessions write in parallel; linked already, allowed to be missing until they are merged.
@@ -101,15 +103,18 @@ def is_lmms_run(argv: list[str]) -> bool:
 
 
 def prepare(text: str, values: dict[str, str]) -> str:
-    """The block as this test runs it: substitutions made, ``--limit`` added to every lmms-eval run."""
+    """The block as this test runs it: substitutions made, ``--limit`` and a small token budget added to every lmms-eval
+    run that sets none."""
     for old, new in SUBSTITUTIONS.items():
         text = text.replace(old, new.format(**values))
     out = []
     for line in text.split("\n"):
         argv = shlex.split(line, comments=True) if line.strip() else []
-        if argv and is_lmms_run(argv) and "--limit" not in argv:
+        if argv and is_lmms_run(argv):
             code, hash_, comment = line.partition(" #")
-            line = f"{code.rstrip()} --limit {LIMIT}" + (f" #{comment}" if hash_ else "")
+            code = code.rstrip() + (f" --limit {LIMIT}" if "--limit" not in argv else "")
+            code += f" --gen_kwargs max_new_tokens={NEW_TOKENS}" if "--gen_kwargs" not in argv else ""
+            line = code + (f" #{comment}" if hash_ else "")
         out.append(line)
     return "\n".join(out)
 
@@ -186,8 +191,8 @@ def test_prepare_substitutes_and_limits_only_lmms_runs():
             " --tasks mpr_gui  # all six\nlmms-eval tasks list | grep mpr\nlmms-eval --tasks x --limit 5")
     got = prepare(text, {"checkpoint": "/ck", "server": "", "cache": "/c"}).split("\n")
     assert got[0] == (f"MPR_GUI_DATA_DIR={FIXTURES / 'mpr_official'} lmms-eval --model gui_hf --model_args pretrained=/ck"
-                      f" --tasks mpr_gui --limit {LIMIT} # all six")
-    assert got[1:] == ["lmms-eval tasks list | grep mpr", "lmms-eval --tasks x --limit 5"]
+                      f" --tasks mpr_gui --limit {LIMIT} --gen_kwargs max_new_tokens={NEW_TOKENS} # all six")
+    assert got[1:] == ["lmms-eval tasks list | grep mpr", f"lmms-eval --tasks x --limit 5 --gen_kwargs max_new_tokens={NEW_TOKENS}"]
 
 
 def test_a_marker_must_precede_a_bash_fence(tmp_path):
