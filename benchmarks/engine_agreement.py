@@ -1,4 +1,4 @@
-"""Which task families each engine path runs, and whether its answers and scores equal gui_hf's (the README backend table).
+"""Which task families each engine path runs, and whether its answers and scores equal gui_hf's (the engine table of docs/engines.md).
 
     python benchmarks/engine_agreement.py [--limit 3] [--out DIR]
 

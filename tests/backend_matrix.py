@@ -2,7 +2,7 @@
 
 ``python tests/backend_matrix.py [backend ...]`` runs, per backend, one lmms-eval CLI call with one task of
 each benchmark family (the multi-round one in a call of its own), then one ``gui_wrap`` call on that backend
-with digit capture, ``gui_xli``, a StaR prompting intervention and cropping (plus the multi-round task), and prints a Markdown table (the README's). The slow test
+with digit capture, ``gui_xli``, a StaR prompting intervention and cropping (plus the multi-round task), and prints a Markdown table (the one in docs/engines.md). The slow test
 ``tests/test_backend_matrix.py`` runs the same function for the backends that must pass.
 """
 

@@ -41,6 +41,7 @@ class FakeServer:
         self.bodies: list[dict] = []
         self.headers: list[dict[str, str]] = []  # every request's headers (GET included), to check what keys were sent
         self.models = [{"id": "m", "object": "model", "root": "/ckpt/a"}]  # what GET /v1/models reports
+        self.auth: list[str | None] = []  # the Authorization header of each request, in order
         self.lock = threading.Lock()
         fake = self
 
@@ -65,6 +66,7 @@ class FakeServer:
                 with fake.lock:
                     n = len(fake.bodies)
                     fake.bodies.append(body)
+                    fake.auth.append(self.headers.get("Authorization"))
                     action = fake.script[min(n, len(fake.script) - 1)]
                 if action == "close":
                     self.close_connection = True

@@ -1,6 +1,6 @@
 """lmms-eval's own backends run one task of every benchmark family, and gui_wrap adds our analyses to them (CLI, tiny checkpoints).
 
-The full table (every backend, README) comes from ``python tests/backend_matrix.py``; this test runs
+The full table (every backend, docs/engines.md) comes from ``python tests/backend_matrix.py``; this test runs
 the backends that represent each path within the suite's time budget: ``qwen2_5_vl`` (chat in its
 default mode; multi-round through its inherited simple loop), ``qwen2_vl`` (simple) and ``internvl_hf``
 (chat, a non-Qwen architecture whose backend has no multi-round support: the simulator task runs through lmms-eval's

@@ -222,7 +222,7 @@ def _page(site_dir: Path, task: str, doc_id: int, side: int) -> Path:
 
 
 def _shots_dir(tmp_path: Path) -> Path:
-    """Where screenshots go: ``GUI_EVAL_VIEWER_SHOTS`` (the README's come from here) or the test's folder."""
+    """Where screenshots go: ``GUI_EVAL_VIEWER_SHOTS`` (docs/viewer.md's come from here) or the test's folder."""
     out = Path(os.environ.get("GUI_EVAL_VIEWER_SHOTS") or tmp_path)
     out.mkdir(parents=True, exist_ok=True)
     return out

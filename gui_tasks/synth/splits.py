@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 
 SPLITS = ("eval", "memory", "search", "train")
-# Which split each use reads (README "Synthetic world"): synthetic tasks evaluate ``eval``; GUI-XLI builds its
+# Which split each use reads (docs/synthetic_world.md): synthetic tasks evaluate ``eval``; GUI-XLI builds its
 # memory on ``memory`` and runs its layer/strength search (and t-SNE) on ``search``; text-only baselines fit on ``train``.
 EVAL, MEMORY, SEARCH, TRAIN = SPLITS
 
