@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sets everything up, then runs the offline demo: tiny Qwen2-VL checkpoint, synthetic
+# Sets up the main environment only (scripts/setup.sh demo), then runs the offline demo: tiny Qwen2-VL checkpoint, synthetic
 # MPR-GUI set, lmms-eval with gui_hf on mpr_gui_synth_zh and _en, Table 2-style report.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -30,12 +30,6 @@ LIMIT = 2
 NEW_TOKENS = 16  # the random tiny model writes until the budget: GUI-KB's 1,024 tokens cost minutes, not the point here
 API_KEY = "sk-docs-test"
 
-# Pages other sessions write in parallel; linked already, allowed to be missing until they are merged.
-# TODO(lead): empty this set once docs/{grounding_families,published_runs,star_judges,sphinx_device,interactive,
-# security,maintenance}.md are on main.
-PENDING_PAGES = frozenset({"grounding_families.md", "published_runs.md", "star_judges.md", "sphinx_device.md",
-                           "interactive.md", "security.md", "maintenance.md"})
-
 # What a runnable command may name that only a user has, and what stands in for it here.
 SUBSTITUTIONS = {
     "Qwen/Qwen2.5-VL-7B-Instruct": "{checkpoint}",
@@ -247,8 +241,6 @@ def test_every_relative_link_resolves(page):
         path, _, anchor = target.partition("#")
         dest = (page.parent / path).resolve() if path else page
         if not dest.exists():
-            if dest.parent == ROOT / "docs" and dest.name in PENDING_PAGES:
-                continue
             broken.append(target)
         elif anchor and dest.suffix == ".md" and anchor not in anchors(dest):
             broken.append(target)
@@ -258,7 +250,7 @@ def test_every_relative_link_resolves(page):
 def test_every_docs_page_is_reachable_from_the_readme():
     linked = {(ROOT / t.partition("#")[0]).resolve() for t in relative_links(ROOT / "README.md")}
     assert not [p.name for p in DOCS[1:] if p not in linked]
-    assert {p.name for p in linked if p.parent == ROOT / "docs" and not p.exists()} <= PENDING_PAGES
+    assert not [p.name for p in linked if not p.exists()]
 
 
 def test_link_checker_finds_a_broken_link_and_a_wrong_anchor(tmp_path):
