@@ -101,7 +101,11 @@ def main(argv: list[str]) -> int:
         if proc.returncode != 0 or not (out / "view" / "index.html").is_file():
             raise RuntimeError(f"exit {proc.returncode}: {proc.stderr.strip()[-400:]}")
 
-    step("gui-eval view (every run above)", view)
+    if ran:
+        step("gui-eval view (every run above)", view)
+    else:
+        print("[smoke] FAILED gui-eval view: no run to view", flush=True)
+        failures.append("view")
 
     def submit_and_validate() -> None:
         sub = out / "submission.json"
