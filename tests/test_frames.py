@@ -143,7 +143,7 @@ def test_star_scoring_reads_the_current_screenshot_size():
     from gui_tasks.star import agentic_task
     from gui_tasks.star.schema import action_to_json
 
-    doc = {"id": "s", "dataset": "synthetic", "action_category": "click", "image_width": 1080, "image_height": 2400,
+    doc = {"id": "s", "dataset": "synthetic", "episode_id": "e1", "action_category": "click", "image_width": 1080, "image_height": 2400,
            "gold": action_to_json(Action("CLICK", point=(500.0, 250.0), frame="grid1000")), "boxes": [],
            "agent_family": "qwen2_5_vl", "match_rule": "star-a2-d140", "gesture_to_scroll": "same",
            "output_gesture_to_scroll": "", "resize_budget": "", "min_pixels": 0, "max_pixels": 0, "parser_reading": "schema"}
@@ -161,7 +161,7 @@ def test_gui_owl_reads_original_pixels_under_star_and_resized_pixels_when_the_ta
     from gui_tasks.star import agentic_task
     from gui_tasks.star.schema import action_to_json
 
-    doc = {"id": "s", "dataset": "synthetic", "action_category": "click", "image_width": 1080, "image_height": 2400,
+    doc = {"id": "s", "dataset": "synthetic", "episode_id": "e1", "action_category": "click", "image_width": 1080, "image_height": 2400,
            "gold": action_to_json(Action("CLICK", point=(500.0, 250.0), frame="grid1000")), "boxes": [],
            "agent_family": "gui_owl", "match_rule": "star-a2-d140", "gesture_to_scroll": "same",
            "output_gesture_to_scroll": "", "coordinate_frame": "", "resize_budget": "", "min_pixels": 0, "max_pixels": 0,
