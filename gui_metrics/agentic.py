@@ -44,12 +44,15 @@ def _metrics() -> dict[str, tuple[Any, bool, str]]:
                                    "outputs that are not an action of the agent's format"),
     }
     for cat in CATEGORIES:
-        sel = _in(cat)
-        out[f"step_action_acc_{cat.lower()}"] = (lambda rs, sel=sel: _rate(sel(rs), lambda r: r["exact"]), True,
-                                                 f"exact action match on {cat} steps (Table 4 column)")
-        out[f"step_type_acc_{cat.lower()}"] = (lambda rs, sel=sel: _rate(sel(rs), lambda r: r["type_match"]), True,
-                                               f"type match on {cat} steps (Table 4 column)")
+        type_rate, exact_rate = _match_rates(_in(cat))
+        out[f"step_action_acc_{cat.lower()}"] = (exact_rate, True, f"exact action match on {cat} steps (Table 4 column)")
+        out[f"step_type_acc_{cat.lower()}"] = (type_rate, True, f"type match on {cat} steps (Table 4 column)")
     return out
+
+
+def _match_rates(sel):
+    """(type match rate, exact match rate) over the steps ``sel`` keeps: the TMR/AMR pair of a step subset."""
+    return (lambda rs: _rate(sel(rs), lambda r: r["type_match"]), lambda rs: _rate(sel(rs), lambda r: r["exact"]))
 
 
 # StaR's ActionType names (evaluator/utils.py) that get a column; PRESS = PRESSBACK + PRESSHOME (ENTER is its own
@@ -109,11 +112,9 @@ def _more_metrics() -> dict[str, tuple[Any, bool, str]]:
         "step_grounding_acc": (grounding_accuracy, True, "OS-Atlas grounding accuracy: click exact over click type-matched"),
     }
     for name in (*STAR_TYPE_COLUMNS, "PRESS", "SCROLL"):
-        sel = _star_sel(name)
-        out[f"star_{name.lower()}_tmr"] = (lambda rs, sel=sel: _rate(sel(rs), lambda r: r["type_match"]), True,
-                                                f"StaR judge: type match on gold {name} steps")
-        out[f"star_{name.lower()}_amr"] = (lambda rs, sel=sel: _rate(sel(rs), lambda r: r["exact"]), True,
-                                                  f"StaR judge: action match on gold {name} steps")
+        type_rate, exact_rate = _match_rates(_star_sel(name))
+        out[f"star_{name.lower()}_tmr"] = (type_rate, True, f"StaR judge: type match on gold {name} steps")
+        out[f"star_{name.lower()}_amr"] = (exact_rate, True, f"StaR judge: action match on gold {name} steps")
     return out
 
 
