@@ -19,21 +19,22 @@ case "$MODE" in
 esac
 PY="${PYTHON:-python3}"
 VENV="${GUI_EVAL_VENV:-.venv}"
+source scripts/locked_platform.sh
 quiet() { grep -v -e "^WARNING: Location" >&2 || true; }
 
 [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
 pip=("$VENV/bin/python" -m pip install -q --disable-pip-version-check)
 stamp="$VENV/.gui-eval-installed-$MODE"
-want="$(cat setup.cfg "$LOCK" scripts/setup.sh | sha256sum | cut -d' ' -f1)"
+want="$(cat setup.cfg "$LOCK" scripts/setup.sh scripts/locked_platform.sh | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     start=$(date +%s)
-    if "$VENV/bin/python" -c 'import sys, platform; sys.exit(not (sys.version_info[:2] == (3, 11) and sys.platform == "linux" and platform.machine() == "x86_64"))'; then
+    if on_locked_platform "$VENV/bin/python"; then
         echo "[setup] installing $LOCK into $VENV (first run: several minutes)" >&2
         # Every package pinned with its hashes: pip installs exactly the locked files, resolves nothing.
         "${pip[@]}" --require-hashes --no-deps -r "$LOCK" 2>&1 | quiet
     else
         echo "[setup] WARNING: $("$VENV/bin/python" -c 'import sys, platform; print(sys.version.split()[0], sys.platform, platform.machine())')" \
-             "is not the locked platform (CPython 3.11, linux, x86_64): installing setup.cfg's ranges, an untested set" >&2
+             "is not the locked platform ($LOCKED_PLATFORM): installing setup.cfg's ranges, an untested set" >&2
         # shellcheck disable=SC2086
         "${pip[@]}" ${GUI_EVAL_TORCH_PINS:-torch==2.14.1 torchvision==0.29.1} 2>&1 | quiet
         "${pip[@]}" -e ".$EXTRA" 2>&1 | quiet

@@ -12,12 +12,13 @@ cd "$(dirname "$0")/.."
 PY="${PYTHON:-python3}"
 VENV="${GUI_EVAL_VLLM_VENV:-.venv-vllm}"
 LOCK=requirements/vllm.lock
-if ! "$PY" -c 'import sys, platform; sys.exit(not (sys.version_info[:2] == (3, 11) and sys.platform == "linux" and platform.machine() == "x86_64"))'; then
-    echo "[setup-vllm] skipped: $LOCK is for CPython 3.11 on x86_64 Linux (the vLLM tests skip, saying why)" >&2
+source scripts/locked_platform.sh
+if ! on_locked_platform "$PY"; then
+    echo "[setup-vllm] skipped: $LOCK is for $LOCKED_PLATFORM (the vLLM tests skip, saying why)" >&2
     exit 0
 fi
 stamp="$VENV/.gui-eval-vllm-installed"
-want="$(cat scripts/setup_vllm.sh "$LOCK" setup.cfg | sha256sum | cut -d' ' -f1)"
+want="$(cat scripts/setup_vllm.sh scripts/locked_platform.sh "$LOCK" setup.cfg | sha256sum | cut -d' ' -f1)"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
     exit 0
 fi
