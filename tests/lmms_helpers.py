@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 from gui_tasks.cli import find_results
@@ -12,6 +13,13 @@ from gui_tasks.cli import find_results
 def run(cmd, env, timeout=600):
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
     return proc, proc.stdout + proc.stderr
+
+
+def run_openai(base_url: str, tasks: str, out: Path, env, *args: str, log_samples: bool = True):
+    """lmms-eval's own ``openai`` backend (its default mode) against a served model at ``base_url``."""
+    cmd = [sys.executable, "-m", "lmms_eval", "--model", "openai", "--model_args", f"model_version=m,base_url={base_url}",
+           "--tasks", tasks, *args, "--output_path", str(out), "--verbosity", "WARNING"]
+    return run(cmd + (["--log_samples"] if log_samples else []), {**env, "OPENAI_API_KEY": "EMPTY"})
 
 
 def results(out: Path) -> dict:

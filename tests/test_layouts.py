@@ -135,19 +135,14 @@ def test_multi_round_task_on_a_backend_without_rounds_runs_through_the_agentic_l
     """lmms-eval's own ``openai`` raises on multi-round requests, which dropped every task of the run (exit 0, no
     results); now the SPHINX simulator task runs through lmms-eval's agentic loop (one request per round), says so,
     and the other task is scored as before."""
-    import sys
-
     from fake_openai import FakeServer
-    from lmms_helpers import results, run, samples
+    from lmms_helpers import results, run_openai, samples
 
     server = FakeServer(["ok"], text="B")
     out = tmp_path / "run"
     try:
         env = {**subprocess_env, "GUI_EVAL_CACHE": str(tmp_path / "cache"), "OPENAI_API_KEY": "EMPTY"}
-        cmd = [sys.executable, "-m", "lmms_eval", "--model", "openai", "--model_args",
-               f"model_version=m,base_url={server.base_url}", "--tasks", "mpr_gui_synth_en,sphinx_sim_toggle",
-               "--limit", "2", "--output_path", str(out), "--log_samples", "--verbosity", "WARNING"]
-        proc, log = run(cmd, env)
+        proc, log = run_openai(server.base_url, "mpr_gui_synth_en,sphinx_sim_toggle", out, env, "--limit", "2")
     finally:
         server.stop()
     res = results(out)

@@ -127,15 +127,13 @@ def test_a_dropped_device_or_a_missing_app_is_that_episode_not_run(fake_adb, mon
 @pytest.mark.slow
 def test_sphinx_device_end_to_end_through_lmms_eval(fake_adb, tmp_path, subprocess_env):
     from fake_openai import FakeServer, last_text
-    from lmms_helpers import results, run, samples
+    from lmms_helpers import results, run_openai, samples
 
     server = FakeServer(["ok"], reply=lambda body: wifi_agent(last_text(body)))
     out = tmp_path / "run"
     env = {**subprocess_env, **fake_adb, "OPENAI_API_KEY": "EMPTY"}
     try:
-        proc, log = run([sys.executable, "-m", "lmms_eval", "--model", "openai", "--model_args",
-                         f"model_version=m,base_url={server.base_url}", "--tasks", "sphinx_device_som", "--limit", "2",
-                         "--output_path", str(out), "--log_samples", "--verbosity", "WARNING"], env)
+        proc, log = run_openai(server.base_url, "sphinx_device_som", out, env, "--limit", "2")
     finally:
         server.stop()
     res = results(out)
@@ -153,15 +151,14 @@ def test_sphinx_device_end_to_end_through_lmms_eval(fake_adb, tmp_path, subproce
 @pytest.mark.slow
 def test_an_unknown_serial_leaves_the_task_unrun_and_the_run_going(fake_adb, tmp_path, subprocess_env):
     from fake_openai import FakeServer
-    from lmms_helpers import results, run
+    from lmms_helpers import results, run_openai
 
     server = FakeServer(["ok"], text="B")
     out = tmp_path / "run"
     env = {**subprocess_env, **fake_adb, "OPENAI_API_KEY": "EMPTY", "GUI_EVAL_ADB_SERIALS": "R58M123"}
     try:
-        proc, log = run([sys.executable, "-m", "lmms_eval", "--model", "openai", "--model_args",
-                         f"model_version=m,base_url={server.base_url}", "--tasks", "sphinx_device,mpr_gui_synth_en",
-                         "--limit", "2", "--output_path", str(out), "--verbosity", "WARNING"], env)
+        proc, log = run_openai(server.base_url, "sphinx_device,mpr_gui_synth_en", out, env, "--limit", "2",
+                               log_samples=False)
     finally:
         server.stop()
     res = results(out)

@@ -109,18 +109,14 @@ def test_a_family_needs_screenshots_and_a_known_name():
 def test_a_ui_tars_toggle_run_through_lmms_eval_parses_ui_tars_actions(tmp_path, subprocess_env):
     """``sphinx_sim_toggle_ui_tars`` end to end (lmms-eval's openai backend, a scripted server): UI-TARS's finished()
     is read as its stop; the rounds carry the screenshot the family sees."""
-    import sys
-
     from fake_openai import FakeServer, last_text
-    from lmms_helpers import results, run, samples
+    from lmms_helpers import results, run_openai, samples
 
     server = FakeServer(["ok"], text="Thought: the state is right.\nAction: finished()")
     out = tmp_path / "run"
     try:
         env = {**subprocess_env, "GUI_EVAL_CACHE": str(tmp_path / "cache"), "OPENAI_API_KEY": "EMPTY"}
-        proc, log = run([sys.executable, "-m", "lmms_eval", "--model", "openai", "--model_args",
-                         f"model_version=m,base_url={server.base_url}", "--tasks", "sphinx_sim_toggle_ui_tars", "--limit", "2",
-                         "--output_path", str(out), "--log_samples", "--verbosity", "WARNING"], env)
+        proc, log = run_openai(server.base_url, "sphinx_sim_toggle_ui_tars", out, env, "--limit", "2")
     finally:
         server.stop()
     res = results(out)
