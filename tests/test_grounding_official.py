@@ -288,9 +288,9 @@ def test_se_gui_reads_the_last_two_numbers_of_its_first_tool_call():
 def test_se_gui_budget_reproduces_the_resized_size_its_log_records():
     from gui_models.coords import budget
 
-    # SE-GUI's logged run over 2560x1440 ScreenSpot-Pro screenshots records resized_size [1400, 2492] (h, w): its
+    # SE-GUI's logged run over 3840x2160 ScreenSpot-Pro screenshots records resized_size [1400, 2492] (h, w): its
     # ScreenSpot-v2 budget, max_pixels 3512320; the ScreenSpot-Pro script's own is 7049280
-    assert budget("se_gui", max_pixels=3512320).resized(2560, 1440) == (2492, 1400)
+    assert budget("se_gui", max_pixels=3512320).resized(3840, 2160) == (2492, 1400)
     assert BUDGETS["se_gui"].resized(2560, 1440) == (2548, 1428)  # within 7049280: sides rounded to 28
     text = prompts.build_prompt("open the device manager", "se_gui", 2560, 1440)
     assert text.startswith("You are a helpful assistant.\n#Tools\n") and "The screen's resolution is 2548x1428." in text
