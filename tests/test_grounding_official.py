@@ -352,6 +352,19 @@ def test_aguvis_round_trips_any_relative_point(x, y):
     assert answer.point == pytest.approx((round(x, 4), round(y, 4)), abs=1e-9)
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 1000), st.integers(0, 1000))
+def test_phi_ground_maps_any_canvas_grid_point_to_canvas_pixels(x, y):
+    answer = parse_point(f"<point>{x}, {y}</point>", "phi_ground")
+    assert answer.literal == (x, y) and answer.point == pytest.approx((x * 1008 / 1000, y * 672 / 1000))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 5000), st.integers(0, 5000), st.sampled_from(["jedi", "se_gui"]))
+def test_tool_call_families_read_any_pixel_point(x, y, family):
+    assert parse_point(GUIDE + f"{x}, {y}]}}}}\n</tool_call>", family).point == (x, y)
+
+
 # --- 4. the frame check -------------------------------------------------------------------------------------------
 
 
