@@ -68,14 +68,36 @@ class Budget:
     max_pixels: int
     factor: int = QWEN_FACTOR
     source: str = ""
+    canvas: tuple[int, int] | None = None
+    """A fixed (width, height) canvas the image is scaled into, keeping its aspect ratio, and pasted at the top left
+    (Phi-Ground); None: the Qwen smart resize within [min_pixels, max_pixels]."""
 
     def resized(self, width: int, height: int) -> tuple[int, int]:
-        """(width, height) of the image the model sees."""
+        """(width, height) of the image the model sees (for a canvas: of the scaled screenshot inside it)."""
+        if self.canvas is not None:
+            return fit_canvas(width, height, *self.canvas)
         h, w = smart_resize(height, width, self.factor, self.min_pixels, self.max_pixels)
         return w, h
 
     def describe(self) -> dict:
-        return {"name": self.name, "min_pixels": self.min_pixels, "max_pixels": self.max_pixels, "factor": self.factor}
+        out = {"name": self.name, "min_pixels": self.min_pixels, "max_pixels": self.max_pixels, "factor": self.factor}
+        if self.canvas is not None:
+            out["canvas"] = list(self.canvas)
+        return out
+
+
+def fit_canvas(width: int, height: int, canvas_width: int, canvas_height: int) -> tuple[int, int]:
+    """(width, height) of a screenshot scaled to fit a fixed canvas, aspect ratio kept (truncated to whole pixels).
+
+    microsoft/Phi-Ground README ``process_image`` (and benchmark/test_screenspot_pro.py): wider than the canvas ->
+    full canvas width, height ``int(width / ratio)``; else full canvas height, width ``int(height * ratio)``.
+    """
+    if width <= 0 or height <= 0:
+        raise ValueError(f"image size must be positive, got {width}x{height}")
+    ratio = width / height
+    if ratio > canvas_width / canvas_height:
+        return canvas_width, max(1, int(canvas_width / ratio))
+    return max(1, int(canvas_height * ratio)), canvas_height
 
 
 # The budgets the released checkpoints use (read from each family's published processor config / code):
@@ -95,6 +117,16 @@ BUDGETS: dict[str, Budget] = {b.name: b for b in (
     Budget("gta1", 3136, 4096 * 2160, source="Yan98/GTA1 README.md (inference example)"),
     # likaixin2000/ScreenSpot-Pro-GUI-Grounding models/showui.py: min 256*28*28, max 1344*28*28 (answers are relative)
     Budget("showui", 256 * 28 * 28, 1344 * 28 * 28, source="ScreenSpot-Pro-GUI-Grounding models/showui.py"),
+    # xlang-ai/OSWorld mm_agents/jedi_7b_agent.py: smart_resize(height, width, max_pixels=2700 * 28 * 28), min the
+    # qwen_vl_utils default 4 * 28 * 28
+    Budget("jedi", 4 * 28 * 28, 2700 * 28 * 28, source="xlang-ai/OSWorld mm_agents/jedi_7b_agent.py"),
+    # YXB-NKU/SE-GUI src/eval/test_grounding_r1_nothink.py (ScreenSpot-Pro): AutoProcessor(max_pixels=7049280,
+    # min_pixels=3136); its ScreenSpot script uses max 2007040, its ScreenSpot-v2 script 3512320 (--max-pixels)
+    Budget("se_gui", 3136, 7049280, source="YXB-NKU/SE-GUI src/eval/test_grounding_r1_nothink.py"),
+    # microsoft/Phi-Ground README / benchmark/test_screenspot_pro.py process_image, num_crops 7 (Phi-Ground-4B-7C):
+    # the screenshot scaled into a 336*3 x 336*2 white canvas at the top left (min/max pixels: the canvas)
+    Budget("phi_ground", 1008 * 672, 1008 * 672, factor=1, source="microsoft/Phi-Ground README.md (process_image)",
+           canvas=(1008, 672)),
 )}
 
 
@@ -107,6 +139,9 @@ def budget(name: str, *, min_pixels: int | None = None, max_pixels: int | None =
     hi = int(max_pixels) if max_pixels is not None else b.max_pixels
     if (lo, hi) == (b.min_pixels, b.max_pixels):
         return b
+    if b.canvas is not None:
+        raise ValueError(f"resize budget {name!r} is a fixed {b.canvas[0]}x{b.canvas[1]} canvas: min_pixels / max_pixels "
+                         "do not apply")
     if not 0 < lo <= hi:
         raise ValueError(f"resize budget needs 0 < min_pixels <= max_pixels, got min_pixels={lo}, max_pixels={hi}")
     return Budget(f"{name}+override", lo, hi, b.factor, b.source)

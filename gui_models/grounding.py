@@ -52,11 +52,20 @@ FAMILIES: dict[str, tuple[Frame, str | None]] = {
     "showui": ("relative", None),
     # ScreenSpot-Pro-GUI-Grounding models/seeclick.py (SeeClick's own prompt): "(0.49,0.40)" relative
     "seeclick": ("relative", None),
+    # xlang-ai/OSWorld mm_agents/jedi_7b_agent.py parse_jedi_response: a computer_use tool call whose
+    # arguments.coordinate is in pixels of the smart-resized image (max_pixels 2700*28*28)
+    "jedi": ("resized_px", None),
+    # YXB-NKU/SE-GUI src/eval/test_grounding_r1_nothink*.py extract_point_answer: the last two numbers of the first
+    # <tool_call>...</tool_call>, pixels of the smart-resized image
+    "se_gui": ("resized_px", None),
+    # microsoft/Phi-Ground benchmark/test_screenspot_pro.py get_results: "<point>x, y</point>" on the 0-1000 grid of
+    # the 1008x672 canvas the screenshot is pasted into; read here as pixels of the scaled screenshot (resized_px)
+    "phi_ground": ("resized_px", None),
 }
 # The resize budget (gui_models.coords.BUDGETS) of each resized_px family's released checkpoints.
 FAMILY_BUDGETS: dict[str, str] = {"ui_tars_1_5": "ui_tars_1_5", "qwen2_5_vl": "qwen2_5_vl", "gui_owl": "gui_owl",
                                   "opencua": "qwen2_5_vl", "gta1": "gta1", "ui_venus": "ui_venus", "infigui_g1": "qwen2_5_vl",
-                                  "holo1_5": "holo1_5"}
+                                  "holo1_5": "holo1_5", "jedi": "jedi", "se_gui": "se_gui", "phi_ground": "phi_ground"}
 # How strictly an answer is read: ``official`` reproduces the family's (or its benchmark's) own answer parser, the
 # one behind published numbers (default); ``lenient`` also reads a bare point or box anywhere in the answer.
 STRICTNESS = ("official", "lenient")
@@ -277,6 +286,82 @@ def _read_qwen2_5_vl_official(body: str, frame: Frame, family: str) -> PointAnsw
     return None
 
 
+def _read_jedi(body: str, frame: Frame, family: str) -> PointAnswer | None:
+    """JEDI as OSWorld's ``parse_jedi_response`` reads it (mm_agents/jedi_7b_agent.py): a start tag (``<tool_call>``,
+    else ``⚗``) and an end tag (``</tool_call>``, else ``⚗``) must both occur; the text after the first start tag up
+    to the next end tag decodes as JSON whose ``arguments.coordinate`` gives x, y. Anything else is its ``[-1, -1]``
+    (no point): malformed here. None when neither tag occurs."""
+    import json
+
+    start = next((t for t in ("<tool_call>", "\u2697") if t in body), None)
+    end = next((t for t in ("</tool_call>", "\u2697") if t in body), None)
+    if start is None and end is None:
+        return None
+    bad = PointAnswer(None, frame, "malformed", family, "tool call not read by JEDI's parser")
+    if start is None or end is None:
+        return bad
+    inner = body.split(start, 2)[1].split(end, 1)[0].strip()
+    try:
+        coords = json.loads(inner)["arguments"]["coordinate"]
+    except (ValueError, TypeError, KeyError, IndexError, RecursionError):
+        return bad
+    if not isinstance(coords, list) or len(coords) < 2:
+        return bad
+    return _point(_numbers(coords[:2], 2), frame, family, "tool call coordinate")
+
+
+_SE_GUI_NUM = re.compile(r"\d+(?:\.\d+)?")  # SE-GUI extract_point_answer: re.findall(r'\d+(?:\.\d+)?', ...)
+
+
+def _read_se_gui(body: str, frame: Frame, family: str) -> PointAnswer | None:
+    """SE-GUI ``extract_point_answer``: inside the first ``<tool_call>...</tool_call>``, the LAST two unsigned numbers.
+    Its own parser turns anything else into the point (0, 0); here that is a format error (as for GTA1)."""
+    at = body.find("<tool_call>")
+    if at < 0:
+        return None
+    close = body.find("</tool_call>", at + len("<tool_call>"))
+    if close < 0:
+        return PointAnswer(None, frame, "malformed", family, "<tool_call> without </tool_call>")
+    nums = [m.group(0) for m in _SE_GUI_NUM.finditer(body, at + len("<tool_call>"), close)]
+    if len(nums) < 2:
+        return PointAnswer(None, frame, "malformed", family, "tool call without two numbers")
+    return _point(_finite(nums[-2], nums[-1]), frame, family, "tool call, last two numbers")
+
+
+# Phi-Ground-4B-7C's canvas (README process_image; benchmark/test_sspro.sh --num_crops 7): answers are 0-1000 of it.
+PHI_GROUND_CANVAS = (1008, 672)
+
+
+def _phi_ground_numbers(body: str, tag: str, n: int) -> list[float] | None | str:
+    """``pred.split("<tag>")[1].split("</tag>")[0]`` split on ", " into ``n`` floats; "" when the tag is absent."""
+    at = body.find(f"<{tag}>")
+    if at < 0:
+        return ""
+    inner = body[at + len(tag) + 2:].split(f"</{tag}>", 1)[0]
+    parts = inner.split(", ")
+    if len(parts) != n:
+        return None
+    return _finite(*(p.strip() for p in parts))
+
+
+def _read_phi_ground(body: str, frame: Frame, family: str) -> PointAnswer | None:
+    """Phi-Ground as its ScreenSpot-Pro script reads it (benchmark/test_screenspot_pro.py ``get_results``):
+    ``<point>x, y</point>`` (``--output_format point``, the reproduction's setting), else ``<box>x1, y1, x2, y2</box>``
+    (``xyxy``: its centre), numbers on the 0-1000 grid of the 1008x672 canvas; returned in pixels of that canvas, which
+    are pixels of the scaled screenshot pasted at its top left (``resized_px`` with the ``phi_ground`` budget)."""
+    cw, ch = PHI_GROUND_CANVAS
+    for tag, n in (("point", 2), ("box", 4)):
+        nums = _phi_ground_numbers(body, tag, n)
+        if nums == "":
+            continue
+        if nums is None:
+            return PointAnswer(None, frame, "malformed", family, f"<{tag}> without {n} numbers separated by ', '")
+        x, y = (nums[0], nums[1]) if n == 2 else ((nums[0] + nums[2]) / 2, (nums[1] + nums[3]) / 2)
+        return PointAnswer((x * cw / 1000, y * ch / 1000), frame, "parsed", family, f"{tag} on the canvas grid",
+                           (nums[0], nums[1]) if n == 2 else None)
+    return None
+
+
 # family -> (reader of its own answer syntax, that syntax in words); a reader returns None when the syntax is absent.
 READERS = {
     "qwen3_vl": (_read_qwen3_vl, '{"point_2d": [x, y]} / {"bbox_2d": [...]} or a computer_use tool call'),
@@ -290,6 +375,9 @@ READERS = {
     "holo1_5": (_read_holo, '{"action": "click_absolute", "x": 1, "y": 2}'),
     "showui": (_read_showui, "[x, y]"),
     "seeclick": (_read_seeclick, "(x,y)"),
+    "jedi": (_read_jedi, '<tool_call>{"name": "computer_use", "arguments": {"coordinate": [x, y]}}</tool_call>'),
+    "se_gui": (_read_se_gui, "<tool_call>...[x, y]...</tool_call>"),
+    "phi_ground": (_read_phi_ground, "<point>x, y</point>"),
 }
 # Families whose official reading differs from the lenient one only where named here (the rest read as before).
 OFFICIAL_READERS = {"qwen2_5_vl": _read_qwen2_5_vl_official}

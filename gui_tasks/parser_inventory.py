@@ -37,7 +37,8 @@ def _point(family: str, strictness: str = "official") -> Callable[[str], Any]:
 
 # every grounding family (gui_models.grounding.FAMILIES), listed here so this module imports nothing heavy
 GROUNDING_FAMILIES = ("relative", "os_atlas", "ui_tars", "ui_tars_1_5", "qwen2_5_vl", "agentcpm_gui", "gui_owl", "qwen3_vl",
-                      "qwen2_vl", "aguvis", "opencua", "uground_v1", "gta1", "infigui_g1", "ui_venus", "holo1_5", "showui", "seeclick")
+                      "qwen2_vl", "aguvis", "opencua", "uground_v1", "gta1", "infigui_g1", "ui_venus", "holo1_5", "showui", "seeclick",
+                      "jedi", "se_gui", "phi_ground")
 
 
 def _star(fam: str) -> Callable[[str], Any]:

@@ -208,6 +208,15 @@ AUTHORS_EXAMPLES = [
     ("showui", "[0.73, 0.21]", "relative", (0.73, 0.21)),  # ShowUI: [x, y] scaled from 0 to 1
     ("seeclick", "(0.49,0.40)", "relative", (0.49, 0.40)),  # SeeClick: (x,y) two decimals
     ("seeclick", "(0.10,0.20,0.30,0.40)", "relative", (0.2, 0.3)),  # SeeClick pred_2_point: a box -> its centre
+    # JEDI (OSWorld mm_agents/jedi_7b_agent.py parse_jedi_response): a tool call, or the same between two "⚗"
+    ("jedi", GUIDE + "1420, 88]}}\n</tool_call>", "resized_px", (1420.0, 88.0)),
+    ("jedi", '\u2697{"name": "computer_use", "arguments": {"action": "left_click", "coordinate": [640, 212]}}\u2697',
+     "resized_px", (640.0, 212.0)),
+    # SE-GUI's logged model_output (src/eval/logs/rec_results_*.json): the tool call; its last two numbers
+    ("se_gui", GUIDE + "1357, 86]}}\n</tool_call>", "resized_px", (1357.0, 86.0)),
+    # Phi-Ground (benchmark/test_screenspot_pro.py, --output_format point): 0-1000 of the 1008x672 canvas -> canvas px
+    ("phi_ground", "<point>500, 250</point>", "resized_px", (504.0, 168.0)),
+    ("phi_ground", "<box>100, 200, 300, 400</box>", "resized_px", (201.6, 201.6)),  # --output_format xyxy: the centre
 ]
 
 
@@ -250,6 +259,75 @@ def test_infigui_g1_official_reading_needs_a_json_list_of_point_2d():
     assert text.startswith("The screen's resolution is 1932x1092.\nLocate the UI element(s) for \"save\"")
 
 
+def test_jedi_official_reading_is_osworlds_parse_jedi_response():
+    assert parse_point('<tool_call>\n{"name": "computer_use", "arguments": ["left_click", [120, 60]]}\n</tool_call>',
+                       "jedi").status == "malformed"  # arguments not an object: its [-1, -1]
+    assert parse_point(GUIDE + "120, 60]}}", "jedi").status == "malformed"  # start tag without an end tag
+    assert parse_point('<tool_call>{"name": "computer_use", "arguments": {"action": "left_click"}}</tool_call>',
+                       "jedi").status == "malformed"  # no coordinate
+    assert parse_point(GUIDE + "120, 60, 7]}}</tool_call>", "jedi").point == (120.0, 60.0)  # x, y: the first two
+    lenient = parse_point("click at [120, 60]", "jedi", "lenient")
+    assert lenient.status == "parsed" and parse_point("click at [120, 60]", "jedi").status == "malformed"
+
+
+def test_jedi_budget_and_prompt_name_the_resized_screen():
+    assert BUDGETS["jedi"].resized(1920, 1080) == (1932, 1092)  # under 2700*28*28: each side rounded to 28
+    assert BUDGETS["jedi"].resized(3840, 2160) == (1932, 1064)  # above: floor(side / 1.9795 / 28) * 28
+    text = prompts.build_prompt("the save button", "jedi", 3840, 2160)
+    assert "* The screen's resolution is 1932x1064." in text and text.endswith("</tool_call>\n\nthe save button")
+
+
+def test_se_gui_reads_the_last_two_numbers_of_its_first_tool_call():
+    assert parse_point(GUIDE + "100, 50, 140, 70]}}\n</tool_call>", "se_gui").point == (140.0, 70.0)  # not a centre
+    assert parse_point(GUIDE + "-5, 30]}}</tool_call>", "se_gui").point == (5.0, 30.0)  # r'\d+(?:\.\d+)?': no sign
+    assert parse_point(GUIDE + "5, 30]}}", "se_gui").status == "malformed"  # no </tool_call>: its [0, 0]
+    assert parse_point('{"coordinate": [5, 30]}', "se_gui").status == "malformed"  # no tool call: its [0, 0]
+    assert parse_point('{"coordinate": [5, 30]}', "se_gui", "lenient").point == (5.0, 30.0)
+
+
+def test_se_gui_budget_reproduces_the_resized_size_its_log_records():
+    from gui_models.coords import budget
+
+    # SE-GUI's logged run over 3840x2160 ScreenSpot-Pro screenshots records resized_size [1400, 2492] (h, w): its
+    # ScreenSpot-v2 budget, max_pixels 3512320; the ScreenSpot-Pro script's own is 7049280
+    assert budget("se_gui", max_pixels=3512320).resized(3840, 2160) == (2492, 1400)
+    assert BUDGETS["se_gui"].resized(2560, 1440) == (2548, 1428)  # within 7049280: sides rounded to 28
+    text = prompts.build_prompt("open the device manager", "se_gui", 2560, 1440)
+    assert text.startswith("You are a helpful assistant.\n#Tools\n") and "The screen's resolution is 2548x1428." in text
+    assert text.endswith("</tool_call>\nopen the device manager")
+
+
+def test_phi_ground_point_is_read_on_its_canvas_not_on_the_screenshot():
+    # 3840x2160 scaled into 1008x672: 1008x567 at the top left. The centre (1920, 1080) is canvas (504, 283.5),
+    # written 0-1000 of the canvas as (500, 421.875); read 0-1000 of the screenshot it would be y = 911
+    doc = {**DOC, "width": 3840, "height": 2160, "target_box": [1900, 1060, 1940, 1100]}
+    assert BUDGETS["phi_ground"].resized(3840, 2160) == (1008, 567)
+    rec = score_response(doc, "<point>500, 421.875</point>", score_params({"source": "screenspot_pro", "prompt": "phi_ground"}))
+    assert rec["correct"] and rec["frame"] == "resized_px" and rec["model_size"] == [1008, 567]
+    assert rec["point"] == pytest.approx([0.5, 0.5])
+    assert rec["frame_check"]["grid1000"] is False
+    assert parse_point("<point>500,421</point>", "phi_ground").status == "malformed"  # split(", ") gives one part
+    assert prompts.build_prompt("the save button", "phi_ground") == (
+        "\nThe description of the element: \nthe save button\n\n\nLocate the above described element in the image. The "
+        "output should be bounding box using relative coordinates multiplying 1000.\n")
+    with pytest.raises(ValueError, match="fixed 1008x672 canvas"):
+        from gui_models.coords import budget
+
+        budget("phi_ground", max_pixels=99999999)
+
+
+def test_phi_ground_task_pastes_the_screenshot_into_its_canvas(tmp_path):
+    from PIL import Image
+
+    from gui_tasks.grounding.lmms_task import doc_to_visual_phi_ground
+
+    path = tmp_path / "shot.png"
+    Image.new("RGB", (200, 100), (200, 0, 0)).save(path)  # 2:1, wider than 3:2 -> 1008x504
+    (canvas,) = doc_to_visual_phi_ground({**DOC, "image": str(path), "width": 200, "height": 100})
+    assert canvas.size == (1008, 672)
+    assert canvas.getpixel((1000, 500))[1] < 30 and canvas.getpixel((1000, 510)) == (255, 255, 255)
+
+
 def test_every_family_has_a_prompt_and_every_resized_family_a_budget():
     families = {prompts.answer_family(p) for p in prompts.PROMPTS}
     assert set(FAMILIES) - families == {"gui_owl"}  # GUI-Owl is read (StaR) but has no grounding prompt of ours
@@ -272,6 +350,19 @@ def test_parsers_classify_any_text_and_never_raise(family, strictness, text):
 def test_aguvis_round_trips_any_relative_point(x, y):
     answer = parse_point(f"pyautogui.click(x={x:.4f}, y={y:.4f})", "aguvis")
     assert answer.point == pytest.approx((round(x, 4), round(y, 4)), abs=1e-9)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 1000), st.integers(0, 1000))
+def test_phi_ground_maps_any_canvas_grid_point_to_canvas_pixels(x, y):
+    answer = parse_point(f"<point>{x}, {y}</point>", "phi_ground")
+    assert answer.literal == (x, y) and answer.point == pytest.approx((x * 1008 / 1000, y * 672 / 1000))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 5000), st.integers(0, 5000), st.sampled_from(["jedi", "se_gui"]))
+def test_tool_call_families_read_any_pixel_point(x, y, family):
+    assert parse_point(GUIDE + f"{x}, {y}]}}}}\n</tool_call>", family).point == (x, y)
 
 
 # --- 4. the frame check -------------------------------------------------------------------------------------------

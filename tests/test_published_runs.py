@@ -1,5 +1,5 @@
 """Published runs side by side: `gui-eval import` of result files in the ScreenSpot-Pro repository's results format
-(small fixtures in that shape), our scorer's agreement with each file's own scoring, and the imported run read by the
+and SE-GUI's rec_results log (small fixtures in those shapes), our scorer's agreement with each file's own scoring, and the imported run read by the
 viewer (its two-run diff in the browser) and the grounding report."""
 
 from __future__ import annotations
@@ -68,6 +68,37 @@ def test_aguvis_run_agrees_with_the_inclusive_rule_and_not_with_the_strict_one(t
     assert edge["response_type"] == "biased" and edge["params"]["inside_rule"] == "strict"
 
 
+def test_se_gui_rec_results_import_with_the_resized_size_the_file_records(tmp_path, pro_copy):
+    # SE-GUI's evaluation log (src/eval/test_grounding_r1_nothink*.py): accuracy in percent over its own samples, the
+    # size the model saw as resized_size [h, w]; a sample of a screenshot we do not hold is left unmatched
+    got = import_run(PUB / "screenspot_pro_se_gui_rec_results.json", "gui_screenspot_pro", tmp_path, family="se_gui")
+    assert got.matched == 3 and got.unmatched == ["vscode_macos/shot_9.png | click the text 9"] and got.skipped == 0
+    assert got.published_accuracy == 0.25 and got.published_on_matched == pytest.approx(1 / 3)
+    assert got.ours == pytest.approx(1 / 3) and got.disagreements == 0
+    recs = [s["grounding_acc"] for s in _lines(got.samples)]
+    assert recs[0]["frame_source"] == "model_image_sizes" and recs[0]["model_size"] == [392, 252]
+    assert recs[0]["correct"] and recs[0]["point"] == pytest.approx([127 / 392, 65 / 252])
+    # no tool call: SE-GUI's parser clicks (0, 0) (wrong), ours counts a format error
+    assert recs[1]["status"] == "malformed" and recs[1]["published"]["correctness"] == "wrong"
+    meta = json.loads(got.results.read_text(encoding="utf-8"))["configs"]["gui_screenspot_pro"]["metadata"]
+    assert meta["published"]["format"] == "se_gui_rec_results" and meta["published"]["num_correct"] == 1
+    assert meta["published"]["num_total"] == 4
+
+
+def test_se_gui_rec_results_rows_are_checked(tmp_path, pro_copy):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"accuracy": 0.0, "results": [{"image": "vscode_macos/shot_0.png", "question": "q",
+                                                             "model_output": "", "correct": 1, "resized_size": [252]}]}),
+                   encoding="utf-8")
+    with pytest.raises(DataError, match="resized_size") as err:
+        import_run(bad, "gui_screenspot_pro", tmp_path / "out", family="se_gui")
+    assert err.value.row == 0 and err.value.field == "resized_size" and err.value.file.endswith("bad.json")
+    bad.write_text(json.dumps({"accuracy": 0.0, "results": [{"image": "x.png", "question": "q", "correct": 1}]}),
+                   encoding="utf-8")
+    with pytest.raises(DataError, match="model_output"):
+        import_run(bad, "gui_screenspot_pro", tmp_path / "out", family="se_gui")
+
+
 def test_import_refuses_files_it_cannot_read(tmp_path, pro_copy):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"metrics": {}}), encoding="utf-8")
@@ -78,6 +109,18 @@ def test_import_refuses_files_it_cannot_read(tmp_path, pro_copy):
                                               "prompt_to_evaluate": "?"}]}), encoding="utf-8")
     with pytest.raises(DataError, match="no detail matches"):
         import_run(other, "gui_screenspot_pro", tmp_path / "out")
+    # Phi-Ground's script writes details without the answer text (pred: canvas pixels), GUI-Actor's a bare list of
+    # hit flags: nothing our scorer could read
+    phi = tmp_path / "phi.json"
+    phi.write_text(json.dumps({"metrics": {}, "details": [{"img_path": "x.png", "prompt_to_evaluate": "q",
+                                                            "pred": [1, 2, 1, 2], "correctness": "correct"}]}), encoding="utf-8")
+    with pytest.raises(DataError, match="cannot be re-scored") as err:
+        import_run(phi, "gui_screenspot_pro", tmp_path / "out")
+    assert err.value.row == 0 and err.value.field == "raw_response"
+    actor = tmp_path / "actor.json"
+    actor.write_text(json.dumps([{"file_name": "x.png", "id": 0, "hit_top1": 1, "overlap_top1": 1}]), encoding="utf-8")
+    with pytest.raises(DataError, match="not a published per-sample result file"):
+        import_run(actor, "gui_screenspot_pro", tmp_path / "out")
     with pytest.raises(ValueError, match="not a ScreenSpot task"):
         import_run(PUB / "screenspot_pro_aguvis.json", "icon_localization_synth", tmp_path / "out")
 

@@ -95,6 +95,22 @@ def doc_to_visual(doc: Mapping[str, Any]) -> list[Image.Image]:
     return [load_image(doc["image"], doc_id=doc.get("id"), field="image")]
 
 
+def doc_to_visual_phi_ground(doc: Mapping[str, Any]) -> list[Image.Image]:
+    """The screenshot as Phi-Ground sees it: scaled (LANCZOS) into its 1008x672 white canvas at the top left.
+
+    microsoft/Phi-Ground README ``process_image`` (benchmark/test_screenspot_pro.py, ``--num_crops 7``); its answers are
+    0-1000 of this canvas (``gui_models.grounding`` reads them back with the ``phi_ground`` budget).
+    """
+    from gui_models.coords import BUDGETS
+
+    image = doc_to_visual(doc)[0].convert("RGB")
+    b = BUDGETS["phi_ground"]
+    assert b.canvas is not None
+    canvas = Image.new("RGB", b.canvas, (255, 255, 255))
+    canvas.paste(image.resize(b.resized(image.width, image.height), Image.LANCZOS), (0, 0))
+    return [canvas]
+
+
 def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None) -> str:
     kw = lmms_eval_specific_kwargs or {}
     return prompts.build_prompt(doc["instruction"], prompts.prompt_family(kw), doc.get("width"), doc.get("height"),

@@ -19,6 +19,54 @@ PAPER_SYSTEM = ("According to the image I provide, identify the relative coordin
 AGUVIS_SYSTEM = ("You are a GUI agent. You are given a task and a screenshot of the screen. You need to perform a series of "
                  "pyautogui actions to complete the task.")
 
+# The Qwen2.5-VL ``computer_use`` function-call system prompt as SE-GUI's evaluation writes it (YXB-NKU/SE-GUI
+# src/eval/test_grounding_r1_nothink*.py ``system_content``), the screen resolution being the smart-resized image's.
+# @SCREEN@ marks the resolution; its "\n" are newlines (as in that triple-quoted string); the JSON's braces are
+# escaped for str.format below.
+_COMPUTER_USE_TOOL = (
+    '{"type": "function", "function": {"name_for_human": "computer_use", "name": "computer_use", "description": "Use a '
+    "mouse and keyboard to interact with a computer, and take screenshots.\n* This is an interface to a desktop GUI. You "
+    "do not have access to a terminal or applications menu. You must click on desktop icons to start applications.\n* "
+    "Some applications may take time to start or process actions, so you may need to wait and take successive "
+    "screenshots to see the results of your actions. E.g. if you click on Firefox and a window doesn't open, try wait and "
+    "taking another screenshot.\n* The screen's resolution is @SCREEN@.\n* Whenever you intend to move the cursor to "
+    "click on an element like an icon, you should consult a screenshot to determine the coordinates of the element "
+    "before moving the cursor.\n* If you tried clicking on a program or link but it failed to load, even after waiting, "
+    "try adjusting your cursor position so that the tip of the cursor visually falls on the element that you want to "
+    "click.\n* Make sure to click any buttons, links, icons, etc with the cursor tip in the center of the element. Don't "
+    'click boxes on their edges unless asked.", "parameters": {"properties": {"action": {"description": "The action to '
+    "perform. The available actions are:\n* key: Performs key down presses on the arguments passed in order, then "
+    "performs key releases in reverse order.\n* type: Type a string of text on the keyboard.\n* mouse_move: Move the "
+    "cursor to a specified (x, y) pixel coordinate on the screen.\n* left_click: Click the left mouse button.\n* "
+    "left_click_drag: Click and drag the cursor to a specified (x, y) pixel coordinate on the screen.\n* right_click: "
+    "Click the right mouse button.\n* middle_click: Click the middle mouse button.\n* double_click: Double-click the "
+    "left mouse button.\n* scroll: Performs a scroll of the mouse scroll wheel.\n* wait: Wait specified seconds for "
+    'the change to happen.\n* terminate: Terminate the current task and report its completion status.", "enum": '
+    '["key", "type", "mouse_move", "left_click", "left_click_drag", "right_click", "middle_click", "double_click", '
+    '"scroll", "wait", "terminate"], "type": "string"}, "keys": {"description": "Required only by action=key.", "type": '
+    '"array"}, "text": {"description": "Required only by action=type.", "type": "string"}, "coordinate": {"description": '
+    '"(x, y): The x (pixels from the left edge) and y (pixels from the top edge) coordinates to move the mouse to. '
+    'Required only by action=mouse_move and action=left_click_drag.", "type": "array"}, "pixels": {"description": "The '
+    'amount of scrolling to perform. Positive values scroll up, negative values scroll down. Required only by '
+    'action=scroll.", "type": "number"}, "time": {"description": "The seconds to wait. Required only by action=wait.", '
+    '"type": "number"}, "status": {"description": "The status of the task. Required only by action=terminate.", "type": '
+    '"string", "enum": ["success", "failure"]}}, "required": ["action"], "type": "object"}, "args_format": "Format the '
+    'arguments as a JSON object."}}'
+)
+COMPUTER_USE_SYSTEM = (
+    "You are a helpful assistant.\n#Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou "
+    "are provided with function signatures within <tools></tools> XML tags:\n<tools>\n" + _COMPUTER_USE_TOOL
+    + "\n</tools>\n\nFor each function call, return a json object with function name and arguments within "
+    '<tool_call></tool_call> XML tags:\n<tool_call>\n{"name": <function-name>, "arguments": <args-json-object>}\n'
+    "</tool_call>"
+)
+_COMPUTER_USE_TEMPLATE = (COMPUTER_USE_SYSTEM.replace("{", "{{").replace("}", "}}")
+                          .replace("@SCREEN@", "{resized_width}x{resized_height}"))
+
+# microsoft/Phi-Ground benchmark/test_screenspot_pro.py process_task (instruction first, then the image: "IF")
+PHI_GROUND_TEMPLATE = ("\nThe description of the element: \n{instruction}\n\n\nLocate the above described element in the "
+                       "image. The output should be bounding box using relative coordinates multiplying 1000.\n")
+
 # prompt family -> (protocol id, answer family in gui_models.grounding, template)
 PROMPTS: dict[str, tuple[str, str, str]] = {
     "relative": ("pss-relative-v1", "relative", PAPER_SYSTEM + "\n{instruction}"),
@@ -84,6 +132,14 @@ PROMPTS: dict[str, tuple[str, str, str]] = {
     "seeclick": ("grounding-seeclick-v1", "seeclick",
                  'In this UI screenshot, what is the position of the element corresponding to the command "{instruction}" '
                  "(with point)?"),
+    # YXB-NKU/SE-GUI src/eval/test_grounding_r1_nothink*.py: the computer_use system prompt (resized resolution),
+    # then the instruction as the user text
+    "se_gui": ("grounding-se-gui-v1", "se_gui", _COMPUTER_USE_TEMPLATE + "\n{instruction}"),
+    # xlang-ai/OSWorld mm_agents/jedi_7b_agent.py: JEDI_GROUNDER_SYS_PROMPT (resized height / width), then "\n" +
+    # the instruction. That prompt's text (mm_agents/prompts.py) could not be read here: the same Qwen2.5-VL
+    # computer_use tool prompt stands in for it (docs/grounding_families.md)
+    "jedi": ("grounding-jedi-computer-use-v1", "jedi", _COMPUTER_USE_TEMPLATE + "\n\n{instruction}"),
+    "phi_ground": ("grounding-phi-ground-v1", "phi_ground", PHI_GROUND_TEMPLATE),
 }
 DEFAULT_PROMPT = "relative"
 

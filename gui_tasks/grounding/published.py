@@ -10,6 +10,11 @@ parameters, the answer family named by ``--family``), and writes ``<DIR>/<label>
 ``<date>_samples_<TASK>.jsonl`` in lmms-eval 0.7.3's layout. The file's own figure (``action_acc``) and its per-sample
 ``correctness`` are kept next to ours: task metadata ``published`` and, per sample, ``published``.
 
+Also read: the per-sample log of SE-GUI's evaluation scripts (``YXB-NKU/SE-GUI`` ``src/eval/test_grounding_r1_nothink*.py``,
+the VLM-R1 ``rec_results`` layout: ``{"accuracy": percent, "results": [{"image", "question", "resized_size": [h, w],
+"ground_truth", "model_output", "extracted_answer", "correct": 0 | 1}, ...]}``); its ``resized_size`` is passed to our
+scorer as the size the model saw. The format is told by the file's top-level keys and recorded.
+
 Only positive English samples in the plain instruction style are comparable (the official script also runs negative,
 Chinese and other instruction styles): the others are counted and left out.
 """
@@ -23,10 +28,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from gui_models.logit_capture import CapturedResponse
 from gui_tasks.errors import DataError
 from gui_tasks.input_files import read_json
 
 FORMAT = "screenspot_pro_results"  # the ScreenSpot-Pro repository's eval_screenspot_pro.py output
+SE_GUI_FORMAT = "se_gui_rec_results"  # SE-GUI src/eval/test_grounding_r1_nothink*.py output (VLM-R1 rec_results)
+FORMATS = (FORMAT, SE_GUI_FORMAT)
 RECORD_METRIC = "grounding_acc"
 
 
@@ -45,18 +53,50 @@ class Imported:
     disagreements: int = 0  # samples where our correct differs from the file's correctness
 
 
-def _details(raw: Any, path: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def _details(raw: Any, path: Path) -> tuple[list[dict[str, Any]], dict[str, Any], str]:
+    """The file's samples as ScreenSpot-Pro ``details``, its own overall figures, and its format (``FORMATS``)."""
+    if isinstance(raw, dict) and isinstance(raw.get("results"), list) and "details" not in raw:
+        return _se_gui_details(raw, path)
     if not isinstance(raw, dict) or not isinstance(raw.get("details"), list):
-        raise DataError("not a ScreenSpot-Pro results file: expected an object with a 'details' list", file=str(path),
-                        field="details")
+        raise DataError("not a published per-sample result file: expected an object with a 'details' list (ScreenSpot-Pro "
+                        "results) or a 'results' list (SE-GUI rec_results)", file=str(path), field="details")
     metrics = raw.get("metrics") if isinstance(raw.get("metrics"), dict) else {}
     overall = metrics.get("overall") if isinstance(metrics.get("overall"), dict) else {}
     for i, d in enumerate(raw["details"]):
         if not isinstance(d, dict):
             raise DataError("detail is not an object", file=str(path), row=i, field="details")
         if "raw_response" not in d:
-            raise DataError("missing field 'raw_response'", file=str(path), row=i, field="raw_response")
-    return raw["details"], overall
+            raise DataError("missing field 'raw_response' (a file with predicted points only cannot be re-scored)",
+                            file=str(path), row=i, field="raw_response")
+    figures = {"accuracy": overall.get("action_acc"), "num_total": overall.get("num_total"),
+               "num_correct": overall.get("num_correct_action"), "wrong_format": overall.get("wrong_format_num")}
+    return raw["details"], figures, FORMAT
+
+
+def _se_gui_details(raw: dict[str, Any], path: Path) -> tuple[list[dict[str, Any]], dict[str, Any], str]:
+    """SE-GUI's ``{"accuracy": percent, "results": [...]}`` as details; ``resized_size`` ([h, w]) -> ``model_size``."""
+    details = []
+    for i, r in enumerate(raw["results"]):
+        if not isinstance(r, dict):
+            raise DataError("result is not an object", file=str(path), row=i, field="results")
+        for key in ("image", "question", "model_output", "correct"):
+            if key not in r:
+                raise DataError(f"missing field {key!r}", file=str(path), row=i, field=key)
+        if r["correct"] not in (0, 1) or isinstance(r["correct"], float):
+            raise DataError(f"'correct' must be 0 or 1, got {r['correct']!r}", file=str(path), row=i, field="correct")
+        size = r.get("resized_size")
+        if size is not None and not (isinstance(size, list) and len(size) == 2
+                                     and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in size)):
+            raise DataError(f"'resized_size' must be [height, width] in pixels, got {size!r}", file=str(path), row=i,
+                            field="resized_size")
+        details.append({"id": None, "img_path": r["image"], "prompt_to_evaluate": r["question"],
+                        "raw_response": r["model_output"], "correctness": "correct" if r["correct"] == 1 else "wrong",
+                        "pred": r.get("extracted_answer"), "model_size": None if size is None else [size[1], size[0]]})
+    acc = raw.get("accuracy")
+    figures = {"accuracy": acc / 100 if isinstance(acc, (int, float)) and not isinstance(acc, bool) else None,
+               "num_total": len(details), "num_correct": sum(d["correctness"] == "correct" for d in details),
+               "wrong_format": None}
+    return details, figures, SE_GUI_FORMAT
 
 
 def _comparable(d: Mapping[str, Any]) -> bool:
@@ -80,7 +120,8 @@ def _match(details: list[dict[str, Any]], docs: list[dict[str, Any]], source: st
         if i is None:
             i = by_image.get((_image_key(det.get("img_path", "")), str(det.get("prompt_to_evaluate", "")).strip()))
         if i is None:
-            unmatched.append(str(det.get("id")))
+            unmatched.append(str(det["id"]) if det.get("id") is not None
+                             else f"{det.get('img_path')} | {det.get('prompt_to_evaluate')}")
         else:
             pairs.append((i, det))
     return pairs, unmatched
@@ -98,7 +139,7 @@ def import_run(path: str | Path, task_name: str, out: str | Path, *, family: str
     from gui_tasks.rescore import aggregate, load_task, score, task_docs
 
     path = Path(path)
-    details, overall = _details(read_json(path), path)
+    details, overall, fmt = _details(read_json(path), path)
     task = load_task(task_name)
     meta = dict(task.config.metadata or {})
     source = str(meta.get("source"))
@@ -117,7 +158,9 @@ def import_run(path: str | Path, task_name: str, out: str | Path, *, family: str
     for doc_id, det in sorted(pairs, key=lambda p: p[0]):
         response = det.get("raw_response")
         response = "" if response is None else str(response)
-        values = score(task, docs[doc_id], response)
+        # the size the run's model saw, when the file records it (SE-GUI's resized_size), as a backend reports it
+        seen = CapturedResponse(response, None, {"model_image_sizes": [det["model_size"]]}) if det.get("model_size") else response
+        values = score(task, docs[doc_id], seen)
         rec = values[RECORD_METRIC]
         rec["published"] = {"correctness": det.get("correctness"), "pred": det.get("pred")}
         disagreements += bool(rec["correct"]) != (det.get("correctness") == "correct")
@@ -129,9 +172,9 @@ def import_run(path: str | Path, task_name: str, out: str | Path, *, family: str
     metrics = aggregate(task, per_sample)
     ours = sum(bool(s[RECORD_METRIC]["correct"]) for s in lines) / len(lines)
     published_matched = sum(s[RECORD_METRIC]["published"]["correctness"] == "correct" for s in lines) / len(lines)
-    published = {"file": str(path.resolve()), "format": FORMAT, "accuracy": overall.get("action_acc"),
-                 "num_total": overall.get("num_total"), "num_correct": overall.get("num_correct_action"),
-                 "wrong_format": overall.get("wrong_format_num"), "accuracy_on_matched": published_matched,
+    published = {"file": str(path.resolve()), "format": fmt, "accuracy": overall["accuracy"],
+                 "num_total": overall["num_total"], "num_correct": overall["num_correct"],
+                 "wrong_format": overall["wrong_format"], "accuracy_on_matched": published_matched,
                  "ours_on_matched": ours, "matched": len(lines), "unmatched": len(unmatched),
                  "not_comparable": len(details) - len(comparable), "disagreements": disagreements}
     meta.update(published=published, answer_family=params.family, inside_rule=params.inside_rule,
@@ -158,14 +201,14 @@ def import_run(path: str | Path, task_name: str, out: str | Path, *, family: str
     samples_path.write_text("".join(json.dumps(s, ensure_ascii=False) + "\n" for s in lines), encoding="utf-8")
     results_path.write_text(json.dumps(results, indent=2, ensure_ascii=False, default=str), encoding="utf-8")
     return Imported(results_path, samples_path, len(lines), unmatched, len(details) - len(comparable),
-                    overall.get("action_acc"), published_matched, ours, disagreements)
+                    overall["accuracy"], published_matched, ours, disagreements)
 
 
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
     ap = argparse.ArgumentParser(prog="gui-eval import", description=__doc__.splitlines()[0])
-    ap.add_argument("file", help="a published per-sample result file (ScreenSpot-Pro repository results format)")
+    ap.add_argument("file", help="a published per-sample result file (ScreenSpot-Pro results format, SE-GUI rec_results)")
     ap.add_argument("--task", required=True, help="our task whose documents the file covers, e.g. gui_screenspot_pro")
     ap.add_argument("--family", default=None, help="answer family to read raw_response with (default: the task's)")
     ap.add_argument("--label", default=None, help="the run's model name (default: published-<file stem>)")

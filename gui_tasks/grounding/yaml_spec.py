@@ -14,7 +14,9 @@ from gui_tasks.grounding.score import DEFAULT_TAU
 VERSION = "1.1"  # 1.1: inclusive point-in-box for ScreenSpot (official rule), official strictness, frame_check
 SYNTH_SEED, SYNTH_N = 0, 40
 FAMILY_PROMPTS = ("os_atlas", "ui_tars", "ui_tars_1_5", "qwen2_5_vl", "agentcpm_gui", "qwen3_vl", "qwen2_vl", "aguvis", "opencua",
-                  "uground_v1", "gta1", "infigui_g1", "ui_venus", "holo1_5", "showui", "seeclick")
+                  "uground_v1", "gta1", "infigui_g1", "ui_venus", "holo1_5", "showui", "seeclick", "jedi", "se_gui", "phi_ground")
+# families whose runner changes the image before the model sees it: the doc_to_visual that does the same
+VISUALS = {"phi_ground": "doc_to_visual_phi_ground"}  # Phi-Ground: the screenshot pasted into its fixed canvas
 LOWER_IS_BETTER = {"grounding_format_error_rate", "token_entropy_mean", "perplexity_mean", "pss_no_capture_rate",
                    "entropy_correct", "entropy_biased", "entropy_other", "share_biased", "share_misleading",
                    "share_confusion", "share_other"}
@@ -35,7 +37,7 @@ output_type: generate_until
 # keep responses as gui_hf returns them (with their logit capture): no reasoning-tag stripping
 reasoning_tags: none
 process_docs: !function gui_tasks.grounding.lmms_task.process_docs
-doc_to_visual: !function gui_tasks.grounding.lmms_task.doc_to_visual
+doc_to_visual: !function gui_tasks.grounding.lmms_task.{visual}
 doc_to_text: !function gui_tasks.grounding.lmms_task.doc_to_text
 doc_to_target: !function gui_tasks.grounding.lmms_task.doc_to_target
 process_results: !function gui_tasks.grounding.lmms_task.process_results
@@ -79,7 +81,7 @@ def render_all() -> dict[str, str]:
         extra = f"  coordinate_frame: {FAMILIES[fam][0]}\n" + (f"  resize_budget: {FAMILY_BUDGETS[fam]}\n" if fam in FAMILY_BUDGETS else "") + extra
         inside = inside or ("strict" if source == "synthetic" else "inclusive")  # lmms_task.DEFAULT_INSIDE_RULE
         files[f"{task}.yaml"] = TEMPLATE.format(task=task, source=source, prompt=prompt, protocol=protocol(prompt),
-                                                inside_rule=inside,
+                                                inside_rule=inside, visual=VISUALS.get(fam, "doc_to_visual"),
                                                 metrics=_metrics(types, splits), version=VERSION, benchmark=benchmark,
                                                 tau=DEFAULT_TAU, form=DEFAULT_FORM, c=PSS_C, extra=extra, max_new_tokens=max_new)
 
