@@ -660,7 +660,7 @@ def _r1_input_text(answer: str) -> str:
 
 
 def _r1_official_point(answer: str) -> tuple[str, str] | None:
-    """``extract_coord``'s ``re.search(r'\{.*\[(\d+),\s*(\d+)]\s*.*\}', answer)`` in linear time: the first line whose
+    r"""``extract_coord``'s ``re.search(r'\{.*\[(\d+),\s*(\d+)]\s*.*\}', answer)`` in linear time: the first line whose
     ``[x, y]`` pair has a ``{`` before it on its line and, after optional whitespace, a ``}`` later on the line where the
     text resumes; greedy ``.*`` takes the last such pair of that line. Returns the two digit strings."""
     newlines = [i for i, c in enumerate(answer) if c == "\n"]
@@ -725,7 +725,9 @@ def parse_gui_r1(text: str, *, gesture_to_scroll: GestureToScroll = "same", read
         pair = _r1_official_point(answer)
         if pair is not None and max(len(pair[0]), len(pair[1])) > MAX_NUMBER_CHARS:
             return _bad(fam, "coordinate number too long")
-        point = (float(int(pair[0])), float(int(pair[1]))) if pair is not None else (0.0, 0.0)
+        point = (finite_number(str(int(pair[0]))), finite_number(str(int(pair[1])))) if pair is not None else (0.0, 0.0)
+        if point[0] is None or point[1] is None:
+            return _bad(fam, "coordinate out of range")
         unread = pair is None and m.group(1) in ("click", "long_press")
         return _r1_action(fam, m.group(1), point, _r1_input_text(answer), gesture_to_scroll,
                           "reading=official" + ("; no point read: (0, 0)" if unread else ""))
