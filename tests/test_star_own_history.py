@@ -82,7 +82,7 @@ def test_step_three_prompt_holds_the_models_own_wrong_predictions(data):
              answer("Tap the top bar", "click(start_box='<|box_start|>(10,20)<|box_end|>')")]
     visuals, text, terminal, outs, info = agentic_task.doc_to_text(doc, {}, previous_output=wrong, round_idx=2)
     assert not terminal and outs == wrong and info is None
-    assert text.endswith("## User Instruction\nTurn on Wi-Fi\n\n## Action History\n"
+    assert text.endswith("## User Instruction\nTurn on Wi-Fi and search for cafes nearby\n\n## Action History\n"
                          "Step 1: Thought: Open the clock\nAction: open_app(app_name='Clock')\n"
                          "Step 2: Thought: Tap the top bar\nAction: click(start_box='<|box_start|>(10,20)<|box_end|>')")
     assert "Settings" not in text and "879.6" not in text  # no gold action leaks in
