@@ -22,6 +22,8 @@ default ("inverse": a finger moving up is a scroll down; "same": the finger word
 ``translateACG2Atlas``) where it differs from AgentCPM-GUI's schema: ``to`` read by ``gesture_to_scroll`` like the schema, any
 ``duration`` with a POINT is a long press, only ``STATUS: finish`` ends a task (``satisfied`` / ``impossible``
 are no action). The default ``reading="schema"`` follows the family's own schema and evaluator.
+``reading="official"`` is a family's own published evaluation's reading where it differs from its format
+(``OFFICIAL_READINGS``: GUI-R1, whose regexes read single-quoted words only and a missing point as ``(0, 0)``).
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ A family names the prompt template a task builds, the parser that reads the answ
 (``gui_models.action_parsers``) and the coordinate frame the numbers are in under that
 prompt. StaR A.5: OS-Atlas, UI-TARS and AgentCPM-GUI click on the 0-1000 grid; GUI-Owl on
 original pixels (so its prompt states the original resolution). Qwen2-VL uses the OS-Atlas
-prompt (A.5), and proprietary models without an agent prompt use UI-TARS's.
+prompt (A.5), and proprietary models without an agent prompt use UI-TARS's. GUI-R1 keeps its original prompt
+(ritzz-ai/GUI-R1 ``guir1/inference/``) with clicks in original pixels (A.5).
 
 Released checkpoints that answer in pixels of the image their processor resized (UI-TARS-1.5, Qwen2.5-VL's
 mobile_use) are the families ``ui_tars_1_5`` and ``qwen2_5_vl`` (frame ``resized_px``): scoring maps their
