@@ -231,3 +231,13 @@ def test_lmms_eval_runs_episodes_in_order_and_scores_every_step(model, tmp_path,
         assert len(images) == n_hist + 1  # the history steps' screenshots, then the current one
     acc = res["results"][TASK]["step_action_acc,none"]
     assert acc == pytest.approx(sum(s["exact"] for r in rows for s in r["step_action_acc"]["steps"]) / n_steps)
+
+
+def test_the_viewer_reads_an_episode_record_as_the_episode_success(data):
+    from gui_tasks.viewer.records import outcome
+
+    doc = episode()
+    all_right = agentic_task.process_results(doc, [[answer("x", g) for g in GOLD]])["step_action_acc"]
+    one_off = agentic_task.process_results(doc, [[answer("x", g) for g in GOLD[:5]] + ["nothing"]])["step_action_acc"]
+    assert outcome("star_agentic", all_right) == ("correct", "6/6 steps exact")
+    assert outcome("star_agentic", one_off) == ("wrong", "5/6 steps exact, 1 format errors")
