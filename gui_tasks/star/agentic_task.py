@@ -21,16 +21,14 @@ name the same thing as the gold, and inverted otherwise (``output_gesture_to_scr
 
 from __future__ import annotations
 
+import json
+import os
 from typing import Any, Mapping
 
 import datasets
 from PIL import Image
 
-import json
-import os
-
 from gui_metrics.lmms_bridge import sample_values
-
 from gui_models.action_match import RULES, STAR_AGENTIC
 from gui_models.coords import Geometry
 from gui_models.generation_core import cut_at_stops
