@@ -637,7 +637,7 @@ _R1_ACTION = re.compile(r"'action':\s*'(\w+)'")  # extract_action (guir1/inferen
 _R1_TEXT = re.compile(r"'input_text':\s*'")  # extract_input_text's r"'input_text':\s*'(.*?)'", its value found by hand
 _R1_PAIR = re.compile(r"\[(\d+),\s*(\d+)]")  # the pair of extract_coord's r'\{.*\[(\d+),\s*(\d+)]\s*.*\}'
 _R1_NONSPACE = re.compile(r"\S")
-_LONG_DIGITS = re.compile(r"\d{%d}" % (MAX_NUMBER_CHARS + 1))
+_LONG_DIGITS = re.compile(rf"\d{{{MAX_NUMBER_CHARS + 1}}}")
 
 
 def _r1_answer(text: str) -> str | None:

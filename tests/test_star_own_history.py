@@ -3,7 +3,6 @@ document whose steps run in order, each step's history the model's own four prev
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -201,7 +200,7 @@ def test_lmms_eval_runs_episodes_in_order_and_scores_every_step(model, tmp_path,
     cmd = [sys.executable, "-m", "lmms_eval", "--model", model, "--model_args", args, "--tasks", TASK, "--limit", "2",
            "--output_path", str(tmp_path), "--log_samples", "--verbosity", "WARNING"]
     try:
-        proc, log = run(cmd, env)
+        _proc, log = run(cmd, env)
         bodies = list(server.bodies)
     finally:
         server.stop()
