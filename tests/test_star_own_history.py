@@ -152,8 +152,10 @@ def test_gold_history_records_say_so(data):
 
 
 def test_own_history_is_refused_where_star_does_not_define_it(data):
-    with pytest.raises(DataError, match="UI-TARS family"):
-        agentic_task.task_rows({"dataset": "androidcontrol", "agent_family": "os_atlas", "history": "own"})
+    for fam in ("os_atlas", "proprietary"):  # StaR's gpt / gemini agents use the UI-TARS prompt without own history
+        with pytest.raises(DataError, match="is not one of"):
+            agentic_task.task_rows({"dataset": "androidcontrol", "agent_family": fam, "history": "own"})
+    assert episode(agent_family="ui_tars_1_5")["n_steps"] == 6
     with pytest.raises(DataError, match="history must be one of"):
         agentic_task.task_rows({"dataset": "androidcontrol", "agent_family": "ui_tars", "history": "model"})
     with pytest.raises(DataError, match="max_episode_steps 5"):

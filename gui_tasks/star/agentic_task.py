@@ -180,9 +180,10 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         out.append(doc)
     _DROPPED[_key(meta)] = dropped
     if history_protocol(meta) == "own":
-        if family(fam).parser not in own_history.OWN_HISTORY_PARSERS:
+        if fam not in own_history.OWN_HISTORY_FAMILIES:
             raise DataError(f"history 'own' is StaR's UI-TARS protocol (A.5; its evaluator builds it for UI-TARS only): "
-                            f"agent_family {fam!r} is not a UI-TARS family", file="<task yaml>", field="metadata.history")
+                            f"agent_family {fam!r} is not one of {own_history.OWN_HISTORY_FAMILIES}", file="<task yaml>",
+                            field="metadata.history")
         eps = own_history.episodes(out)
         bound = max_episode_steps(meta)
         longest = max((e["n_steps"] for e in eps), default=0)

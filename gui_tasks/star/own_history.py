@@ -30,8 +30,9 @@ from typing import Any, Mapping, Sequence
 HISTORY_PROTOCOLS = ("ground_truth", "own")
 HISTORY_STEPS = 4  # StaR evaluator: history[-8:] = four (screenshot, answer) pairs
 HISTORY_LAYOUT = "single_turn"
-# families whose prompt StaR gives its own history: UI-TARS (evaluators.py builds it only for agentType "uitars")
-OWN_HISTORY_PARSERS = ("ui_tars", "ui_tars_1_5")
+# families StaR gives their own history: UI-TARS (evaluators.py builds it only for agentType "uitars"; its "gemini" and
+# "gpt" agents, which borrow the UI-TARS prompt like our alias "proprietary", get none) and the UI-TARS-1.5 checkpoints
+OWN_HISTORY_FAMILIES = ("ui_tars", "ui_tars_1_5")
 # Most steps one episode may have: lmms-eval's agentic loop stops at max_agentic_steps without telling the task.
 MAX_EPISODE_STEPS = 128
 
