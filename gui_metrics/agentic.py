@@ -13,6 +13,9 @@ express, the recent-apps key, never succeeds under the ``odyssey`` judge, whose 
 GUI-Odyssey's six task categories (``evaluate_GUIOdyssey.py`` metric "micro"), OS-Atlas's grounding accuracy (exact
 over type-matched steps whose gold is a click), and StaR's per-type TMR / AMR with its PRESS and SCROLL aggregates
 (``evaluator/evaluators.py computeMetricsWithJudgement``).
+
+A per-sample value is one step's record, or, when an episode is one document (UI-TARS's own history, StaR A.5), a
+record ``{"steps": [...]}`` holding the episode's step records; every metric reads the steps (``step_records``).
 """
 
 from __future__ import annotations
@@ -26,6 +29,19 @@ from gui_metrics.spec import MetricSpec
 Record = Mapping[str, Any]
 # gui_tasks.star.agentic.CATEGORIES (gui_metrics may not import gui_tasks; a test keeps them equal)
 CATEGORIES = ("CLICK", "COMPLETE", "SCROLL", "TYPE", "OPENAPP", "PRESS", "Others")
+
+
+def step_records(items: Sequence[Record]) -> list[Record]:
+    """The step records of per-sample values: a step record as it is, an episode's ``steps`` in order."""
+    out: list[Record] = []
+    for r in items:
+        steps = r.get("steps") if isinstance(r, Mapping) else None
+        out.extend(steps if isinstance(steps, list) else [r])
+    return out
+
+
+def _over_steps(agg):
+    return lambda items: agg(step_records(items))
 
 
 def _rate(records: Sequence[Record], hit) -> float:
@@ -122,9 +138,11 @@ STEP_METRICS = {**_metrics(), **_more_metrics()}
 
 
 def step_rates(records: Sequence[Record]) -> dict[str, float]:
-    return {name: agg(records) for name, (agg, _, _) in STEP_METRICS.items()}
+    steps = step_records(records)
+    return {name: agg(steps) for name, (agg, _, _) in STEP_METRICS.items()}
 
 
 @hookimpl
 def gui_metrics_register() -> list[MetricSpec]:
-    return [MetricSpec(name, agg, hib, frozenset({"step"}), f"StaR appendix A.2-A.3 {doc}") for name, (agg, hib, doc) in STEP_METRICS.items()]
+    return [MetricSpec(name, _over_steps(agg), hib, frozenset({"step"}), f"StaR appendix A.2-A.3 {doc}")
+            for name, (agg, hib, doc) in STEP_METRICS.items()]

@@ -26,6 +26,18 @@ def _official_agentcpm(text: str) -> Any:
     return parse_action(text, "agentcpm_gui", reading="star_official")
 
 
+def _official_gui_r1(text: str) -> Any:
+    from gui_models.action_parsers import parse_action
+
+    return parse_action(text, "gui_r1", reading="official")
+
+
+def _own_history_entry(text: str) -> Any:
+    from gui_tasks.star.own_history import history_entry
+
+    return history_entry(text)
+
+
 def _point(family: str, strictness: str = "official") -> Callable[[str], Any]:
     def run(text: str) -> Any:
         from gui_models.grounding import parse_point
@@ -127,8 +139,10 @@ def _gkb_call(text: str) -> Any:
 
 PARSERS: dict[str, Callable[[str], Any]] = {
     **{f"action:{f}": _action(f) for f in ("os_atlas", "ui_tars", "ui_tars_1_5", "agentcpm_gui", "gui_owl", "qwen2_5_vl",
-                                           "generic")},
+                                           "gui_r1", "generic")},
     "action:agentcpm_gui:star_official": _official_agentcpm,
+    "action:gui_r1:official": _official_gui_r1,
+    "star:own_history_entry": _own_history_entry,
     **{f"grounding:{f}": _point(f) for f in GROUNDING_FAMILIES},
     **{f"grounding:{f}:lenient": _point(f, "lenient") for f in GROUNDING_FAMILIES},
     **{f"star:{f}": _star(f) for f in ("os_atlas", "gui_owl")},
@@ -206,6 +220,12 @@ def adversarial_inputs(n: int) -> dict[str, str]:
         "sphinx_click_spaces": rep(" ", "click [", "x"),
         "sphinx_press_spaces": rep(" ", "press [", "x"),
         "fences": rep("```json "),
+        "r1_pairs_unclosed": rep("{[1, 1] ", "<answer>", "</answer>"),
+        "r1_pairs_spaces": rep(" ", "<answer>{[1, 1]", "</answer>"),
+        "r1_input_text_unclosed": rep("'input_text': '", "<answer>", "</answer>"),
+        "r1_action_words": rep("'action': 'x", "<answer>", "</answer>"),
+        "tars_thoughts": rep("Thought: ", "", "Action: x"),
+        "tars_reflections": rep("Reflection: ", "Reflection: ", "Action: x"),
     }
 
 
@@ -232,6 +252,7 @@ def hostile_numbers(digits: int = 5000) -> dict[str, str]:
             f"paren_{label}": f"({number}, 0.5)",
             f"call_{label}": f"click(x={number}, y=5)",
             f"gkb_call_{label}": f"click(point='{number} 5')",
+            f"gui_r1_{label}": f"<answer>[{{'action': 'click', 'point': [{number}, 5], 'input_text': 'no input text'}}]</answer>",
         })
     texts.update({
         "sphinx_click_index_digits": f"click [{big}]", "sphinx_click_index_4301": "click [" + "1" * 4301 + "]",

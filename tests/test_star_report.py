@@ -66,16 +66,17 @@ def test_agentic_results_get_a_per_action_type_table_and_figure(tmp_path, capsys
     from gui_tasks.star.report import STEP_COLUMNS, build_step_table
 
     metrics = {c: 0.5 for c in STEP_COLUMNS} | {"step_action_acc_scroll": float("nan"), "step_format_error_rate": 0.1}
-    cfg = {"task": "star_aitz", "metadata": {"benchmark": "star_agentic", "dataset": "aitz", "lang": "en", "judge": "star"}}
+    cfg = {"task": "star_aitz", "metadata": {"benchmark": "star_agentic", "dataset": "aitz", "lang": "en", "judge": "star",
+                                             "history": "own"}}
     path = write_run(tmp_path, {"star_aitz": {"lang": "en", "metrics": metrics, "config": cfg}}, model="gui_hf",
                      model_args="pretrained=OS-Copilot/OS-Atlas-Pro-7B,interventions=star_style")
     rows = build_step_table([load_results(path)])
     assert [(r.task, r.setting, r.values["step_action_acc"], r.format_error) for r in rows] == [
         ("star_aitz", "w/ StaR-style Prompting", 50.0, 10.0)]
-    assert rows[0].judge == "star"
+    assert rows[0].judge == "star" and rows[0].history == "own"
     assert cli_main(["star-report", str(tmp_path), "--out", str(tmp_path / "rep")]) == 0
     assert (tmp_path / "rep" / "steps.png").stat().st_size > 100
-    assert "| star_aitz | OS-Atlas-Pro-7B | w/ StaR-style Prompting | star | 50.00 | 50.00 | 50.00 |" in capsys.readouterr().out
+    assert "| star_aitz | OS-Atlas-Pro-7B | w/ StaR-style Prompting | star | own | 50.00 | 50.00 | 50.00 |" in capsys.readouterr().out
 
 
 def test_limited_runs_are_noted(tmp_path, capsys):

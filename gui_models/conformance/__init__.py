@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-FAMILIES: tuple[str, ...] = ("os_atlas", "ui_tars", "ui_tars_1_5", "qwen2_5_vl", "agentcpm_gui", "gui_owl",
+FAMILIES: tuple[str, ...] = ("os_atlas", "ui_tars", "ui_tars_1_5", "qwen2_5_vl", "agentcpm_gui", "gui_owl", "gui_r1",
                              # grounding-only families (issue 26): entries of kind "grounding"
                              "qwen2_vl", "qwen3_vl", "aguvis", "opencua", "uground_v1", "gta1", "infigui_g1", "ui_venus", "holo1_5",
                              "showui", "seeclick", "jedi", "se_gui", "phi_ground")

@@ -6,9 +6,9 @@ ground-truth actions and screenshots (the family decides how many it shows: UI-T
 last four, A.5), the gold action on the 0-1000 grid where it has a point, and the element
 boxes of the screen where the dataset has them (the inside-box part of the A.2 rule).
 
-History is the ground-truth trajectory (teacher forcing), so steps are independent
-requests; StaR feeds UI-TARS its own previous predictions, which needs episode-sequential
-decoding (recorded as ``history: ground_truth`` in the task metadata).
+The history in these documents is the ground-truth trajectory (teacher forcing: ``history: ground_truth``), so
+steps are independent requests. StaR's UI-TARS protocol (A.5) gives UI-TARS its own previous predictions instead:
+``history: own`` groups these documents into episodes whose steps run in order (``gui_tasks.star.own_history``).
 
 Loaders read each dataset's published layout:
 - AndroidControl: ``android_control_splits.json`` and per-episode

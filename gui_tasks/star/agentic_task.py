@@ -8,8 +8,11 @@ AndroidControl settings), ``agent_family``, ``match_rule`` (default: A.2 with d 
 agent's own finger words are read; empty: the family's scroll semantics, ``action_parsers.SCROLL_SEMANTICS``),
 ``resize_budget`` / ``min_pixels`` / ``max_pixels`` / ``parser_reading`` (``lmms_task.frame_options``), ``judge``
 (``gui_tasks.star.judges``: ``star`` by default on the official datasets, ``paper`` on the synthetic one; the
-environment variable ``GUI_EVAL_STAR_JUDGE`` overrides it for one run). They are stamped on each document, so
-prompting and scoring use the same choices; the task config's metadata records the judge and the steps it left out.
+environment variable ``GUI_EVAL_STAR_JUDGE`` overrides it for one run), ``history`` (``ground_truth``: every step's
+history is the gold trajectory, steps are independent documents; ``own``: UI-TARS's own previous predictions, StaR
+A.5, ``gui_tasks.star.own_history``: one document per episode whose steps run in order as rounds, bounded by
+``max_episode_steps``). They are stamped on each document, so prompting and scoring use the same choices; the task
+config's metadata records the judge, the history protocol and the steps it left out.
 
 Scroll words: AndroidControl names the scroll direction; AITZ and GUI-Odyssey gold (with ``gesture_to_scroll:
 same``) names the finger's movement (``gold_scroll_space``). A family's words are compared as they are when they
@@ -18,21 +21,22 @@ name the same thing as the gold, and inverted otherwise (``output_gesture_to_scr
 
 from __future__ import annotations
 
+import json
+import os
 from typing import Any, Mapping
 
 import datasets
 from PIL import Image
 
 from gui_metrics.lmms_bridge import sample_values
-import json
-import os
-
 from gui_models.action_match import RULES, STAR_AGENTIC
 from gui_models.coords import Geometry
+from gui_models.generation_core import cut_at_stops
 from gui_tasks.errors import DataError
+from gui_tasks.lmms_layout import INTERACTION_KEY, UNTIL_KEY, agentic_rounds, pack_rounds, rounds_of
 from gui_tasks.lmms_rows import RowsTask, load_image, read_jsonl
 from gui_tasks.mpr.schema import LANGS
-from gui_tasks.star import agentic, judges, synth
+from gui_tasks.star import agentic, judges, own_history, synth
 from gui_tasks.star.families import build_prompt, family, format_action, parse, prompt_geometry, scoring_geometry
 from gui_tasks.star.lmms_task import budget_meta, frame_options
 from gui_tasks.star.schema import action_from_json
@@ -42,6 +46,7 @@ SETTINGS = ("high", "low")
 STEP_FIELDS = ("id", "dataset", "episode_id", "step", "goal", "low_level", "images", "image_width", "image_height",
                "history_images", "history_actions", "gold", "boxes", "action_category", "agent_family", "match_rule",
                "setting", "gesture_to_scroll", "lang", "judge", "gold_scroll_space", "target_box", "judge_data")
+EPISODE_FIELDS = ("id", "dataset", "episode_id", "n_steps", "history", "agent_family", "setting", "steps")
 JUDGE_ENV = "GUI_EVAL_STAR_JUDGE"
 # what each task's rows left out, by the metadata that built them (read back into the task config by ``download``)
 _DROPPED: dict[str, dict[str, int]] = {}
@@ -56,12 +61,20 @@ class StarAgenticTask(RowsTask):
     def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         return task_rows(meta)
 
+    @classmethod
+    def agentic_rounds(cls, meta: Mapping[str, Any]) -> int | None:
+        """Own history: an episode's steps are its rounds (at most ``max_episode_steps``); gold history: no rounds."""
+        return max_episode_steps(meta) if history_protocol(meta) == "own" else None
+
     def download(self, dataset_kwargs=None) -> None:
         super().download(dataset_kwargs)
         meta = getattr(self.config, "metadata", None)
         if isinstance(meta, dict):  # lands in the results' task config and in submissions
             meta["judge"] = effective_judge(meta)
             meta["steps_dropped"] = _DROPPED.get(_key(meta), {})
+            meta["history"] = history_protocol(meta)
+            if meta["history"] == "own":
+                meta.update(history_steps=own_history.HISTORY_STEPS, history_layout=own_history.HISTORY_LAYOUT)
 
     def process_results(self, doc, results, full_docs=None):  # noqa: D401 - lmms-eval hook
         """Score the response as the backend returned it (its ``extras["model_image_sizes"]`` survive)."""
@@ -69,7 +82,29 @@ class StarAgenticTask(RowsTask):
 
 
 def _key(meta: Mapping[str, Any]) -> str:
-    return json.dumps({k: v for k, v in meta.items() if k not in ("judge", "steps_dropped")}, sort_keys=True, default=str)
+    skip = ("judge", "steps_dropped", "history", "history_steps", "history_layout", "interaction", "interaction_reason")
+    return json.dumps({k: v for k, v in meta.items() if k not in skip}, sort_keys=True, default=str)
+
+
+def history_protocol(meta: Mapping[str, Any]) -> str:
+    """``ground_truth`` (the gold trajectory as every step's history) or ``own`` (the model's own predictions)."""
+    value = str(meta.get("history") or "ground_truth")
+    if value not in own_history.HISTORY_PROTOCOLS:
+        raise DataError(f"history must be one of {own_history.HISTORY_PROTOCOLS}, got {value!r}", file="<task yaml>",
+                        field="metadata.history")
+    return value
+
+
+def max_episode_steps(meta: Mapping[str, Any]) -> int:
+    value = meta.get("max_episode_steps", own_history.MAX_EPISODE_STEPS)
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        n = 0
+    if n < 1:
+        raise DataError(f"max_episode_steps must be a positive integer, got {value!r}", file="<task yaml>",
+                        field="metadata.max_episode_steps")
+    return n
 
 
 def effective_judge(meta: Mapping[str, Any]) -> str:
@@ -144,6 +179,18 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
             continue
         out.append(doc)
     _DROPPED[_key(meta)] = dropped
+    if history_protocol(meta) == "own":
+        if fam not in own_history.OWN_HISTORY_FAMILIES:
+            raise DataError(f"history 'own' is StaR's UI-TARS protocol (A.5; its evaluator builds it for UI-TARS only): "
+                            f"agent_family {fam!r} is not one of {own_history.OWN_HISTORY_FAMILIES}", file="<task yaml>",
+                            field="metadata.history")
+        eps = own_history.episodes(out)
+        bound = max_episode_steps(meta)
+        longest = max((e["n_steps"] for e in eps), default=0)
+        if longest > bound:
+            raise DataError(f"an episode has {longest} steps, more than max_episode_steps {bound}; raise it in the task "
+                            f"metadata", file="<task yaml>", field="metadata.max_episode_steps")
+        return eps
     return out
 
 
@@ -151,7 +198,7 @@ def process_docs(dataset: datasets.Dataset) -> datasets.Dataset:
     docs = []
     for i, r in enumerate(dataset):
         doc = dict(r)
-        missing = [f for f in STEP_FIELDS if f not in doc]
+        missing = [f for f in (EPISODE_FIELDS if _is_episode(doc) else STEP_FIELDS) if f not in doc]
         if missing:
             raise DataError(f"missing field(s) {missing}", file="<star agentic rows>", row=i, field=missing[0])
         docs.append(doc)
@@ -163,27 +210,66 @@ def geometry(doc: Mapping[str, Any]) -> Geometry:
     return prompt_geometry(doc["agent_family"], int(doc["image_width"]), int(doc["image_height"]), budget_meta(doc))
 
 
+def _is_episode(doc: Mapping[str, Any]) -> bool:
+    return doc.get("history") == "own"
+
+
+def _images(paths: list[str], doc_id: Any) -> list[Image.Image]:
+    return [load_image(p, doc_id=doc_id) for p in paths]
+
+
 def doc_to_visual(doc: Mapping[str, Any]) -> list[Image.Image]:
-    """The family's history screenshots (UI-TARS: the last four, A.5), then the current one."""
+    """The family's history screenshots (UI-TARS: the last four, A.5), then the current one (an episode: its first step's)."""
+    if _is_episode(doc):
+        return _images(list(own_history.steps_of(doc)[0]["images"]), doc["id"])
     keep = family(doc["agent_family"]).history_images
     paths = (list(doc["history_images"])[-keep:] if keep else []) + list(doc["images"])
-    out = []
-    for p in paths:
-        out.append(load_image(p, doc_id=doc.get("id")))
-    return out
+    return _images(paths, doc.get("id"))
 
 
-def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None) -> str:
+def own_step_prompt(step: Mapping[str, Any], steps: list[dict[str, Any]], outputs: list[str], k: int) -> tuple[str, list[str]]:
+    """Step ``k`` of an episode under its own history: the prompt text and the screenshot paths (history, then current)."""
+    lines, shots = own_history.history_lines(steps, outputs, k)
+    low = step["low_level"] if step["setting"] == "low" and step["low_level"] else None
+    text = build_prompt(step["agent_family"], step["goal"], geometry(step), (), low,
+                        meta={**budget_meta(step), "dataset": step["dataset"]}, history_lines=lines)
+    return text, [*shots, *step["images"]]
+
+
+def _episode_text(doc: Mapping[str, Any], kwargs: Mapping[str, Any], previous_output: Any, round_idx: int | None):
+    """Round 0: step 1's prompt. Round k: ``(visuals, text, terminal, outputs, info)`` for step k + 1, its history the
+    model's own answers; after the last step, terminal (lmms-eval's agentic loop: with every round, ``pack_rounds``)."""
+    steps = own_history.steps_of(doc)
+    outs = [str(o) for o in (previous_output or [])]
+    agentic = kwargs.get(INTERACTION_KEY) == "agentic"
+    if agentic:  # lmms-eval's backends may drop ``until``; ours cut at it (the same rounds either way)
+        outs = [cut_at_stops(o, kwargs.get(UNTIL_KEY)) for o in outs]
+    if round_idx is None:
+        return own_step_prompt(steps[0], steps, [], 0)[0]
+    k = len(outs)
+    if k >= len(steps):
+        return [], "", True, ([*outs, pack_rounds(outs)] if agentic else list(previous_output or [])), None
+    text, paths = own_step_prompt(steps[k], steps, outs, k)
+    return _images(paths, doc["id"]), text, False, (outs if agentic else list(previous_output or [])), None
+
+
+def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None,
+                previous_output: Any = None, round_idx: int | None = None, **_: Any):
+    if _is_episode(doc):
+        kwargs = lmms_eval_specific_kwargs if isinstance(lmms_eval_specific_kwargs, Mapping) else {}
+        return _episode_text(doc, kwargs, previous_output, round_idx)
     geo = geometry(doc)
     meta = budget_meta(doc)
     finger = doc.get("gold_scroll_space") == "finger"
     history = [format_action(action_from_json(a), doc["agent_family"], geo, meta, finger_words=finger)
                for a in doc["history_actions"]]
     low = doc["low_level"] if doc["setting"] == "low" and doc["low_level"] else None
-    return build_prompt(doc["agent_family"], doc["goal"], geo, history, low, meta=meta)
+    return build_prompt(doc["agent_family"], doc["goal"], geo, history, low, meta={**meta, "dataset": doc["dataset"]})
 
 
 def doc_to_target(doc: Mapping[str, Any]) -> str:
+    if _is_episode(doc):  # every step's reference answer, one a line
+        return "\n".join(doc_to_target(st) for st in own_history.steps_of(doc))
     return format_action(action_from_json(doc["gold"]), doc["agent_family"], geometry(doc), budget_meta(doc),
                          finger_words=doc.get("gold_scroll_space") == "finger")
 
@@ -209,9 +295,25 @@ def score_response(doc: Mapping[str, Any], response: str | None) -> dict[str, An
 
 
 def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any]:
+    if _is_episode(doc):
+        return sample_values(RECORD_KINDS, score_episode(doc, results))
     response = results[0] if results else None
     if isinstance(response, list):  # repeats: lmms-eval nests the responses
         response = response[0] if response else None
     if not isinstance(response, str):
         response = None if response is None else str(response)
-    return sample_values(RECORD_KINDS, score_response(doc, response))
+    return sample_values(RECORD_KINDS, {**score_response(doc, response), "history": "ground_truth"})
+
+
+def score_episode(doc: Mapping[str, Any], results: Any) -> dict[str, Any]:
+    """An episode's rounds scored step by step by the task's judge: ``{"steps": [step records]}`` (the step metrics
+    read each step, ``gui_metrics.agentic.step_records``). A step with no round (the loop stopped early) is empty."""
+    outs = rounds_of(results)
+    interaction = "agentic" if agentic_rounds(results) is not None else "multi_round"
+    steps = own_history.steps_of(doc)
+    records = []
+    for k, st in enumerate(steps):
+        rec = score_response(st, outs[k] if k < len(outs) else None)
+        records.append({**rec, "history": "own", "step_index": k, "interaction": interaction})
+    return {"id": doc["id"], "episode_id": str(doc["episode_id"]), "dataset": doc["dataset"], "history": "own",
+            "interaction": interaction, "rounds": len(outs), "steps": records}

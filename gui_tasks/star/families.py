@@ -4,7 +4,8 @@ A family names the prompt template a task builds, the parser that reads the answ
 (``gui_models.action_parsers``) and the coordinate frame the numbers are in under that
 prompt. StaR A.5: OS-Atlas, UI-TARS and AgentCPM-GUI click on the 0-1000 grid; GUI-Owl on
 original pixels (so its prompt states the original resolution). Qwen2-VL uses the OS-Atlas
-prompt (A.5), and proprietary models without an agent prompt use UI-TARS's.
+prompt (A.5), and proprietary models without an agent prompt use UI-TARS's. GUI-R1 keeps its original prompt
+(ritzz-ai/GUI-R1 ``guir1/inference/``) with clicks in original pixels (A.5).
 
 Released checkpoints that answer in pixels of the image their processor resized (UI-TARS-1.5, Qwen2.5-VL's
 mobile_use) are the families ``ui_tars_1_5`` and ``qwen2_5_vl`` (frame ``resized_px``): scoring maps their
@@ -49,6 +50,10 @@ FAMILIES: dict[str, AgentFamily] = {
     "ui_tars_1_5": AgentFamily("ui_tars_1_5", "ui_tars_1_5", "resized_px", "star-ui-tars-v1", history_images=4,
                                budget="ui_tars_1_5"),
     "qwen2_5_vl": AgentFamily("qwen2_5_vl", "qwen2_5_vl", "resized_px", "star-qwen2.5-vl-mobile-use-v1", budget="qwen2_5_vl"),
+    # StaR A.5: GUI-R1 (on Qwen2.5-VL-7B) with its original prompt, clicks in original pixels; its released checkpoints
+    # answer in pixels of the resized image (guir1/inference/*.py multiply by original / resized): coordinate_frame
+    # resized_px with the Qwen2.5-VL processor budget
+    "gui_r1": AgentFamily("gui_r1", "gui_r1", "original_px", "star-gui-r1-v1", budget="qwen2_5_vl"),
 }
 # Aliases: models that borrow another family's prompt (StaR A.5).
 ALIASES = {"qwen2_vl": "os_atlas", "proprietary": "ui_tars"}
@@ -281,6 +286,42 @@ For each function call, return a json object with function name and arguments wi
 </tool_call>"""
 
 
+# --- GUI-R1 (ritzz-ai/GUI-R1 guir1/inference/inference_vllm_android.py; the GUI-Odyssey variant,
+# inference_vllm_guiodyssey.py, lists that dataset's action space) ---------------------------------------------------
+GUI_R1_ACTIONS = {"android": "['wait', 'long_press', 'click', 'press_back', 'type', 'open_app', 'scroll']",
+                  "gui_odyssey": "['press_back', 'press_recent', 'press_home', 'complete', 'long_press', 'scroll', 'click', 'impossible', 'type']"}
+GUI_R1 = {
+    "android": (
+        "<image>\nYou are GUI-R1, a reasoning GUI Agent Assistant. In this UI screenshot <image>, I want you to continue executing the command '{instruction}', with the action history being '{history}'.\n"
+        "Please provide the action to perform (enumerate from {actions}), the point where the cursor is moved to (integer) if a click is performed, and any input text required to complete the action.\n"
+        "Output the thinking process in <think> </think> tags, and the final answer in <answer> </answer> tags as follows:\n"
+        "<think> ... </think> <answer>[{{'action': enum{actions}, 'point': [x, y], 'input_text': 'no input text [default]'}}]</answer>\n"
+        "Note:\n specific input text (no default) is necessary for actions enum['type', 'open_app', 'scroll'] \n Example:\n"
+        "[{{'action': enum['wait', 'press_back'], 'point': [-100, -100], 'input_text': 'no input text'}}]\n"
+        "[{{'action': enum['click', 'long_press'], 'point': [123, 300], 'input_text': 'no input text'}}]\n"
+        "[{{'action': enum['type', 'open_app'], 'point': [-100, -100], 'input_text': 'shanghai shopping mall'}}]\n"
+        "[{{'action': enum['scroll'], 'point': [-100, -100], 'input_text': enum['up', 'left', 'right', 'down']}}]"),
+    "gui_odyssey": (
+        "<image>\nYou are GUI-R1, a reasoning GUI Agent Assistant. In this UI screenshot <image>, I want you to continue executing the command '{instruction}', with the action history being '{history}'.\n"
+        "Please provide the action to perform (enumerate from {actions}), the point where the cursor is moved to (integer) if a click is performed, and any input text required to complete the action.\n"
+        "Output the thinking process in <think> </think> tags, and the final answer in <answer> </answer> tags as follows:\n"
+        "<think> ... </think> <answer>[{{'action': enum{actions}, 'point': [x, y], 'input_text': 'no input text [default]'}}]</answer>\n"
+        "Note:\n specific input text (no default) is necessary for actions enum['type', 'scroll'] \n Example:\n"
+        "[{{'action': enum['complete','press_back', 'press_recent', 'press_home','impossible'], 'point': [-100, -100], 'input_text': 'no input text'}}]\n"
+        "[{{'action': enum['click','long_press'], 'point': [123, 300], 'input_text': 'no input text'}}]\n"
+        "[{{'action': enum['type'], 'point': [-100, -100], 'input_text': 'shanghai shopping mall'}}]\n"
+        "[{{'action': enum['scroll'], 'point': [-100, -100], 'input_text': enum['up', 'left', 'right', 'down']}}]"),
+}
+_R1_WORD = {"CLICK": "click", "LONG_PRESS": "long_press", "TYPE": "type", "OPENAPP": "open_app", "SCROLL": "scroll",
+            "PRESS_BACK": "press_back", "PRESS_HOME": "press_home", "PRESS_ENTER": "press_enter", "WAIT": "wait",
+            "COMPLETE": "complete", "IMPOSSIBLE": "impossible"}
+
+
+def gui_r1_variant(meta: Mapping[str, Any] | None) -> str:
+    """Which GUI-R1 prompt: its GUI-Odyssey one on that dataset, else its Android (AndroidControl) one."""
+    return "gui_odyssey" if (meta or {}).get("dataset") == "gui_odyssey" else "android"
+
+
 # --- formatting actions in each family's own syntax (history lines and reference answers) ---------
 
 
@@ -313,6 +354,15 @@ def format_action(action: Action, fam: str, geometry: Geometry, meta: Mapping[st
         return {"TYPE": f"type(content='{action.text}')", "SCROLL": f"scroll(direction='{(action.direction or '').lower()}')",
                 "OPENAPP": f"open_app(app_name='{action.text}')", "PRESS_BACK": "press_back()", "PRESS_HOME": "press_home()",
                 "PRESS_ENTER": "press_enter()", "WAIT": "wait()", "COMPLETE": "finished()", "IMPOSSIBLE": "finished()"}[t]
+    if f.parser == "gui_r1":  # the answer literal of its prompt: Python repr, single quotes
+        point = [int(round(pt[0])), int(round(pt[1]))] if pt is not None else [-100, -100]
+        if t in ("TYPE", "OPENAPP"):
+            text = action.text
+        elif t == "SCROLL":
+            text = (action.direction or "DOWN").lower()  # GUI-R1 names the scroll direction (SCROLL_SEMANTICS)
+        else:
+            text = "no input text"
+        return "<answer>" + repr([{"action": _R1_WORD.get(t, t.lower()), "point": point, "input_text": text}]) + "</answer>"
     if f.parser == "agentcpm_gui":
         obj: dict = {}
         if pt is not None:
@@ -359,16 +409,18 @@ def format_action(action: Action, fam: str, geometry: Geometry, meta: Mapping[st
 
 
 def build_prompt(fam: str, instruction: str, geometry: Geometry, history: Sequence[str] = (), low_level: str | None = None,
-                 meta: Mapping[str, Any] | None = None) -> str:
+                 meta: Mapping[str, Any] | None = None, *, history_lines: Sequence[str] | None = None) -> str:
     """The family's prompt for one step. ``history``: earlier actions already in the family's syntax.
 
     ``geometry``: ``prompt_geometry`` (a resized_px family's mobile_use prompt states the resized resolution,
-    as Mobile-Agent-v3 does; GUI-Owl under StaR states the original one, A.5)."""
+    as Mobile-Agent-v3 does; GUI-Owl under StaR states the original one, A.5). ``history_lines``: UI-TARS's
+    ``## Action History`` lines as given (its own answers, ``own_history``), instead of lines made from ``history``."""
     f = family(fam, meta)
     if f.parser in ("ui_tars", "ui_tars_1_5"):
         text = UI_TARS.format(instruction=instruction)
-        if history:
-            text += "\n\n## Action History\n" + "\n".join(f"Step {i + 1}: Action: {h}" for i, h in enumerate(history))
+        lines = history_lines if history_lines is not None else [f"Step {i + 1}: Action: {h}" for i, h in enumerate(history)]
+        if lines:
+            text += "\n\n## Action History\n" + "\n".join(lines)
         if low_level:
             text += f"\n\n## Current Step\n{low_level}"
         return text
@@ -376,6 +428,11 @@ def build_prompt(fam: str, instruction: str, geometry: Geometry, history: Sequen
         prev = "\n".join(f"Step {i + 1}: {h}" for i, h in enumerate(history)) if history else "None"
         low = f"Low-level instruction: {low_level}\n" if low_level else ""
         return OS_ATLAS.format(goal=instruction, history=prev, low_level=low)
+    if f.parser == "gui_r1":  # the history as one text inside the prompt's quotes ("None" without one, as its code)
+        variant = gui_r1_variant(meta)
+        question = instruction if not low_level else f"{instruction} (next step: {low_level})"
+        prev = "; ".join(h.replace("<answer>", "").replace("</answer>", "") for h in history) if history else "None"
+        return GUI_R1[variant].format(instruction=question, history=prev, actions=GUI_R1_ACTIONS[variant])
     if f.parser == "agentcpm_gui":
         hist = ("<History>" + "".join(f"<Step{i + 1}>{h}</Step{i + 1}>" for i, h in enumerate(history)) + "</History>\n") if history else ""
         question = instruction if not low_level else f"{instruction}\n{low_level}"

@@ -164,6 +164,7 @@ class StepRow:
     format_error: float
     n: int | None
     judge: str = ""  # the judge that produced the row (gui_tasks.star.judges); "" in results older than it
+    history: str = ""  # whose actions filled the history: ground_truth | own (StaR A.5, UI-TARS); "" when not recorded
 
 
 def build_step_table(runs: Sequence[RunResults]) -> list[StepRow]:
@@ -174,13 +175,13 @@ def build_step_table(runs: Sequence[RunResults]) -> list[StepRow]:
                 continue
             rows.append(StepRow(name, run.label(without_interventions=True), setting_of(run.model_args), {c: _pct(task.metrics.get(c)) for c in STEP_COLUMNS},
                                 _pct(task.metrics.get("step_format_error_rate")), (task.n_samples or {}).get("effective"),
-                                str(task.metadata.get("judge") or "")))
+                                str(task.metadata.get("judge") or ""), str(task.metadata.get("history") or "")))
     return rows
 
 
 def render_step_text(rows: Sequence[StepRow]) -> str:
-    head = ["Task", "Model", "Setting", "Judge", *STEP_HEADERS, "Format err", "n"]
-    lines = ["| " + " | ".join([r.task, r.model, r.setting, r.judge or "?", *(_cell(r.values[c], None) for c in STEP_COLUMNS),
+    head = ["Task", "Model", "Setting", "Judge", "History", *STEP_HEADERS, "Format err", "n"]
+    lines = ["| " + " | ".join([r.task, r.model, r.setting, r.judge or "?", r.history or "?", *(_cell(r.values[c], None) for c in STEP_COLUMNS),
                                 f"{r.format_error:.2f}", str(r.n or "")]) + " |" for r in rows]
     return "| " + " | ".join(head) + " |\n|" + "---|" * len(head) + "\n" + "\n".join(lines) + "\n"
 
@@ -200,7 +201,7 @@ def draw_steps(rows: Sequence[StepRow], path: str | Path) -> None:
     for i, r in enumerate(rows):
         vals = np.array([r.values[c] for c in cols], dtype=float)
         ax.bar(np.arange(len(cats)) + i * width, np.nan_to_num(vals), width,
-               label=f"{r.task} | {r.model} | {r.setting} | judge {r.judge or '?'}")
+               label=f"{r.task} | {r.model} | {r.setting} | judge {r.judge or '?'} | history {r.history or '?'}")
         for j, v in enumerate(vals):
             ax.text(j + i * width, (0 if np.isnan(v) else v) + 1, "n/a" if np.isnan(v) else f"{v:.0f}", ha="center", fontsize=7)
     ax.set_xticks(np.arange(len(cats)) + width * (len(rows) - 1) / 2, cats)

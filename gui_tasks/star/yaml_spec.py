@@ -7,9 +7,10 @@ prompts; group ``star_state_control_synth_6lang``.
 
 Step-wise agentic tasks (A.3): ``star_androidcontrol_high``, ``star_androidcontrol_low``,
 ``star_aitz``, ``star_gui_odyssey`` (OS-Atlas prompt, judge ``star``) with ``_<family>`` variants and
-``_judge_<name>`` variants for the dataset's other judges, group
-``star_agentic``; ``star_agentic_synth`` (scripted synthetic episodes) with ``_<lang>`` and
-``_<family>`` variants.
+``_judge_<name>`` variants for the dataset's other judges, ``_ui_tars_own_history`` (UI-TARS with its own previous
+predictions as history, StaR A.5; the other tasks give the gold history), group
+``star_agentic``; ``star_agentic_synth`` (scripted synthetic episodes) with ``_<lang>``,
+``_<family>`` and ``_ui_tars_own_history`` variants.
 """
 
 from __future__ import annotations
@@ -20,12 +21,13 @@ from gui_models.action_match import STAR_AGENTIC, STAR_STATE_CONTROL
 from gui_models.coords import BUDGETS
 from gui_tasks.star.families import family
 from gui_tasks.star.judges import DEFAULT_JUDGE, JUDGE_DATASETS
+from gui_tasks.star.own_history import MAX_EPISODE_STEPS
 from gui_tasks.mpr.schema import LANGS
 
 VERSION = "1.0"
 SYNTH_SEED, SYNTH_PAIRS, SYNTH_EPISODES = 0, 32, 15
 DEFAULT_FAMILY = "os_atlas"
-OTHER_FAMILIES = ("ui_tars", "agentcpm_gui", "gui_owl", "ui_tars_1_5", "qwen2_5_vl")
+OTHER_FAMILIES = ("ui_tars", "agentcpm_gui", "gui_owl", "ui_tars_1_5", "qwen2_5_vl", "gui_r1")
 # Reasoning before the action (Thought / <thinking>) needs room; StaR's evaluator allows 512 new tokens.
 MAX_NEW_TOKENS = 512
 
@@ -64,7 +66,7 @@ task: {task}
 class: !function gui_tasks.star.agentic_task.StarAgenticTask
 dataset_path: json
 test_split: test
-output_type: generate_until
+output_type: {output_type}
 # keep responses as the backend returns them (extras["model_image_sizes"]); the parsers skip reasoning blocks themselves
 reasoning_tags: none
 process_docs: !function gui_tasks.star.agentic_task.process_docs
@@ -88,7 +90,7 @@ metadata:
   match_rule: {rule}
   judge: {judge}
   gesture_to_scroll: same
-  history: ground_truth
+  history: {history}
 {frame}{extra}"""
 
 GROUP = """\
@@ -146,11 +148,15 @@ def render_all() -> dict[str, str]:
 
 
 def _agentic(files: dict[str, str]) -> None:
-    def add(task: str, dataset: str, setting: str, lang: str, fam: str, extra: str, judge: str | None = None) -> None:
+    def add(task: str, dataset: str, setting: str, lang: str, fam: str, extra: str, judge: str | None = None,
+            history: str = "ground_truth") -> None:
+        if history == "own":  # StaR A.5: one document per episode, its steps run in order as rounds
+            extra += f"  max_episode_steps: {MAX_EPISODE_STEPS}\n"
         files[f"{task}.yaml"] = AGENTIC.format(task=task, dataset=dataset, setting=setting, lang=lang, family=fam,
                                                rule=STAR_AGENTIC.name, metrics=_metrics(STEP_METRICS), version=VERSION,
                                                extra=extra, max_new_tokens=MAX_NEW_TOKENS, frame=_frame(fam),
-                                               judge=judge or DEFAULT_JUDGE[dataset])
+                                               judge=judge or DEFAULT_JUDGE[dataset], history=history,
+                                               output_type="generate_until_multi_round" if history == "own" else "generate_until")
 
     official = [("star_androidcontrol_high", "androidcontrol", "high", "  data_split: test\n"),
                 ("star_androidcontrol_low", "androidcontrol", "low", "  data_split: test\n"),
@@ -160,6 +166,7 @@ def _agentic(files: dict[str, str]) -> None:
         add(task, dataset, setting, "en", DEFAULT_FAMILY, extra)
         for fam in OTHER_FAMILIES:
             add(f"{task}_{fam}", dataset, setting, "en", fam, extra)
+        add(f"{task}_ui_tars_own_history", dataset, setting, "en", "ui_tars", extra, history="own")
         # the other judges defined for the dataset (gui_tasks.star.judges), OS-Atlas prompt; any task takes another
         # judge for one run through $GUI_EVAL_STAR_JUDGE
         for judge, covered in JUDGE_DATASETS.items():
@@ -169,6 +176,7 @@ def _agentic(files: dict[str, str]) -> None:
     add("star_agentic_synth", "synthetic", "high", "en", DEFAULT_FAMILY, synth_extra)
     for fam in OTHER_FAMILIES:
         add(f"star_agentic_synth_{fam}", "synthetic", "high", "en", fam, synth_extra)
+    add("star_agentic_synth_ui_tars_own_history", "synthetic", "high", "en", "ui_tars", synth_extra, history="own")
     for lang in LANGS:
         if lang != "en":
             add(f"star_agentic_synth_{lang}", "synthetic", "high", lang, DEFAULT_FAMILY, synth_extra)

@@ -52,6 +52,12 @@ def outcome(benchmark: str, record: Mapping[str, Any]) -> tuple[str, str]:
         if not ok and record.get("format_errors"):
             return "format_error", "format error"
         return ("correct" if ok else "wrong"), f"{sum(map(bool, sat))}/{len(sat)} evaluators"
+    steps = record.get("steps")
+    if isinstance(steps, list) and steps and all(isinstance(x, Mapping) for x in steps):  # an episode (StaR own history)
+        exact = sum(bool(x.get("exact")) for x in steps)
+        errors = sum(x.get("status", "parsed") != "parsed" for x in steps)
+        kind = f"{exact}/{len(steps)} steps exact" + (f", {errors} format errors" if errors else "")
+        return ("correct" if exact == len(steps) else "wrong"), kind
     status = record.get("status")
     kind = ""
     if benchmark in GROUNDING:
