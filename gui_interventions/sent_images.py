@@ -122,6 +122,8 @@ class SentImageLog:
         old, new = tuple(before.images), tuple(after.images)
         if len(old) == len(new) and all(_same_image(a, b) for a, b in zip(old, new)):
             return False
+        with self._lock:
+            log = self._open()
         images = []
         for i, im in enumerate(new):
             if i < len(old) and _same_image(old[i], im):
@@ -133,7 +135,6 @@ class SentImageLog:
         line = {"kind": "sent", "task": after.task, "doc_id": after.doc_id, "round": int(after.metadata.get("round", 0) or 0),
                 "pass": stage, "images": images, "removed": max(0, len(old) - len(new))}
         with self._lock:
-            log = self._open()
             with log.open("a", encoding="utf-8") as fh:
                 fh.write(json.dumps(line) + "\n")
         return True

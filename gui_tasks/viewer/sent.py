@@ -81,9 +81,14 @@ def sent_images(run: RunResults, notes: list[str]) -> dict[tuple[str, int], list
     logs = []
     for folder in _folders(run):
         for log in sorted(folder.glob("*.jsonl")):
+            rows = []
             try:
-                rows = [(i, parse_json_line(text, file=str(log), row=i)) for i, text in lines(log)]
-            except DataError as exc:
+                for i, text in lines(log):
+                    try:
+                        rows.append((i, parse_json_line(text, file=str(log), row=i)))
+                    except DataError as exc:  # one bad line is skipped, the rest of the log is read
+                        notes.append(f"sent images: {exc}")
+            except DataError as exc:  # not a regular file, too large
                 notes.append(f"sent images: {exc}")
                 continue
             header = rows[0][1] if rows and isinstance(rows[0][1], dict) and rows[0][1].get("kind") == "header" else None
