@@ -381,7 +381,7 @@ def test_thumbnail_click_opens_the_full_image_and_the_sent_image_shows(blind_run
             assert d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", img)
         shown = d.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.width, r.height]",
                                  figs[0].find_element("css selector", "img"))
-        assert shown[1] <= 601 and abs(shown[0] / shown[1] - 1080 / 2400) < 0.01  # the thumbnail, aspect kept
+        assert shown[1] <= 602 and abs(shown[0] / shown[1] - 1080 / 2400) < 0.01  # the thumbnail (1 px border), aspect kept
         figs[0].find_element("css selector", "img").click()  # the thumbnail links to the original file
         assert d.current_url == shots[0].resolve().as_uri()
         assert d.execute_script("return [document.images[0].naturalWidth, document.images[0].naturalHeight]") == [1080, 2400]
@@ -402,7 +402,8 @@ def test_document_pixels_show_in_the_browser_and_links_mode_loads_files(tmp_path
     root = _run(tmp_path / "run", "acme_docs", [_line(0, "A", True), _line(1, "A", True)])
     monkeypatch.setattr(site_mod, "_docs", lambda task, notes, cache: [{"id": "pil", "image": pil}, {"id": "none"}])
     site_mod.build_site([root], tmp_path / "site")
-    shot = _screenshot(tmp_path / "run" / "shot.png", size=(700, 300))
+    (tmp_path / "links_run").mkdir()
+    shot = _screenshot(tmp_path / "links_run" / "shot.png", size=(700, 300))  # inside the run: a samples file's path
     links = _run(tmp_path / "links_run", "acme_task", [_line(0, "A", True, [str(shot)])])
     site_mod.build_site([links], tmp_path / "links", rebuild_docs=False, images="links")
     with browser() as d:
