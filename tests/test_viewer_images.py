@@ -279,27 +279,13 @@ def test_diff_counts_changed_responses_and_changed_scores_separately(tmp_path):
 
 
 # --- plugins: overlays and sections, a broken one named and skipped ----------------------------------------------
-GOOD_PLUGIN = '''
-from gui_tasks.viewer.plugins import Section, Shape, hookimpl
+def _docs_example() -> str:
+    """The viewer plugin of docs/plugins.md, as written there (the test installs exactly what the page shows)."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "plugins.md").read_text(encoding="utf-8")
+    return re.search(r"```python\n# acme_view\.py\n(.*?)```", text, re.S).group(1)
 
 
-@hookimpl
-def gui_viewer_overlays(sample):
-    if sample.image_size is None:
-        return None
-    w, h = sample.image_size
-    return [Shape("acme_band", "rect", (0, 0, w, h / 10), "status bar")]
-
-
-@hookimpl
-def gui_viewer_sample_sections(sample):
-    return [Section("Acme: answer length", rows=[("characters", len(sample.responses[0]))])]
-
-
-@hookimpl
-def gui_viewer_run_sections(run):
-    return [Section("Acme: samples", text=f"{len(run.samples)} samples, <b>not bold</b>")]
-'''
+GOOD_PLUGIN = _docs_example()
 BROKEN_PLUGIN = '''
 from gui_tasks.viewer.plugins import hookimpl
 
@@ -343,7 +329,7 @@ def test_plugins_draw_on_the_image_and_add_sections_and_a_broken_one_is_named_an
     assert "<section class='plugin' data-plugin='acme_view'><h2>Acme: answer length</h2>" in page
     assert "<th>characters</th><td>1</td>" in page
     index = (tmp_path / "site" / "index.html").read_text()
-    assert "Acme: samples" in index and "2 samples, &lt;b&gt;not bold&lt;/b&gt;" in index
+    assert "<h2>Acme: samples</h2><pre class='plugin'>2 samples</pre>" in index
     notes = "\n".join(site.notes)
     assert "viewer plugin 'acme_broken_view': gui_viewer_overlays failed on acme_task doc 0 (RuntimeError: overlay exploded)" \
         in notes
@@ -351,6 +337,14 @@ def test_plugins_draw_on_the_image_and_add_sections_and_a_broken_one_is_named_an
     assert "viewer plugin 'acme_noimport' (acme-noimport: acme_noimport) left out: failed to load: ModuleNotFoundError" in notes
     assert notes.count("acme_broken_view': gui_viewer_overlays") == 1  # named once, then skipped
     assert "overlay exploded" in index
+
+
+def test_plugin_sections_are_escaped():
+    from gui_tasks.viewer.payloads import Section
+    from gui_tasks.viewer.site import _sections
+
+    html = _sections([("acme", Section("<i>t</i>", text="<script>x</script>", rows=[("<b>", "<img src=x onerror=y>")]))])
+    assert "<script>" not in html and "<img" not in html and "<i>" not in html and "&lt;script&gt;" in html
 
 
 # --- in the browser: thumbnails click through to the full image; the sent image; document pixels --------------------
