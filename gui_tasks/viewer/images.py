@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from gui_interventions.sent_images import pixel_sha256  # one pixel hash: sent images and document pixels alike
+
 IMAGE_MODES = ("thumbs", "copy", "links")
 THUMB_PX = 600  # long side of a thumbnail, shown one pixel per pixel (viewer.css img.thumb); 1080x2400 JPEGs decode at 1/4
 THUMB_QUALITY = 82
@@ -61,13 +63,6 @@ def file_sha256(path: Path) -> str:
     with path.open("rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             h.update(block)
-    return h.hexdigest()
-
-
-def pixel_sha256(image: Any) -> str:
-    """sha256 of decoded pixels with their mode and size (two encodings of the same pixels hash alike)."""
-    h = hashlib.sha256(f"{image.mode}:{image.size[0]}x{image.size[1]}:".encode())
-    h.update(image.tobytes())
     return h.hexdigest()
 
 

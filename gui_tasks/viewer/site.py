@@ -356,7 +356,8 @@ def sample_view(site: Site, entry: Entry) -> SampleView:
     """The payload plugin hooks get for one sample."""
     multi = entry.benchmark == "sphinx_sim"
     return SampleView(entry.task, entry.benchmark, entry.sample.get("doc_id"), entry.doc, entry.record, entry.sample,
-                      tuple(responses(entry.sample, multi_round=multi)), entry.outcome, _main_image_size(site, entry),
+                      tuple(responses(entry.sample, multi_round=multi)), entry.outcome,
+                      _main_image_size(site, entry) if site.plugins.names else None,  # a header read: only for plugins
                       site.sides[entry.side].label if site.sides else "")
 
 
