@@ -298,6 +298,11 @@ def gui_viewer_overlays(sample):
 @hookimpl
 def gui_viewer_sample_sections(sample):
     return "not a list"
+
+
+@hookimpl
+def gui_viewer_overlay(sample):  # a typo: no such hook
+    return []
 '''
 
 
@@ -336,6 +341,7 @@ def test_plugins_draw_on_the_image_and_add_sections_and_a_broken_one_is_named_an
     assert "viewer plugin 'acme_broken_view': gui_viewer_sample_sections failed" in notes and "not a list" not in page
     assert "viewer plugin 'acme_noimport' (acme-noimport: acme_noimport) left out: failed to load: ModuleNotFoundError" in notes
     assert notes.count("acme_broken_view': gui_viewer_overlays") == 1  # named once, then skipped
+    assert "viewer plugin 'acme_broken_view': gui_viewer_overlay is not a gui_viewer hook, never called" in notes
     assert "overlay exploded" in index
 
 

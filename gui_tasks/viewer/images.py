@@ -20,7 +20,7 @@ import hashlib
 import io
 import os
 import shutil
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -102,7 +102,7 @@ def _thumbnail(src: Any, dst: Path) -> None:
 
     im = Image.open(src) if not isinstance(src, Image.Image) else src
     try:
-        if im.format == "JPEG":  # the decoder scales by 1/2, 1/4, 1/8 to at least the thumbnail's size: 3x faster
+        if im is not src and im.format == "JPEG":  # (a file we opened) the decoder scales by 1/2, 1/4, 1/8 to at least the thumbnail's size: 3x faster
             scale = THUMB_PX / max(im.size)
             im.draft("RGB", (max(1, int(im.size[0] * scale)), max(1, int(im.size[1] * scale))))
         small = im.convert("RGB")
@@ -112,6 +112,12 @@ def _thumbnail(src: Any, dst: Path) -> None:
     finally:
         if im is not src:
             im.close()
+    new_file(dst, buf.getvalue())
+
+
+def _png(image: Any, dst: Path) -> None:
+    buf = io.BytesIO()
+    image.save(buf, "PNG", compress_level=1)  # the fastest lossless level: these are viewed, not archived
     new_file(dst, buf.getvalue())
 
 
@@ -135,14 +141,19 @@ class ImageStore:
         self.out, self.mode = out, mode
         self.by_hash: dict[str, Shown] = {}
         self._pool: ThreadPoolExecutor | None = None
+        self._workers = 0
         self._jobs: list[tuple[str, Future]] = []
 
-    def _thumbnail_later(self, src: Any, name: str) -> None:
-        """Thumbnails are made on a thread per core (Pillow releases the interpreter lock while decoding and
-        encoding) while pages are written; :meth:`finish` waits for them."""
+    def _later(self, name: str, fn: Any, *args: Any) -> None:
+        """Image files are made on a thread per core (Pillow releases the interpreter lock while decoding and
+        encoding) while pages are written; at most a few per thread wait (bounded memory); :meth:`finish` waits."""
         if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 2, thread_name_prefix="gui-eval-thumbs")
-        self._jobs.append((name, self._pool.submit(_thumbnail, src, self.out / name)))
+            self._workers = os.cpu_count() or 2
+            self._pool = ThreadPoolExecutor(max_workers=self._workers, thread_name_prefix="gui-eval-images")
+        self._jobs.append((name, self._pool.submit(fn, *args)))
+        waiting = [job for _, job in self._jobs[-8 * self._workers:] if not job.done()]
+        if len(waiting) > 4 * self._workers:
+            wait(waiting[: len(waiting) - 4 * self._workers])
 
     def finish(self) -> list[str]:
         """Wait for every thumbnail; returns one note per image that could not be made (its page shows no image)."""
@@ -151,7 +162,7 @@ class ImageStore:
             try:
                 job.result()
             except Exception as exc:  # noqa: BLE001 - an image that passed the header check but does not decode
-                notes.append(f"thumbnail {name} not made: {type(exc).__name__}: {exc}")
+                notes.append(f"image {name} not made: {type(exc).__name__}: {exc}")
         if self._pool is not None:
             self._pool.shutdown()
         self._pool, self._jobs = None, []
@@ -171,7 +182,7 @@ class ImageStore:
             shown = Shown(full, full, size)
         else:
             thumb = f"img/{digest[:32]}.t.jpg"
-            self._thumbnail_later(path, thumb)
+            self._later(thumb, _thumbnail, path, self.out / thumb)
             shown = Shown(thumb, uri, size)
         self.by_hash[digest] = shown
         return shown
@@ -183,13 +194,11 @@ class ImageStore:
         if digest in self.by_hash:
             return self.by_hash[digest]
         full = f"img/{digest[:32]}.png"
-        buf = io.BytesIO()
-        image.save(buf, "PNG", compress_level=1)
-        new_file(self.out / full, buf.getvalue())
+        self._later(full, _png, image, self.out / full)  # the image is loaded (hashed above): threads only read it
         shown = Shown(full, full, image.size)
         if self.mode == "thumbs" and max(image.size) > THUMB_PX:
             thumb = f"img/{digest[:32]}.t.jpg"
-            self._thumbnail_later(image.copy(), thumb)
+            self._later(thumb, _thumbnail, image, self.out / thumb)
             shown = Shown(thumb, full, image.size)
         self.by_hash[digest] = shown
         return shown
