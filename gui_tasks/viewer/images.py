@@ -102,7 +102,7 @@ def _thumbnail(src: Any, dst: Path) -> None:
 
     im = Image.open(src) if not isinstance(src, Image.Image) else src
     try:
-        if im is not src and im.format == "JPEG":  # (a file we opened) the decoder scales by 1/2, 1/4, 1/8 to at least the thumbnail's size: 3x faster
+        if im is not src and im.format == "JPEG":  # a file we opened: the decoder scales by 1/2, 1/4 or 1/8 (3x faster)
             scale = THUMB_PX / max(im.size)
             im.draft("RGB", (max(1, int(im.size[0] * scale)), max(1, int(im.size[1] * scale))))
         small = im.convert("RGB")
