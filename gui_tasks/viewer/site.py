@@ -394,8 +394,9 @@ def _sample_body(site: Site, entry: Entry) -> str:
         parts.append(_episode(site, entry))
     else:
         parts.append(_document_images(site, entry, extra))
-    if entry.sent:
-        parts.append(_sent_section(site, entry))
+    if entry.sent:  # side by side: the original (the main figure) and what the interventions sent
+        parts[0] = (f"<div class='compare'><section class='original'><h3>Original</h3>{parts[0]}</section>"
+                    f"{_sent_section(site, entry)}</div>")
     parts.append("<h2>Score</h2>" + _pre(_why(entry), "why"))
     parts.append(_sections(site.plugins.sample_sections(view)))
     parts.append("<h2>Prompt sent</h2>" + _pre(entry.sample.get("input", "")))
@@ -492,7 +493,7 @@ def _document_images(site: Site, entry: Entry, extra: Sequence[Shape] = ()) -> s
 def _sent_section(site: Site, entry: Entry) -> str:
     """The images the model was sent where an intervention changed them (``gui_interventions.sent_images``), beside
     the original above: per round and pass (the crop's second pass is ``rerun-1``), unchanged and removed ones named."""
-    out = ["<section class='sent'><h2>Images sent to the model (after interventions)</h2>"]
+    out = ["<section class='sent'><h3>Images sent to the model (after interventions)</h3>"]
     for req in entry.sent:
         where = f"round {req.round}, " if req.round else ""
         for im in req.images:
