@@ -13,6 +13,8 @@ import pluggy
 
 from gui_interventions import hookspecs
 from gui_interventions.payloads import ForwardContext, RequestContext, ResponseContext
+from gui_interventions.sent_images import SentImageLog
+from gui_interventions.sent_images import default_folder as sent_images_folder
 
 GROUP = "gui_interventions"
 
@@ -92,16 +94,34 @@ def split_params(names: Sequence[str], params: Mapping[str, Any]) -> dict[str, d
     return per
 
 
-class InterventionRun:
-    """The selected plugins of one run, registered on their own plugin manager, called in order."""
+_DEFAULT = object()
 
-    def __init__(self, plugins: Sequence[tuple[str, Any]]) -> None:
+
+class InterventionRun:
+    """The selected plugins of one run, registered on their own plugin manager, called in order.
+
+    ``sent_images``: where the images an intervention changed are recorded (``gui_interventions.sent_images``):
+    by default ``$GUI_EVAL_SENT_IMAGES`` or the lmms-eval command line's ``--output_path``; None records nothing."""
+
+    def __init__(self, plugins: Sequence[tuple[str, Any]], sent_images: Any = _DEFAULT) -> None:
         self.pm = pluggy.PluginManager("gui_interventions")
         self.pm.add_hookspecs(hookspecs)
         self.plugins = list(plugins)
         for name, plugin in self.plugins:
             self.pm.register(plugin, name=name)
         self.pm.check_pending()
+        folder = sent_images_folder() if sent_images is _DEFAULT else sent_images
+        self.sent_images = SentImageLog(folder, self.names) if folder is not None and self.plugins else None
+
+    def _record_sent(self, before: RequestContext, after: RequestContext, stage: str) -> None:
+        """Record the images an intervention changed; a failure to record warns once and never stops the run."""
+        if self.sent_images is None or before is after:
+            return
+        try:
+            self.sent_images.record(before, after, stage)
+        except Exception as exc:  # noqa: BLE001 - recording is for the viewer only
+            warnings.warn(f"sent images not recorded from now on ({self.sent_images.folder}): {exc!r}", stacklevel=2)
+            self.sent_images = None
 
     @property
     def names(self) -> list[str]:
@@ -115,12 +135,14 @@ class InterventionRun:
         return impl.function(**{k: v for k, v in kwargs.items() if k in impl.argnames})
 
     def request(self, request: RequestContext) -> RequestContext:
+        original = request
         for impl in self._impls("gui_intervention_request"):
             new = self._call(impl, request=request)
             if new is not None:
                 if not isinstance(new, RequestContext):
                     raise TypeError(f"intervention {impl.plugin_name!r} returned {type(new).__name__}, expected RequestContext")
                 request = new
+        self._record_sent(original, request, "request")
         return request
 
     @contextmanager
@@ -135,8 +157,15 @@ class InterventionRun:
 
     def response(self, response: ResponseContext) -> str:
         text = response.text
+        reruns = [0]
+
+        def rerun(req: RequestContext) -> str:  # a second pass (e.g. the crop's): its images are recorded too
+            reruns[0] += 1
+            self._record_sent(response.request, req, f"rerun-{reruns[0]}")
+            return response.rerun(req)
+
         for impl in self._impls("gui_intervention_response"):
-            new = self._call(impl, response=ResponseContext(text=text, request=response.request, rerun=response.rerun))
+            new = self._call(impl, response=ResponseContext(text=text, request=response.request, rerun=rerun))
             if new is not None:
                 text = new if isinstance(new, str) else str(new)  # str subclasses carry captures (gui_models.logit_capture)
         return text

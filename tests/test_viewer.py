@@ -106,7 +106,9 @@ def test_only_image_files_are_copied_into_the_site(tmp_path):
     assert _copy_image(site, str(tmp_path / "secret.txt")) is None
     assert _copy_image(site, str(tmp_path / "fake.png")) is None
     assert _copy_image(site, str(tmp_path / "missing.png")) is None
-    assert len(list((tmp_path / "out" / "img").iterdir())) == 2
+    # a.png and elsewhere.png hold the same bytes: one file in the site (copied once per content hash)
+    assert _copy_image(site, str(tmp_path / "a.png")) == _copy_image(site, str(tmp_path / "elsewhere.png"), trusted=True)
+    assert len(list((tmp_path / "out" / "img").iterdir())) == 1
 
 
 @given(st.text())
@@ -230,7 +232,8 @@ def _shots_dir(tmp_path: Path) -> Path:
 
 GEOMETRY_JS = """
 const img = document.querySelector(arguments[0] + ' img'); const ir = img.getBoundingClientRect();
-const sx = ir.width / img.naturalWidth, sy = ir.height / img.naturalHeight;
+const fig = img.closest('figure');  // the original size: the page may show a thumbnail (fewer natural pixels)
+const sx = ir.width / Number(fig.dataset.width), sy = ir.height / Number(fig.dataset.height);
 const out = {scale: [sx, sy], complete: img.complete && img.naturalWidth > 0};
 for (const el of document.querySelectorAll(arguments[0] + ' [data-role]')) {
   const r = (el.tagName === 'g' ? el.querySelector('circle') : el).getBoundingClientRect();
@@ -414,6 +417,14 @@ def test_index_filters_and_diff_of_two_runs(site, runs):
         assert d.find_element("id", "count").text == f"{2 * fixed} of {len(entries)} samples"
         assert fixed >= 1  # the grounding answer on the target's centre
         assert "Differences: run 2 against run 1" in d.find_element("css selector", "body").text
+        # changed responses are counted apart from changed scores (an injection text around the same answer)
+        summary = d.find_element("id", "diff-summary").text
+        both = sum(1 for o in by_key.values() if len(o) == 2)
+        assert summary.startswith(f"{both} samples in both runs: responses changed ")
+        changed = int(summary.split("responses changed ")[1].split(",")[0])
+        assert changed >= 3  # at least the chosen icon, StaR and SPHINX samples got new responses
+        Select(d.find_element("id", "f-diff")).select_by_visible_text("response changed")
+        assert d.find_element("id", "count").text == f"{2 * changed} of {len(entries)} samples"
         # a sample page shows the other run's answer on the same sample
         d.get(_page(site, "icon_localization_synth", 0, side=1).as_uri())
         twin = d.find_element("css selector", "aside.twin").text
@@ -473,9 +484,14 @@ def test_crop_run_window_first_and_second_pass_and_digits(tmp_path, tiny_groundi
         assert console_errors(d) == []
         g = d.execute_script("return (" + "() => {" + GEOMETRY_JS.replace("arguments[0]", "'figure.shot'") + "})()")
         body = d.find_element("css selector", "body").text
+        # the crop the second pass sent (recorded by InterventionRun under the run's --output_path), next to the original
+        sent = d.find_element("css selector", "figure.sent")
+        assert "rerun-1, image 1" in sent.text
+        assert d.execute_script("return arguments[0].querySelector('img').complete", sent)
+        x0, y0, x1, y1 = rec["crop"]["window"]
+        assert [int(sent.get_attribute(k)) for k in ("data-width", "data-height")] == [round(x1 - x0), round(y1 - y0)]
         d.get((tmp_path / "site" / "index.html").as_uri())
         assert "+crop" in d.find_element("css selector", "table.kv").text
-    x0, y0, x1, y1 = rec["crop"]["window"]
     assert [float(g["crop_window"]["attr"][k]) for k in ("x", "y", "width", "height")] == pytest.approx([x0, y0, x1 - x0, y1 - y0])
     assert [float(g["pred"]["attr"][k]) for k in ("data-x", "data-y")] == \
         pytest.approx([rec["point"][0] * doc["width"], rec["point"][1] * doc["height"]])

@@ -18,7 +18,6 @@ localhost, lists no folders and follows no symlink.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import html
 import json
 import math
@@ -33,11 +32,15 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from gui_tasks.errors import DataError
 from gui_tasks.results_io import RunResults, find_result_files, load_results, load_task_samples, skipped_rows_notes
+from gui_tasks.viewer.images import IMAGE_MODES, IMAGE_SUFFIXES, ImageStore, Shown, image_size, inside
 from gui_tasks.viewer.overlays import Shape, agentic_shapes, grounding_shapes, star_shapes
-from gui_tasks.viewer.records import GROUNDING, OUTCOMES, facets, outcome, responses, sample_record
+from gui_tasks.viewer.payloads import RunView, SampleView, Section
+from gui_tasks.viewer.plugins import ViewerPlugins
+from gui_tasks.viewer.sent import sent_images
+from gui_tasks.viewer.records import GROUNDING, LOG_KEYS, OUTCOMES, facets, outcome, responses, sample_record
 
 STATIC = Path(__file__).with_name("static")
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: file:; "
        "base-uri 'none'; form-action 'none'")
 TEXT_CHARS = 300  # characters of prompt and response kept in the index for free-text search
 
@@ -85,6 +88,8 @@ class Entry:
     lang: str
     group: str
     number: int = -1
+    sent: list[Any] = field(default_factory=list)  # gui_tasks.viewer.sent.SentRequest: images interventions changed
+    view: SampleView | None = None  # the plugin hooks' payload, made when its page is written
 
 
 @dataclass
@@ -93,10 +98,20 @@ class Site:
     sides: list[Side]
     entries: list[Entry] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    images: dict[str, str] = field(default_factory=dict)
+    images: dict[str, Shown] = field(default_factory=dict)  # path -> as shown
     episodes: dict[tuple[int, str, str], list[Entry]] = field(default_factory=dict)  # StaR agentic steps by episode
     twins: dict[int, Entry] = field(default_factory=dict)  # two runs: sample number -> the other run's same sample
     image_roots: list[Path] = field(default_factory=list)  # where images named by a samples file may be copied from
+    images_mode: str = "thumbs"  # gui_tasks.viewer.images.IMAGE_MODES
+    store: ImageStore = None  # type: ignore[assignment]  # made from out and images_mode
+    task_folders: dict[str, Path | None] = field(default_factory=dict)  # task -> its YAML's folder
+    plugins: ViewerPlugins = None  # type: ignore[assignment]  # the installed viewer plugins (gui_tasks.viewer.plugins)
+
+    def __post_init__(self) -> None:
+        if self.store is None:
+            self.store = ImageStore(self.out, self.images_mode)
+        if self.plugins is None:
+            self.plugins = ViewerPlugins(load_entry_points=False)
 
 
 # --- reading ----------------------------------------------------------------------------------------------
@@ -125,6 +140,7 @@ def collect(run_dirs: Sequence[str | Path | Sequence[Path]], *, rebuild_docs: bo
         runs = [load_results(f) for f in files]
         sides.append(Side(i, str(d) if isinstance(d, (str, Path)) else ", ".join(map(str, d)), runs))
         for run in runs:
+            sent = sent_images(run, notes)
             for name, res in sorted(run.tasks.items()):
                 if res.is_group:
                     continue
@@ -149,51 +165,37 @@ def collect(run_dirs: Sequence[str | Path | Sequence[Path]], *, rebuild_docs: bo
                         rec = {"viewer_note": f"record not readable: {type(exc).__name__}: {str(exc)[:300]}"}
                         out, kind, lang, group = "unscored", "", "", ""
                         notes.append(f"{run.path.name} {name} doc {doc_id!r}: record not readable ({type(exc).__name__})")
-                    entries.append(Entry(i, run, name, bench, s, doc, rec, out, kind, lang, group))
+                    entries.append(Entry(i, run, name, bench, s, doc, rec, out, kind, lang, group,
+                                         sent=sent.get((name, doc_id), []) if isinstance(doc_id, int) else []))
     for n, entry in enumerate(entries):
         entry.number = n
     return sides, entries, notes
 
 
-# --- images -----------------------------------------------------------------------------------------------
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp")
-
-
-def _inside(path: Path, roots: Sequence[Path]) -> bool:
-    return any(path == r or r in path.parents for r in roots)
-
-
-def _copy_image(site: Site, path: str, trusted: bool = False) -> str | None:
-    """The site-relative path of a copy of ``path`` (copied once), or None when it is missing or not an image file
-    (a samples file names the paths: only images are copied into a site that may be shared). A path that is not
-    ``trusted`` (it comes from a samples file, not from a document the installed task rebuilt) is copied only from
-    inside :attr:`Site.image_roots` (the run's folders, the data cache), symlinks resolved."""
+# --- images (stored by gui_tasks.viewer.images: thumbnails, one copy per content hash) -----------------------------
+def _show_file(site: Site, path: str, trusted: bool = False) -> Shown | None:
+    """``path`` as the site shows it (:class:`ImageStore`), or None when it is missing or not an image file (a samples
+    file names the paths: only images enter a site that may be shared). A path that is not ``trusted`` (it comes from
+    a samples file, not from a document the installed task rebuilt) is used only from inside :attr:`Site.image_roots`
+    (the run's folders, the data cache), symlinks resolved."""
     if path in site.images:
         return site.images[path]
     src = Path(path)
-    if src.suffix.lower() not in IMAGE_SUFFIXES or not src.is_file() or _image_size(src) is None:
+    size = image_size(src) if src.suffix.lower() in IMAGE_SUFFIXES and src.is_file() else None
+    if size is None:
         return None
-    if not trusted and not _inside(src.resolve(), site.image_roots):
+    real = src.resolve()
+    if not trusted and not inside(real, site.image_roots):
         site.notes.append(f"image {path} not copied: outside the run's folders and the data cache")
         return None
-    name = "img/" + hashlib.sha1(str(src.resolve()).encode()).hexdigest()[:20] + src.suffix.lower()
-    dst = site.out / name
-    if not dst.exists():
-        fd = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
-        with os.fdopen(fd, "wb") as fh, src.open("rb") as fin:
-            shutil.copyfileobj(fin, fh)
-    site.images[path] = name
-    return name
+    site.images[path] = shown = site.store.file(real, size)
+    return shown
 
 
-def _image_size(path: Path) -> tuple[int, int] | None:
-    from PIL import Image
-
-    try:
-        with Image.open(path) as im:
-            return im.size
-    except OSError:
-        return None
+def _copy_image(site: Site, path: str, trusted: bool = False) -> str | None:
+    """The site-relative path (or ``file://`` URI in ``links`` mode) the page shows for ``path``, or None."""
+    shown = _show_file(site, path, trusted)
+    return shown.src if shown is not None else None
 
 
 # --- overlays as SVG ------------------------------------------------------------------------------------
@@ -229,20 +231,27 @@ def _svg(shapes: Sequence[Shape], width: int, height: int) -> str:
 
 
 def _figure(site: Site, path: str | None, shapes: Sequence[Shape], caption: str, size: tuple[int, int] | None = None,
-            src: str | None = None, trusted: bool = True) -> str:
-    """A screenshot with its overlay; ``src`` (site-relative) when the image is already in the site; ``trusted``: the
-    path comes from a rebuilt document (else from a samples file: :func:`_copy_image`)."""
-    if src is None:
-        src = _copy_image(site, path, trusted) if path else None
-        if src is None:
+            src: str | None = None, trusted: bool = True, shown: Shown | None = None) -> str:
+    """A screenshot with its overlay, the full-size image one click away. ``shown``: an image already stored (document
+    pixels); ``src`` (site-relative): a file the site wrote itself; else ``path`` is stored (:func:`_show_file`;
+    ``trusted``: it comes from a rebuilt document, else from a samples file). ``size``: the original size the shapes
+    are in (the document's, else the image's)."""
+    if shown is None and src is not None:
+        shown = Shown(src, src, size) if size else None
+        if size is None:
+            return f'<p class="missing">screenshot not readable: {e(src)}</p>'
+    if shown is None:
+        shown = _show_file(site, path, trusted) if path else None
+        if shown is None:
             return f'<p class="missing">screenshot not found or not an image: {e(path)}</p>'
-        size = size or _image_size(site.out / src)
-    if size is None:
-        return f'<p class="missing">screenshot not readable: {e(path)}</p>'
-    w, h = size
+    w, h = size or shown.size
+    up = "" if shown.src.startswith("file:") else "../"
+    full = shown.full if shown.full.startswith("file:") else "../" + shown.full
+    thumb = ' class="thumb"' if shown.src != shown.full else ""  # shown at its own resolution (viewer.css)
     return (f'<figure class="shot" data-width="{w}" data-height="{h}"><div class="stage">'
-            f'<img src="../{e(src)}" width="{w}" height="{h}" alt="screenshot">{_svg(shapes, w, h) if shapes else ""}</div>'
-            f'<figcaption>{e(caption)}</figcaption></figure>')
+            f'<a class="full" href="{e(full)}"><img{thumb} src="{up}{e(shown.src)}" width="{w}" height="{h}" alt="screenshot"></a>'
+            f'{_svg(shapes, w, h) if shapes else ""}</div>'
+            f'<figcaption>{e(caption)} &middot; <a class="full" href="{e(full)}">full size</a> ({w}x{h})</figcaption></figure>')
 
 
 # --- pages ------------------------------------------------------------------------------------------------
@@ -286,13 +295,26 @@ def _digits(record: Mapping[str, Any], title: str) -> str:
     return "".join(out)
 
 
+def _not_json(value: Any) -> str:
+    """How a document value JSON cannot hold shows on a page (bytes, images): its type and size, never ``str()``."""
+    size = getattr(value, "size", None)
+    return f"<{type(value).__name__}{f' {size[0]}x{size[1]}' if isinstance(size, tuple) and len(size) == 2 else ''}>" \
+        if not isinstance(value, (bytes, bytearray)) else f"<{len(value)} bytes>"
+
+
 def _doc_rows(doc: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    from PIL import Image
+
     skip = {"images", "image", "meta"}
     rows = []
     for k, v in doc.items():
-        if k in skip or v in (None, "", []):
+        if k in skip or v is None or isinstance(v, (str, list, dict)) and not v:
             continue
-        rows.append((k, json.dumps(v, ensure_ascii=False) if isinstance(v, (list, dict)) else v))
+        items = v if isinstance(v, (list, tuple)) else [v]
+        if items and all(isinstance(x, Image.Image) for x in items):  # shown above; never str(image) (a memory address)
+            rows.append((k, ", ".join(f"image {x.size[0]}x{x.size[1]} {x.mode}" for x in items)))
+            continue
+        rows.append((k, json.dumps(v, ensure_ascii=False, default=_not_json) if isinstance(v, (list, dict)) else v))
     return rows
 
 
@@ -306,38 +328,77 @@ def _why(entry: Entry) -> str:
     return "; ".join(bits)
 
 
+def _main_image_size(site: Site, entry: Entry) -> tuple[int, int] | None:
+    """Width and height of the image a sample's overlays are drawn on (the document's declared size where the
+    benchmark has one, else the first image's), or None."""
+    from gui_tasks.viewer.images import document_image_pixels
+
+    doc = entry.doc
+    try:
+        if doc is not None and entry.benchmark in GROUNDING:
+            return int(doc["width"]), int(doc["height"])
+        if doc is not None and entry.benchmark in ("star_state_control", "star_agentic"):
+            return int(doc["image_width"]), int(doc["image_height"])
+        values = _image_values(doc) if doc is not None else []
+        if not values:
+            media = entry.sample.get("input_media") or []
+            p = media[0] if isinstance(media, list) and media and isinstance(media[0], str) else None
+            return image_size(Path(p)) if p else None
+        if entry.task not in site.task_folders:
+            site.task_folders[entry.task] = _task_folder(entry.task)
+        image, path, _ = document_image_pixels(values[0][1], site.task_folders[entry.task])
+        return image.size if image is not None else image_size(path) if path is not None and path.is_file() else None
+    except (KeyError, TypeError, ValueError, OSError):
+        return None
+
+
+def sample_view(site: Site, entry: Entry) -> SampleView:
+    """The payload plugin hooks get for one sample."""
+    multi = entry.benchmark == "sphinx_sim"
+    return SampleView(entry.task, entry.benchmark, entry.sample.get("doc_id"), entry.doc, entry.record, entry.sample,
+                      tuple(responses(entry.sample, multi_round=multi)), entry.outcome,
+                      _main_image_size(site, entry) if site.plugins.names else None,  # a header read: only for plugins
+                      site.sides[entry.side].label if site.sides else "")
+
+
+def _sections(sections: Sequence[tuple[str, Section]]) -> str:
+    """Plugin sections: title, preformatted text, key-value rows; all escaped; each names its plugin."""
+    return "".join(f"<section class='plugin' data-plugin='{e(name)}'><h2>{e(sec.title)}</h2>"
+                   + (_pre(sec.text, "plugin") if sec.text else "") + (_kv(sec.rows) if sec.rows else "") + "</section>"
+                   for name, sec in sections)
+
+
 def _sample_body(site: Site, entry: Entry) -> str:
     doc, rec = entry.doc, entry.record
+    view = entry.view = sample_view(site, entry)
+    extra = site.plugins.overlays(view)  # plugin overlays: on the main image, in its original pixels
     parts = []
     if entry.benchmark == "sphinx_sim" and doc is not None and "package" not in doc:  # a device episode: no replay
         parts.append(_trajectory(site, entry))
     elif doc is not None and entry.benchmark in GROUNDING:
-        parts.append(_figure(site, doc["image"], grounding_shapes(doc, rec),
-                             "green: target box; red: predicted point" + ("; blue: crop window, orange: first pass"
-                                                                         if rec.get("crop") else ""),
-                             (int(doc["width"]), int(doc["height"]))))
+        parts.append(_value_figure(site, entry, doc["image"], grounding_shapes(doc, rec) + extra,
+                                   "green: target box; red: predicted point" + ("; blue: crop window, orange: first pass"
+                                                                               if rec.get("crop") else ""),
+                                   (int(doc["width"]), int(doc["height"]))))
     elif doc is not None and entry.benchmark == "star_state_control":
         images = doc.get("images") or []
-        parts.append(_figure(site, images[-1] if images else None, star_shapes(doc, rec),
-                             "purple: toggle box; green: gold point; red: predicted point",
-                             (int(doc["image_width"]), int(doc["image_height"]))))
+        parts.append(_value_figure(site, entry, images[-1] if images else None, star_shapes(doc, rec) + extra,
+                                   "purple: toggle box; green: gold point; red: predicted point",
+                                   (int(doc["image_width"]), int(doc["image_height"]))))
     elif doc is not None and entry.benchmark == "star_agentic":
         images = doc.get("images") or []
-        shapes = agentic_shapes(doc, rec, responses(entry.sample)[0])
-        parts.append(_figure(site, images[-1] if images else None, shapes,
-                             "green: gold action; red: predicted action; grey: element boxes",
-                             (int(doc["image_width"]), int(doc["image_height"]))))
+        shapes = agentic_shapes(doc, rec, responses(entry.sample)[0]) + extra
+        parts.append(_value_figure(site, entry, images[-1] if images else None, shapes,
+                                   "green: gold action; red: predicted action; grey: element boxes",
+                                   (int(doc["image_width"]), int(doc["image_height"]))))
         parts.append(_episode(site, entry))
     else:
-        from_doc = (doc or {}).get("images") or ([doc["image"]] if doc and doc.get("image") else [])
-        paths = from_doc or entry.sample.get("input_media") or []
-        for p in paths if isinstance(paths, list) else []:
-            if isinstance(p, str):
-                parts.append(_figure(site, p, [], Path(p).name, trusted=bool(from_doc)))
-        for letter, p in zip("ABCDEFG", (doc or {}).get("option_images") or []):  # GUI-KB effect: one screen per option
-            if isinstance(p, str) and p:
-                parts.append(_figure(site, p, [], f"option {letter}"))
+        parts.append(_document_images(site, entry, extra))
+    if entry.sent:  # side by side: the original (the main figure) and what the interventions sent
+        parts[0] = (f"<div class='compare'><section class='original'><h3>Original</h3>{parts[0]}</section>"
+                    f"{_sent_section(site, entry)}</div>")
     parts.append("<h2>Score</h2>" + _pre(_why(entry), "why"))
+    parts.append(_sections(site.plugins.sample_sections(view)))
     parts.append("<h2>Prompt sent</h2>" + _pre(entry.sample.get("input", "")))
     outs = responses(entry.sample, multi_round=entry.benchmark == "sphinx_sim")
     parts.append("<h2>Raw response" + ("s" if len(outs) > 1 else "") + "</h2>"
@@ -353,6 +414,103 @@ def _sample_body(site: Site, entry: Entry) -> str:
         parts.append("<h2>Document</h2>" + _kv(_doc_rows(doc)))
     parts.append("<h2>Per-sample record (as logged)</h2>" + _pre(json.dumps(rec, ensure_ascii=False, indent=1, default=str)))
     return "".join(parts)
+
+
+def _task_folder(task: str) -> Path | None:
+    """The folder of the installed task's YAML: in-document relative image paths are read from there."""
+    try:
+        from gui_tasks.rescore import _task_manager
+
+        path = _task_manager().task_index[task]["yaml_path"]
+        return Path(path).parent if isinstance(path, (str, Path)) else None
+    except Exception:  # noqa: BLE001 - not an installed task: relative paths are reported, not guessed
+        return None
+
+
+def _image_values(doc: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """``(field, value)`` of every image a document holds: ``images`` and ``image`` (paths, PIL images, Hugging Face
+    ``{"bytes", "path"}`` dicts), then any other field holding PIL images (a dataset's own image column)."""
+    from PIL import Image
+
+    out: list[tuple[str, Any]] = []
+    for key, value in doc.items():
+        if key in ("option_images",):
+            continue
+        items = list(value) if isinstance(value, (list, tuple)) else [value]
+        named = key in ("images", "image")
+        if not named and not (items and all(isinstance(x, Image.Image) for x in items)):
+            continue
+        for i, x in enumerate(items):
+            if x is None or isinstance(x, str) and not x:
+                continue
+            out.append((f"{key}[{i}]" if isinstance(value, (list, tuple)) else key, x))
+    return out
+
+
+def _value_figure(site: Site, entry: Entry, value: Any, shapes: Sequence[Shape], caption: str,
+                  size: tuple[int, int] | None = None) -> str:
+    """A figure for an in-document image value (path, relative path, PIL image, bytes dict), or a note saying why not."""
+    from gui_tasks.viewer.images import document_image_pixels
+
+    if value is None:
+        return "<p class='missing no-image'>This sample's document names no image.</p>"
+    if entry.task not in site.task_folders:
+        site.task_folders[entry.task] = _task_folder(entry.task)
+    folder = site.task_folders[entry.task]
+    image, path, why = document_image_pixels(value, folder)
+    if image is not None:
+        return _figure(site, None, shapes, caption, size, shown=site.store.pixels(image))
+    if path is None:
+        return f"<p class='missing no-image'>{e(caption)}: cannot show this image: {e(why)}</p>"
+    return _figure(site, str(path), shapes, caption, size)
+
+
+def _document_images(site: Site, entry: Entry, extra: Sequence[Shape] = ()) -> str:
+    """Every image of a sample on a page without overlays: the rebuilt document's images (paths, relative paths,
+    pixels), else the samples file's ``input_media``; a sample with none says so."""
+    doc = entry.doc
+    out = []
+    values = _image_values(doc) if doc is not None else []
+    for label, value in values:
+        name = Path(value).name if isinstance(value, str) else label
+        out.append(_value_figure(site, entry, value, [] if out else list(extra), f"{name} ({label})" if name != label else label))
+    if not values:
+        media = entry.sample.get("input_media") or []
+        for p in media if isinstance(media, list) else []:
+            if isinstance(p, str):
+                out.append(_figure(site, p, [] if out else list(extra), Path(p).name + " (samples file)", trusted=False))
+    for letter, p in zip("ABCDEFG", (doc or {}).get("option_images") or []):  # GUI-KB effect: one screen per option
+        if isinstance(p, str) and p:
+            out.append(_figure(site, p, [], f"option {letter}"))
+    if not out:
+        why = ("its document has no image field (image, images, or a column of images) and the samples file names no "
+               "input_media" if doc is not None else
+               "its document was not rebuilt (see the notes on the index page) and the samples file names no input_media")
+        out.append(f"<p class='missing no-image'>No image to show for this sample: {e(why)}.</p>")
+    return "".join(out)
+
+
+def _sent_section(site: Site, entry: Entry) -> str:
+    """The images the model was sent where an intervention changed them (``gui_interventions.sent_images``), beside
+    the original above: per round and pass (the crop's second pass is ``rerun-1``), unchanged and removed ones named."""
+    out = ["<section class='sent'><h3>Images sent to the model (after interventions)</h3>"]
+    for req in entry.sent:
+        where = f"round {req.round}, " if req.round else ""
+        for im in req.images:
+            label = f"sent: {where}{req.stage}, image {im.index + 1}"
+            if im.unchanged:
+                out.append(f"<p class='sent-unchanged' data-role='sent'>{e(label)}: unchanged (the original)</p>")
+            elif im.path is None:
+                out.append(f"<p class='missing' data-role='sent'>{e(label)}: not stored ({e(im.note)})</p>")
+            else:
+                out.append(_figure(site, str(im.path), [], label, trusted=True).replace(
+                    '<figure class="shot"', '<figure class="shot sent" data-role="sent"', 1))
+        if req.removed:
+            out.append(f"<p class='sent-removed' data-role='sent'>sent: {e(where)}{e(req.stage)}: {req.removed} image(s) "
+                       "removed by an intervention</p>")
+        if not req.images and not req.removed:
+            out.append(f"<p data-role='sent'>sent: {e(where)}{e(req.stage)}: no image</p>")
+    return "".join(out) + "</section>"
 
 
 def _episode(site: Site, entry: Entry) -> str:
@@ -495,7 +653,7 @@ def _reports(side: Side) -> str:
     return "".join(out)
 
 
-def _run_section(side: Side) -> str:
+def _run_section(side: Side, site: Site | None = None) -> str:
     from gui_tasks.leaderboard import interventions_of
 
     out = [f"<section class='run' data-side='{side.index}'><h2>Run {side.index + 1}: {e(side.label)}</h2>"]
@@ -521,12 +679,26 @@ def _run_section(side: Side) -> str:
                for n in skipped_rows_notes(side.runs, b)]
     if skipped:
         out.append("<ul class='notes skipped'>" + "".join(f"<li>{e(n)}</li>" for n in skipped) + "</ul>")
-    out.append(_heatmap(side.runs) + _reports(side) + "</section>")
+    plugin = ""
+    if site is not None:
+        views = [x.view for x in site.entries if x.side == side.index and x.view is not None]
+        plugin = _sections(site.plugins.run_sections(RunView(side.label, tuple(side.runs), tuple(views))))
+    out.append(_heatmap(side.runs) + _reports(side) + plugin + "</section>")
     return "".join(out)
 
 
+def _score_values(entry: Entry) -> tuple[Any, ...]:
+    """What a sample scored: its outcome, finer kind, and every per-sample metric value lmms-eval logged that is not the
+    record (numbers, e.g. a task's plain accuracy); the record itself enters through the outcome and kind."""
+    plain = sorted((k, v) for k, v in entry.sample.items() if k not in LOG_KEYS and not isinstance(v, (dict, list)))
+    return (entry.outcome, entry.kind, tuple((k, _fmt(v)) for k, v in plain))
+
+
 def _diff(site: Site) -> tuple[list[list[Any]], str]:
-    """Per-sample pairs of sides 0 and 1 (same task, same doc id) and the table of metric differences."""
+    """Per-sample pairs of sides 0 and 1 (same task, same doc id) and the table of metric differences.
+
+    Each pair is ``[number in run 1, number in run 2, outcome change, response changed (0/1), score changed (0/1)]``:
+    responses and scores are counted apart (every response may differ while no score does, and the reverse)."""
     a = {(x.task, x.sample.get("doc_id")): x for x in site.entries if x.side == 0}
     b = {(x.task, x.sample.get("doc_id")): x for x in site.entries if x.side == 1}
     pairs = []
@@ -535,7 +707,10 @@ def _diff(site: Site) -> tuple[list[list[Any]], str]:
         change = ("fixed" if x.outcome != "correct" and y.outcome == "correct" else
                   "broken" if x.outcome == "correct" and y.outcome != "correct" else
                   "same" if x.outcome == y.outcome else "changed")
-        pairs.append([x.number, y.number, change])
+        multi = x.benchmark == "sphinx_sim"
+        response_changed = responses(x.sample, multi_round=multi) != responses(y.sample, multi_round=multi)
+        score_changed = _score_values(x) != _score_values(y)
+        pairs.append([x.number, y.number, change, int(response_changed), int(score_changed)])
     metrics_a = {(t, m): v for r in site.sides[0].runs for t, res in r.tasks.items() for m, v in res.metrics.items()}
     metrics_b = {(t, m): v for r in site.sides[1].runs for t, res in r.tasks.items() for m, v in res.metrics.items()}
     rows = []
@@ -543,14 +718,23 @@ def _diff(site: Site) -> tuple[list[list[Any]], str]:
         va, vb = metrics_a[key], metrics_b[key]
         rows.append("<tr>" + "".join(f"<td>{e(x)}</td>" for x in key)
                     + "".join(f"<td class='num'>{e(_fmt(x))}</td>" for x in (va, vb, vb - va)) + "</tr>")
-    counts: dict[str, int] = {}
-    for p in pairs:
-        counts[p[2]] = counts.get(p[2], 0) + 1
-    summary = ", ".join(f"{k}: {counts.get(k, 0)}" for k in ("fixed", "broken", "changed", "same"))
-    table = (f"<h2>Differences: run 2 against run 1</h2><p>{e(summary)} (samples present in both runs)</p>"
+    counts = diff_counts(pairs)
+    summary = (f"{counts['pairs']} samples in both runs: responses changed {counts['responses_changed']}, "
+               f"scores changed {counts['scores_changed']}; outcomes: fixed {counts['fixed']}, broken {counts['broken']}, "
+               f"changed otherwise {counts['changed']}, same {counts['same']}")
+    table = (f"<h2>Differences: run 2 against run 1</h2><p id='diff-summary'>{e(summary)}</p>"
              "<table class='diff'><tr><th>task</th><th>metric</th><th>run 1</th><th>run 2</th><th>run 2 - run 1</th></tr>"
              + "".join(rows) + "</table>")
     return pairs, table
+
+
+def diff_counts(pairs: Sequence[Sequence[Any]]) -> dict[str, int]:
+    """Counts of a diff's pairs (:func:`_diff`): each outcome change, and responses and scores changed, separately."""
+    counts = {"pairs": len(pairs), "fixed": 0, "broken": 0, "changed": 0, "same": 0,
+              "responses_changed": sum(int(p[3]) for p in pairs), "scores_changed": sum(int(p[4]) for p in pairs)}
+    for p in pairs:
+        counts[p[2]] += 1
+    return counts
 
 
 def _index_data(site: Site) -> dict[str, Any]:
@@ -580,7 +764,8 @@ def _list_section(with_diff: bool) -> str:
                       for k, t in (("side", "run"), ("task", "task"), ("lang", "language"), ("group", "dimension / sub-task"),
                                    ("outcome", "outcome"), ("kind", "type")))
     diff = ("<label>diff <select id='f-diff'><option value=''>all</option><option>fixed</option><option>broken</option>"
-            "<option>changed</option><option>same</option></select></label>") if with_diff else ""
+            "<option>changed</option><option>same</option><option value='response'>response changed</option>"
+            "<option value='score'>score changed</option></select></label>") if with_diff else ""
     return ("<section id='samples'><h2>Samples</h2><form id='filters'>" + selects + diff
             + "<label>text <input id='f-text' type='search' placeholder='prompt, response, id'></label>"
             + "<label>sort <select id='f-sort'><option value='task'>task, doc id</option><option value='outcome'>outcome"
@@ -631,15 +816,19 @@ def _image_roots(sides: Sequence[Side]) -> list[Path]:
     return sorted(roots)
 
 
-def build_site(run_dirs: Sequence[str | Path | Sequence[Path]], out: str | Path, *, rebuild_docs: bool = True) -> Site:
-    """Write the whole viewer for ``run_dirs`` into a new folder and move it to ``out``; returns what was written."""
+def build_site(run_dirs: Sequence[str | Path | Sequence[Path]], out: str | Path, *, rebuild_docs: bool = True,
+               images: str = "thumbs", plugins: ViewerPlugins | None = None) -> Site:
+    """Write the whole viewer for ``run_dirs`` into a new folder and move it to ``out``; returns what was written.
+    ``images``: how screenshots enter the site (``gui_tasks.viewer.images.IMAGE_MODES``); ``plugins``: the viewer
+    plugins (default: every installed one, entry-point group ``gui_viewer``)."""
+    ImageStore(Path(out), images)  # an unknown mode fails before anything is read or written
     out = Path(out).absolute()
     _check_out(out)
     sides, entries, notes = collect(run_dirs, rebuild_docs=rebuild_docs)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.building-", dir=out.parent))
     try:
-        site = _build_into(tmp, sides, entries, notes)
+        site = _build_into(tmp, sides, entries, notes, images, plugins if plugins is not None else ViewerPlugins())
         os.chmod(tmp, 0o755)
         _check_out(out)
         _move_into_place(tmp, out)
@@ -650,14 +839,24 @@ def build_site(run_dirs: Sequence[str | Path | Sequence[Path]], out: str | Path,
     return site
 
 
-def _build_into(out: Path, sides: list[Side], entries: list[Entry], notes: list[str]) -> Site:
+def _build_into(out: Path, sides: list[Side], entries: list[Entry], notes: list[str], images: str = "thumbs",
+                plugins: ViewerPlugins | None = None) -> Site:
     """Every file of the site under ``out``, a folder this process just created (nothing in it but what it writes)."""
+    site = Site(out, sides, entries, notes, image_roots=_image_roots(sides), images_mode=images, plugins=plugins)
+    try:
+        return _write_site(site)
+    finally:
+        site.store.finish()  # no thumbnail thread outlives the build, also when it fails
+
+
+def _write_site(site: Site) -> Site:
+    """:func:`_build_into`'s files."""
+    out, sides, entries, notes = site.out, site.sides, site.entries, site.notes
     for sub in ("assets", "data", "img", "s"):
         (out / sub).mkdir()
     _write(out / SITE_MARK, "built by gui-eval view; the whole folder is replaced by the next build\n")
     for f in ("viewer.css", "viewer.js"):
         _write(out / "assets" / f, (STATIC / f).read_text(encoding="utf-8"))
-    site = Site(out, sides, entries, notes, image_roots=_image_roots(sides))
     for x in entries:
         if x.benchmark == "star_agentic" and x.doc is not None:
             site.episodes.setdefault((x.side, x.task, str(x.doc.get("episode_id"))), []).append(x)
@@ -677,9 +876,12 @@ def _build_into(out: Path, sides: list[Side], entries: list[Entry], notes: list[
         data["diff"], diff_html = _diff(site)
     _write(out / "data" / "index.js", "window.GUI_EVAL_INDEX = " + json.dumps(data, ensure_ascii=True, separators=(",", ":"))
            + ";\n")
+    runs_html = "".join(_run_section(s, site) for s in sides)
+    notes.extend(site.store.finish())  # every thumbnail written
+    notes.extend(site.plugins.notes)  # broken viewer plugins and hooks, by name
     note_html = ("<ul class='notes'>" + "".join(f"<li>{e(n)}</li>" for n in notes) + "</ul>") if notes else ""
     page = (_head("gui-eval viewer", 0) + "<h1>gui-eval viewer</h1>" + note_html
-            + "".join(_run_section(s) for s in sides) + diff_html + _list_section(len(sides) == 2)
+            + runs_html + diff_html + _list_section(len(sides) == 2)
             + "<script src='data/index.js'></script><script src='assets/viewer.js'></script></body></html>")
     _write(out / "index.html", page)
     return site
@@ -744,13 +946,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--out", required=True, help="folder to write the site into (open its index.html)")
     ap.add_argument("--serve", type=int, metavar="PORT", default=None, help="then serve it on 127.0.0.1:PORT")
     ap.add_argument("--no-docs", action="store_true", help="do not rebuild documents through the installed tasks")
+    ap.add_argument("--images", choices=IMAGE_MODES, default="thumbs",
+                    help="thumbs (default): thumbnails, the full image linked at its file; copy: full-size copies, "
+                         "once per distinct image (a self-contained site); links: nothing copied, the files shown in place")
     args = ap.parse_args(argv)
     from gui_tasks.leaderboard import _quiet_lmms_eval
 
     _quiet_lmms_eval()
     t0 = time.perf_counter()
     try:
-        site = build_site(args.run_dirs, args.out, rebuild_docs=not args.no_docs)
+        site = build_site(args.run_dirs, args.out, rebuild_docs=not args.no_docs, images=args.images)
     except DataError as exc:
         print(f"gui-eval view: {exc}", file=sys.stderr)
         return 1

@@ -6,10 +6,16 @@
   if (!D) { return; }
   var PAGE = 50, C = {};
   D.cols.forEach(function (c, i) { C[c] = i; });
-  var diffOf = null;
-  if (D.diff) {  // sample number -> change, for both sides of a pair
-    diffOf = {};
-    D.diff.forEach(function (p) { diffOf[p[0]] = p[2]; diffOf[p[1]] = p[2]; });
+  var diffOf = null, pairOf = null;
+  if (D.diff) {  // sample number -> outcome change and its pair [a, b, change, response changed, score changed]
+    diffOf = {}; pairOf = {};
+    D.diff.forEach(function (p) { diffOf[p[0]] = p[2]; diffOf[p[1]] = p[2]; pairOf[p[0]] = p; pairOf[p[1]] = p; });
+  }
+  function diffMatch(i, want) {  // outcome change by name; "response" / "score": that part of the pair changed
+    if (!pairOf || !pairOf[i]) { return false; }
+    if (want === "response") { return pairOf[i][3] === 1; }
+    if (want === "score") { return pairOf[i][4] === 1; }
+    return diffOf[i] === want;
   }
   var lower = D.rows.map(function (r) { return String(r[C.text]).toLowerCase(); });
   var state = { page: 0, shown: [] };
@@ -37,7 +43,7 @@
       for (var k = 0; k < keys.length; k++) {
         if (String(r[C[keys[k]]]) !== f[keys[k]]) { ok = false; break; }
       }
-      if (ok && diff && (!diffOf || diffOf[i] !== diff)) { ok = false; }
+      if (ok && diff && !diffMatch(i, diff)) { ok = false; }
       if (ok && text && lower[i].indexOf(text) < 0) { ok = false; }
       if (ok) { out.push(i); }
     }
