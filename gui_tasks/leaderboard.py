@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from gui_models.model_args import check_model_args
-from gui_tasks.rescore import (aggregate, canonical_json, doc_sha256, load_task, score, scores_sha256, sha256_text, task_docs,
-                               task_metadata)
+from gui_tasks.rescore import (UnhashableValue, aggregate, canonical_json, doc_sha256, load_task, score, scores_sha256,
+                               sha256_text, task_docs, task_folder, task_metadata)
 from gui_tasks.results_io import RunResults, TaskResult, _pretrained, find_result_files, is_finite, load_results, load_task_samples
 
 SCHEMA = "gui-eval-submission/3"
@@ -48,7 +48,9 @@ MPR_LANGS = ("en", "zh", "fr", "ru", "ja", "th")
 # What every MPR-GUI task must report (gui_metrics.mpr); other tasks must report their metric_list.
 MPR_METRICS = ("mcq_acc", "fpr_acc", "format_error_rate", *(f"mpr_acc_{d.lower()}" for d in MPR_DIMENSIONS))
 HASHING = {
-    "doc": "sha256 of canonical JSON of the document, absolute file paths replaced by 'file-sha256:<sha256 of the bytes>'",
+    "doc": "sha256 of canonical JSON of the document, file paths (absolute, or relative to the task's folder) replaced by "
+           "'file-sha256:<sha256 of the bytes>', PIL images by 'pixels-sha256:<sha256 of mode, size, palette and decoded "
+           "pixels>', bytes by 'bytes-sha256:<sha256>'",
     "scores": "sha256 of canonical JSON of the task's process_results output for the response",
     "sample": "sha256 of canonical JSON of [doc_id, doc_sha256, target, response, scores_sha256]",
     "docs": "sha256 of canonical JSON of the list of doc_sha256 in doc_id order",
@@ -176,8 +178,11 @@ def _rescore(name: str, metadata: dict[str, Any], samples: list[dict[str, Any]],
             values = score(task, doc, s["response"])
         except Exception as exc:
             raise SubmissionError(f"task {name}: doc {s['doc_id']}: re-scoring failed: {exc!r}") from exc
-        hashes[s["doc_id"]] = doc_sha256(doc)
-        scores[s["doc_id"]] = scores_sha256(values)
+        try:
+            hashes[s["doc_id"]] = doc_sha256(doc, task_folder(task))
+            scores[s["doc_id"]] = scores_sha256(values)
+        except UnhashableValue as exc:
+            raise SubmissionError(f"task {name}: doc {s['doc_id']}: {exc}") from exc
         per_sample.append(values)
     metrics = aggregate(task, per_sample)
     return {"doc_hashes": hashes, "scores": scores, "metrics": metrics, "docs_sha256": _sha([hashes[i] for i in range(len(docs))]),
