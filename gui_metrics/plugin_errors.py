@@ -26,7 +26,12 @@ def where(exc: BaseException) -> str | None:
 def describe(exc: BaseException) -> str:
     """``repr(exc)`` with where it was raised; the traceback too when :data:`TRACEBACK_ENV` is set."""
     place = where(exc)
-    text = repr(exc) + (f" at {place}" if place else "")
+    if getattr(exc, "problem_mark", None) is not None:  # yaml.MarkedYAMLError: its repr shows Mark objects
+        said = "; ".join(str(p) for p in (getattr(exc, "context", None), getattr(exc, "problem", None)) if p)
+        text = f"{type(exc).__name__}: {said}"
+    else:
+        text = repr(exc)
+    text += f" at {place}" if place else ""
     if os.environ.get(TRACEBACK_ENV, "") not in ("", "0"):
         return text + "\n" + "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)).rstrip()
     return text + f" ({TRACEBACK_ENV}=1 shows the traceback)"

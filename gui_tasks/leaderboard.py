@@ -320,13 +320,38 @@ def build_submission(run_dir: str | Path, *, loader: Loader = load_task) -> dict
         "schema": SCHEMA,
         "model": {"backend": model, "name": runs[0].model_name, "args": model_args, "interventions": interventions},
         "versions": {"lmms_eval": _dist_version("lmms_eval"), "lmms_eval_git": runs[0].lmms_eval_version,
-                     "gui_eval": _dist_version("gui-eval")},
+                     "gui_eval": _dist_version("gui-eval"), "plugins": _plugins(tasks.values(), interventions)},
         "hashing": HASHING,
         "tasks": [tasks[t] for t in sorted(tasks)],
     }
     sub["submission_sha256"] = submission_hash(sub)
     validate_submission(sub, rescore=False)  # just re-scored; the structural checks still apply
     return sub
+
+
+def _plugins(tasks: Any, interventions: Sequence[str]) -> list[dict[str, Any]]:
+    """Every third-party plugin that took part: those in each task's metadata (task package, metric plugins) and the
+    selected intervention plugins as installed now (``gui_tasks/provenance.py``)."""
+    from gui_tasks.provenance import intervention_plugins, merged
+
+    return merged(*((t["metadata"].get("plugins") or []) for t in tasks), intervention_plugins(interventions))
+
+
+def _check_plugins(sub: dict[str, Any]) -> None:
+    """The recorded plugins cover every task's and match the installed intervention plugins (version and files)."""
+    from gui_tasks.provenance import intervention_plugins
+
+    recorded = sub["versions"].get("plugins") or []
+    for t in sub["tasks"]:
+        missing = [p for p in t["metadata"].get("plugins") or [] if p not in recorded]
+        if missing:
+            raise SubmissionError(f"task {t['task']}: plugin(s) {[p['distribution'] for p in missing]} of its metadata "
+                                  "are missing from versions.plugins")
+    installed = intervention_plugins(sub["model"]["interventions"])
+    mine = [p for p in recorded if p["kind"] == "intervention"]
+    if mine != installed:
+        raise SubmissionError(f"intervention plugins differ from the installed ones: the file records {mine}, this "
+                              f"installation has {installed} (another version or changed files)")
 
 
 def _reject_constant(name: str) -> Any:
@@ -454,6 +479,7 @@ def validate_submission(sub: Any, *, rescore: bool = True, loader: Loader = load
             raise SubmissionError(f"{where}: docs_sha256 does not match the documents' hashes")
     _check_complete(sub["tasks"])
     if rescore:
+        _check_plugins(sub)
         for t in sub["tasks"]:
             again = _rescore(t["task"], t["metadata"], t["samples"], loader)
             for s in t["samples"]:
