@@ -347,11 +347,15 @@ def _check_plugins(sub: dict[str, Any]) -> None:
         if missing:
             raise SubmissionError(f"task {t['task']}: plugin(s) {[p['distribution'] for p in missing]} of its metadata "
                                   "are missing from versions.plugins")
+    def short(items: list[dict[str, Any]]) -> str:
+        return ", ".join(f"{p['entry_point']} ({p['distribution']} {p['version']}, files {str(p['files_sha256'])[:12]})"
+                         for p in items) or "none"
+
     installed = intervention_plugins(sub["model"]["interventions"])
     mine = [p for p in recorded if p["kind"] == "intervention"]
-    if mine != installed:
-        raise SubmissionError(f"intervention plugins differ from the installed ones: the file records {mine}, this "
-                              f"installation has {installed} (another version or changed files)")
+    if _norm(mine) != _norm(installed):
+        raise SubmissionError(f"intervention plugins differ from the installed ones: the file records {short(mine)}; "
+                              f"this installation has {short(installed)} (another version, or its files changed)")
 
 
 def _reject_constant(name: str) -> Any:
