@@ -167,7 +167,8 @@ def _index_with_plugins(tm, index: dict, user_paths: list[str]) -> dict:
             continue  # already indexed through --include_path
         for name, entry in index_plugin_folder(tm, folder, label).items():
             if name in out:
-                _report(f"{label}: {entry.get('type', 'task')} {name!r} ({entry.get('yaml_path')}) is shadowed by "
+                kind = "task" if entry.get("type") in ("task", "python_task") else entry.get("type", "task")
+                _report(f"{label}: {kind} {name!r} ({entry.get('yaml_path')}) is shadowed by "
                         f"{owner[name]} and left out; that one runs under this name: rename yours")
                 continue
             out[name] = entry
@@ -372,7 +373,7 @@ def install_metric_check() -> None:
             names = match(self, task_list)
             for name in names:
                 entry = self.task_index.get(name) or {}
-                if entry.get("type") != "task":
+                if entry.get("type") not in ("task", "python_task"):
                     continue
                 try:
                     config = self._get_config(name)
