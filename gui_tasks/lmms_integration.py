@@ -190,7 +190,13 @@ def record_plugins(task) -> None:
     name = getattr(config, "task", None)
     if config is None or not isinstance(name, str):
         return
-    plugins = task_plugins(_YAML_PATHS.get(name))
+    try:
+        plugins = task_plugins(_YAML_PATHS.get(name))
+    except Exception as exc:  # provenance never stops a run; it is reported loudly instead
+        from gui_metrics.plugin_errors import describe
+
+        _report(f"task {name}: the plugins it runs with could not be recorded: {describe(exc)}")
+        return
     if not plugins:
         return
     meta = getattr(config, "metadata", None)

@@ -136,7 +136,7 @@ def load_task(name: str):
         raise ValueError(f"task {name!r} is not in the task index gui-eval re-scores from (its own yaml_tasks and the "
                          "task folders of installed packages with a `gui_eval.tasks` entry point); a task found only "
                          "through lmms-eval's --include_path cannot be re-scored or submitted: put its folder in a "
-                         "package with that entry point and pip-install it (docs/plugins.md#a-third-party-task-package)")
+                         "package with that entry point and pip-install it (docs/plugins.md#re-scoring-and-submissions)")
     task = get_task_dict([name], tm)[name]
     if isinstance(task, dict):  # a group
         raise ValueError(f"{name!r} is a group; submit its tasks")
