@@ -85,6 +85,20 @@ def available() -> dict[str, Callable[..., Any]]:
     return found
 
 
+_REPORTED: set[str] = set()
+
+
+def _report(failed: Mapping[str, str]) -> None:
+    """Each broken or shadowing intervention on stderr, once per process, when a run resolves its interventions
+    (stderr, not ``warnings``: lmms-eval ignores every warning)."""
+    import sys
+
+    for message in failed.values():
+        if message not in _REPORTED:
+            _REPORTED.add(message)
+            print(f"gui-eval: {message}", file=sys.stderr, flush=True)
+
+
 def broken() -> dict[str, str]:
     """Installed intervention entry points that cannot be used, with the reason."""
     return _load_all()[1]
@@ -176,6 +190,7 @@ def resolve(selection: str | Sequence[str] | None, params: Mapping[str, Any] | N
     failed: dict[str, str] = {}
     if factories is None and names:
         table, failed = _load_all()
+        _report(failed)
     else:
         table = dict(factories or {})
     out = []

@@ -117,7 +117,7 @@ def _owner(entry: dict) -> str:
         return f"lmms-eval's own {path}"
     if os.path.realpath(path).startswith(os.path.realpath(str(yaml_tasks_dir())) + os.sep):
         return f"gui-eval's built-in {path}"
-    return path
+    return f"{path} (--include_path)"
 
 
 def _lmms_tasks_file() -> str:

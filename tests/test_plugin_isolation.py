@@ -115,7 +115,7 @@ def test_intervention_entry_point_naming_a_module_gets_a_clear_message(site):
         build_run("acme_mod")
 
 
-def test_intervention_shadowing_a_builtin_is_reported_and_the_builtin_still_runs(site):
+def test_intervention_shadowing_a_builtin_is_reported_and_the_builtin_still_runs(site, capsys):
     from gui_interventions.blind import Blind
 
     write_dist(site, "acme-blind", {"acme_blind": "class Blind:\n    pass\n"}, "[gui_interventions]\nblind = acme_blind:Blind\n")
@@ -124,6 +124,7 @@ def test_intervention_shadowing_a_builtin_is_reported_and_the_builtin_still_runs
                                               "runs); rename it"}
     [(name, plugin)] = build_run("blind").plugins
     assert name == "blind" and type(plugin) is Blind
+    assert "intervention 'blind' of acme-blind: acme_blind:Blind shadows the built-in" in capsys.readouterr().err
 
 
 def test_two_third_party_interventions_of_one_name_are_both_left_out(site):
