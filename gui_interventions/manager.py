@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 import pluggy
 
 from gui_interventions import hookspecs
+from gui_metrics.plugin_errors import describe
 from gui_interventions.payloads import ForwardContext, RequestContext, ResponseContext
 from gui_interventions.sent_images import SentImageLog
 from gui_interventions.sent_images import default_folder as sent_images_folder
@@ -24,25 +25,45 @@ def _dist_name(ep) -> str:
     return (dist.metadata["Name"] if dist is not None else None) or "?"
 
 
+OWN_DIST = "gui-eval"  # built-in interventions win a name collision; they stay usable whatever else is installed
+
+
+def _is_own(ep) -> bool:
+    return _dist_name(ep).replace("_", "-").lower() == OWN_DIST
+
+
 def _load_all() -> tuple[dict[str, Callable[..., Any]], dict[str, str]]:
-    """Load every entry point of the group on its own: (factories by name, failure message by name)."""
+    """Load every entry point of the group on its own: (factories by name, failure message by name).
+
+    A third-party entry point named like a built-in one is left out and reported under the key ``"name (dist)"``
+    (the built-in keeps the name and works); two third-party entry points of one name are both left out (which one
+    runs would depend on install order).
+    """
     found: dict[str, Callable[..., Any]] = {}
     source: dict[str, str] = {}
+    own: set[str] = set()
     broken: dict[str, str] = {}
-    for ep in sorted(entry_points(group=GROUP), key=lambda e: (_dist_name(e) != "gui-eval", e.name)):
+    for ep in sorted(entry_points(group=GROUP), key=lambda e: (not _is_own(e), e.name, _dist_name(e))):
         where = f"{_dist_name(ep)}: {ep.value}"
+        if ep.name in own:
+            broken[f"{ep.name} ({_dist_name(ep)})"] = (
+                f"intervention {ep.name!r} of {where} shadows the built-in {source[ep.name]} and is left out "
+                f"(the built-in runs); rename it")
+            continue
         if ep.name in source or ep.name in broken:
             broken[ep.name] = (f"intervention name {ep.name!r} is registered twice: by {source.get(ep.name, '?')} "
                                f"and by {where}; uninstall or rename one")
             found.pop(ep.name, None)
             continue
         source[ep.name] = where
+        if _is_own(ep):
+            own.add(ep.name)
         try:
             obj = ep.load()
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # SystemExit at import too: one plugin never ends the process
-            broken[ep.name] = f"intervention plugin {ep.name!r} ({where}) failed to load: {exc!r}"
+            broken[ep.name] = f"intervention plugin {ep.name!r} ({where}) failed to load: {describe(exc)}"
             continue
         if inspect.ismodule(obj) or not callable(obj):
             kind = "a module" if inspect.ismodule(obj) else f"a {type(obj).__name__}"
@@ -64,6 +85,20 @@ def available() -> dict[str, Callable[..., Any]]:
     for message in failed.values():
         warnings.warn(message, stacklevel=2)
     return found
+
+
+_REPORTED: set[str] = set()
+
+
+def _report(failed: Mapping[str, str]) -> None:
+    """Each broken or shadowing intervention on stderr, once per process, when a run resolves its interventions
+    (stderr, not ``warnings``: lmms-eval ignores every warning)."""
+    import sys
+
+    for message in failed.values():
+        if message not in _REPORTED:
+            _REPORTED.add(message)
+            print(f"gui-eval: {message}", file=sys.stderr, flush=True)
 
 
 def broken() -> dict[str, str]:
@@ -184,6 +219,7 @@ def resolve(selection: str | Sequence[str] | None, params: Mapping[str, Any] | N
     failed: dict[str, str] = {}
     if factories is None and names:
         table, failed = _load_all()
+        _report(failed)
     else:
         table = dict(factories or {})
     out = []

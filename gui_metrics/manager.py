@@ -18,6 +18,7 @@ from importlib.metadata import entry_points
 import pluggy
 
 from gui_metrics import hookspecs
+from gui_metrics.plugin_errors import describe
 from gui_metrics.spec import MetricSpec
 
 GROUP = "gui_metrics"
@@ -76,7 +77,7 @@ def _load_entry_points(pm: pluggy.PluginManager) -> dict[str, str]:
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # SystemExit at import too: one plugin never ends the process
-            _fail(ep.name, _source(ep), f"import failed: {exc!r}")
+            _fail(ep.name, _source(ep), f"import failed: {describe(exc)}")
             continue
         try:
             pm.register(plugin, name=ep.name)
@@ -133,7 +134,7 @@ def all_metrics(*, fresh: bool = False) -> dict[str, MetricSpec]:
                 except KeyboardInterrupt:
                     raise
                 except BaseException as exc:  # SystemExit included
-                    _fail(plugin_name, source, f"gui_metrics_register raised {exc!r}")
+                    _fail(plugin_name, source, f"gui_metrics_register raised {describe(exc)}")
                     continue
                 wrong = [type(s).__name__ for s in specs if not isinstance(s, MetricSpec)]
                 taken = [s.name for s in specs if isinstance(s, MetricSpec) and s.name in table]

@@ -133,13 +133,37 @@ def _tasks_path(args: argparse.Namespace) -> int:
 def _metrics(args: argparse.Namespace) -> int:
     from gui_metrics import all_metrics, plugin_failures
 
+    from gui_metrics.manager import metric_owner
+
     for name, spec in sorted(all_metrics(fresh=True).items()):  # a plugin left out is printed to stderr while loading
         kinds = ",".join(sorted(spec.applies_to))
-        print(f"{name}\t{'higher' if spec.higher_is_better else 'lower'}\t{kinds}\t{spec.description}")
+        print(f"{name}\t{'higher' if spec.higher_is_better else 'lower'}\t{kinds}\t{spec.description}\t{metric_owner(name)}")
     failures = plugin_failures()
     if failures:
         print(f"gui-eval metrics: {len(failures)} plugin(s) left out: {', '.join(f.plugin for f in failures)}", file=sys.stderr)
     return 1 if failures else 0
+
+
+def _interventions(args: argparse.Namespace) -> int:
+    """``gui-eval interventions``: name, distribution and entry point, first docstring line; broken ones on stderr."""
+    import inspect
+    from importlib.metadata import entry_points
+
+    from gui_interventions.manager import GROUP, _dist_name, _is_own, _load_all
+
+    found, broken = _load_all()
+    where: dict[str, str] = {}
+    for ep in sorted(entry_points(group=GROUP), key=lambda e: not _is_own(e)):  # a built-in keeps its name
+        where.setdefault(ep.name, f"{_dist_name(ep)}: {ep.value}")
+    for name, factory in sorted(found.items()):
+        doc = (inspect.getdoc(factory) or "").split("\n", 1)[0]
+        print(f"{name}\t{where.get(name, '?')}\t{doc}")
+    for name, reason in sorted(broken.items()):
+        print(f"gui-eval interventions: {name}: {reason}", file=sys.stderr)
+    if broken:
+        print(f"gui-eval interventions: {len(broken)} intervention(s) broken or left out: {', '.join(sorted(broken))}",
+              file=sys.stderr)
+    return 1 if broken else 0
 
 
 def _data_check(args: argparse.Namespace) -> int:
@@ -361,25 +385,32 @@ def build_parser() -> argparse.ArgumentParser:
                                                             "screenshot then stops the evaluation instead)")
     c.set_defaults(func=_data_check)
 
-    s = sub.add_parser("metrics", help="list every registered gui metric")
+    s = sub.add_parser("metrics", help="list every registered gui metric and every metric plugin left out (exit 1 if any)")
     s.set_defaults(func=_metrics)
+
+    s = sub.add_parser("interventions", help="list every installed intervention and every broken or shadowing one "
+                                             "(exit 1 if any)")
+    s.set_defaults(func=_interventions)
     return p
 
 
-# Sub-commands whose arguments all go to the command's own parser (``gui-eval report --help`` shows its options).
-PASS_THROUGH = frozenset({"report", "star-report", "pss-report", "knowledge-report", "sphinx-report", "submit", "view",
-                          "validate", "verify"})
+def pass_through(parser: argparse.ArgumentParser) -> frozenset[str]:
+    """Sub-commands whose arguments all go to the command's own parser (``gui-eval report --help`` shows its options):
+    every sub-command declared here with a ``rest`` remainder."""
+    subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return frozenset(name for name, sp in subs.choices.items() if any(a.dest == "rest" for a in sp._actions))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["xli"]:  # its own sub-commands, each with its own --help
         return _xli(argparse.Namespace(rest=argv[1:]))
-    if argv and argv[0] in PASS_THROUGH:  # the command's own parser sees every argument, --help included
-        args = build_parser().parse_args(argv[:1])
+    parser = build_parser()
+    if argv and argv[0] in pass_through(parser):  # the command's own parser sees every argument, --help included
+        args = parser.parse_args(argv[:1])
         args.rest = argv[1:]
         return int(args.func(args) or 0)
-    args = build_parser().parse_args(argv)
+    args = parser.parse_args(argv)
     return int(args.func(args) or 0)
 
 

@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from gui_models.model_args import check_model_args
-from gui_tasks.rescore import (aggregate, canonical_json, doc_sha256, load_task, score, scores_sha256, sha256_text, task_docs,
-                               task_metadata)
+from gui_tasks.rescore import (UnhashableValue, aggregate, canonical_json, doc_sha256, load_task, score, scores_sha256,
+                               sha256_text, task_docs, task_folder, task_metadata)
 from gui_tasks.results_io import RunResults, TaskResult, _pretrained, find_result_files, is_finite, load_results, load_task_samples
 
 SCHEMA = "gui-eval-submission/3"
@@ -48,7 +48,9 @@ MPR_LANGS = ("en", "zh", "fr", "ru", "ja", "th")
 # What every MPR-GUI task must report (gui_metrics.mpr); other tasks must report their metric_list.
 MPR_METRICS = ("mcq_acc", "fpr_acc", "format_error_rate", *(f"mpr_acc_{d.lower()}" for d in MPR_DIMENSIONS))
 HASHING = {
-    "doc": "sha256 of canonical JSON of the document, absolute file paths replaced by 'file-sha256:<sha256 of the bytes>'",
+    "doc": "sha256 of canonical JSON of the document, file paths (absolute, or relative to the task's folder) replaced by "
+           "'file-sha256:<sha256 of the bytes>', PIL images by 'pixels-sha256:<sha256 of mode, size, palette and decoded "
+           "pixels>', bytes by 'bytes-sha256:<sha256>'",
     "scores": "sha256 of canonical JSON of the task's process_results output for the response",
     "sample": "sha256 of canonical JSON of [doc_id, doc_sha256, target, response, scores_sha256]",
     "docs": "sha256 of canonical JSON of the list of doc_sha256 in doc_id order",
@@ -176,8 +178,11 @@ def _rescore(name: str, metadata: dict[str, Any], samples: list[dict[str, Any]],
             values = score(task, doc, s["response"])
         except Exception as exc:
             raise SubmissionError(f"task {name}: doc {s['doc_id']}: re-scoring failed: {exc!r}") from exc
-        hashes[s["doc_id"]] = doc_sha256(doc)
-        scores[s["doc_id"]] = scores_sha256(values)
+        try:
+            hashes[s["doc_id"]] = doc_sha256(doc, task_folder(task))
+            scores[s["doc_id"]] = scores_sha256(values)
+        except UnhashableValue as exc:
+            raise SubmissionError(f"task {name}: doc {s['doc_id']}: {exc}") from exc
         per_sample.append(values)
     metrics = aggregate(task, per_sample)
     return {"doc_hashes": hashes, "scores": scores, "metrics": metrics, "docs_sha256": _sha([hashes[i] for i in range(len(docs))]),
@@ -315,13 +320,42 @@ def build_submission(run_dir: str | Path, *, loader: Loader = load_task) -> dict
         "schema": SCHEMA,
         "model": {"backend": model, "name": runs[0].model_name, "args": model_args, "interventions": interventions},
         "versions": {"lmms_eval": _dist_version("lmms_eval"), "lmms_eval_git": runs[0].lmms_eval_version,
-                     "gui_eval": _dist_version("gui-eval")},
+                     "gui_eval": _dist_version("gui-eval"), "plugins": _plugins(tasks.values(), interventions)},
         "hashing": HASHING,
         "tasks": [tasks[t] for t in sorted(tasks)],
     }
     sub["submission_sha256"] = submission_hash(sub)
     validate_submission(sub, rescore=False)  # just re-scored; the structural checks still apply
     return sub
+
+
+def _plugins(tasks: Any, interventions: Sequence[str]) -> list[dict[str, Any]]:
+    """Every third-party plugin that took part: those in each task's metadata (task package, metric plugins) and the
+    selected intervention plugins as installed now (``gui_tasks/provenance.py``)."""
+    from gui_tasks.provenance import intervention_plugins, merged
+
+    return merged(*((t["metadata"].get("plugins") or []) for t in tasks), intervention_plugins(interventions))
+
+
+def _check_plugins(sub: dict[str, Any]) -> None:
+    """The recorded plugins cover every task's and match the installed intervention plugins (version and files)."""
+    from gui_tasks.provenance import intervention_plugins
+
+    recorded = sub["versions"].get("plugins") or []
+    for t in sub["tasks"]:
+        missing = [p for p in t["metadata"].get("plugins") or [] if p not in recorded]
+        if missing:
+            raise SubmissionError(f"task {t['task']}: plugin(s) {[p['distribution'] for p in missing]} of its metadata "
+                                  "are missing from versions.plugins")
+    def short(items: list[dict[str, Any]]) -> str:
+        return ", ".join(f"{p['entry_point']} ({p['distribution']} {p['version']}, files {str(p['files_sha256'])[:12]})"
+                         for p in items) or "none"
+
+    installed = intervention_plugins(sub["model"]["interventions"])
+    mine = [p for p in recorded if p["kind"] == "intervention"]
+    if _norm(mine) != _norm(installed):
+        raise SubmissionError(f"intervention plugins differ from the installed ones: the file records {short(mine)}; "
+                              f"this installation has {short(installed)} (another version, or its files changed)")
 
 
 def _reject_constant(name: str) -> Any:
@@ -449,6 +483,7 @@ def validate_submission(sub: Any, *, rescore: bool = True, loader: Loader = load
             raise SubmissionError(f"{where}: docs_sha256 does not match the documents' hashes")
     _check_complete(sub["tasks"])
     if rescore:
+        _check_plugins(sub)
         for t in sub["tasks"]:
             again = _rescore(t["task"], t["metadata"], t["samples"], loader)
             for s in t["samples"]:

@@ -54,39 +54,158 @@ def _folder_of(payload) -> list[str]:
     return [os.fspath(p) for p in items]
 
 
-def plugin_task_dirs() -> list[str]:
-    """YAML folders of installed third-party task packages (entry-point group ``gui_eval.tasks``).
+def plugin_task_folders() -> list[tuple]:
+    """``(label, folder, entry-point name, distribution)`` for every YAML folder of an installed third-party task
+    package (entry-point group ``gui_eval.tasks``); the label names the plugin in messages.
 
-    A package that fails to load, or names no folder, is reported on stderr by name and skipped.
+    A package that fails to load, or names no folder, is reported on stderr by name, file and line, and skipped.
     """
     from importlib.metadata import entry_points
 
-    out: list[str] = []
+    from gui_metrics.plugin_errors import describe
+
+    out: list[tuple] = []
     for ep in sorted(entry_points(group=TASKS_GROUP), key=lambda e: e.name):
         try:
             folders = _folder_of(ep.load())
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # SystemExit at import too: one plugin never ends lmms-eval
-            print(f"gui-eval: task plugin {ep.name!r} ({ep.value}) failed to load: {exc!r}", file=sys.stderr)
+            _report(f"task plugin {ep.name!r} ({ep.value}) failed to load: {describe(exc)}")
             continue
         missing = [f for f in folders if not os.path.isdir(f)]
         if missing or not folders:
-            print(f"gui-eval: task plugin {ep.name!r} ({ep.value}) names no folder of task YAMLs: {missing or folders}",
-                  file=sys.stderr)
+            _report(f"task plugin {ep.name!r} ({ep.value}) names no folder of task YAMLs: {missing or folders}")
             continue
-        out += folders
+        dist = getattr(ep, "dist", None)
+        label = f"task plugin {ep.name!r} ({dist.metadata['Name'] if dist is not None else '?'}: {ep.value})"
+        out += [(label, f, ep.name, dist) for f in folders]
     return out
+
+
+def plugin_task_dirs() -> list[str]:
+    """YAML folders of installed third-party task packages (:func:`plugin_task_folders` without labels)."""
+    return [folder for _label, folder, _ep, _dist in plugin_task_folders()]
+
+
+_REPORTED: set[str] = set()  # each plugin message once per process (lmms-eval builds several TaskManagers)
+
+
+def _report(message: str) -> None:
+    if message not in _REPORTED:
+        _REPORTED.add(message)
+        print(f"gui-eval: {message}", file=sys.stderr, flush=True)
+
+
+def _same_folder(a: str, b: str) -> bool:
+    return os.path.realpath(a).rstrip("/") == os.path.realpath(b).rstrip("/")
 
 
 def _with_our_path(include_path) -> list[str]:
     paths = [] if include_path is None else [include_path] if isinstance(include_path, (str, os.PathLike)) else list(include_path)
-    seen = {os.path.realpath(str(p)).rstrip("/") for p in paths}
-    for folder in [str(yaml_tasks_dir()), *plugin_task_dirs()]:
-        if os.path.realpath(folder).rstrip("/") not in seen:
-            seen.add(os.path.realpath(folder).rstrip("/"))
-            paths.append(folder)
+    if not any(_same_folder(str(p), str(yaml_tasks_dir())) for p in paths):
+        paths.append(str(yaml_tasks_dir()))
     return [str(p) for p in paths]
+
+
+def _owner(entry: dict) -> str:
+    """Who indexed a task-index entry: lmms-eval's own tasks, gui-eval's, a plugin folder or an --include_path."""
+    path = entry.get("yaml_path")
+    if not isinstance(path, str):
+        return f"a {entry.get('type', 'task')} built from configs"
+    if os.path.realpath(path).startswith(os.path.realpath(os.path.dirname(_lmms_tasks_file())) + os.sep):
+        return f"lmms-eval's own {path}"
+    if os.path.realpath(path).startswith(os.path.realpath(str(yaml_tasks_dir())) + os.sep):
+        return f"gui-eval's built-in {path}"
+    return f"{path} (--include_path)"
+
+
+def _lmms_tasks_file() -> str:
+    import lmms_eval.tasks
+
+    return lmms_eval.tasks.__file__
+
+
+def index_plugin_folder(tm, folder: str, label: str) -> dict:
+    """lmms-eval's index of one plugin folder, each YAML file on its own: a file that does not parse is reported
+    (file, line) and left out; the folder's other tasks are indexed. lmms-eval's YAML reader is wrapped only while
+    this folder is walked (undone in ``finally``)."""
+    from lmms_eval import utils
+
+    from gui_metrics.plugin_errors import describe
+
+    original = utils.load_yaml_config
+    depth = [0]
+
+    def guarded(*args, **kwargs):  # only the outermost read of a file is guarded: an include error names the file too
+        if depth[0]:
+            return original(*args, **kwargs)
+        depth[0] += 1
+        try:
+            return original(*args, **kwargs)
+        except Exception as exc:
+            path = kwargs.get("yaml_path", args[0] if args else None)
+            _report(f"{label}: task file {path} left out (it does not load): {describe(exc)}")
+            return {}
+        finally:
+            depth[0] -= 1
+
+    utils.load_yaml_config = guarded
+    try:
+        return tm._get_task_and_group(folder)
+    finally:
+        utils.load_yaml_config = original
+
+
+def _index_with_plugins(tm, index: dict, user_paths: list[str]) -> dict:
+    """``index`` plus the tasks of every plugin folder; names already taken (lmms-eval's, ours, --include_path, an
+    earlier plugin) win and each shadowing is reported."""
+    out = dict(index)
+    owner = {name: _owner(entry) for name, entry in index.items()}
+    for label, folder, _ep, _dist in plugin_task_folders():
+        if any(_same_folder(folder, p) for p in user_paths):
+            continue  # already indexed through --include_path
+        for name, entry in index_plugin_folder(tm, folder, label).items():
+            if name in out:
+                kind = "task" if entry.get("type") in ("task", "python_task") else entry.get("type", "task")
+                _report(f"{label}: {kind} {name!r} ({entry.get('yaml_path')}) is shadowed by "
+                        f"{owner[name]} and left out; that one runs under this name: rename yours")
+                continue
+            out[name] = entry
+            owner[name] = f"{label} ({entry.get('yaml_path')})"
+    _YAML_PATHS.clear()
+    _YAML_PATHS.update({name: e["yaml_path"] for name, e in out.items() if isinstance(e.get("yaml_path"), str)})
+    return out
+
+
+_YAML_PATHS: dict[str, str] = {}  # task name -> YAML file, of the index built last (for provenance at task build)
+
+
+def record_plugins(task) -> None:
+    """Add the third-party plugins the task runs with (:mod:`gui_tasks.provenance`) to its metadata as ``plugins``
+    (only when there are any: results without plugins stay as they were)."""
+    from gui_tasks.provenance import task_plugins
+
+    config = getattr(task, "config", None)
+    name = getattr(config, "task", None)
+    if config is None or not isinstance(name, str):
+        return
+    try:
+        plugins = task_plugins(_YAML_PATHS.get(name))
+    except Exception as exc:  # provenance never stops a run; it is reported loudly instead
+        from gui_metrics.plugin_errors import describe
+
+        _report(f"task {name}: the plugins it runs with could not be recorded: {describe(exc)}")
+        return
+    if not plugins:
+        return
+    meta = getattr(config, "metadata", None)
+    if isinstance(meta, list):
+        meta.append({"plugins": plugins})
+    elif isinstance(meta, dict):
+        meta["plugins"] = plugins
+    elif meta is None:
+        config.metadata = {"plugins": plugins}
 
 
 def install_task_path() -> None:
@@ -101,7 +220,9 @@ def install_task_path() -> None:
 
     @functools.wraps(original)
     def initialize_tasks(self, include_path=None, include_defaults=True):
-        return original(self, include_path=_with_our_path(include_path), include_defaults=include_defaults)
+        paths = _with_our_path(include_path)
+        index = original(self, include_path=paths, include_defaults=include_defaults)
+        return _index_with_plugins(self, index, paths)
 
     setattr(initialize_tasks, _MARK, True)
     TaskManager.initialize_tasks = initialize_tasks
@@ -116,6 +237,7 @@ def attach() -> None:
     install_layout_hook()
     register_with_lmms_eval()
     install_data_error_report()
+    install_metric_check()
 
 
 _DATA_ERRORS: list[str] = []  # "task: message" of every bad-data error met while building tasks
@@ -149,6 +271,7 @@ def install_data_error_report() -> None:
     def __init__(self, *args, **kwargs):
         try:
             init(self, *args, **kwargs)
+            record_plugins(self)
         except Exception as exc:
             data_error = _data_error_in(exc, DataError)
             if data_error is not None:
@@ -184,6 +307,101 @@ def _print_data_errors() -> None:
     print("\ngui-eval: bad benchmark data, these tasks did not run:\n" + "\n".join(lines) +
           "\n  (fix the copy, or opt in to skipping bad rows with GUI_EVAL_SKIP_BAD_ROWS=1; "
           "`gui-eval data check BENCHMARK DIR` lists every bad row)", file=sys.stderr, flush=True)
+
+
+class TaskConfigError(ValueError):
+    """A task whose metrics cannot be scored or aggregated; refused before the model generates anything."""
+
+
+def unresolved_metrics(metric_list) -> list[str]:
+    """What in a task's ``metric_list`` lmms-eval cannot resolve: unknown aggregations, metrics without one."""
+    import difflib
+
+    from lmms_eval.api import registry as reg
+
+    from gui_metrics import plugin_failures
+
+    problems = []
+    for entry in metric_list or []:
+        if not isinstance(entry, dict) or "metric" not in entry:
+            problems.append(f"metric_list entry {entry!r} has no 'metric'")
+            continue
+        metric, agg = entry["metric"], entry.get("aggregation")
+        if callable(metric) or callable(agg):
+            continue
+        if agg is None:
+            if metric not in reg.METRIC_AGGREGATION_REGISTRY:
+                problems.append(f"metric {metric!r} has no aggregation: name one with 'aggregation:' (no metric of "
+                                "that name is registered with a default aggregation)")
+            continue
+        if agg not in reg.AGGREGATION_REGISTRY:
+            close = difflib.get_close_matches(str(agg), list(reg.AGGREGATION_REGISTRY), n=3)
+            problems.append(f"metric {metric!r}: aggregation {agg!r} is not registered"
+                            + (f" (did you mean {', '.join(close)}?)" if close else ""))
+    if problems:
+        failures = plugin_failures()
+        if failures:
+            problems.append("metric plugins left out: " + "; ".join(str(f) for f in failures))
+    return problems
+
+
+def check_task_metrics(task: str, metric_list) -> None:
+    """Refuse (:class:`TaskConfigError`) a task whose metrics :func:`unresolved_metrics` cannot resolve."""
+    problems = unresolved_metrics(metric_list)
+    if problems:
+        message = f"task {task}: refused before any model time is spent: " + "; ".join(problems)
+        _TASK_ERRORS.append(message)
+        if len(_TASK_ERRORS) == 1:
+            import atexit
+
+            atexit.register(_print_task_errors)
+        raise TaskConfigError(message)
+
+
+_TASK_ERRORS: list[str] = []
+
+
+def _print_task_errors() -> None:
+    lines = "\n".join(f"  {m}" for m in dict.fromkeys(_TASK_ERRORS))
+    print(f"\ngui-eval: tasks refused (their metrics cannot be aggregated):\n{lines}", file=sys.stderr, flush=True)
+
+
+def install_metric_check() -> None:
+    """Check every selected task's metrics (1) when lmms-eval's CLI matches the task names, before it loads the model,
+    and (2) when a task is built (any other path); both wraps are marked and installed once."""
+    from lmms_eval.api.task import ConfigurableTask
+    from lmms_eval.tasks import TaskManager
+
+    match = TaskManager.match_tasks
+    if not getattr(match, _MARK, False):
+        @functools.wraps(match)
+        def match_tasks(self, task_list):
+            names = match(self, task_list)
+            for name in names:
+                entry = self.task_index.get(name) or {}
+                if entry.get("type") not in ("task", "python_task"):
+                    continue
+                try:
+                    config = self._get_config(name)
+                except Exception:  # lmms-eval reports a config that does not load when it builds the task
+                    continue
+                if isinstance(config, dict):
+                    check_task_metrics(name, config.get("metric_list"))
+            return names
+
+        setattr(match_tasks, _MARK, True)
+        TaskManager.match_tasks = match_tasks
+
+    prepare = ConfigurableTask._prepare_metric_and_aggregation
+    if not getattr(prepare, _MARK, False):
+        @functools.wraps(prepare)
+        def _prepare_metric_and_aggregation(self):
+            name = getattr(self.config, "task", "?")
+            check_task_metrics(name, self.config.metric_list)
+            return prepare(self)
+
+        setattr(_prepare_metric_and_aggregation, _MARK, True)
+        ConfigurableTask._prepare_metric_and_aggregation = _prepare_metric_and_aggregation
 
 
 class _TasksImportHook:  # a meta path finder (duck-typed: importlib.abc costs ~10 ms at start-up)

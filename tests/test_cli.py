@@ -53,3 +53,44 @@ def test_synth_command_builds_each_content_split(tmp_path, capsys):
                  "--out", str(tmp_path / "k")]) == 0
     rows = [json.loads(line) for line in (tmp_path / "k" / "en.jsonl").read_text(encoding="utf-8").splitlines()]
     assert len(rows) == 8 and {json.loads(r["meta"])["split"] for r in rows} == {"train"}
+
+
+def test_every_subcommand_help_shows_its_own_options(capsys):
+    from gui_tasks.cli import build_parser, pass_through
+
+    wrapped = pass_through(build_parser())
+    assert {"submit", "view", "validate", "verify", "import", "report", "pss-report"} <= wrapped
+    for command in sorted(wrapped):
+        with pytest.raises(SystemExit) as stop:
+            main([command, "--help"])
+        out = capsys.readouterr().out
+        assert stop.value.code == 0 and out.startswith(f"usage: gui-eval {command}"), (command, out[:300])
+        assert "\n  rest\n" not in out and "options:" in out, command
+    with pytest.raises(SystemExit):
+        main(["submit", "--help"])
+    assert "--out OUT" in capsys.readouterr().out
+
+
+def test_interventions_command_lists_the_installed_ones_with_their_source(capsys):
+    assert main(["interventions"]) == 0
+    rows = {line.split("\t")[0]: line.split("\t") for line in capsys.readouterr().out.splitlines()}
+    assert rows["blind"][1] == "gui-eval: gui_interventions.blind:Blind"
+    assert rows["crop"][1] == "gui-eval: gui_interventions.crop:Crop"
+    assert {"gui_xli", "prompt_affix", "star_style"} <= set(rows)
+
+
+def test_interventions_command_reports_broken_and_shadowing_plugins(tmp_path, monkeypatch, capsys):
+    from fake_dist import write_dist
+
+    write_dist(tmp_path, "acme-blind", {"acme_blind_iv": "class Blind:\n    pass\n"}, "[gui_interventions]\nblind = acme_blind_iv:Blind\n")
+    write_dist(tmp_path, "acme-steer", {"acme_steer_iv": "raise ImportError('needs libfoo')\n"},
+               "[gui_interventions]\nacme_steer = acme_steer_iv:Steer\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert main(["interventions"]) == 1
+    out, err = capsys.readouterr()
+    assert "blind\tgui-eval: gui_interventions.blind:Blind\t" in out and "acme_steer" not in out
+    assert ("gui-eval interventions: blind (acme-blind): intervention 'blind' of acme-blind: acme_blind_iv:Blind shadows "
+            "the built-in gui-eval: gui_interventions.blind:Blind and is left out (the built-in runs); rename it") in err
+    assert (f"gui-eval interventions: acme_steer: intervention plugin 'acme_steer' (acme-steer: acme_steer_iv:Steer) failed "
+            f"to load: ImportError('needs libfoo') at {tmp_path / 'acme_steer_iv.py'}:1") in err
+    assert "2 intervention(s) broken or left out: acme_steer, blind (acme-blind)" in err

@@ -115,11 +115,24 @@ def test_intervention_entry_point_naming_a_module_gets_a_clear_message(site):
         build_run("acme_mod")
 
 
-def test_intervention_name_collision_names_both_sources(site):
-    write_dist(site, "acme-crop", {"acme_crop": "class Crop:\n    pass\n"}, "[gui_interventions]\ncrop = acme_crop:Crop\n")
-    assert "registered twice: by gui-eval: gui_interventions.crop:Crop and by acme-crop: acme_crop:Crop" in broken()["crop"]
-    with pytest.raises(ValueError, match="'crop' is installed but broken"):
-        build_run("crop")
+def test_intervention_shadowing_a_builtin_is_reported_and_the_builtin_still_runs(site, capsys):
+    from gui_interventions.blind import Blind
+
+    write_dist(site, "acme-blind", {"acme_blind": "class Blind:\n    pass\n"}, "[gui_interventions]\nblind = acme_blind:Blind\n")
+    assert broken() == {"blind (acme-blind)": "intervention 'blind' of acme-blind: acme_blind:Blind shadows the built-in "
+                                              "gui-eval: gui_interventions.blind:Blind and is left out (the built-in "
+                                              "runs); rename it"}
+    [(name, plugin)] = build_run("blind").plugins
+    assert name == "blind" and type(plugin) is Blind
+    assert "intervention 'blind' of acme-blind: acme_blind:Blind shadows the built-in" in capsys.readouterr().err
+
+
+def test_two_third_party_interventions_of_one_name_are_both_left_out(site):
+    write_dist(site, "acme-one", {"acme_one": "class Steer:\n    pass\n"}, "[gui_interventions]\nsteer = acme_one:Steer\n")
+    write_dist(site, "acme-two", {"acme_two": "class Steer:\n    pass\n"}, "[gui_interventions]\nsteer = acme_two:Steer\n")
+    assert "registered twice: by acme-one: acme_one:Steer and by acme-two: acme_two:Steer" in broken()["steer"]
+    with pytest.raises(ValueError, match="'steer' is installed but broken"):
+        build_run("steer")
 
 
 def test_metric_named_like_an_lmms_eval_aggregation_is_left_out_and_the_rest_registered(site, capsys):
@@ -148,7 +161,9 @@ def test_metric_plugin_exiting_at_import_is_named_and_gui_eval_metrics_lists_the
     table = all_metrics(fresh=True)
     assert len(table) == n_builtin + 1 and "acme_rate" in table
     [failure] = plugin_failures()
-    assert failure.plugin == "acme_exit" and failure.error == "import failed: SystemExit(3)"
+    assert failure.plugin == "acme_exit"
+    assert failure.error == (f"import failed: SystemExit(3) at {site / 'acme_exit.py'}:2 "
+                             "(GUI_EVAL_PLUGIN_TRACEBACK=1 shows the traceback)")
     assert cli_main(["metrics"]) == 1
     out, err = capsys.readouterr()
     assert "mcq_acc\thigher" in out and "acme_rate" in out
@@ -162,13 +177,16 @@ def test_metric_plugin_exiting_in_its_register_hook_is_named(site):
     table = all_metrics(fresh=True)
     assert "mcq_acc" in table and "acme_rate" not in table
     [failure] = plugin_failures()
-    assert failure.plugin == "acme_exit" and failure.error == "gui_metrics_register raised SystemExit('bye')"
+    assert failure.plugin == "acme_exit"
+    assert failure.error.startswith(f"gui_metrics_register raised SystemExit('bye') at {site / 'acme_exit.py'}:8 ")
 
 
 def test_intervention_plugin_exiting_at_import_is_broken_not_fatal(site):
     write_dist(site, "acme-exit", {"acme_exit_iv": EXITS}, "[gui_interventions]\nacme_exit = acme_exit_iv:Thing\n")
     assert {"crop", "gui_xli"} <= set(available())
-    assert broken()["acme_exit"] == "intervention plugin 'acme_exit' (acme-exit: acme_exit_iv:Thing) failed to load: SystemExit(3)"
+    assert broken()["acme_exit"] == ("intervention plugin 'acme_exit' (acme-exit: acme_exit_iv:Thing) failed to load: "
+                                     f"SystemExit(3) at {site / 'acme_exit_iv.py'}:2 (GUI_EVAL_PLUGIN_TRACEBACK=1 shows "
+                                     "the traceback)")
     with pytest.raises(ValueError, match="SystemExit"):
         build_run("acme_exit")
 

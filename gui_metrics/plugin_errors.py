@@ -1,0 +1,37 @@
+"""How a plugin's failure is told: the exception, the file and line it came from, the traceback on request.
+
+Shared by every plugin loader (metrics, interventions, task packages and their YAML files) so that each
+message names the place to fix. ``GUI_EVAL_PLUGIN_TRACEBACK=1`` appends the full traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import traceback
+
+TRACEBACK_ENV = "GUI_EVAL_PLUGIN_TRACEBACK"
+
+
+def where(exc: BaseException) -> str | None:
+    """``file:line`` of the error: the YAML mark of a YAML error, the file of a SyntaxError, else the innermost frame."""
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)  # yaml.MarkedYAMLError
+    if mark is not None and getattr(mark, "name", None):
+        return f"{mark.name}:{mark.line + 1}:{mark.column + 1}"
+    if isinstance(exc, SyntaxError) and exc.filename:
+        return f"{exc.filename}:{exc.lineno}"
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if not f.filename.startswith("<frozen")]
+    return f"{frames[-1].filename}:{frames[-1].lineno}" if frames else None
+
+
+def describe(exc: BaseException) -> str:
+    """``repr(exc)`` with where it was raised; the traceback too when :data:`TRACEBACK_ENV` is set."""
+    place = where(exc)
+    if getattr(exc, "problem_mark", None) is not None:  # yaml.MarkedYAMLError: its repr shows Mark objects
+        said = "; ".join(str(p) for p in (getattr(exc, "context", None), getattr(exc, "problem", None)) if p)
+        text = f"{type(exc).__name__}: {said}"
+    else:
+        text = repr(exc)
+    text += f" at {place}" if place else ""
+    if os.environ.get(TRACEBACK_ENV, "") not in ("", "0"):
+        return text + "\n" + "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)).rstrip()
+    return text + f" ({TRACEBACK_ENV}=1 shows the traceback)"
