@@ -140,9 +140,16 @@ def load_task(name: str):
     task = get_task_dict([name], tm)[name]
     if isinstance(task, dict):  # a group
         raise ValueError(f"{name!r} is a group; submit its tasks")
-    yaml_path = tm.task_index[name].get("yaml_path")
-    setattr(task, _FOLDER_ATTR, os.path.dirname(os.path.abspath(yaml_path)) if isinstance(yaml_path, str) else None)
+    setattr(task, _FOLDER_ATTR, yaml_folder(name))
     return task
+
+
+def yaml_folder(name: str) -> str | None:
+    """The folder of installed task ``name``'s YAML file (None: not indexed or no file): where relative paths in its
+    documents point, for the content hash and the viewer alike."""
+    entry = _task_manager().task_index.get(name) or {}
+    yaml_path = entry.get("yaml_path") if isinstance(entry, dict) else None
+    return os.path.dirname(os.path.abspath(yaml_path)) if isinstance(yaml_path, (str, os.PathLike)) else None
 
 
 def task_folder(task) -> str | None:

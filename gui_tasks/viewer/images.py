@@ -67,32 +67,24 @@ def file_sha256(path: Path) -> str:
 
 
 def document_image_pixels(value: Any, folder: Path | None) -> tuple[Any | None, Path | None, str]:
-    """An in-document image value as ``(PIL image or None, file path or None, why not)``.
+    """An in-document image value as ``(PIL image or None, file path or None, why not)``: a file is shown from its
+    path (not decoded here), anything else through :func:`gui_tasks.doc_images.image_pixels`, the reading the content
+    hash uses. Exactly one of image / path is set when the value can be shown, else the reason is."""
+    from gui_tasks.doc_images import image_pixels
 
-    Reads what lmms-eval documents hold: a PIL image (Hugging Face ``Image`` column, decoded), a
-    ``{"bytes": ..., "path": ...}`` dict (the column undecoded), or a path string, absolute or relative to the task's
-    ``folder``. Exactly one of image / path is set when the value can be shown, else the reason is."""
-    from PIL import Image
-
-    if isinstance(value, Image.Image):
-        return value, None, ""
-    if isinstance(value, dict):
-        raw = value.get("bytes")
-        if isinstance(raw, (bytes, bytearray)) and raw:
-            try:
-                im = Image.open(io.BytesIO(bytes(raw)))
-                im.load()
-                return im, None, ""
-            except OSError as exc:
-                return None, None, f"image bytes not decodable ({exc})"
-        value = value.get("path")
-    if isinstance(value, str) and value:
-        p = Path(value)
-        if not p.is_absolute():
+    raw = value.get("path") if isinstance(value, dict) and not value.get("bytes") else value
+    if isinstance(raw, (str, os.PathLike)) and os.fspath(raw):
+        path = Path(raw)
+        if not path.is_absolute():  # relative to the task's folder, as the content hash reads it (doc_images)
             if folder is None:
-                return None, None, f"relative image path {value!r} and the task's folder is unknown"
-            p = folder / p
-        return None, p, ""
+                return None, None, f"relative image path {os.fspath(raw)!r} and the task's folder is unknown"
+            path = Path(folder) / path
+        return None, path, ""  # a missing file is named by the figure
+    image = image_pixels(value, folder)
+    if image is not None:
+        return image, None, ""
+    if isinstance(value, (dict, bytes, bytearray)):
+        return None, None, "image bytes not decodable"
     return None, None, f"not an image value ({type(value).__name__})"
 
 

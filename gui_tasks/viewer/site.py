@@ -419,11 +419,11 @@ def _sample_body(site: Site, entry: Entry) -> str:
 def _task_folder(task: str) -> Path | None:
     """The folder of the installed task's YAML: in-document relative image paths are read from there."""
     try:
-        from gui_tasks.rescore import _task_manager
+        from gui_tasks.rescore import yaml_folder
 
-        path = _task_manager().task_index[task]["yaml_path"]
-        return Path(path).parent if isinstance(path, (str, Path)) else None
-    except Exception:  # noqa: BLE001 - not an installed task: relative paths are reported, not guessed
+        folder = yaml_folder(task)
+        return Path(folder) if folder else None
+    except Exception:  # noqa: BLE001 - no task index (lmms-eval unusable): relative paths are reported, not guessed
         return None
 
 
