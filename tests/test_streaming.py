@@ -311,3 +311,33 @@ def test_a_killed_streaming_run_resumes_from_the_cache_without_asking_again(subp
     every = stored | set(again)
     found = [[a for a in every if a in json.dumps(s)] for s in done]
     assert all(len(f) == 1 for f in found) and {f[0] for f in found} == every  # each answer: cached, or asked once now
+
+
+# --- gui_hf and gui_wrap: one batch / one window of screenshots at a time ------------------------------------------
+
+
+def test_gui_hf_holds_one_batch_of_screenshots_and_answers_as_batches_of_the_same_requests(tiny_checkpoint):
+    from gui_models.hf_backend import GuiHF
+
+    docs = _Docs(11)
+    hf = GuiHF(pretrained=str(tiny_checkpoint), device="cpu", batch_size=2, max_new_tokens=3)
+    hf.task_dict = {"t": {"test": docs.docs}}
+    out = hf.generate_until(docs.instances())
+    # the batch, the request that closes it, and the last batch's rows kept by the hooks' record (GenerateHooks.records)
+    assert docs.most_alive <= 2 * hf.batch_size + 1 < 11
+    again = _Docs(11)
+    hf.task_dict = {"t": {"test": again.docs}}
+    contexts = [hf._request_context(r) for r in again.instances()]
+    expected = [g.response() for k in range(0, 11, 2) for g in hf._generate(contexts[k:k + 2])]
+    assert [str(o) for o in out] == [str(e) for e in expected]
+
+
+def test_gui_wrap_hands_its_backend_one_window_of_requests_at_a_time():
+    from gui_models.wrap_backend import GuiWrap
+
+    docs = _Docs(150)
+    wrap = GuiWrap(backend="dummy")
+    wrap.task_dict = {"t": {"test": docs.docs}}
+    out = wrap.generate_until(docs.instances())
+    assert len(out) == 150 and docs.made == 150
+    assert docs.most_alive <= wrap.window < 150
