@@ -169,9 +169,8 @@ def load_image(path: str, *, doc_id: Any = None, field: str = "images") -> Image
     decoded as is carries the mark of ``gui_models.image_files`` (its file's bytes may be sent for it).
     """
     try:
-        with _strict_truncation():
-            with Image.open(path) as im:
-                im.load()  # decode now, so the file can close; no extra copy when it is RGB already
+        with _strict_truncation(), Image.open(path) as im:
+            im.load()  # decode now, so the file can close; no extra copy when it is RGB already
     except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
         where = f" (document {doc_id})" if doc_id is not None else ""
         raise DataError(f"image cannot be fully decoded{where}: {exc}", file=str(path), field=field) from exc
