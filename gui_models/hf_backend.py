@@ -177,21 +177,29 @@ class GuiHF(lmms):
                 for r in tqdm(requests, disable=self.rank != 0, desc="gui_hf multi-round")]
 
     def generate_until(self, requests: list[Instance]) -> list[str]:
-        """Responses in request order; batches group consecutive requests with equal gen_kwargs."""
+        """Responses in request order; batches group consecutive requests with equal gen_kwargs.
+
+        Streamed: a request is parsed (its images decoded) when its batch is being filled, and its images go
+        with the batch, so memory holds one batch of screenshots whatever the benchmark's size.
+        """
         results: list[str | None] = [None] * len(requests)
-        contexts = [self._request_context(r) for r in requests]
         pbar = tqdm(total=len(requests), disable=self.rank != 0, desc="gui_hf")
-        batch: list[int] = []
-        for i in range(len(requests) + 1):
-            key = _gen_key(contexts[i].gen_kwargs) if i < len(requests) else None
-            if batch and (i == len(requests) or len(batch) == self.batch_size or key != _gen_key(contexts[batch[0]].gen_kwargs)):
-                outs = self._generate([contexts[j] for j in batch])
-                for j, out in zip(batch, outs):
-                    results[j] = respond(self.interventions, out, contexts[j], lambda req: self._generate([req])[0])
-                pbar.update(len(batch))
-                batch = []
-            if i < len(requests):
-                batch.append(i)
+        batch: list[tuple[int, RequestContext]] = []
+
+        def flush() -> None:
+            outs = self._generate([c for _j, c in batch])
+            for (j, ctx), out in zip(batch, outs):
+                results[j] = respond(self.interventions, out, ctx, lambda req: self._generate([req])[0])
+            pbar.update(len(batch))
+            batch.clear()
+
+        for i, request in enumerate(requests):
+            ctx = self._request_context(request)
+            if batch and (len(batch) == self.batch_size or _gen_key(ctx.gen_kwargs) != _gen_key(batch[0][1].gen_kwargs)):
+                flush()
+            batch.append((i, ctx))
+        if batch:
+            flush()
         pbar.close()
         return [r if r is not None else "" for r in results]
 

@@ -45,7 +45,7 @@ GUI_OPENAI_KNOWN = frozenset({"base_url", "model", "api_key_env", "concurrency",
                               "retry_budget_s", "max_new_tokens", "response_cache", "capture_logits", "logprobs",
                               "top_logprobs", "tokenizer", "frame", "min_pixels", "max_pixels", "resize_budget",
                               "image_scale", "system_prompt", "interventions", "batch_size", "max_batch_size", "device",
-                              "cache_namespace"})
+                              "cache_namespace", "image_transport", "png_level", "prefetch"})
 
 
 def forward_stage_names(interventions: Any) -> list[str]:

@@ -14,7 +14,13 @@ Model args (``--model_args k=v,...``):
                     (local servers need none). Not given: ``OPENAI_API_KEY`` is sent only to https://api.openai.com
                     (an exported OpenAI key never goes to another host by default). ``api_key=`` itself is refused in model args: lmms-eval writes
                     them into its results files (the Python constructor still takes ``api_key``)
-    concurrency     requests in flight over all servers (default 8)
+    concurrency     requests in flight over all servers (default 8). Requests stream: each is parsed, decoded, encoded,
+                    sent and answered within a window of ``concurrency`` + ``prefetch`` requests (default prefetch: the
+                    CPU cores), results in request order; memory does not grow with the benchmark
+    image_transport ``auto`` (default): a screenshot whose decoded pixels are its file's (an RGB PNG or JPEG decoded as
+                    is by the task, unchanged by any intervention; ``gui_models.image_files``) is sent as the file's own
+                    bytes; every other image as a lossless PNG of its RGB pixels. ``png``: always PNG
+    png_level       zlib level of those PNGs (default 1: lossless like every level, several times faster than 6)
     timeout         total seconds per attempt: connect, headers and the whole body (default 120); ``max_retries``
                     attempts (default 5) within ``retry_budget_s`` seconds (default 300) for everything, backoff with
                     jitter, on 408/409/429/5xx, timeouts, dropped connections and bad answers; then an error naming
@@ -49,6 +55,7 @@ import concurrent.futures
 import math
 import os
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -60,8 +67,8 @@ from gui_interventions import RequestContext, build_run
 from gui_models.generation_core import Generated, cut_at_stops, parse_request, record_sent_prompt, respond, run_multi_round
 from gui_models.logit_capture import Capture, Step, capture_mode, digit_groups
 from gui_models.model_args import check_gui_openai_args
-from gui_models.served_client import (BadResponse, ResponseCache, RetryPolicy, ServerError, ServerPool, body_key,
-                                      encode_image)
+from gui_models.served_client import (FAST_PNG_LEVEL, TRANSPORTS, BadResponse, EncodedImage, ResponseCache, RetryPolicy,
+                                      ServerError, ServerPool, encode_image, request_key)
 
 LOGPROB_MODES = ("auto", "token_ids", "top_logprobs")
 # An answer may hold at most this many characters per token of its budget (max_tokens); longer text is cut and
@@ -76,19 +83,32 @@ def _is_true(value: Any) -> bool:
     return value if isinstance(value, bool) else str(value).strip().lower() in {"1", "true", "yes"}
 
 
-def generation_body(req: RequestContext, model: str, default_max: int, system_prompt: str | None = None) -> tuple[dict[str, Any], list[list[int]]]:
-    """The chat-completion body of one request (images first, then the text, as ``gui_hf`` builds its prompt) and the sizes sent.
+@dataclass
+class Prepared:
+    """A request ready to send: its body, the sizes of the images sent and the digest of each image's bytes (cache key)."""
 
+    body: dict[str, Any]
+    sizes: list[list[int]]
+    digests: list[str]
+
+
+def build_body(req: RequestContext, model: str, default_max: int, system_prompt: str | None = None,
+               transport: str = "auto", png_level: int = FAST_PNG_LEVEL) -> Prepared:
+    """The chat-completion body of one request (images first, then the text, as ``gui_hf`` builds its prompt).
+
+    Images as ``served_client.encode_image`` sends them (``transport``: a file's own bytes when lossless, else PNG).
     The task's ``max_new_tokens`` -> ``max_tokens``, ``until`` -> ``stop``, greedy unless ``do_sample`` or a
     temperature > 0 (then ``temperature`` and ``top_p`` as given).
     """
     gen = req.gen_kwargs
     content: list[dict[str, Any]] = []
     sizes: list[list[int]] = []
+    digests: list[str] = []
     for im in req.images:
-        url, size = encode_image(im)
-        content.append({"type": "image_url", "image_url": {"url": url}})
-        sizes.append(size)
+        enc: EncodedImage = encode_image(im, transport, png_level)
+        content.append({"type": "image_url", "image_url": {"url": enc.url}})
+        sizes.append(enc.size)
+        digests.append(enc.digest)
     content.append({"type": "text", "text": req.text})
     messages: list[dict[str, Any]] = [{"role": "user", "content": content}]
     if system_prompt:
@@ -103,7 +123,14 @@ def generation_body(req: RequestContext, model: str, default_max: int, system_pr
     stops = [gen["until"]] if isinstance(gen.get("until"), str) else [s for s in (gen.get("until") or []) if s]
     if stops:
         body["stop"] = list(stops)
-    return body, sizes
+    return Prepared(body, sizes, digests)
+
+
+def generation_body(req: RequestContext, model: str, default_max: int, system_prompt: str | None = None,
+                    transport: str = "auto", png_level: int = FAST_PNG_LEVEL) -> tuple[dict[str, Any], list[list[int]]]:
+    """:func:`build_body` as (body, sizes sent)."""
+    p = build_body(req, model, default_max, system_prompt, transport, png_level)
+    return p.body, p.sizes
 
 
 def _logsumexp(values: Sequence[float]) -> float:
@@ -284,7 +311,8 @@ class GuiOpenAI(lmms):
                  top_logprobs: int | str = 20, tokenizer: str | None = None, frame: str = "auto",
                  min_pixels: int | str | None = None, max_pixels: int | str | None = None, resize_budget: str | None = None,
                  image_scale: float | str | None = None, system_prompt: str | None = None, interventions: str | None = None,
-                 cache_namespace: str = "default", **kwargs: Any) -> None:
+                 cache_namespace: str = "default", image_transport: str = "auto", png_level: int | str = FAST_PNG_LEVEL,
+                 prefetch: int | str | None = None, **kwargs: Any) -> None:
         super().__init__()
         for k in ("batch_size", "max_batch_size", "device"):  # passed by the lmms-eval CLI; concurrency is ours
             kwargs.pop(k, None)
@@ -300,6 +328,18 @@ class GuiOpenAI(lmms):
         if self.concurrency < 1:
             raise ValueError(f"{OWNER}: concurrency={concurrency} must be >= 1")
         self.pool = ServerPool(urls, key, float(timeout), RetryPolicy(int(max_retries), float(retry_budget_s)))
+        if image_transport not in TRANSPORTS:
+            raise ValueError(f"{OWNER}: image_transport={image_transport!r}; choose one of {TRANSPORTS}")
+        self.image_transport = str(image_transport)
+        self.png_level = int(png_level)
+        if not 0 <= self.png_level <= 9:
+            raise ValueError(f"{OWNER}: png_level={png_level} must be 0-9 (zlib levels; every level is lossless)")
+        self.workers = _cores()
+        self.prefetch = self.workers if prefetch is None else int(prefetch)
+        if self.prefetch < 0:
+            raise ValueError(f"{OWNER}: prefetch={prefetch} must be >= 0")
+        self._cpu = threading.BoundedSemaphore(self.workers)  # requests being parsed, decoded and encoded at once
+        self._encoder: concurrent.futures.ThreadPoolExecutor | None = None
         self.max_new_tokens = int(max_new_tokens)
         self.system_prompt = system_prompt
         if response_cache is None:
@@ -356,21 +396,34 @@ class GuiOpenAI(lmms):
     def loglikelihood(self, requests: list[Instance]) -> list[tuple[float, bool]]:
         raise NotImplementedError(f"{OWNER} does not score loglikelihood requests; our tasks use generate_until")
 
+    @property
+    def window(self) -> int:
+        """Requests held at once by :meth:`generate_until`: ``concurrency`` in flight plus ``prefetch`` being prepared."""
+        return self.concurrency + self.prefetch
+
     def generate_until(self, requests: list[Instance]) -> list[GenerationResult]:
-        """Responses in request order, ``concurrency`` requests in flight, each with its token usage."""
+        """Responses in request order, streamed: each request is parsed, decoded, encoded, sent and answered within a
+        window of :attr:`window` requests (``concurrency`` in flight), so memory does not grow with the benchmark and
+        the first request leaves as soon as it is encoded. Its images are dropped once the body is built (kept only
+        while a response-stage intervention may re-run on them)."""
         task_dict = getattr(self, "task_dict", None)
-        reqs = []
-        for r in requests:
-            req = self.interventions.request(parse_request(r.args, task_dict))
-            record_sent_prompt(r, req)
-            reqs.append(req)
-        results = self.generate_all(reqs)
-        out = []
-        for generated, req in zip(results, reqs):
+        keep_images = bool(self.interventions._impls("gui_intervention_response"))
+
+        def one(i: int) -> GenerationResult:
+            instance = requests[i]
+            with self._cpu:
+                req = self.interventions.request(parse_request(instance.args, task_dict))
+                record_sent_prompt(instance, req)
+                prepared = self.prepare(req)
+            if not keep_images:
+                req = req.with_(images=())
+            generated = self._wait(self._generate(req, prepared))
+            del prepared
             usage = [generated]
             text = respond(self.interventions, generated, req, lambda r: usage.append(self._generate_sync(r)) or usage[-1])
-            out.append(GenerationResult(text=text, token_counts=_token_counts(usage)))
-        return out
+            return GenerationResult(text=text, token_counts=_token_counts(usage))
+
+        return self._stream(len(requests), one, OWNER)
 
     def generate_until_multi_round(self, requests: list[Instance]) -> list[list[str]]:
         """Every round of each request; rounds of one request in order, ``concurrency`` requests at once."""
@@ -390,31 +443,88 @@ class GuiOpenAI(lmms):
     # --- internals ------------------------------------------------------------------------------
 
     def generate_all(self, reqs: Sequence[RequestContext]) -> list[Generated]:
-        """Every request's answer, ``concurrency`` in flight; the first failure (a :class:`ServerError` naming the
-        server, after its bounded retries) cancels every other request at once and is raised."""
-        futures = [self._loop.submit(self._generate(req)) for req in reqs]
+        """Every request's answer, in order, streamed as in :meth:`generate_until` (``concurrency`` in flight); the
+        first failure (a :class:`ServerError` naming the server, after its bounded retries) cancels every other
+        request at once and is raised."""
+
+        def one(i: int) -> Generated:
+            with self._cpu:
+                prepared = self.prepare(reqs[i])
+            return self._wait(self._generate(reqs[i], prepared))
+
+        return self._stream(len(reqs), one, OWNER)
+
+    def _stream(self, n: int, job: Any, desc: str) -> list[Any]:
+        """``job(i)`` for i in 0..n-1 on :attr:`window` threads, results in order; the first failure cancels the jobs not
+        yet started and the requests in flight, and is raised."""
+        if n == 0:
+            return []
+        failed = threading.Event()
+        inflight: set[concurrent.futures.Future] = set()
+        self._stream_state = (failed, inflight)
+
+        def guarded(i: int) -> Any:
+            if failed.is_set():
+                raise concurrent.futures.CancelledError()
+            return job(i)
+
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=min(n, self.window), thread_name_prefix="gui_openai-req")
+        futures = [pool.submit(guarded, i) for i in range(n)]
         try:
-            for fut in tqdm(concurrent.futures.as_completed(futures), total=len(futures), desc=OWNER, disable=len(futures) < 2):
+            for fut in tqdm(concurrent.futures.as_completed(futures), total=n, desc=desc, disable=n < 2):
                 if fut.exception() is not None:
                     raise fut.exception()
         except BaseException:
-            for f in futures:
+            failed.set()
+            pool.shutdown(wait=False, cancel_futures=True)
+            for f in list(inflight):
                 f.cancel()
             raise
+        pool.shutdown(wait=True)
         return [f.result() for f in futures]
+
+    def _wait(self, coro: Any) -> Any:
+        """Run ``coro`` on the backend's event loop and wait for it (cancelled with the others when a request fails)."""
+        failed, inflight = getattr(self, "_stream_state", (None, None))
+        if failed is not None and failed.is_set():  # another request failed while this one was being prepared
+            coro.close()
+            raise concurrent.futures.CancelledError()
+        fut = self._loop.submit(coro)
+        if inflight is not None:
+            inflight.add(fut)
+            if failed.is_set():
+                fut.cancel()
+        try:
+            return fut.result()
+        finally:
+            if inflight is not None:
+                inflight.discard(fut)
 
     def _generate_sync(self, req: RequestContext) -> Generated:
         return self._loop.submit(self._generate(req)).result()
 
-    def body(self, req: RequestContext) -> tuple[dict[str, Any], list[list[int]]]:
-        """The request body (with the logprob fields of the capture mode) and the sizes of the images sent."""
-        body, sizes = generation_body(req, self.model_name, self.max_new_tokens, self.system_prompt)
+    def prepare(self, req: RequestContext) -> Prepared:
+        """The request body (with the logprob fields of the capture mode), the sizes of the images sent and their digests."""
+        prepared = build_body(req, self.model_name, self.max_new_tokens, self.system_prompt, self.image_transport,
+                              self.png_level)
+        body = prepared.body
         if self.logprobs == "token_ids":
             body.update(logprobs=True, logprob_token_ids=sorted({i for g in self.groups or [] for i in g}),
                         return_tokens_as_token_ids=True)
         elif self.logprobs == "top_logprobs":
             body.update(logprobs=True, top_logprobs=self.top_logprobs)
-        return body, sizes
+        return prepared
+
+    def body(self, req: RequestContext) -> tuple[dict[str, Any], list[list[int]]]:
+        """The request body (with the logprob fields of the capture mode) and the sizes of the images sent."""
+        prepared = self.prepare(req)
+        return prepared.body, prepared.sizes
+
+    async def _prepare_off_loop(self, req: RequestContext) -> Prepared:
+        """:meth:`prepare` on the encoder threads (sized to the cores), never on the event loop."""
+        if self._encoder is None:
+            self._encoder = concurrent.futures.ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="gui_openai-enc")
+        return await asyncio.get_running_loop().run_in_executor(self._encoder, self.prepare, req)
 
     async def _server_identity(self) -> list[dict[str, Any]]:
         """The pool's :meth:`ServerPool.fingerprint`, asked once per backend (the first request waits for it)."""
@@ -425,13 +535,15 @@ class GuiOpenAI(lmms):
                 self._server_id = await self.pool.fingerprint(self.model_name)
         return self._server_id
 
-    async def _generate(self, req: RequestContext) -> Generated:
+    async def _generate(self, req: RequestContext, prepared: Prepared | None = None) -> Generated:
         if self._sem is None:
             self._sem = asyncio.Semaphore(self.concurrency)
-        body, sent = self.body(req)
+        if prepared is None:
+            prepared = await self._prepare_off_loop(req)
+        body, sent = prepared.body, prepared.sizes
         key = None
         if self.cache is not None:
-            key = body_key(body, await self._server_identity(), self.cache_namespace)
+            key = request_key(body, prepared.digests, await self._server_identity(), self.cache_namespace)
             entry, damaged = self.cache.lookup(key)
             if entry is not None:
                 try:
@@ -536,6 +648,14 @@ class GuiOpenAI(lmms):
                   "finish_reason": choice.get("finish_reason") if isinstance(choice.get("finish_reason"), str) else None,
                   **text_notes}
         return Generated(text, capture, self.frame.model_sizes(sent), extras)
+
+
+def _cores() -> int:
+    """The CPU cores this process may run on (the size of the encoder pool)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
 
 
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"

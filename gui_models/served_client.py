@@ -74,24 +74,81 @@ def bounded_http_client(max_bytes: int = MAX_RESPONSE_BYTES, follow_redirects: b
     return openai.DefaultAsyncHttpxClient(transport=Transport(), follow_redirects=follow_redirects)
 
 
-def encode_image(image: Any) -> tuple[str, list[int]]:
-    """A PNG data URL of ``image`` (PIL image or file path) as RGB, lossless, and its [width, height].
+FAST_PNG_LEVEL = 1  # zlib level of the PNG fallback: lossless at every level; 1 is several times faster than Pillow's 6
+TRANSPORTS = ("auto", "png")  # auto: a marked file's own bytes when lossless (gui_models.image_files), else PNG
 
-    RGB as ``gui_hf`` feeds its processor (``convert("RGB")``), so the engine sees the same pixels.
+
+@dataclass(frozen=True)
+class EncodedImage:
+    """One image as sent: its data URL, [width, height], the sha256 of the bytes sent and how they were made."""
+
+    url: str
+    size: list[int]
+    digest: str
+    transport: str  # "file" (the file's own bytes) or "png"
+
+
+def _data_url(mime: str, data: bytes) -> tuple[str, str]:
+    return f"data:{mime};base64," + base64.b64encode(data).decode("ascii"), f"{mime};sha256={hashlib.sha256(data).hexdigest()}"
+
+
+def encode_image(image: Any, transport: str = "auto", png_level: int = FAST_PNG_LEVEL) -> EncodedImage:
+    """``image`` (PIL image or file path) as a data URL the engine decodes to the RGB pixels ``gui_hf`` sees.
+
+    ``transport=auto``: an image whose pixels are its file's (``gui_models.image_files``: RGB PNG or JPEG, decoded
+    as is, unchanged since) goes as the file's own bytes with its MIME type (no re-encode: the engine decodes the
+    same bytes); anything else, and ``transport=png``, as a lossless PNG of ``convert("RGB")`` at ``png_level``.
     """
     from PIL import Image
 
-    im = Image.open(image) if isinstance(image, (str, os.PathLike)) else image
-    im = im.convert("RGB")
-    buf = io.BytesIO()
-    im.save(buf, format="PNG")
-    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii"), [im.width, im.height]
+    from gui_models.image_files import file_source, lossless_mime, mark_file_source, read_source
+
+    if transport not in TRANSPORTS:
+        raise ValueError(f"gui_openai: image_transport={transport!r}; choose one of {TRANSPORTS}")
+    opened = isinstance(image, (str, os.PathLike))
+    im = Image.open(image) if opened else image
+    try:
+        if transport == "auto":
+            if opened and lossless_mime(im, image):  # a path: its bytes, without decoding the pixels here
+                mark_file_source(im, image)
+            src = file_source(im)
+            data = read_source(src) if src is not None else None
+            if data is not None:
+                url, digest = _data_url(src.mime, data)
+                return EncodedImage(url, [im.width, im.height], digest, "file")
+        rgb = im.convert("RGB")
+        buf = io.BytesIO()
+        rgb.save(buf, format="PNG", compress_level=int(png_level))
+        url, digest = _data_url("image/png", buf.getvalue())
+        return EncodedImage(url, [rgb.width, rgb.height], digest, "png")
+    finally:
+        if opened:
+            im.close()
+
+
+def request_key(body: Mapping[str, Any], image_digests: Sequence[str], server: Any = None, namespace: Any = None) -> str:
+    """The cache key of a request: :func:`body_key` of the body with each image's data URL replaced by the digest of
+    its bytes (``EncodedImage.digest``, computed once when the image was encoded), so keying a request costs a few
+    hundred bytes of JSON, not the whole multi-megabyte body. Images are matched to digests in body order."""
+    digests = iter(image_digests)
+
+    def light(message: Any) -> Any:
+        content = message.get("content") if isinstance(message, Mapping) else None
+        if not isinstance(content, list):
+            return message
+        return {**message, "content": [{"type": "image_url", "image_url": {"digest": next(digests)}}
+                                       if isinstance(p, Mapping) and p.get("type") == "image_url" else p for p in content]}
+
+    keyed = {**body, "messages": [light(m) for m in body.get("messages") or []]}
+    if next(digests, None) is not None:
+        raise ValueError("request_key: more image digests than images in the body")
+    return body_key(keyed, server, namespace)
 
 
 def body_key(body: Mapping[str, Any], server: Any = None, namespace: Any = None) -> str:
-    """The cache key of a request: sha256 of the canonical JSON of the server's identity (its URLs and what it reports
-    about the checkpoint, :meth:`ServerPool.fingerprint`), the run configuration's namespace and the body (model,
-    messages with image bytes, decoding). Without ``server`` and ``namespace``: the body alone."""
+    """sha256 of the canonical JSON of the server's identity (its URLs and what it reports about the checkpoint,
+    :meth:`ServerPool.fingerprint`), the run configuration's namespace and ``body``. Without ``server`` and
+    ``namespace``: the body alone. ``gui_openai`` keys with :func:`request_key` (images by digest)."""
     keyed: Any = body if server is None and namespace is None else {"server": server, "namespace": namespace, "body": body}
     return hashlib.sha256(json.dumps(keyed, sort_keys=True, separators=(",", ":")).encode("utf-8")).hexdigest()
 

@@ -40,6 +40,7 @@ from gui_models.logit_capture import capture_mode, digit_groups
 from gui_models.model_args import split_wrap_args
 
 OURS = ("backend", "interventions", "capture_logits")
+WINDOW = 64  # requests parsed and handed to the wrapped backend per call of its generate_until (at least 4 batches)
 # lmms-eval backends that generate max(task budget, their own max_new_tokens) (4096 by default): wrapped, they get
 # max_new_tokens=1 unless the user gives one, so every task's own budget wins (docs/ENGINES.md).
 MAX_OF_BUDGETS = ("vllm", "vllm_generate")
@@ -186,14 +187,29 @@ class GuiWrap(lmms):
         return self.inner.loglikelihood(requests)
 
     def generate_until(self, requests: list[Instance]) -> list[str]:
-        reqs = []
-        for r in requests:
-            req = self.interventions.request(parse_request(r.args, self.task_dict))
-            record_sent_prompt(r, req)
-            reqs.append(req)
-        outs = self._run(reqs, progress=True)
+        """Responses in request order, streamed in windows of :attr:`window` requests: each window is parsed (images
+        decoded), handed to the wrapped backend in one call and answered before the next is parsed, so memory holds
+        one window of screenshots whatever the benchmark's size. The wrapped backend batches (and may sort) within a
+        window; with ``batch_size`` 1 its calls are the same as with every request at once."""
         rerun = lambda req: self._run([req])[0]  # noqa: E731 - one re-run, as in gui_hf
-        return [respond(self.interventions, g, req, rerun) for g, req in zip(outs, reqs)]
+        out: list[str] = []
+        pbar = tqdm(total=len(requests), disable=self.rank != 0 or len(requests) < 2, desc=f"gui_wrap({self.backend_name})")
+        for start in range(0, len(requests), self.window):
+            reqs = []
+            for r in requests[start:start + self.window]:
+                req = self.interventions.request(parse_request(r.args, self.task_dict))
+                record_sent_prompt(r, req)
+                reqs.append(req)
+            outs = self._run(reqs)
+            out += [respond(self.interventions, g, req, rerun) for g, req in zip(outs, reqs)]
+            pbar.update(len(reqs))
+        pbar.close()
+        return out
+
+    @property
+    def window(self) -> int:
+        """Requests parsed and handed to the wrapped backend at once (:meth:`generate_until`)."""
+        return max(WINDOW, 4 * int(self.batch_size or 1))
 
     def generate_until_multi_round(self, requests: list[Instance]) -> list[list[str]]:
         return [run_multi_round(r, self.task_dict, self.interventions, lambda req: self._run([req])[0])

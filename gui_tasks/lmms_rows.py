@@ -15,12 +15,14 @@ import os
 import sys
 import tempfile
 import threading
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from lmms_eval.api.task import ConfigurableMessagesTask, ConfigurableTask
 from PIL import Image, ImageFile
 
+from gui_models.image_files import mark_file_source
 from gui_tasks import input_files
 from gui_tasks.errors import DataError, skip_bad_rows, take_skipped
 from gui_tasks.lmms_layout import INTERACTION_KEY, UNTIL_KEY, current_task_type, multi_round_layout, multi_round_refusal
@@ -133,27 +135,49 @@ class RowsTask(ConfigurableMessagesTask):
             self.config.metadata["bad_rows_skipped"] = skipped  # lands in the results' task config
 
 
-_DECODE_LOCK = threading.Lock()
+_STRICT_LOCK = threading.Lock()  # guards only the counter below, never a decode
+_STRICT_USERS = 0
+_STRICT_SAVED = False
+
+
+@contextmanager
+def _strict_truncation() -> Iterator[None]:
+    """``PIL.ImageFile.LOAD_TRUNCATED_IMAGES`` off while at least one of our decodes runs, restored after the last.
+
+    A counter instead of a lock held around the decode: screenshots decode in parallel (Pillow releases the
+    interpreter lock), and the flag lmms-eval set is back as soon as no decode of ours is running.
+    """
+    global _STRICT_USERS, _STRICT_SAVED
+    with _STRICT_LOCK:
+        if _STRICT_USERS == 0:
+            _STRICT_SAVED, ImageFile.LOAD_TRUNCATED_IMAGES = ImageFile.LOAD_TRUNCATED_IMAGES, False
+        _STRICT_USERS += 1
+    try:
+        yield
+    finally:
+        with _STRICT_LOCK:
+            _STRICT_USERS -= 1
+            if _STRICT_USERS == 0:
+                ImageFile.LOAD_TRUNCATED_IMAGES = _STRICT_SAVED
 
 
 def load_image(path: str, *, doc_id: Any = None, field: str = "images") -> Image.Image:
     """Decode a screenshot completely, as RGB; a truncated or damaged file is a DataError naming it and the document.
 
     lmms-eval sets ``PIL.ImageFile.LOAD_TRUNCATED_IMAGES = True`` at import, which makes Pillow pad a
-    truncated file with grey and carry on; here the flag is off while our file decodes.
+    truncated file with grey and carry on; here the flag is off while our files decode. An RGB PNG or JPEG
+    decoded as is carries the mark of ``gui_models.image_files`` (its file's bytes may be sent for it).
     """
     try:
-        with _DECODE_LOCK:
-            saved, ImageFile.LOAD_TRUNCATED_IMAGES = ImageFile.LOAD_TRUNCATED_IMAGES, False
-            try:
-                with Image.open(path) as im:
-                    im.load()  # decode now, so the file can close; no extra copy when it is RGB already
-            finally:
-                ImageFile.LOAD_TRUNCATED_IMAGES = saved
+        with _strict_truncation(), Image.open(path) as im:
+            im.load()  # decode now, so the file can close; no extra copy when it is RGB already
     except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
         where = f" (document {doc_id})" if doc_id is not None else ""
         raise DataError(f"image cannot be fully decoded{where}: {exc}", file=str(path), field=field) from exc
-    return im if im.mode == "RGB" else im.convert("RGB")
+    if im.mode != "RGB":
+        return im.convert("RGB")
+    mark_file_source(im, path)
+    return im
 
 
 def read_jsonl(path: str | Path) -> list[dict[str, Any]]:

@@ -6,6 +6,8 @@ Behaviours per request, in order (the last one repeats): ``ok``, ``500``, ``429`
 byte a second), ``302``/``307`` (to ``redirect_to``) and the
 bad HTTP 200 answers of ``BAD_200``. ``GET .../models`` reports ``models``; ``headers`` keeps every request's headers.
 ``reply(body) -> str``, when given, writes each ``ok`` answer from the request (a scripted agent).
+``keep_bodies=False`` (benchmarks: thousands of multi-megabyte bodies) keeps no body and, without ``reply``, parses
+none; ``times`` holds every POST's arrival (``time.monotonic()``) and ``posts`` their count either way.
 """
 
 from __future__ import annotations
@@ -34,8 +36,10 @@ BAD_200 = {"empty": {"id": "c", "object": "chat.completion", "choices": []},
 
 class FakeServer:
     def __init__(self, script: list[str], text: str = "ok", sleep_s: float = 2.0,
-                 reply: Callable[[dict], str] | None = None) -> None:
+                 reply: Callable[[dict], str] | None = None, keep_bodies: bool = True) -> None:
         self.script, self.text, self.sleep_s, self.reply = list(script), text, sleep_s, reply
+        self.keep_bodies = keep_bodies
+        self.times: list[float] = []  # arrival of every POST (time.monotonic())
         self.redirect_to = ""  # where ``307``/``302`` send the client
         self.stopped = threading.Event()
         self.bodies: list[dict] = []
@@ -62,11 +66,15 @@ class FakeServer:
             def do_POST(self):
                 with fake.lock:
                     fake.headers.append({k.lower(): v for k, v in self.headers.items()})
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                arrived = time.monotonic()
+                raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                body = json.loads(raw or b"{}") if fake.keep_bodies or fake.reply is not None else {}
                 with fake.lock:
-                    n = len(fake.bodies)
-                    fake.bodies.append(body)
-                    fake.auth.append(self.headers.get("Authorization"))
+                    n = len(fake.times)
+                    fake.times.append(arrived)
+                    if fake.keep_bodies:
+                        fake.bodies.append(body)
+                        fake.auth.append(self.headers.get("Authorization"))
                     action = fake.script[min(n, len(fake.script) - 1)]
                 if action == "close":
                     self.close_connection = True
@@ -122,7 +130,7 @@ class FakeServer:
 
     @property
     def hits(self) -> int:
-        return len(self.bodies)
+        return len(self.times)
 
     def saw(self, secret: str) -> bool:
         """Whether ``secret`` appeared in any header or body the server received."""
