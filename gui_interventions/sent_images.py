@@ -19,7 +19,6 @@ request lines: ``{"kind": "sent", "task", "doc_id", "round", "pass" ("request" |
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import os
@@ -29,15 +28,10 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
+from gui_models.pixels import pixels_sha256
+
 ENV = "GUI_EVAL_SENT_IMAGES"
 OFF = ("0", "off", "none", "no")
-
-
-def pixel_sha256(image: Any) -> str:
-    """sha256 of decoded pixels with their mode and size."""
-    h = hashlib.sha256(f"{image.mode}:{image.size[0]}x{image.size[1]}:".encode())
-    h.update(image.tobytes())
-    return h.hexdigest()
 
 
 def _argv_option(argv: Sequence[str], name: str) -> str | None:
@@ -104,7 +98,7 @@ class SentImageLog:
         return self._log
 
     def _store(self, image: Any) -> dict[str, Any]:
-        digest = pixel_sha256(image)
+        digest = pixels_sha256(image)
         rel = f"img/{digest}.png"
         if digest not in self._written:
             path = self.folder / rel

@@ -9,7 +9,6 @@ form, raw bytes, or a file path. A relative path is relative to the task's folde
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
 from pathlib import Path
@@ -61,13 +60,3 @@ def _decode(source: Any) -> Image.Image | None:
         return im
     except (OSError, SyntaxError, ValueError, Image.DecompressionBombError):
         return None
-
-
-def pixels_sha256(image: Image.Image) -> str:
-    """sha256 of an image's content: mode, size, palette (if any) and the decoded pixel bytes (not the file's encoding)."""
-    image.load()
-    h = hashlib.sha256(f"{image.mode};{image.size[0]}x{image.size[1]};".encode("ascii"))
-    palette = image.getpalette() if image.mode in ("P", "PA") else None
-    h.update(bytes(palette or b"") + b";")
-    h.update(image.tobytes())
-    return h.hexdigest()

@@ -19,7 +19,8 @@ from PIL import Image
 
 from gui_interventions import RequestContext, hookimpl
 from gui_interventions.manager import InterventionRun
-from gui_interventions.sent_images import default_folder, pixel_sha256
+from gui_interventions.sent_images import default_folder
+from gui_models.pixels import pixels_sha256
 
 MODEL_ARGS = "pretrained=tiny,interventions=blind"
 
@@ -77,7 +78,7 @@ def test_the_image_an_intervention_changed_is_stored_once_by_its_pixels(tmp_path
     header, *rows = [json.loads(x) for x in logs[0].read_text().splitlines()]
     assert header["kind"] == "header" and header["interventions"] == ["blank"]
     assert [(r["task"], r["doc_id"], r["pass"], r["round"]) for r in rows] == [("acme_task", i, "request", 0) for i in range(3)]
-    digest = pixel_sha256(out[0].images[0])
+    digest = pixels_sha256(out[0].images[0])
     assert all(r["images"] == [{"sha256": digest, "file": f"img/{digest}.png", "width": 40, "height": 80, "mode": "RGB"}]
                for r in rows)
     [png] = (tmp_path / "sent" / "img").iterdir()  # three requests, the same blank pixels: one file
@@ -239,7 +240,7 @@ def test_images_held_in_documents_and_a_note_when_there_is_none(tmp_path, monkey
         return tmp_path / "site" / re.search(r'<a class="full" href="\.\./(img/[^"]+)"', page).group(1)
 
     with Image.open(full_of(pages[0])) as im:  # PIL pixels: written once, full size, lossless
-        assert im.size == (900, 1600) and pixel_sha256(im.convert("RGB")) == pixel_sha256(pil)
+        assert im.size == (900, 1600) and pixels_sha256(im.convert("RGB")) == pixels_sha256(pil)
     assert re.search(r'<img class="thumb" src="\.\./img/[0-9a-f]{32}\.t\.jpg" width="900" height="1600"', pages[0])
     with Image.open(full_of(pages[1])) as im:
         assert im.size == (50, 60)

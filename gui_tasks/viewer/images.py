@@ -25,7 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from gui_interventions.sent_images import pixel_sha256  # one pixel hash: sent images and document pixels alike
+from gui_models.pixels import (
+    pixels_sha256,  # one pixel hash: documents, sent images and the viewer alike
+)
 
 IMAGE_MODES = ("thumbs", "copy", "links")
 THUMB_PX = 600  # long side of a thumbnail, shown one pixel per pixel (viewer.css img.thumb); 1080x2400 JPEGs decode at 1/4
@@ -182,7 +184,7 @@ class ImageStore:
     def pixels(self, image: Any) -> Shown:
         """A decoded image with no file behind it (document pixels): full size as PNG once, plus a thumbnail in
         ``thumbs`` mode."""
-        digest = pixel_sha256(image)
+        digest = pixels_sha256(image)
         if digest in self.by_hash:
             return self.by_hash[digest]
         full = f"img/{digest[:32]}.png"
