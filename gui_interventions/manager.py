@@ -16,8 +16,16 @@ from gui_metrics.plugin_errors import describe
 from gui_interventions.payloads import ForwardContext, RequestContext, ResponseContext
 from gui_interventions.sent_images import SentImageLog
 from gui_interventions.sent_images import default_folder as sent_images_folder
+from gui_models.image_files import clear_file_source
 
 GROUP = "gui_interventions"
+BUILTIN_MODULE = "gui_interventions."  # the built-ins: audited never to change an image in place
+
+
+def _is_builtin_plugin(plugin: Any) -> bool:
+    """Whether a registered plugin object is one of ours (its class or module lives in this package)."""
+    module = plugin.__name__ if inspect.ismodule(plugin) else type(plugin).__module__
+    return (module or "").startswith(BUILTIN_MODULE)
 
 
 def _dist_name(ep) -> str:
@@ -171,12 +179,19 @@ class InterventionRun:
 
     def request(self, request: RequestContext) -> RequestContext:
         original = request
+        third_party = False
         for impl in self._impls("gui_intervention_request"):
+            third_party = third_party or not _is_builtin_plugin(impl.plugin)
             new = self._call(impl, request=request)
             if new is not None:
                 if not isinstance(new, RequestContext):
                     raise TypeError(f"intervention {impl.plugin_name!r} returned {type(new).__name__}, expected RequestContext")
                 request = new
+        if third_party:
+            # A third-party request stage may have drawn on an image in place (docs/plugins.md asks it not to): its
+            # images lose the file mark, so gui_openai sends their pixels, never the file's bytes (gui_models.image_files).
+            for image in (*original.images, *request.images):
+                clear_file_source(image)
         self._record_sent(original, request, "request")
         return request
 
@@ -193,13 +208,18 @@ class InterventionRun:
     def response(self, response: ResponseContext) -> str:
         text = response.text
         reruns = [0]
+        impls = self._impls("gui_intervention_response")
+        third_party = any(not _is_builtin_plugin(impl.plugin) for impl in impls)
 
         def rerun(req: RequestContext) -> str:  # a second pass (e.g. the crop's): its images are recorded too
             reruns[0] += 1
+            if third_party:  # as in request(): images a third-party plugin handed back are sent as pixels
+                for image in req.images:
+                    clear_file_source(image)
             self._record_sent(response.request, req, f"rerun-{reruns[0]}")
             return response.rerun(req)
 
-        for impl in self._impls("gui_intervention_response"):
+        for impl in impls:
             new = self._call(impl, response=ResponseContext(text=text, request=response.request, rerun=rerun))
             if new is not None:
                 text = new if isinstance(new, str) else str(new)  # str subclasses carry captures (gui_models.logit_capture)

@@ -89,3 +89,12 @@ def read_source(src: FileSource) -> bytes | None:
     except OSError:
         return None
     return data if len(data) == src.size_bytes else None
+
+
+def clear_file_source(image: Any) -> None:
+    """Drop the mark from ``image``: its pixels may no longer be its file's (an intervention we cannot vouch for had it)."""
+    try:
+        if FILE_ATTR in vars(image):
+            delattr(image, FILE_ATTR)
+    except TypeError:  # an object without a __dict__ carries no mark
+        return

@@ -20,10 +20,12 @@ import weakref
 from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from fake_openai import FakeServer, last_text
-from gui_interventions import RequestContext
+from gui_interventions import RequestContext, hookimpl
+from gui_interventions.manager import InterventionRun
+from gui_interventions.prompting import PromptAffix
 from gui_models.image_files import file_source
 from gui_models.openai_backend import GuiOpenAI
 from gui_models.served_client import body_key, encode_image, request_key
@@ -129,6 +131,33 @@ def test_an_intervention_that_changes_the_image_sends_its_pixels_not_the_file(tm
     finally:
         server.stop()
     assert mime == "image/png" and set(_server_pixels(data).tobytes()) == {255}
+
+
+class _ScribbleInPlace:
+    """A third-party request stage that breaks the rule and draws on the request's image in place."""
+
+    @hookimpl
+    def gui_intervention_request(self, request):
+        ImageDraw.Draw(request.images[0]).rectangle((0, 0, 9, 9), fill=(255, 0, 0))
+
+
+def test_after_a_third_party_request_stage_images_go_as_pixels_even_when_drawn_on_in_place(tmp_path):
+    files = _files(tmp_path)
+    im = load_image(str(files["jpeg"]))
+    InterventionRun([("scribble", _ScribbleInPlace())], sent_images=None).request(_req("q", [im]))
+    enc = encode_image(im)
+    data = base64.b64decode(enc.url.split(",", 1)[1])
+    assert file_source(im) is None and enc.transport == "png"
+    assert _server_pixels(data).getpixel((5, 5)) == (255, 0, 0) and _server_pixels(data).tobytes() == im.tobytes()
+
+
+def test_a_builtin_prompt_intervention_keeps_the_file_transport(tmp_path):
+    files = _files(tmp_path)
+    im = load_image(str(files["jpeg"]))
+    run = InterventionRun([("prompt_affix", PromptAffix(suffix="Think in English."))], sent_images=None)
+    req = run.request(_req("q", [im]))
+    assert req.text == "q\nThink in English." and req.images[0] is im
+    assert file_source(im) is not None and encode_image(im).transport == "file"
 
 
 def test_a_path_travels_as_its_bytes_without_being_decoded_here(tmp_path):
