@@ -12,10 +12,12 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 import pluggy
 
 from gui_interventions import hookspecs
-from gui_metrics.plugin_errors import describe
 from gui_interventions.payloads import ForwardContext, RequestContext, ResponseContext
 from gui_interventions.sent_images import SentImageLog
 from gui_interventions.sent_images import default_folder as sent_images_folder
+from gui_metrics.plugin_dists import ep_dist_name as _dist_name
+from gui_metrics.plugin_dists import is_own as _is_own
+from gui_metrics.plugin_errors import describe
 from gui_models.image_files import clear_file_source
 
 GROUP = "gui_interventions"
@@ -26,18 +28,6 @@ def _is_builtin_plugin(plugin: Any) -> bool:
     """Whether a registered plugin object is one of ours (its class or module lives in this package)."""
     module = plugin.__name__ if inspect.ismodule(plugin) else type(plugin).__module__
     return (module or "").startswith(BUILTIN_MODULE)
-
-
-def _dist_name(ep) -> str:
-    dist = getattr(ep, "dist", None)
-    return (dist.metadata["Name"] if dist is not None else None) or "?"
-
-
-OWN_DIST = "gui-eval"  # built-in interventions win a name collision; they stay usable whatever else is installed
-
-
-def _is_own(ep) -> bool:
-    return _dist_name(ep).replace("_", "-").lower() == OWN_DIST
 
 
 def _load_all() -> tuple[dict[str, Callable[..., Any]], dict[str, str]]:

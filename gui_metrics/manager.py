@@ -18,11 +18,12 @@ from importlib.metadata import entry_points
 import pluggy
 
 from gui_metrics import hookspecs
+from gui_metrics.plugin_dists import ep_dist_name as _dist_name
+from gui_metrics.plugin_dists import is_own as _is_own
 from gui_metrics.plugin_errors import describe
 from gui_metrics.spec import MetricSpec
 
 GROUP = "gui_metrics"
-OWN_DIST = "gui-eval"  # built-in plugins win a name collision against third-party ones
 
 _LOCK = threading.Lock()
 _PM: pluggy.PluginManager | None = None
@@ -44,17 +45,8 @@ class PluginFailure:
         return f"gui_metrics plugin {self.plugin!r} ({self.source}) left out: {self.error}"
 
 
-def _dist_name(ep) -> str:
-    dist = getattr(ep, "dist", None)
-    return (dist.metadata["Name"] if dist is not None else None) or "?"
-
-
 def _source(ep) -> str:
     return f"{_dist_name(ep)}: {ep.value}"
-
-
-def _is_own(ep) -> bool:
-    return _dist_name(ep).replace("_", "-").lower() == OWN_DIST
 
 
 def _fail(plugin: str, source: str, error: str) -> None:

@@ -16,17 +16,10 @@ from importlib.metadata import Distribution, entry_points
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-OWN_DIST = "gui-eval"
+from gui_metrics.plugin_dists import dist_name, is_own
+
 GROUPS = {"task": "gui_eval.tasks", "metric": "gui_metrics", "intervention": "gui_interventions"}
 _SKIP_NAMES = frozenset({"RECORD", "INSTALLER", "REQUESTED", "direct_url.json"})  # written by the installer, not the author
-
-
-def _dist_name(dist: Distribution | None) -> str:
-    return (dist.metadata["Name"] if dist is not None else None) or "?"
-
-
-def _is_own(dist: Distribution | None) -> bool:
-    return _dist_name(dist).replace("_", "-").lower() == OWN_DIST
 
 
 def _skip(rel: str) -> bool:
@@ -85,7 +78,7 @@ def files_sha256(dist: Distribution) -> str:
 
 def record(kind: str, entry_point: str, dist: Distribution | None) -> dict[str, Any]:
     """One plugin's provenance: kind, entry-point name, distribution, version, files_sha256."""
-    return {"kind": kind, "entry_point": entry_point, "distribution": _dist_name(dist),
+    return {"kind": kind, "entry_point": entry_point, "distribution": dist_name(dist),
             "version": dist.version if dist is not None else None,
             "files_sha256": files_sha256(dist) if dist is not None else None}
 
@@ -93,7 +86,7 @@ def record(kind: str, entry_point: str, dist: Distribution | None) -> dict[str, 
 def _third_party(group: str, names: Iterable[str] | None = None) -> list[tuple[str, Distribution | None]]:
     wanted = None if names is None else set(names)
     return [(ep.name, getattr(ep, "dist", None)) for ep in sorted(entry_points(group=group), key=lambda e: e.name)
-            if not _is_own(getattr(ep, "dist", None)) and (wanted is None or ep.name in wanted)]
+            if not is_own(ep) and (wanted is None or ep.name in wanted)]
 
 
 def task_plugins(yaml_path: str | None) -> list[dict[str, Any]]:
@@ -116,7 +109,7 @@ def task_plugins(yaml_path: str | None) -> list[dict[str, Any]]:
 
 def intervention_plugins(names: Sequence[str]) -> list[dict[str, Any]]:
     """The third-party intervention plugins among the selected ``names`` (built-in ones win a name: not listed)."""
-    own = {ep.name for ep in entry_points(group=GROUPS["intervention"]) if _is_own(getattr(ep, "dist", None))}
+    own = {ep.name for ep in entry_points(group=GROUPS["intervention"]) if is_own(ep)}
     return [record("intervention", n, d) for n, d in _third_party(GROUPS["intervention"], [x for x in names if x not in own])]
 
 

@@ -16,7 +16,6 @@ resolution the file shown has.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
 import shutil
@@ -25,9 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from gui_models.pixels import (
-    pixels_sha256,  # one pixel hash: documents, sent images and the viewer alike
-)
+from gui_models.pixels import pixels_sha256  # one pixel hash: documents, sent images and the viewer alike
+from gui_tasks.rescore import file_sha256  # one file hash, cached by path, size and modification time
 
 IMAGE_MODES = ("thumbs", "copy", "links")
 THUMB_PX = 600  # long side of a thumbnail, shown one pixel per pixel (viewer.css img.thumb); 1080x2400 JPEGs decode at 1/4
@@ -58,14 +56,6 @@ def image_size(path: Path) -> tuple[int, int] | None:
             return im.size
     except OSError:
         return None
-
-
-def file_sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def document_image_pixels(value: Any, folder: Path | None) -> tuple[Any | None, Path | None, str]:

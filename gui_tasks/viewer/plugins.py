@@ -12,17 +12,13 @@ from typing import Any, Iterable, Sequence
 
 import pluggy
 
+from gui_metrics.plugin_dists import ep_dist_name
 from gui_tasks.viewer import hookspecs
 from gui_tasks.viewer.overlays import SHAPES, Shape
 from gui_tasks.viewer.payloads import RunView, SampleView, Section
 
 PROJECT = GROUP = "gui_viewer"
 hookimpl = pluggy.HookimplMarker(PROJECT)
-
-
-def _dist_name(ep: Any) -> str:
-    dist = getattr(ep, "dist", None)
-    return (dist.metadata["Name"] if dist is not None else None) or "?"
 
 
 def _check_shapes(value: Any) -> list[Shape]:
@@ -63,7 +59,7 @@ class ViewerPlugins:
                 except KeyboardInterrupt:
                     raise
                 except BaseException as exc:  # SystemExit at import too: one plugin never ends the build
-                    self.notes.append(f"viewer plugin {ep.name!r} ({_dist_name(ep)}: {ep.value}) left out: "
+                    self.notes.append(f"viewer plugin {ep.name!r} ({ep_dist_name(ep)}: {ep.value}) left out: "
                                       f"failed to load: {type(exc).__name__}: {exc}")
         for name, obj in [*found, *extra]:
             try:

@@ -1,0 +1,22 @@
+"""Which distribution an entry point comes from, and whether it is ours: every plugin loader's precedence rule."""
+
+from __future__ import annotations
+
+from typing import Any
+
+OWN_DIST = "gui-eval"  # built-in plugins win a name collision against third-party ones
+
+
+def dist_name(dist: Any) -> str:
+    """The distribution's name as its metadata gives it ("?" for None or a nameless one)."""
+    return (dist.metadata["Name"] if dist is not None else None) or "?"
+
+
+def ep_dist_name(ep: Any) -> str:
+    """The name of the distribution an entry point was installed by."""
+    return dist_name(getattr(ep, "dist", None))
+
+
+def is_own(ep: Any) -> bool:
+    """Whether an entry point is one of gui-eval's own (a built-in)."""
+    return ep_dist_name(ep).replace("_", "-").lower() == OWN_DIST
