@@ -64,6 +64,7 @@ from lmms_eval.api.model import lmms
 from tqdm import tqdm
 
 from gui_interventions import RequestContext, build_run
+from gui_models.cores import usable_cores
 from gui_models.generation_core import Generated, cut_at_stops, parse_request, record_sent_prompt, respond, run_multi_round
 from gui_models.logit_capture import Capture, Step, capture_mode, digit_groups
 from gui_models.model_args import check_gui_openai_args
@@ -334,7 +335,7 @@ class GuiOpenAI(lmms):
         self.png_level = int(png_level)
         if not 0 <= self.png_level <= 9:
             raise ValueError(f"{OWNER}: png_level={png_level} must be 0-9 (zlib levels; every level is lossless)")
-        self.workers = _cores()
+        self.workers = usable_cores()
         self.prefetch = self.workers if prefetch is None else int(prefetch)
         if self.prefetch < 0:
             raise ValueError(f"{OWNER}: prefetch={prefetch} must be >= 0")
@@ -648,14 +649,6 @@ class GuiOpenAI(lmms):
                   "finish_reason": choice.get("finish_reason") if isinstance(choice.get("finish_reason"), str) else None,
                   **text_notes}
         return Generated(text, capture, self.frame.model_sizes(sent), extras)
-
-
-def _cores() -> int:
-    """The CPU cores this process may run on (the size of the encoder pool)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
 
 
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from gui_models.cores import usable_cores
 from gui_models.pixels import pixels_sha256  # one pixel hash: documents, sent images and the viewer alike
 from gui_tasks.rescore import file_sha256  # one file hash, cached by path, size and modification time
 
@@ -132,7 +133,7 @@ class ImageStore:
         """Image files are made on a thread per core (Pillow releases the interpreter lock while decoding and
         encoding) while pages are written; at most a few per thread wait (bounded memory); :meth:`finish` waits."""
         if self._pool is None:
-            self._workers = os.cpu_count() or 2
+            self._workers = usable_cores()
             self._pool = ThreadPoolExecutor(max_workers=self._workers, thread_name_prefix="gui-eval-images")
         self._jobs.append((name, self._pool.submit(fn, *args)))
         waiting = [job for _, job in self._jobs[-8 * self._workers:] if not job.done()]
