@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import functools
 import json
 import os
 import random
@@ -36,7 +37,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT)]
@@ -85,13 +86,28 @@ def _link(src: Path, dst: Path) -> None:
         shutil.copyfile(src, dst)
 
 
-def build_mpr_en(root: Path) -> Path:
-    """MPR-GUI-Bench English in the release layout (see module docstring); returns the data folder."""
-    done = root / "BUILT"
-    if done.is_file():
+def _built_once(build: Callable[[Path, Path], None]) -> Callable[[Path], Path]:
+    """``build(root, pool)`` run once per data folder (a ``BUILT`` marker skips it later); ``pool`` holds the distinct
+    screenshots the rows link to and is removed afterwards. The wrapped builder returns the data folder."""
+
+    @functools.wraps(build)
+    def once(root: Path) -> Path:
+        done = root / "BUILT"
+        if done.is_file():
+            return root
+        pool = root / "_pool"
+        pool.mkdir(parents=True, exist_ok=True)
+        build(root, pool)
+        shutil.rmtree(pool)
+        done.write_text("ok\n")
         return root
-    pool = root / "_pool"
-    pool.mkdir(parents=True, exist_ok=True)
+
+    return once
+
+
+@_built_once
+def build_mpr_en(root: Path, pool: Path) -> None:
+    """MPR-GUI-Bench English in the release layout (see module docstring)."""
     shots = []
     for i in range(DISTINCT):
         p = pool / f"phone_{i}.jpg"
@@ -121,18 +137,11 @@ def build_mpr_en(root: Path) -> Path:
             question = f"What did the user do in episode {e}?\nOptions:\n" + "\n".join(f"{c}: {o}" for c, o in zip("ABCD", opts))
             rows.append({"question": question, "answer": "A", "image_folder_path": "../" + folder})
         (qas / f"{stem}_en.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    shutil.rmtree(pool)
-    done.write_text("ok\n")
-    return root
 
 
-def build_screenspot_pro(root: Path) -> Path:
-    """ScreenSpot-Pro in its published layout (see module docstring); returns the data folder."""
-    done = root / "BUILT"
-    if done.is_file():
-        return root
-    pool = root / "_pool"
-    pool.mkdir(parents=True, exist_ok=True)
+@_built_once
+def build_screenspot_pro(root: Path, pool: Path) -> None:
+    """ScreenSpot-Pro in its published layout (see module docstring)."""
     shots = {size: [] for size in PRO_SIZES}
     for size in PRO_SIZES:
         for i in range(DISTINCT // 2):
@@ -157,9 +166,6 @@ def build_screenspot_pro(root: Path) -> Path:
     ann.mkdir(exist_ok=True)
     for name, rows in per_app.items():
         (ann / f"{name}.json").write_text(json.dumps(rows, indent=1), encoding="utf-8")
-    shutil.rmtree(pool)
-    done.write_text("ok\n")
-    return root
 
 
 BENCHMARKS = {  # name -> (builder, task, data variable, screenshots of each size for the floor)
