@@ -42,6 +42,7 @@ MAX_BYTES = 1 << 30  # a submission file larger than this is refused before it i
 MAX_VALUES = 5_000_000
 MAX_DEPTH = 64  # JSON nesting; the schema needs 6 levels, task metadata and responses a few more
 SCHEMA_FILE = Path(__file__).with_name("submission.schema.json")
+SUBMISSIONS_PAGE = "docs/submissions.md"
 REQUIRED_METADATA = ("prompt_protocol", "parser_protocol")
 MPR_DIMENSIONS = ("AU", "AP", "WF", "WI", "AEL", "REL", "RI", "SI")
 MPR_LANGS = ("en", "zh", "fr", "ru", "ja", "th")
@@ -122,8 +123,15 @@ def protocol_label(prompt_protocol: str, interventions: Sequence[str], model_arg
 
 
 def _undefined_ok(metric: str, value: Any) -> bool:
-    """A metric that may be undefined (:data:`UNDEFINED_WHEN_EMPTY`), here NaN or null."""
-    return metric in UNDEFINED_WHEN_EMPTY and (value is None or (isinstance(value, float) and math.isnan(value)))
+    """An undefined metric (NaN or null): an empty denominator, recorded as null with :func:`undefined_reason`."""
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def undefined_reason(metric: str) -> str:
+    """Why ``metric`` is undefined (NaN) in a run: its denominator is empty."""
+    if metric in UNDEFINED_WHEN_EMPTY:
+        return "undefined: no response (or no gold answer) is 'unknown', so the ratio has an empty denominator"
+    return "undefined: no sample falls in this metric's denominator (e.g. a dimension or action type without samples)"
 
 
 def _required_metrics(meta: dict[str, Any], metric_list: Sequence[Any] = ()) -> list[str]:
@@ -136,11 +144,13 @@ def _norm(obj: Any) -> Any:
     return json.loads(canonical_json(obj))
 
 
-def _rescore(name: str, metadata: dict[str, Any], samples: list[dict[str, Any]], loader: Loader) -> dict[str, Any]:
+def _rescore(name: str, metadata: dict[str, Any], samples: list[dict[str, Any]], loader: Loader,
+             partial: bool = False) -> dict[str, Any]:
     """Re-score ``samples`` ({doc_id, target, response}) against the installed task ``name``.
 
     Returns doc hashes, scores hashes and metrics; refuses (SubmissionError) every mismatch with
     the installed task: metadata (version, protocols), document count, doc ids, targets, coverage.
+    A ``partial`` submission (``--limit``) covers the first documents 0..n-1 of the task, not all of them.
     """
     try:
         task = loader(name)
@@ -152,12 +162,15 @@ def _rescore(name: str, metadata: dict[str, Any], samples: list[dict[str, Any]],
         raise SubmissionError(f"task {name}: metadata differs from the installed task in {diff} "
                               f"(another task version, protocol or data set?)")
     docs = task_docs(task)
+    n_documents = len(docs)
     if metadata.get("benchmark") == "mpr_gui":
         missing = [d for d in MPR_DIMENSIONS if not any(doc.get("dimension") == d for doc in docs)]
         if missing:
             raise SubmissionError(f"task {name}: the data have no documents of dimension(s) {missing}; "
                                   "a submission needs all eight")
     ids = [s["doc_id"] for s in samples]
+    if partial and 0 < len(samples) <= len(docs):
+        docs = docs[: len(samples)]  # --limit n runs documents 0..n-1 (lmms-eval's offset 0)
     if len(samples) != len(docs):
         raise SubmissionError(f"task {name}: the installed task has {len(docs)} documents, the run has {len(samples)} "
                               f"samples (--limit, a cut data cache or dropped samples?)")
@@ -186,7 +199,7 @@ def _rescore(name: str, metadata: dict[str, Any], samples: list[dict[str, Any]],
         per_sample.append(values)
     metrics = aggregate(task, per_sample)
     return {"doc_hashes": hashes, "scores": scores, "metrics": metrics, "docs_sha256": _sha([hashes[i] for i in range(len(docs))]),
-            "metric_list": task.config.metric_list or []}
+            "metric_list": task.config.metric_list or [], "n_documents": n_documents}
 
 
 def _same(a: float, b: float) -> bool:
@@ -204,9 +217,10 @@ def _check_metrics(where: str, reported: dict[str, Any], again: dict[str, float]
         raise SubmissionError(f"{where}: metric(s) missing from the results: {absent}")
     for metric, value in again.items():
         if _undefined_ok(metric, value) and _undefined_ok(metric, reported[metric]):
-            continue  # undefined in both (no "unknown" answered): recorded as null
+            continue  # undefined in both (an empty denominator): recorded as null with its reason
         if not is_finite(value):
-            raise SubmissionError(f"{where}: {metric} is not finite after re-scoring (a dimension without samples?)")
+            raise SubmissionError(f"{where}: {metric} is {reported[metric]} in the file but {value} when the responses "
+                                  "are re-scored")
         if not is_finite(reported[metric]) or not _same(float(reported[metric]), value):
             raise SubmissionError(f"{where}: {metric} is {reported[metric]} in the file but {value} when the responses are "
                                   "re-scored")
@@ -221,20 +235,24 @@ def _check_no_skipped_rows(where: str, meta: dict[str, Any]) -> None:
 
 
 def _json_metrics(metrics: dict[str, float]) -> dict[str, float | None]:
-    """Metrics as a submission records them: sorted, undefined ones (NaN, :data:`UNDEFINED_WHEN_EMPTY`) as null."""
+    """Metrics as a submission records them: sorted, undefined ones (NaN) as null (their reasons: ``undefined``)."""
     return {m: (None if _undefined_ok(m, v) else v) for m, v in sorted(metrics.items())}
 
 
-def _task_entry(run: RunResults, res: TaskResult, interventions: list[str], loader: Loader) -> dict[str, Any]:
+
+def _task_entry(run: RunResults, res: TaskResult, interventions: list[str], loader: Loader,
+                partial: bool = False) -> dict[str, Any]:
     where = f"{run.path.name}, task {res.task}"
     n = res.n_samples or {}
-    if not isinstance(n.get("effective"), int) or n.get("effective") != n.get("original"):
+    if not isinstance(n.get("effective"), int) or (n.get("effective") != n.get("original") and not partial):
         raise SubmissionError(f"{where}: ran on {n.get('effective')} of {n.get('original')} documents (--limit?); "
-                              "submissions need full runs")
+                              f"a full submission needs every document: run without --limit, or submit it marked as "
+                              f"partial with --partial ({SUBMISSIONS_PAGE})")
     _check_no_skipped_rows(where, res.metadata)
     missing_meta = [k for k in REQUIRED_METADATA if not res.metadata.get(k)]
     if missing_meta:
-        raise SubmissionError(f"{where}: task metadata lacks {missing_meta}; only protocol-tagged tasks can be submitted")
+        raise SubmissionError(f"{where}: task metadata lacks {missing_meta}; only protocol-tagged tasks can be submitted "
+                              f"(the table in {SUBMISSIONS_PAGE} lists them)")
     dims = res.metadata.get("dimensions")
     if res.metadata.get("benchmark") == "mpr_gui" and dims and list(dims) != list(MPR_DIMENSIONS):
         raise SubmissionError(f"{where}: a per-dimension task; submit the whole-language task (all eight dimensions)")
@@ -248,7 +266,7 @@ def _task_entry(run: RunResults, res: TaskResult, interventions: list[str], load
         raise SubmissionError(f"{where}: a sample has no integer doc_id")
     logged = [{"doc_id": s["doc_id"], "target": str(s.get("target")), "response": s.get("filtered_resps")} for s in samples]
     try:
-        again = _rescore(res.task, res.metadata, logged, loader)
+        again = _rescore(res.task, res.metadata, logged, loader, partial=partial)
         _check_metrics(where, res.metrics, again["metrics"], _required_metrics(res.metadata, again["metric_list"]))
     except SubmissionError as exc:
         raise SubmissionError(f"{run.path.name}: {exc}") from exc
@@ -265,29 +283,87 @@ def _task_entry(run: RunResults, res: TaskResult, interventions: list[str], load
         "protocol": protocol_label(res.metadata["prompt_protocol"], interventions, run.model_args),
         "metadata": _norm(res.metadata),
         "metrics": _json_metrics(again["metrics"]),
+        **_undefined_entry(again["metrics"]),
         "higher_is_better": {m: res.higher_is_better.get(m) for m in sorted(again["metrics"])},
         "n_samples": len(entries),
+        **({"n_documents": again["n_documents"]} if partial else {}),
         "docs_sha256": again["docs_sha256"],
         "samples": entries,
     }
 
 
-def _check_complete(tasks: Sequence[dict[str, Any]]) -> None:
-    """MPR-GUI results are ranked per language set: every (source, protocol) family needs all six languages."""
-    families: dict[tuple[str, str], set[str]] = {}
+def _undefined_entry(metrics: dict[str, float]) -> dict[str, Any]:
+    """``{"undefined": {metric: reason}}`` for every undefined (NaN) metric, else nothing."""
+    undefined = {m: undefined_reason(m) for m, v in sorted(metrics.items()) if _undefined_ok(m, v)}
+    return {"undefined": undefined} if undefined else {}
+
+
+def _stem(task: str, suffix: str) -> str:
+    return task[: -len(suffix) - 1] if suffix and task.endswith("_" + suffix) else task
+
+
+def completeness_gaps(tasks: Sequence[dict[str, Any]]) -> list[str]:
+    """What a complete submission lacks (the rules per benchmark, docs/submissions.md), each saying what to add.
+
+    MPR-GUI is ranked per language set: every (source, protocol) family needs all six whole-language tasks. GUI Knowledge
+    Bench is ranked per set of sub-tasks: every task set (``<set>_<sub-task>``) needs all its sub-tasks. Every other
+    benchmark's task is complete on its own (all its documents, checked per task).
+    """
+    from gui_metrics.knowledge import KNOWLEDGE_TYPES, SUBTASKS
+
+    mpr: dict[tuple[str, str, str], set[str]] = {}
+    gkb: dict[tuple[str, str, str], set[str]] = {}
     for t in tasks:
         meta = t.get("metadata") or {}
         if meta.get("benchmark") == "mpr_gui":
-            families.setdefault((str(meta.get("source")), t["protocol"]), set()).add(str(meta.get("lang")))
-    for (source, protocol), langs in sorted(families.items()):
+            lang = str(meta.get("lang"))
+            mpr.setdefault((str(meta.get("source")), t["protocol"], _stem(t["task"], lang)), set()).add(lang)
+        elif meta.get("benchmark") == "gui_knowledge" and len(meta.get("subtasks") or []) == 1:
+            sub = str(meta["subtasks"][0])
+            gkb.setdefault((str(meta.get("variant")), t["protocol"], _stem(t["task"], sub)), set()).add(sub)
+    gaps = []
+    for (source, protocol, stem), langs in sorted(mpr.items()):
         missing = [lang for lang in MPR_LANGS if lang not in langs]
         if missing:
-            raise SubmissionError(f"MPR-GUI {source} tasks under protocol {protocol}: language(s) {missing} missing; "
-                                  "a submission needs all six")
+            gaps.append(f"MPR-GUI {source} tasks under protocol {protocol}: language(s) {missing} missing; a submission "
+                        f"needs all six: add --tasks {','.join(f'{stem}_{lang}' for lang in missing)} (or run the group {stem})")
+    for (variant, protocol, stem), subs in sorted(gkb.items()):
+        wanted = KNOWLEDGE_TYPES["interface_perception"] if variant in ("plain", "official_tip") else SUBTASKS
+        missing = [sub for sub in wanted if sub not in subs]
+        if missing:
+            gaps.append(f"GUI Knowledge Bench {stem}_* under protocol {protocol}: sub-task(s) {missing} missing; a "
+                        f"submission needs all {len(wanted)}: add --tasks {','.join(f'{stem}_{sub}' for sub in missing)}")
+    return gaps
 
 
-def build_submission(run_dir: str | Path, *, loader: Loader = load_task) -> dict[str, Any]:
-    """The submission for every results file under ``run_dir`` (one model with one set of args), re-scored."""
+def _check_complete(tasks: Sequence[dict[str, Any]], partial: Any = None) -> None:
+    """A full submission holds complete benchmark sets (:func:`completeness_gaps`); a partial one says what it lacks."""
+    gaps = completeness_gaps(tasks)
+    if partial is not None:
+        recorded = list(partial.get("incomplete") or []) if isinstance(partial, dict) else []
+        if recorded != gaps:
+            raise SubmissionError(f"the partial submission records {recorded or 'no gaps'} as missing, the tasks lack {gaps or 'nothing'}")
+        return
+    if gaps:
+        raise SubmissionError("; ".join(gaps) + f" (or submit it marked as partial with --partial: {SUBMISSIONS_PAGE})")
+
+
+def generation_of(run: RunResults) -> dict[str, Any]:
+    """What a run's generation depended on besides the model args: ``--gen_kwargs`` (as lmms-eval parses the string) and
+    the four seeds (random, numpy, torch, fewshot); ``gui-eval verify`` re-applies both."""
+    config = run.config or {}
+    cli = config.get("resolved_cli_args") or {}
+    text = cli.get("gen_kwargs") if isinstance(cli, dict) else None
+    if not isinstance(text, str):
+        kwargs = config.get("gen_kwargs") or {}
+        text = ",".join(f"{k}={v}" for k, v in kwargs.items()) if isinstance(kwargs, dict) else str(kwargs)
+    seeds = [config.get(k, d) for k, d in (("random_seed", 0), ("numpy_seed", 1234), ("torch_seed", 1234), ("fewshot_seed", 1234))]
+    return {"gen_kwargs": text or "", "seeds": [int(x) if isinstance(x, (int, float)) else None for x in seeds]}
+
+
+def build_submission(run_dir: str | Path, *, loader: Loader = load_task, partial: bool = False) -> dict[str, Any]:
+    """The submission for every results file under ``run_dir`` (one model with one set of args), re-scored; ``partial``
+    accepts ``--limit`` runs and incomplete benchmark sets, marked as such in the file."""
     files = find_result_files(run_dir)
     if not files:
         raise SubmissionError(f"{run_dir}: no lmms-eval *_results.json file found")
@@ -295,9 +371,14 @@ def build_submission(run_dir: str | Path, *, loader: Loader = load_task) -> dict
     models = sorted({(r.model, r.model_args) for r in runs})
     if len(models) != 1:
         raise SubmissionError(f"{run_dir}: results from several models or model args: {models}")
+    generations = sorted({canonical_json(generation_of(r)) for r in runs})
+    if len(generations) != 1:
+        raise SubmissionError(f"{run_dir}: results made with different --gen_kwargs or seeds: {generations}; submit each "
+                              "setting on its own")
     limited = [r for r in runs if r.limit is not None]
-    if limited:
-        raise SubmissionError(f"{limited[0].path}: run with --limit {limited[0].limit}; submissions need full runs")
+    if limited and not partial:
+        raise SubmissionError(f"{limited[0].path}: run with --limit {limited[0].limit}; a full submission needs full runs: "
+                              f"run without --limit, or submit it marked as partial with --partial ({SUBMISSIONS_PAGE})")
     model, model_args = models[0]
     interventions = interventions_of(model_args)
     tasks: dict[str, dict[str, Any]] = {}
@@ -309,7 +390,7 @@ def build_submission(run_dir: str | Path, *, loader: Loader = load_task) -> dict
                 continue
             if res.task in tasks:
                 raise SubmissionError(f"{run.path}: task {res.task} appears in more than one results file")
-            tasks[res.task] = _task_entry(run, res, interventions, loader)
+            tasks[res.task] = _task_entry(run, res, interventions, loader, partial=partial)
     if not tasks:
         raise SubmissionError(f"{run_dir}: the results hold no task")
     for group, (path, subtasks) in sorted(groups.items()):
@@ -322,8 +403,13 @@ def build_submission(run_dir: str | Path, *, loader: Loader = load_task) -> dict
         "versions": {"lmms_eval": _dist_version("lmms_eval"), "lmms_eval_git": runs[0].lmms_eval_version,
                      "gui_eval": _dist_version("gui-eval"), "plugins": _plugins(tasks.values(), interventions)},
         "hashing": HASHING,
+        "generation": json.loads(generations[0]),
         "tasks": [tasks[t] for t in sorted(tasks)],
     }
+    if partial:
+        sub["partial"] = {"limit": limited[0].limit if limited else None, "incomplete": completeness_gaps(sub["tasks"])}
+    else:
+        _check_complete(sub["tasks"])
     sub["submission_sha256"] = submission_hash(sub)
     validate_submission(sub, rescore=False)  # just re-scored; the structural checks still apply
     return sub
@@ -442,8 +528,9 @@ def validate_submission(sub: Any, *, rescore: bool = True, loader: Loader = load
     if problems:
         raise SubmissionError("not a valid submission: " + "; ".join(problems[:5]))
     for t in sub["tasks"]:
-        if not all(is_finite(v) or (v is None and m in UNDEFINED_WHEN_EMPTY) for m, v in t["metrics"].items()):
-            raise SubmissionError(f"task {t['task']}: metrics not finite")
+        unexplained = [m for m, v in t["metrics"].items() if not is_finite(v) and not (v is None and (t.get("undefined") or {}).get(m))]
+        if unexplained:
+            raise SubmissionError(f"task {t['task']}: metric(s) {unexplained} not finite and without a reason in 'undefined'")
     if sub["submission_sha256"] != submission_hash(sub):
         raise SubmissionError("submission_sha256 does not match the file's content (edited file?)")
     names = [t["task"] for t in sub["tasks"]]
@@ -481,11 +568,14 @@ def validate_submission(sub: Any, *, rescore: bool = True, loader: Loader = load
                 raise SubmissionError(f"{where}: doc {s['doc_id']}: sample sha256 does not match its content (edited?)")
         if t["docs_sha256"] != _sha([s["doc_sha256"] for s in t["samples"]]):
             raise SubmissionError(f"{where}: docs_sha256 does not match the documents' hashes")
-    _check_complete(sub["tasks"])
+    _check_complete(sub["tasks"], sub.get("partial"))
     if rescore:
         _check_plugins(sub)
         for t in sub["tasks"]:
-            again = _rescore(t["task"], t["metadata"], t["samples"], loader)
+            again = _rescore(t["task"], t["metadata"], t["samples"], loader, partial="partial" in sub)
+            if "partial" in sub and t.get("n_documents") != again["n_documents"]:
+                raise SubmissionError(f"task {t['task']}: n_documents {t.get('n_documents')} but the installed task has "
+                                      f"{again['n_documents']}")
             for s in t["samples"]:
                 if s["doc_sha256"] != again["doc_hashes"][s["doc_id"]]:
                     raise SubmissionError(f"task {t['task']}: doc {s['doc_id']}: content hash differs from the installed "
@@ -513,34 +603,48 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="gui-eval submit", description="Re-scored, validated leaderboard submission from an lmms-eval run.")
     ap.add_argument("run_dir", help="the --output_path of an lmms-eval run made with --log_samples (no --limit)")
     ap.add_argument("--out", required=True, help="submission JSON file to write")
+    ap.add_argument("--partial", action="store_true", help="accept a --limit run or an incomplete benchmark set: the file "
+                                                           "is marked partial (validate and verify say so; leaderboards may refuse it)")
     args = ap.parse_args(argv)
     _quiet_lmms_eval()
     try:
-        sub = build_submission(args.run_dir)
+        sub = build_submission(args.run_dir, partial=args.partial)
     except ValueError as exc:  # SubmissionError and DataError (unreadable files)
         print(f"gui-eval submit: refused: {exc}", file=sys.stderr)
         return 1
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(sub, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
-    print(f"wrote {out}: {len(sub['tasks'])} task(s), submission sha256 {sub['submission_sha256'][:16]}...")
+    print(f"wrote {out}: {len(sub['tasks'])} task(s), submission sha256 {sub['submission_sha256'][:16]}..."
+          + (f" ({partial_note(sub)})" if "partial" in sub else ""))
     return 0
+
+
+def partial_note(sub: dict[str, Any]) -> str:
+    """One line saying that (and why) a submission is partial."""
+    p = sub.get("partial") or {}
+    why = ([f"--limit {p['limit']:g}"] if isinstance(p.get("limit"), (int, float)) else []) + list(p.get("incomplete") or [])
+    return "PARTIAL submission: " + ("; ".join(why) if why else "marked partial") + "; leaderboards may refuse it"
 
 
 def validate_main(argv: Sequence[str] | None = None) -> int:
     """``gui-eval validate FILE.json``: every check of a submission, responses re-scored."""
     ap = argparse.ArgumentParser(prog="gui-eval validate", description="Re-check a leaderboard submission (re-scores every response).")
     ap.add_argument("file")
+    ap.add_argument("--full", action="store_true", help="refuse a partial submission (what a leaderboard ranks)")
     args = ap.parse_args(argv)
     _quiet_lmms_eval()
     try:
         sub = load_submission(args.file)
         validate_submission(sub)
+        if args.full and "partial" in sub:
+            raise SubmissionError(f"{partial_note(sub)}; --full needs a full submission")
     except ValueError as exc:  # SubmissionError (malformed files included), DataError of the installed tasks
         print(f"gui-eval validate: {args.file}: refused: {exc}", file=sys.stderr)
         return 1
     n = sum(t["n_samples"] for t in sub["tasks"])
-    print(f"{args.file}: valid ({len(sub['tasks'])} task(s), {n} responses re-scored, sha256 {sub['submission_sha256'][:16]}...)")
+    print(f"{args.file}: valid ({len(sub['tasks'])} task(s), {n} responses re-scored, sha256 {sub['submission_sha256'][:16]}...)"
+          + (f"; {partial_note(sub)}" if "partial" in sub else ""))
     return 0
 
 

@@ -34,7 +34,7 @@ from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
-from gui_tasks.leaderboard import SubmissionError, _quiet_lmms_eval, load_submission, validate_submission
+from gui_tasks.leaderboard import SubmissionError, _quiet_lmms_eval, load_submission, partial_note, validate_submission
 
 DEFAULT_DOCS = 20
 DEFAULT_THRESHOLD = 1.0  # every chosen document must reproduce unless the verifier allows less
@@ -219,8 +219,22 @@ def _kept_loaded(lm: Any) -> Iterator[None]:
         lm.clean()
 
 
-def rerun(lm: Any, backend: str, picks: Sequence[tuple[str, int]]) -> dict[tuple[str, int], Any]:
-    """The response lmms-eval logs for each (task, doc id), from ``lm``, one ``simple_evaluate`` per document."""
+def _generation_kwargs(generation: dict[str, Any] | None) -> dict[str, Any]:
+    """``simple_evaluate`` arguments re-applying a submission's recorded ``--gen_kwargs`` and seeds (lmms-eval's defaults
+    for a file that records none)."""
+    gen = generation or {}
+    seeds = list(gen.get("seeds") or [None] * 4) + [None] * 4
+    out: dict[str, Any] = {"gen_kwargs": gen.get("gen_kwargs") or None}
+    for key, value in zip(("random_seed", "numpy_random_seed", "torch_random_seed", "fewshot_random_seed"), seeds):
+        if isinstance(value, int):
+            out[key] = value
+    return out
+
+
+def rerun(lm: Any, backend: str, picks: Sequence[tuple[str, int]],
+          generation: dict[str, Any] | None = None) -> dict[tuple[str, int], Any]:
+    """The response lmms-eval logs for each (task, doc id), from ``lm``, one ``simple_evaluate`` per document, with the
+    submission's recorded ``generation`` (``--gen_kwargs``, seeds) applied."""
     from lmms_eval.evaluator import simple_evaluate
 
     from gui_tasks.rescore import _task_manager
@@ -230,7 +244,8 @@ def rerun(lm: Any, backend: str, picks: Sequence[tuple[str, int]]) -> dict[tuple
         for task, doc_id in picks:
             with _cli_defaults(backend, task) as cli_args:
                 results = simple_evaluate(model=lm, tasks=[task], limit=1, offset=doc_id, log_samples=True,
-                                          task_manager=_task_manager(), cli_args=cli_args, verbosity="ERROR")
+                                          task_manager=_task_manager(), cli_args=cli_args, verbosity="ERROR",
+                                          **_generation_kwargs(generation))
             samples = ((results or {}).get("samples") or {}).get(task) or []
             if len(samples) != 1 or samples[0].get("doc_id") != doc_id:
                 raise SubmissionError(f"task {task}: lmms-eval ran {[s.get('doc_id') for s in samples]}, not doc {doc_id}")
@@ -267,9 +282,45 @@ def verify(sub: dict[str, Any], checkpoint: str | None = None, *, docs: int = DE
             if not any(same_checkpoint(name, str(checkpoint)) for name in loaded):
                 raise SubmissionError(f"backend {model['backend']!r} did not load {checkpoint} (transformers loaded "
                                       f"{loaded or 'nothing'}); its responses would not come from that checkpoint")
-        again = rerun(lm, model["backend"], picks)
+        again = rerun(lm, model["backend"], picks, sub.get("generation"))
     logged = {(t["task"], s["doc_id"]): s["response"] for t in sub["tasks"] for s in t["samples"]}
     return [DocVerdict(task, doc_id, logged[(task, doc_id)], again[(task, doc_id)]) for task, doc_id in picks]
+
+
+def _escaped(text: str, n: int = 40) -> str:
+    """``text`` with every non-printable or non-ASCII character escaped (``\\n``, ``\\u200b``), cut to ``n`` characters."""
+    out = text.encode("unicode_escape").decode("ascii").replace('"', '\\"')
+    return '"' + (out if len(out) <= n else out[: n - 3] + "...") + '"'
+
+
+def first_difference(logged: Any, again: Any) -> str:
+    """Where two responses part: the character position, the word it falls in (whitespace-separated, from 0) and the
+    text from there on of each, escaped (two prefixes that look alike show their bytes)."""
+    if not (isinstance(logged, str) and isinstance(again, str)):
+        return f"logged {_escaped(repr(logged))}, now {_escaped(repr(again))}"
+    pos = next((i for i, (a, b) in enumerate(zip(logged, again)) if a != b), min(len(logged), len(again)))
+    before = logged[:pos]
+    word = len(before.split()) - (1 if before and not before[-1].isspace() else 0)
+    return (f"first difference at character {pos} (word {max(word, 0)}), after {_escaped(before[-12:], 20)}: "
+            f"logged {_escaped(logged[pos:])} ({len(logged)} chars), now {_escaped(again[pos:])} ({len(again)} chars)")
+
+
+def setting_differences(sub: dict[str, Any]) -> list[str]:
+    """Recorded settings the re-run could not re-apply: package versions installed here that differ from the file's
+    (a different library can change a near-tie token), and a file that records no generation settings."""
+    from gui_tasks.leaderboard import _dist_version
+
+    out = []
+    if "generation" not in sub:
+        out.append("the file records no --gen_kwargs or seeds (older schema): the re-run used the task defaults")
+    names = {"lmms_eval": "lmms_eval", "gui_eval": "gui-eval"}
+    for key, recorded in sorted((sub.get("versions") or {}).items()):
+        if not isinstance(recorded, str) or key == "lmms_eval_git":
+            continue
+        installed = _dist_version(names.get(key, key))
+        if installed is not None and installed != recorded:
+            out.append(f"{key} {recorded} in the file, {installed} here")
+    return out
 
 
 def _short(value: Any, n: int = 60) -> str:
@@ -304,18 +355,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"seed {seed} (repeat this draw with --seed {seed})")
     _quiet_lmms_eval()
     try:
-        verdicts = verify(load_submission(args.file), args.checkpoint, docs=args.docs, seed=seed, device=args.device,
+        sub = load_submission(args.file)
+        verdicts = verify(sub, args.checkpoint, docs=args.docs, seed=seed, device=args.device,
                           server=args.server, served_model=args.served_model, api_key_env=args.api_key_env)
     except (ValueError, RuntimeError) as exc:  # SubmissionError, a backend refusing its args, DataError, ServerError
         print(f"gui-eval verify: {args.file}: refused: {exc}", file=sys.stderr)
         return 1
+    gen = sub.get("generation") or {}
+    print(f"re-applied: model args {sub['model']['args']!r}, --gen_kwargs {gen.get('gen_kwargs') or '(task defaults)'!r}, "
+          f"seeds {gen.get('seeds') or '(lmms-eval defaults)'}, interventions {sub['model']['interventions'] or 'none'}")
     for v in verdicts:
-        mark = "reproduced" if v.reproduced else f"DIFFERS: logged {_short(v.logged)}, now {_short(v.again)}"
+        mark = "reproduced" if v.reproduced else f"DIFFERS: {first_difference(v.logged, v.again)}"
         print(f"{v.task} doc {v.doc_id}: {mark}")
     ok = sum(v.reproduced for v in verdicts)
     rate = ok / len(verdicts) if verdicts else 0.0
     verdict = "verified" if verdicts and rate >= args.threshold else "NOT verified"
-    print(f"{args.file}: {ok}/{len(verdicts)} responses reproduced ({rate:.0%}; threshold {args.threshold:.0%}): {verdict}")
+    if ok < len(verdicts):
+        diffs = setting_differences(sub)
+        print("settings that differ from the run's: " + ("; ".join(diffs) if diffs else
+              "none recorded (same gen_kwargs, seeds, model args, interventions and package versions): another device, "
+              "dtype or batch size can change a near-tie token"))
+    print(f"{args.file}: {ok}/{len(verdicts)} responses reproduced ({rate:.0%}; threshold {args.threshold:.0%}): {verdict}"
+          + (f" ({partial_note(sub)})" if "partial" in sub else ""))
     return 0 if verdict == "verified" else 2
 
 

@@ -150,9 +150,11 @@ aggregate_metric_list:
 metadata:
   version: "{version}"
 """
-# Synthetic default set: seed and questions per sub-task. The paper does not give a token budget;
-# 1024 leaves room for the "think step by step" thought before the JSON answer (appendix A.3).
-GKB_SYNTH_SEED, GKB_SYNTH_PER_SUBTASK, GKB_MAX_NEW_TOKENS = 0, 8, 1024
+# Synthetic default set: seed and questions per sub-task. The paper gives no token budget; the official runner's
+# README runs with max_tokens 1024 (Kendrick-Stein/GUI_Knowledge_Bench_Official_Repo README.md, commit 378add4; its
+# per-model example configs say 2048): the official tasks keep 1024 for the "think step by step" thought before the
+# JSON answer (appendix A.3). The synthetic questions need a short thought: 256 tokens (a cut answer is a format error).
+GKB_SYNTH_SEED, GKB_SYNTH_PER_SUBTASK, GKB_MAX_NEW_TOKENS, GKB_SYNTH_MAX_NEW_TOKENS = 0, 8, 1024, 256
 YES_NO_SUBTASKS = ("state", "goal", "plan")  # sub-tasks with yes/no/unknown questions (seed sections 3.3, 3.5)
 
 
@@ -193,7 +195,7 @@ def render_gkb() -> dict[str, str]:
         for sub in subtasks:
             task = f"{prefix}_{sub}"
             files[f"{task}.yaml"] = GKB_TEMPLATE.format(
-                task=task, source=source, max_new_tokens=GKB_MAX_NEW_TOKENS, metrics=_gkb_metrics(sub), version=VERSION,
+                task=task, source=source, max_new_tokens=GKB_MAX_NEW_TOKENS if source == "official" else GKB_SYNTH_MAX_NEW_TOKENS, metrics=_gkb_metrics(sub), version=VERSION,
                 lang=lang, subtask=sub, variant=variant, prompt=GKB_PROMPT, parser=GKB_PARSER, extra=protocol + extra)
             groups.setdefault(group, []).append(task)
     for group, tasks in groups.items():

@@ -13,6 +13,8 @@ from gui_tasks.grounding.score import DEFAULT_TAU
 
 VERSION = "1.1"  # 1.1: inclusive point-in-box for ScreenSpot (official rule), official strictness, frame_check
 SYNTH_SEED, SYNTH_N = 0, 40
+# The answer reader (gui_models.grounding.parse_point, official strictness) of the prompt's answer family, recorded per task
+PARSER_PROTOCOL = "grounding-point-v1"
 FAMILY_PROMPTS = ("os_atlas", "ui_tars", "ui_tars_1_5", "qwen2_5_vl", "agentcpm_gui", "qwen3_vl", "qwen2_vl", "aguvis", "opencua",
                   "uground_v1", "gta1", "infigui_g1", "ui_venus", "holo1_5", "showui", "seeclick", "jedi", "se_gui", "phi_ground")
 # families whose runner changes the image before the model sees it: the doc_to_visual that does the same
@@ -56,6 +58,7 @@ metadata:
   source: {source}
   prompt: {prompt}
   prompt_protocol: {protocol}
+  parser_protocol: {parser}
   tau: {tau}
   tau_frame: relative
   pss_form: {form}
@@ -81,6 +84,7 @@ def render_all() -> dict[str, str]:
         extra = f"  coordinate_frame: {FAMILIES[fam][0]}\n" + (f"  resize_budget: {FAMILY_BUDGETS[fam]}\n" if fam in FAMILY_BUDGETS else "") + extra
         inside = inside or ("strict" if source == "synthetic" else "inclusive")  # lmms_task.DEFAULT_INSIDE_RULE
         files[f"{task}.yaml"] = TEMPLATE.format(task=task, source=source, prompt=prompt, protocol=protocol(prompt),
+                                                parser=f"{PARSER_PROTOCOL}:{fam}",
                                                 inside_rule=inside, visual=VISUALS.get(fam, "doc_to_visual"),
                                                 metrics=_metrics(types, splits), version=VERSION, benchmark=benchmark,
                                                 tau=DEFAULT_TAU, form=DEFAULT_FORM, c=PSS_C, extra=extra, max_new_tokens=max_new)

@@ -106,9 +106,11 @@ metadata:
 
 
 def _frame(fam: str) -> str:
-    """Metadata naming how the family's output is read: scroll semantics, parser reading, frame and its budget."""
+    """Metadata naming the family's protocols (its prompt; its action parser, the one SPHINX's family agents name the
+    same way) and how its output is read: scroll semantics, parser reading, frame and its budget."""
     f = family(fam)
-    text = f"  scroll_semantics: {f.scroll_semantics}\n  parser_reading: schema\n  coordinate_frame: {f.frame}\n"
+    text = f"  prompt_protocol: {f.prompt_id}\n  parser_protocol: star-families:{f.parser}\n"
+    text += f"  scroll_semantics: {f.scroll_semantics}\n  parser_reading: schema\n  coordinate_frame: {f.frame}\n"
     if f.budget:  # used only when the backend does not report the size it fed the model
         b = BUDGETS[f.budget]
         text += f"  resize_budget: {b.name}\n  min_pixels: {b.min_pixels}\n  max_pixels: {b.max_pixels}\n"
