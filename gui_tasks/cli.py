@@ -169,7 +169,7 @@ def _interventions(args: argparse.Namespace) -> int:
 def _data_check(args: argparse.Namespace) -> int:
     """``gui-eval data check BENCHMARK [DIR]``: documents per task against the published counts, every bad row."""
     from gui_tasks.data_check import CHECKERS, load_checker
-    from gui_tasks.errors import DataError
+    from gui_tasks.errors import ConfigError, DataError
 
     try:
         checker = load_checker(args.benchmark)
@@ -179,7 +179,7 @@ def _data_check(args: argparse.Namespace) -> int:
         return 2
     try:
         check = checker(Path(args.dir) if args.dir else None)
-    except DataError as exc:  # no local copy and no hub access, for instance
+    except (DataError, ConfigError) as exc:  # no local copy (an unset variable) and no hub access, for instance
         print(f"gui-eval data check: {exc}", file=sys.stderr)
         return 2
     if not args.no_images:
@@ -409,9 +409,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv and argv[0] in pass_through(parser):  # the command's own parser sees every argument, --help included
         args = parser.parse_args(argv[:1])
         args.rest = argv[1:]
+    else:
+        args = parser.parse_args(argv)
+    from gui_tasks.errors import ConfigError
+
+    try:
         return int(args.func(args) or 0)
-    args = parser.parse_args(argv)
-    return int(args.func(args) or 0)
+    except ConfigError as exc:  # a configuration mistake: one line naming the setting, no traceback
+        print(f"gui-eval {args.command}: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -81,3 +81,37 @@ def take_skipped() -> int:
     n = sum(_SKIPPED)
     _SKIPPED.clear()
     return n
+
+
+def did_you_mean(value: Any, accepted: Iterable[Any], n: int = 3) -> list[str]:
+    """The accepted values closest to ``value`` (difflib), best first; none when nothing is close."""
+    import difflib
+
+    return difflib.get_close_matches(str(value), [str(a) for a in accepted], n=n, cutoff=0.6)
+
+
+class ConfigError(ValueError):
+    """A configuration mistake (a setting given a value it does not take, a missing variable or folder), not bad data.
+
+    One line: the setting and its value, the closest accepted values ("did you mean"), the accepted values when
+    they are few, and the docs page to read. Commands print it without a traceback and exit non-zero; a task that
+    raises it does not run, and lmms-eval's log ends with it (``gui_tasks.lmms_integration``).
+    """
+
+    MAX_LISTED = 24  # accepted values listed in full up to this many; beyond, only the closest ones
+
+    def __init__(self, setting: str, value: Any = None, accepted: Iterable[Any] = (), page: str = "", *,
+                 message: str = "") -> None:
+        self.setting, self.value, self.page = setting, value, page
+        self.accepted = [str(a) for a in accepted]
+        text = message or f"{setting} {value!r} is not accepted"
+        close = did_you_mean(value, self.accepted) if value is not None else []
+        if close:
+            text += f"; did you mean {' or '.join(repr(c) for c in close)}?"
+        if self.accepted and len(self.accepted) <= self.MAX_LISTED:
+            text += f" (accepted: {', '.join(self.accepted)})"
+        elif self.accepted and not close:
+            text += f" ({len(self.accepted)} accepted values; none is close)"
+        if page:
+            text += f"; see {page}"
+        super().__init__(" ".join(text.split()))

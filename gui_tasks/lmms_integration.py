@@ -256,7 +256,7 @@ def install_data_error_report() -> None:
 
     from lmms_eval.api.task import ConfigurableTask
 
-    from gui_tasks.errors import DataError
+    from gui_tasks.errors import ConfigError, DataError
 
     init = ConfigurableTask.__init__
     if getattr(init, _MARK, False):
@@ -273,16 +273,20 @@ def install_data_error_report() -> None:
             init(self, *args, **kwargs)
             record_plugins(self)
         except Exception as exc:
+            try:  # subclasses (ConfigurableMessagesTask) pass config positionally
+                config = inspect.signature(init).bind_partial(self, *args, **kwargs).arguments.get("config") or {}
+            except TypeError:
+                config = kwargs.get("config") or {}
+            name = config.get("task") if isinstance(config, dict) else getattr(config, "task", None)
             data_error = _data_error_in(exc, DataError)
-            if data_error is not None:
-                try:  # subclasses (ConfigurableMessagesTask) pass config positionally
-                    config = inspect.signature(init).bind_partial(self, *args, **kwargs).arguments.get("config") or {}
-                except TypeError:
-                    config = kwargs.get("config") or {}
-                name = config.get("task") if isinstance(config, dict) else getattr(config, "task", None)
+            config_error = _data_error_in(exc, ConfigError)
+            if config_error is not None:
+                _failed(f"task {name or '?'} did not run: configuration error: {config_error}")
+            elif data_error is not None:
                 _DATA_ERRORS.append(f"task {name or '?'}: {data_error}")
-                if len(_DATA_ERRORS) == 1:
-                    atexit.register(_print_data_errors)
+                _failed(f"task {name or '?'} did not run: bad benchmark data: {data_error}")
+            elif not isinstance(exc, TaskConfigError):  # anything else lmms-eval would show only inside a traceback
+                _failed(f"task {name or '?'} did not run: {exc.__class__.__name__}: {' '.join(str(exc).split())[:300]}")
             raise
 
     setattr(__init__, _MARK, True)
@@ -304,9 +308,31 @@ def _data_error_in(exc, kind):
 
 def _print_data_errors() -> None:
     lines = [f"  {m}" for m in dict.fromkeys(_DATA_ERRORS)]
-    print("\ngui-eval: bad benchmark data, these tasks did not run:\n" + "\n".join(lines) +
-          "\n  (fix the copy, or opt in to skipping bad rows with GUI_EVAL_SKIP_BAD_ROWS=1; "
-          "`gui-eval data check BENCHMARK DIR` lists every bad row)", file=sys.stderr, flush=True)
+    print("\ngui-eval: bad benchmark data (fix the copy, or opt in to skipping bad rows with GUI_EVAL_SKIP_BAD_ROWS=1; "
+          "`gui-eval data check BENCHMARK DIR` lists every bad row); these tasks did not run:\n" + "\n".join(lines),
+          file=sys.stderr, flush=True)
+
+
+_FAILURES: list[str] = []  # one line per task that did not run (or name that matched no task), printed last at exit
+
+
+def _failed(line: str) -> None:
+    """Remember why a task did not run; lmms-eval catches the exception and exits 0, so the log's last lines say it."""
+    _FAILURES.append(line)
+    if len(_FAILURES) == 1:
+        import atexit
+
+        atexit.register(_print_failures)
+
+
+def _print_failures() -> None:
+    """The bad-data report, then one line per failed task: the log's last lines."""
+    if _DATA_ERRORS:
+        _print_data_errors()
+        _DATA_ERRORS.clear()
+    for line in dict.fromkeys(_FAILURES):
+        print(f"gui-eval: {line}", file=sys.stderr, flush=True)
+    _FAILURES.clear()
 
 
 class TaskConfigError(ValueError):
@@ -350,20 +376,8 @@ def check_task_metrics(task: str, metric_list) -> None:
     problems = unresolved_metrics(metric_list)
     if problems:
         message = f"task {task}: refused before any model time is spent: " + "; ".join(problems)
-        _TASK_ERRORS.append(message)
-        if len(_TASK_ERRORS) == 1:
-            import atexit
-
-            atexit.register(_print_task_errors)
+        _failed(message + " (docs/plugins.md)")
         raise TaskConfigError(message)
-
-
-_TASK_ERRORS: list[str] = []
-
-
-def _print_task_errors() -> None:
-    lines = "\n".join(f"  {m}" for m in dict.fromkeys(_TASK_ERRORS))
-    print(f"\ngui-eval: tasks refused (their metrics cannot be aggregated):\n{lines}", file=sys.stderr, flush=True)
 
 
 def install_metric_check() -> None:
@@ -377,6 +391,13 @@ def install_metric_check() -> None:
         @functools.wraps(match)
         def match_tasks(self, task_list):
             names = match(self, task_list)
+            for name in task_list:  # lmms-eval raises "Tasks not found" inside a traceback and exits 0
+                if name not in names and "*" not in name and not os.path.isfile(name):
+                    from gui_tasks.errors import ConfigError
+
+                    error = ConfigError("--tasks", name, self.all_tasks, "docs/running.md",
+                                        message=f"--tasks: {name!r} is not a task, group or tag (`lmms-eval --tasks list`)")
+                    _failed(str(error))
             for name in names:
                 entry = self.task_index.get(name) or {}
                 if entry.get("type") not in ("task", "python_task"):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from gui_tasks.errors import DataError
+from gui_tasks.errors import ConfigError, DataError
 from gui_tasks.input_files import read_jsonl, read_text
 
 RESULTS_SUFFIX = "_results.json"
@@ -149,9 +149,37 @@ def find_result_files(paths: Iterable[str | Path] | str | Path) -> list[Path]:
             out += sorted(p.rglob(f"*{RESULTS_SUFFIX}"))
         elif p.is_file():
             out.append(p)
-        else:
-            raise DataError("no such file or directory", file=str(p))
+        else:  # a mistyped path is a configuration mistake, not bad data
+            raise ConfigError("run folder", None, page="docs/running.md", message=f"{p}: no such file or directory (give "
+                              "the --output_path folder of an lmms-eval run, or one of its *_results.json files)")
     return list(dict.fromkeys(out))
+
+
+# The report command for each benchmark (results metadata ``benchmark``).
+REPORTS = {"mpr_gui": "report", "gui_knowledge": "knowledge-report", "star_state_control": "star-report",
+           "star_agentic": "star-report", "icon_localization": "pss-report", "screenspot": "pss-report",
+           "screenspot_v2": "pss-report", "screenspot_pro": "pss-report", "sphinx": "sphinx-report",
+           "sphinx_sim": "sphinx-report", "sphinx_device": "sphinx-report"}
+
+
+def wrong_run_type(command: str, paths: Iterable[str | Path], wanted: Iterable[str], page: str) -> "ConfigError":
+    """The error for a report given runs of none of the ``wanted`` benchmarks: what the runs hold and which command
+    reads them."""
+    held: dict[str, list[str]] = {}
+    for f in find_result_files(paths):
+        try:
+            run = load_results(f)
+        except ValueError:
+            continue
+        for res in run.tasks.values():
+            if not res.is_group:
+                held.setdefault(str(res.metadata.get("benchmark") or "?"), []).append(res.task)
+    where = ", ".join(map(str, paths))
+    if not held:
+        return ConfigError("runs", None, page=page, message=f"{command}: no lmms-eval *_results.json file under {where}")
+    found = "; ".join(f"{b} ({', '.join(sorted(set(t))[:3])}): use gui-eval {REPORTS.get(b, '?')}" for b, t in sorted(held.items()))
+    return ConfigError("runs", None, page=page, message=f"{command} reads runs of {', '.join(sorted(set(wanted)))}; "
+                                                        f"{where} holds {found}")
 
 
 def _number(value: Any) -> float | None:

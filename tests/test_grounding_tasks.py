@@ -12,7 +12,7 @@ from PIL import Image
 from gui_metrics.manager import get_metric
 from gui_models.coords import Geometry
 from gui_models.grounding import parse_point
-from gui_tasks.errors import DataError
+from gui_tasks.errors import ConfigError, DataError
 from gui_tasks.grounding import prompts, screenspot
 from gui_tasks.grounding.lmms_task import score_params
 from gui_tasks.grounding.schema import validate_doc
@@ -75,7 +75,7 @@ def test_pro_img_size_must_match_the_image(tmp_path):
 
 def test_missing_data_dir_is_an_actionable_error(monkeypatch):
     monkeypatch.delenv("SCREENSPOT_V2_DATA_DIR", raising=False)
-    with pytest.raises(DataError, match="SCREENSPOT_V2_DATA_DIR"):
+    with pytest.raises(ConfigError, match=r"\$SCREENSPOT_V2_DATA_DIR is not set: .*; see docs/screenspot_pss.md"):
         screenspot.data_root("screenspot_v2")
 
 
@@ -146,7 +146,7 @@ def test_per_split_accuracy_metric():
 def test_task_metadata_sets_the_scoring_parameters():
     p = score_params({"prompt": "qwen2_5_vl", "tau": "0.1", "pss_form": "logits", "max_pixels": "200704"})
     assert (p.family, p.tau, p.pss_form, p.max_pixels) == ("qwen2_5_vl", 0.1, "logits", 200704)
-    with pytest.raises(DataError, match="prompt"):
+    with pytest.raises(ConfigError, match="unknown grounding prompt"):
         score_params({"prompt": "nope"})
 
 

@@ -107,6 +107,11 @@ def _cut(sub):
     t["docs_sha256"] = hashlib.sha256(json.dumps([s["doc_sha256"] for s in t["samples"]], separators=(",", ":")).encode()).hexdigest()
 
 
+def _null_with_reason(sub):
+    _en(sub)["metrics"]["mcq_acc"] = None  # a defined metric passed off as undefined
+    _en(sub)["undefined"] = {"mcq_acc": "no sample"}
+
+
 def _intervened(sub):
     sub["model"]["args"] += ",interventions=prompt_affix"
 
@@ -119,7 +124,8 @@ def _intervened_hidden(sub):
 @pytest.mark.parametrize("tamper, rehash, message", [
     (lambda s: _en(s)["metrics"].update(mcq_acc=7.0), None, "submission_sha256 does not match"),
     (lambda s: _en(s)["metrics"].update(mcq_acc=0.9), "file", r"mcq_acc is 0.9 in the file but 0.59375 when the responses are re-scored"),
-    (lambda s: _en(s)["metrics"].update(mcq_acc=math.nan), None, "metrics not finite"),
+    (lambda s: _en(s)["metrics"].update(mcq_acc=math.nan), None, r"\['mcq_acc'\] not finite and without a reason"),
+    (_null_with_reason, "file", r"mcq_acc is None in the file but 0.59375 when the responses are re-scored"),
     (lambda s: s["model"].update(name="Org/Big-VL-72B"), "file", r"model name 'Org/Big-VL-72B' is not the checkpoint in the model args"),
     (_edit_protocol, "file", r"metadata differs from the installed task in \['prompt_protocol'\]"),
     (_edit_response, None, "submission_sha256 does not match"),
@@ -130,7 +136,7 @@ def _intervened_hidden(sub):
     (_shift_ids, "samples", r"doc ids must be 0..63 in order \(duplicated or shifted ids\)"),
     (lambda s: _en(s)["samples"][3].update(doc_id=2), "samples", "doc ids must be 0..63 in order"),
     (_cut, "samples", "the installed task has 64 documents, the run has 63 samples"),
-    (lambda s: s["tasks"].pop(), "file", r"language\(s\) \['zh'\] missing; a submission needs all six"),
+    (lambda s: s["tasks"].pop(), "file", r"language\(s\) \['zh'\] missing; a submission needs all six: add --tasks mpr_gui_synth_zh"),
     (_intervened, "file", r"model interventions \[\] differ from the model args \(\['prompt_affix'\]\)"),
     (_intervened_hidden, "file", "labelled 'mpr-direct-v1' but the run used 'mpr-direct-v1\\+prompt_affix'"),
     (lambda s: s.update(schema="other/9"), None, "unknown submission schema"),

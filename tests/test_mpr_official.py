@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gui_tasks.errors import DataError
+from gui_tasks.errors import ConfigError, DataError
 from gui_tasks.mpr import lmms_task, official
 
 FIXTURES = Path(__file__).parent / "fixtures" / "mpr_official"
@@ -163,7 +163,7 @@ def test_skipping_bad_rows_is_opt_in_loud_and_counted(official_copy, monkeypatch
 
 def test_missing_local_copy_is_a_clear_error(monkeypatch, tmp_path):
     monkeypatch.setenv(official.DATA_DIR_ENV, str(tmp_path / "nope"))
-    with pytest.raises(DataError, match="MPR_GUI_DATA_DIR"):
+    with pytest.raises(ConfigError, match="MPR_GUI_DATA_DIR points to .*nope, which is not a directory; see docs/mpr_gui.md"):
         official.data_root()
 
 

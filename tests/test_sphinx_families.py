@@ -10,7 +10,7 @@ import pytest
 
 from gui_models.actions import Action
 from gui_models.coords import BUDGETS, Geometry
-from gui_tasks.errors import DataError
+from gui_tasks.errors import ConfigError, DataError
 from gui_tasks.sphinx import family_agents, lmms_task
 from gui_tasks.sphinx.simulator import Simulator
 from gui_tasks.sphinx.toggle_tasks import oracle_actions
@@ -99,7 +99,7 @@ def test_family_actions_map_to_the_simulator_in_screen_pixels():
 def test_a_family_needs_screenshots_and_a_known_name():
     with pytest.raises(DataError, match="agent_family"):
         lmms_task.SphinxNavTask.rows({"subset": "toggle", "observation": "full_text", "agent_family": "ui_tars"})
-    with pytest.raises(DataError, match="unknown agent family"):
+    with pytest.raises(ConfigError, match="unknown agent family 'nobody'"):
         lmms_task.SphinxNavTask.rows({"subset": "toggle", "observation": "screenshot", "agent_family": "nobody"})
     plain = lmms_task.SphinxNavTask.rows({"subset": "toggle", "observation": "screenshot"})
     assert all("agent_family" not in d for d in plain)  # the other tasks' documents (and hashes) are unchanged

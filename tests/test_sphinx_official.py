@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from gui_metrics.manager import get_metric
-from gui_tasks.errors import DataError
+from gui_tasks.errors import ConfigError, DataError
 from gui_tasks.sphinx import check, official
 from gui_tasks.sphinx import static_tasks as stt
 
@@ -239,7 +239,7 @@ def test_missing_screen_and_bad_rows_name_file_row_and_field(tmp_path):
     (root / "lowlevel_tasks/4.xml").unlink()
     with pytest.raises(DataError, match=r"lowlevel_tasks.json, row 1, field 'id'"):
         rows("grounding", root=root)
-    with pytest.raises(DataError, match="SPHINX_DATA_DIR"):
+    with pytest.raises(ConfigError, match=r"\$SPHINX_DATA_DIR is not set: .*; see docs/sphinx.md"):
         official.data_root({})
 
 

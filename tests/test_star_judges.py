@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gui_tasks.errors import DataError
+from gui_tasks.errors import ConfigError, DataError
 from gui_tasks.star import agentic, agentic_task, star_official
 from gui_tasks.star.judges import odyssey_text_match
 from gui_tasks.star.schema import action_from_json
@@ -93,19 +93,19 @@ def test_judge_defaults_to_star_and_is_recorded(data):
 
 @pytest.mark.parametrize("judge,dataset", [("aitw", "androidcontrol"), ("odyssey", "aitz"), ("star", "synthetic")])
 def test_a_judge_not_defined_for_a_benchmark_is_refused_at_start(data, judge, dataset):
-    with pytest.raises(DataError, match=f"not defined for {dataset}"):
+    with pytest.raises(ConfigError, match=f"not defined for {dataset}"):
         rows(dataset, judge=judge)
 
 
 def test_unknown_judges_are_refused(data):
-    with pytest.raises(DataError, match="unknown judge 'nope'"):
+    with pytest.raises(ConfigError, match=r"metadata.judge: unknown judge 'nope' \(accepted: .*\); see docs/star_judges.md"):
         rows("aitz", judge="nope")
 
 
 def test_environment_overrides_the_judge_for_one_run(data, monkeypatch):
     monkeypatch.setenv(agentic_task.JUDGE_ENV, "aitw")
     assert rows("aitz", judge="star")[0]["judge"] == "aitw"
-    with pytest.raises(DataError, match="GUI_EVAL_STAR_JUDGE"):
+    with pytest.raises(ConfigError, match=r"\$GUI_EVAL_STAR_JUDGE: judge 'aitw' is not defined for androidcontrol"):
         rows("androidcontrol")
 
 

@@ -180,9 +180,10 @@ def test_submit_accepts_a_full_run_whose_model_never_answers_unknown(session_cac
     (task,) = sub["tasks"]
     assert task["metrics"]["gkb_unknown_precision"] is None and task["metrics"]["gkb_acc"] < 1.0
     validate_submission(json.loads(json.dumps(sub)))
-    task["metrics"]["gkb_acc"] = None  # only the metrics undefined by their definition may be null
+    assert task["undefined"]["gkb_unknown_precision"].startswith("undefined: no response (or no gold answer) is 'unknown'")
+    task["metrics"]["gkb_acc"] = None  # only a metric with a recorded reason may be null
     sub["submission_sha256"] = submission_hash(sub)
-    with pytest.raises(SubmissionError, match="metrics not finite"):
+    with pytest.raises(SubmissionError, match=r"\['gkb_acc'\] not finite and without a reason"):
         validate_submission(sub)
 
 

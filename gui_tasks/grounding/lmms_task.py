@@ -17,7 +17,7 @@ import datasets
 from PIL import Image
 
 from gui_metrics.lmms_bridge import sample_values
-from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
+from gui_tasks.errors import BadRows, ConfigError, DataError, announce_skipped, skip_bad_rows
 from gui_tasks.grounding import prompts, screenspot
 from gui_tasks.grounding.schema import validate_doc
 from gui_tasks.grounding.score import ScoreParams, score_response
@@ -37,7 +37,8 @@ def score_params(meta: Mapping[str, Any]) -> ScoreParams:
     """Scoring parameters from task metadata; the answer family follows the prompt family (or ``answer_family``)."""
     prompt = str(meta.get("prompt", prompts.DEFAULT_PROMPT))
     if prompt not in prompts.PROMPTS:
-        raise DataError(f"unknown grounding prompt {prompt!r}", file="<task yaml>", field="metadata.prompt")
+        raise ConfigError("metadata.prompt", prompt, prompts.PROMPTS, "docs/grounding_families.md",
+                          message=f"unknown grounding prompt {prompt!r}")
     family = str(meta.get("answer_family") or prompts.answer_family(prompt))
     rule = meta.get("inside_rule") or DEFAULT_INSIDE_RULE.get(str(meta.get("source")), "strict")
     return ScoreParams.from_mapping({**meta, "family": family, "inside_rule": rule})

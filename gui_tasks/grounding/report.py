@@ -281,7 +281,9 @@ def build_report(paths: Sequence[str | Path], out: str | Path) -> list[Path]:
     """Write the figures, ``report.md`` and ``report.json`` for every grounding task found; returns the files."""
     series = collect(paths)
     if not series:
-        raise FileNotFoundError(f"no grounding task results (benchmarks {BENCHMARKS}) under {list(map(str, paths))}")
+        from gui_tasks.results_io import wrong_run_type
+
+        raise wrong_run_type("gui-eval pss-report", paths, BENCHMARKS, "docs/screenspot_pss.md")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     summaries = [summarise(s) for s in series]

@@ -31,7 +31,7 @@ from typing import Any
 
 from PIL import Image
 
-from gui_tasks.errors import BadRows, DataError, skip_bad_rows
+from gui_tasks.errors import ConfigError, BadRows, DataError, skip_bad_rows
 from gui_tasks.input_files import read_json
 
 VARIANTS = ("screenspot", "screenspot_v2", "screenspot_pro")
@@ -49,8 +49,8 @@ def data_root(variant: str) -> Path:
     env = ENV[variant]
     local = os.environ.get(env)
     if not local:
-        raise DataError(f"set ${env} to a local copy of the official {variant} release (this harness does not download it)",
-                        file=f"${env}")
+        raise ConfigError(f"${env}", None, page="docs/screenspot_pss.md", message=f"${env} is not set: point it at a local "
+                          f"copy of the official {variant} release (this harness does not download it)")
     root = Path(local).expanduser()
     if not root.is_dir():
         raise DataError(f"${env} points to {root}, which is not a directory", file=str(root))

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from gui_tasks.data_check import BenchmarkCheck, TaskCount
-from gui_tasks.errors import BadRows, DataError
+from gui_tasks.errors import BadRows, ConfigError, DataError
 from gui_tasks.input_files import lines, parse_json_line
 from gui_tasks.mpr.answer import normalise_answer, split_inline_options_ordered
 
@@ -57,23 +57,19 @@ _OPTIONS_HEADING = re.compile(r"(?:^|\n)[ \t]*(?:options?|choices?|选项|選項
 
 
 def data_root() -> Path:
-    """The local copy named by ``$MPR_GUI_DATA_DIR``, else a hub snapshot (needs network)."""
+    """The local copy named by ``$MPR_GUI_DATA_DIR`` (the hub dataset holds only the screenshots, not the ``qas/``
+    question files, so there is nothing to fetch: an unset variable is a configuration error naming where they are)."""
     local = os.environ.get(DATA_DIR_ENV)
-    if local:
-        root = Path(local).expanduser()
-        if not root.is_dir():
-            raise DataError(f"${DATA_DIR_ENV} points to {root}, which is not a directory", file=str(root))
-        return root
-    try:
-        from huggingface_hub import snapshot_download
-
-        return Path(snapshot_download(repo_id=HUB_ID, repo_type="dataset"))
-    except Exception as exc:  # offline, gated, missing: one actionable message
-        raise DataError(
-            f"cannot fetch the official MPR-GUI-Bench data from the hub ({exc.__class__.__name__}: {exc}). "
-            f"Download {HUB_ID} yourself and set {DATA_DIR_ENV}=<folder>, or use the mpr_gui_synth_* tasks.",
-            file=HUB_ID,
-        ) from exc
+    if not local:
+        raise ConfigError(f"${DATA_DIR_ENV}", None, page="docs/mpr_gui.md#official-data", message=(
+            f"${DATA_DIR_ENV} is not set: point it at a folder holding qas/ (the question files, {QUESTIONS_REPO}) and "
+            f"images/ (the screenshots: the hub dataset {HUB_ID}, or name a snapshot kept elsewhere with "
+            f"${IMAGE_DIR_ENV}); or run the synthetic mpr_gui_synth* tasks"))
+    root = Path(local).expanduser()
+    if not root.is_dir():
+        raise ConfigError(f"${DATA_DIR_ENV}", None, page="docs/mpr_gui.md#official-data",
+                          message=f"${DATA_DIR_ENV} points to {root}, which is not a directory")
+    return root
 
 
 def question_file(root: Path, stem: str, lang: str) -> Path:

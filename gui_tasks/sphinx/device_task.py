@@ -131,10 +131,7 @@ class SphinxDeviceTask(RowsTask):
         extra: dict[str, Any] = {}
         fam = str(meta.get("agent_family") or "")
         if fam:
-            try:
-                family_agents.check_family(fam)
-            except ValueError as exc:
-                raise DataError(str(exc), file="<task yaml>", field="metadata.agent_family") from exc
+            family_agents.check_family(fam)  # an unknown family is a ConfigError naming the known ones
             if mode != family_agents.OBSERVATION:
                 raise DataError(f"agent_family {fam!r} needs observation {family_agents.OBSERVATION!r}", file="<task yaml>",
                                 field="metadata.agent_family")

@@ -72,10 +72,7 @@ class SphinxNavTask(RowsTask):
         fam = str(meta.get("agent_family") or "")
         extra: dict[str, Any] = {}
         if fam:  # an agent in its own format (StaR A.4-A.5): its prompt, parser and frame, on screenshots
-            try:
-                family_agents.check_family(fam)
-            except ValueError as exc:
-                raise DataError(str(exc), file="<task yaml>", field="metadata.agent_family") from exc
+            family_agents.check_family(fam)  # an unknown family is a ConfigError naming the known ones
             if agent != "ours" or meta.get("observation", "full_text") != family_agents.OBSERVATION:
                 raise DataError(f"agent_family {fam!r} answers on screenshots in its own format: it needs observation "
                                 f"{family_agents.OBSERVATION!r} and agent 'ours' (got {meta.get('observation')!r}, {agent!r})",

@@ -32,7 +32,7 @@ from gui_metrics.lmms_bridge import sample_values
 from gui_models.action_match import RULES, STAR_AGENTIC
 from gui_models.coords import Geometry
 from gui_models.generation_core import cut_at_stops
-from gui_tasks.errors import DataError
+from gui_tasks.errors import ConfigError, DataError
 from gui_tasks.lmms_layout import INTERACTION_KEY, UNTIL_KEY, agentic_rounds, pack_rounds, rounds_of
 from gui_tasks.lmms_rows import RowsTask, load_image, read_jsonl
 from gui_tasks.mpr.schema import LANGS
@@ -128,10 +128,7 @@ def output_gesture(doc: Mapping[str, Any]) -> str:
 
 def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
     fam = str(meta.get("agent_family", "os_atlas"))
-    try:
-        family(fam)
-    except ValueError as exc:
-        raise DataError(str(exc), file="<task yaml>", field="metadata.agent_family") from exc
+    family(fam)  # an unknown family is a ConfigError naming the known ones
     rule = str(meta.get("match_rule", STAR_AGENTIC.name))
     if rule not in RULES:
         raise DataError(f"unknown match rule {rule!r}; known: {sorted(RULES)}", file="<task yaml>", field="metadata.match_rule")
@@ -148,8 +145,13 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
                         field="metadata.dataset")
     judge = effective_judge(meta)
     why = judges.check(judge, dataset)
-    if why:
-        raise DataError(why, file="<task yaml>" if not os.environ.get(JUDGE_ENV) else f"${JUDGE_ENV}", field="metadata.judge")
+    if why:  # a configuration mistake (the task's judge or $GUI_EVAL_STAR_JUDGE), never bad data
+        setting = f"${JUDGE_ENV}" if os.environ.get(JUDGE_ENV) else "metadata.judge"
+        accepted = judges.JUDGES if judge not in judges.JUDGE_DATASETS else \
+            [j for j, covered in judges.JUDGE_DATASETS.items() if dataset in covered]
+        unknown = judge not in judges.JUDGE_DATASETS
+        raise ConfigError(setting, judge, accepted, "docs/star_judges.md",
+                          message=f"{setting}: unknown judge {judge!r}" if unknown else f"{setting}: {why}")
     if gesture != "same" and judge != "paper":
         raise DataError(f"judge {judge!r} reads the gold scroll words as the dataset writes them; gesture_to_scroll "
                         f"'inverse' is a choice of the 'paper' judge only", file="<task yaml>", field="metadata.gesture_to_scroll")

@@ -62,7 +62,10 @@ ALIASES = {"qwen2_vl": "os_atlas", "proprietary": "ui_tars"}
 def _family(name: str) -> AgentFamily:
     key = ALIASES.get(name, name)
     if key not in FAMILIES:
-        raise ValueError(f"unknown agent family {name!r}; known: {', '.join(sorted([*FAMILIES, *ALIASES]))}")
+        from gui_tasks.errors import ConfigError
+
+        raise ConfigError("agent_family", name, sorted([*FAMILIES, *ALIASES]), "docs/star.md",
+                          message=f"unknown agent family {name!r}")
     return FAMILIES[key]
 
 
@@ -76,7 +79,10 @@ def family(name: str, meta: Mapping[str, Any] | None = None) -> AgentFamily:
     frame = str((meta or {}).get("coordinate_frame") or "")
     if frame and frame != f.frame:
         if frame not in FRAMES:
-            raise ValueError(f"coordinate_frame {frame!r} unknown; known: {', '.join(FRAMES)}")
+            from gui_tasks.errors import ConfigError
+
+            raise ConfigError("coordinate_frame", frame, FRAMES, "docs/grounding_families.md",
+                              message=f"coordinate_frame {frame!r} unknown")
         f = replace(f, frame=frame, budget=f.budget or "qwen2_5_vl")  # type: ignore[arg-type]
     return f
 
