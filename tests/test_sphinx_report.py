@@ -126,3 +126,33 @@ def test_device_runs_get_their_own_rows_and_user_tasks_column(tmp_path):
     t4 = report.build_report([load_results(p) for p in report.find_result_files(tmp_path / "run")])["table4"].splitlines()
     assert "User tasks (device) SR (%)" in t4[0]
     assert t4[2] == "| Text | gpt-4o [device] | N/A | N/A | N/A | N/A | 25.0 | 50.0 | N/A | N/A |"
+
+
+def _runs_of(tmp_path, tasks):
+    raw = {"results": {t: {f"{k},none": v for k, v in m.items()} | {"alias": t} for t, (_md, m) in tasks.items()},
+           "configs": {t: {"metadata": md} for t, (md, _m) in tasks.items()},
+           "n-samples": {t: {"original": 4, "effective": 4} for t in tasks},
+           "config": {"model": "gui_hf", "model_args": "pretrained=/m/M"}, "model_name": "/m/M"}
+    folder = tmp_path / "split" / "m"
+    folder.mkdir(parents=True)
+    (folder / "20260101_000000_results.json").write_text(json.dumps(raw), encoding="utf-8")
+    return [load_results(p) for p in report.find_result_files(tmp_path / "split")]
+
+
+def test_split_tasks_fill_the_all_tasks_cells_marked_and_explained(tmp_path):
+    """sphinx_sim_nav + sphinx_focused_synth (no combined sphinx_sim): Table 9's Format Error comes from the nav task,
+    marked (nav) with a footnote; the N/A cells are explained."""
+    runs = _runs_of(tmp_path, {"sphinx_sim_nav": nav("nav", "full_text", 0.0, 0.25, rep=float("nan"), fmt=1.0),
+                               "sphinx_focused_synth": static("focused", "full_text", sphinx_focused_failure_rate=1.0)})
+    t = report.build_report(runs)
+    assert "| M | N/A | 100.0 (nav) | 100.0 |" in t["table9"]  # repetition undefined (NaN): N/A, explained
+    assert f"Note: {report.SPLIT_NOTE}" in t["table9"] and f"Note: {report.NA_NOTE}" in t["table9"]
+    assert "| M [simulator] | N/A | N/A | 0.0 (nav) | 25.0 (nav) |" in t["table5"]  # simplified (not run), full text
+
+
+def test_device_user_tasks_fill_table5(tmp_path):
+    runs = _runs_of(tmp_path, {"sphinx_device": ({**nav("user", "full_text", 0.5, 0.5)[0], "benchmark": "sphinx_sim",
+                                                  "source": "device"}, nav("user", "full_text", 0.5, 0.75)[1])})
+    t = report.build_report(runs)
+    assert "| M [device] | N/A | N/A | 50.0 (user) | 75.0 (user) |" in t["table5"]
+    assert "User tasks (device) SR (%)" in t["table4"]

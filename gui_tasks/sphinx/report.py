@@ -58,6 +58,29 @@ def _pct(v: float | None) -> str:
     return "N/A" if v is None or not isinstance(v, (int, float)) or math.isnan(v) else f"{100 * v:.1f}"
 
 
+SPLIT_NOTE = ("A value marked (nav), (toggle) or (user) comes from that split task alone: the all-tasks task (`sphinx_sim*`) "
+              "was not run, and the rates pool over actions, so the splits are shown side by side, not combined.")
+NA_NOTE = "N/A: none of the runs has a task (and observation mode) that measures this cell, or the metric is undefined on it."
+
+
+def _all_cell(data: Mapping[tuple[str, str, str], dict[str, float]], label: str, mode: str, metric: str) -> str:
+    """The all-tasks value of ``metric`` for (label, mode); without an all-tasks run, each split task's own value
+    marked with its split (:data:`SPLIT_NOTE`)."""
+    if (label, mode, "all") in data:
+        return _pct(data[(label, mode, "all")].get(metric))
+    parts = [f"{_pct(data[(label, mode, g)].get(metric))} ({g})" for g in NAV_GROUPS if (label, mode, g) in data
+             and _pct(data[(label, mode, g)].get(metric)) != "N/A"]
+    return " / ".join(parts) or "N/A"
+
+
+def _notes(table: str) -> str:
+    """The footnotes a table needs: the split marker and the N/A reason, when its cells use them."""
+    body = table.split("\n", 2)[-1]
+    notes = [SPLIT_NOTE] if any(f"({g})" in body for g in NAV_GROUPS) else []
+    notes += [NA_NOTE] if "N/A" in body else []
+    return table + "".join(f"\nNote: {n}\n" for n in notes)
+
+
 def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in rows]) + "\n"
@@ -81,7 +104,7 @@ def table4(data: Mapping[tuple[str, str, str], dict[str, float]]) -> str:
                 m = data.get((label, mode, g), {})
                 cells += [_pct(m.get("sphinx_sr")), _pct(m.get("sphinx_acp"))]
             rows.append([modality, label] + cells)
-    return _table(head, rows)
+    return _notes(_table(head, rows))
 
 
 def table5(data: Mapping[tuple[str, str, str], dict[str, float]]) -> str:
@@ -90,11 +113,10 @@ def table5(data: Mapping[tuple[str, str, str], dict[str, float]]) -> str:
     rows = []
     for label in _labels(data):
         cells = []
-        for mode in MODES:
-            m = data.get((label, mode, "all"), {})
-            cells += [_pct(m.get("sphinx_sr")), _pct(m.get("sphinx_acp"))]
+        for mode in MODES:  # all simulator tasks; else the split tasks run (device runs: the user tasks), marked
+            cells += [_all_cell(data, label, mode, "sphinx_sr"), _all_cell(data, label, mode, "sphinx_acp")]
         rows.append([label] + cells)
-    return _table(head, rows)
+    return _notes(_table(head, rows))
 
 
 def table6(data: Mapping[tuple[str, str, str], dict[str, float]]) -> str:
@@ -143,17 +165,18 @@ def table9(nav: Mapping[tuple[str, str, str], dict[str, float]], focused: Mappin
     Models are matched by name (the bracketed source differs: simulator runs vs the synthetic focused set); a
     navigation row keeps its rendering and agent (``[agent react]``: the official ReAct agent's failures are its own),
     the focused-context column is the model's (it has no agent)."""
-    rows_nav = {"".join(_without_source(lab)): m for (lab, mode, sub), m in nav.items() if mode == TEXT_MODE and sub == "all"}
+    label_of = {"".join(_without_source(lab)): lab for (lab, mode, _sub) in nav if mode == TEXT_MODE}
     focus = {_without_source(lab)[0]: m for (lab, _mode, _s), m in focused.items()}
     model_of = {"".join(_without_source(lab)): _without_source(lab)[0] for (lab, _m, _s) in nav}
     names = sorted(set(model_of) | set(focus))
     rows = []
     for name in names:
-        n = rows_nav.get(name, {})
         f = focus.get(model_of.get(name, name), {})
-        rows.append([name, _pct(n.get("sphinx_repetition_rate")), _pct(n.get("sphinx_format_error_rate")),
-                     _pct(f.get("sphinx_focused_failure_rate"))])
-    return _table(["Model", "Repetition", "Format Error", "Focused Context"], rows)
+        lab = label_of.get(name)
+        nav_cells = [_all_cell(nav, lab, TEXT_MODE, k) if lab else "N/A"
+                     for k in ("sphinx_repetition_rate", "sphinx_format_error_rate")]
+        rows.append([name, *nav_cells, _pct(f.get("sphinx_focused_failure_rate"))])
+    return _notes(_table(["Model", "Repetition", "Format Error", "Focused Context"], rows))
 
 
 def star_table5(data: Mapping[tuple[str, str, str], dict[str, float]]) -> str:
@@ -215,7 +238,7 @@ def draw_capabilities(runs: Sequence[RunResults], path: Path) -> bool:
             "Planning (Perfect.)": pick("completion", "sphinx_perfect"),
             "Grounding": pick("grounding", "sphinx_grounding_acc_original"),
             "Instruction following": {k: 1 - v for k, v in pick("focused", "sphinx_focused_failure_rate", None).items()},
-            "End-to-end SR": pick("navigation", "sphinx_sr", TEXT_MODE, "all")}
+            "End-to-end SR": pick("navigation", "sphinx_sr", TEXT_MODE, "all") or pick("navigation", "sphinx_sr", TEXT_MODE, "nav")}
     models = sorted({m for v in axes.values() for m in v})
     if not models:
         return False
@@ -223,11 +246,17 @@ def draw_capabilities(runs: Sequence[RunResults], path: Path) -> bool:
     width = 0.8 / len(models)
     for i, model in enumerate(models):
         ys = [100 * axes[a].get(model, float("nan")) for a in axes]
-        ax.bar([j + i * width for j in range(len(axes))], ys, width, label=model)
+        xs = [j + i * width for j in range(len(axes))]
+        bars = ax.bar(xs, [0 if math.isnan(y) else y for y in ys], width, label=model)
+        for x, y, bar in zip(xs, ys, bars):  # a missing value is marked, never drawn as a 0 % bar
+            if math.isnan(y):
+                ax.text(x, 1, "n/a", ha="center", va="bottom", rotation=90, fontsize=7, color=bar.get_facecolor())
+            elif y == 0:
+                ax.plot([x - width / 2, x + width / 2], [0, 0], color=bar.get_facecolor(), linewidth=3)
     ax.set_xticks([j + 0.4 - width / 2 for j in range(len(axes))], list(axes), rotation=15, fontsize=8)
     ax.set_ylabel("%")
     ax.set_ylim(0, 100)
-    ax.set_title("SPHINX capabilities (text modality)")
+    ax.set_title("SPHINX capabilities (text modality; n/a: not measured by these runs)")
     ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
