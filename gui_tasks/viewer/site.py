@@ -653,6 +653,42 @@ def _reports(side: Side) -> str:
     return "".join(out)
 
 
+def _lmms_eval_version(run: RunResults) -> str:
+    """The lmms-eval package that is installed (the results file records none: its ``lmms_eval_version`` is the git
+    branch@commit of the folder lmms-eval ran in, shown beside it)."""
+    from gui_tasks.leaderboard import _dist_version
+
+    installed = _dist_version("lmms_eval")
+    text = f"{installed} (installed)" if installed else "?"
+    return text + (f"; the run's folder was at git {run.lmms_eval_version}" if run.lmms_eval_version else "")
+
+
+def _protocols(md: Mapping[str, Any], interventions: Sequence[str]) -> tuple[str, str]:
+    """(protocol, parser) shown for a task: an imported published run ran its author's prompt, not the task's; it is
+    labelled by the file it came from and the answer family it is read as."""
+    if md.get("published"):
+        pub = md["published"] if isinstance(md["published"], dict) else {}
+        return (f"published ({pub.get('format') or 'file'}: the author's own prompt)",
+                f"read as {md.get('answer_family') or '?'} ({md.get('strictness') or 'official'})")
+    proto = "+".join(p for p in (str(md.get("prompt_protocol") or ""), *interventions) if p)
+    return proto, str(md.get("parser_protocol", ""))
+
+
+def _metric_table(res: Any) -> str:
+    """A task's metrics as a compact table (value, ± stderr where the results carry one), defined ones first; the
+    undefined (NaN) and format-error ones are left out or folded under one line."""
+    defined = [(k, v) for k, v in res.metrics.items() if "format_error" not in k and isinstance(v, (int, float))
+               and not math.isnan(v)]
+    undefined = sorted(k for k, v in res.metrics.items() if "format_error" not in k and (not isinstance(v, (int, float))
+                                                                                          or math.isnan(v)))
+    rows = "".join(f"<tr><td>{e(k)}</td><td class='num'>{e(_fmt(v))}</td><td class='num'>"
+                   f"{e('± ' + _fmt(res.stderr[k + '_stderr'])) if k + '_stderr' in res.stderr else ''}</td></tr>"
+                   for k, v in defined)
+    folded = (f"<details><summary>{len(undefined)} undefined (NaN: no sample in the denominator)</summary>"
+              f"{e(', '.join(undefined))}</details>") if undefined else ""
+    return (f"<table class='metrics'>{rows}</table>" if rows else "") + folded
+
+
 def _run_section(side: Side, site: Site | None = None) -> str:
     from gui_tasks.leaderboard import interventions_of
 
@@ -661,18 +697,17 @@ def _run_section(side: Side, site: Site | None = None) -> str:
         inter = interventions_of(run.model_args)
         out.append(_kv([("results file", run.path), ("backend", run.model), ("checkpoint", run.model_name),
                         ("model args", run.model_args), ("interventions", "+" + "+".join(inter) if inter else "none"),
-                        ("lmms-eval", run.lmms_eval_version or "?"), ("date", run.date or "?"),
+                        ("lmms-eval", _lmms_eval_version(run)), ("date", run.date or "?"),
                         ("limit", run.limit if run.limit is not None else "none")]))
         rows = []
         for name, res in sorted(run.tasks.items()):
             md = res.metadata
             n = res.n_samples or {}
-            proto = "+".join(p for p in (str(md.get("prompt_protocol") or ""), *inter) if p)
-            metrics = ", ".join(f"{k} {_fmt(v)}" for k, v in sorted(res.metrics.items()) if "format_error" not in k)
+            proto, parser = _protocols(md, inter)
             fmt = ", ".join(f"{k} {_fmt(v)}" for k, v in sorted(res.metrics.items()) if "format_error" in k)
             rows.append("<tr>" + "".join(f"<td>{e(x)}</td>" for x in (
                 name, md.get("benchmark", ""), f"{n.get('effective', '')}/{n.get('original', '')}" if n else "group",
-                proto, md.get("parser_protocol", ""), res.version, fmt, metrics)) + "</tr>")
+                proto, parser, res.version, fmt)) + f"<td>{_metric_table(res)}</td></tr>")
         out.append("<table class='tasks'><tr><th>task</th><th>benchmark</th><th>samples</th><th>protocol</th><th>parser</th>"
                    "<th>version</th><th>format errors</th><th>metrics</th></tr>" + "".join(rows) + "</table>")
     skipped = [n for b in sorted({str(t.metadata.get("benchmark")) for r in side.runs for t in r.tasks.values()})
@@ -713,11 +748,22 @@ def _diff(site: Site) -> tuple[list[list[Any]], str]:
         pairs.append([x.number, y.number, change, int(response_changed), int(score_changed)])
     metrics_a = {(t, m): v for r in site.sides[0].runs for t, res in r.tasks.items() for m, v in res.metrics.items()}
     metrics_b = {(t, m): v for r in site.sides[1].runs for t, res in r.tasks.items() for m, v in res.metrics.items()}
-    rows = []
-    for key in sorted(set(metrics_a) & set(metrics_b)):
+    rows, undefined = [], []
+
+    def change(key: tuple[str, str]) -> float:  # the largest change first; a value undefined on one side next
+        d = metrics_b[key] - metrics_a[key]
+        return -abs(d) if not math.isnan(d) else math.inf
+
+    for key in sorted(set(metrics_a) & set(metrics_b), key=lambda k: (change(k), k)):
         va, vb = metrics_a[key], metrics_b[key]
+        if math.isnan(va) and math.isnan(vb):
+            undefined.append(f"{key[0]} {key[1]}")
+            continue
         rows.append("<tr>" + "".join(f"<td>{e(x)}</td>" for x in key)
                     + "".join(f"<td class='num'>{e(_fmt(x))}</td>" for x in (va, vb, vb - va)) + "</tr>")
+    if undefined:
+        rows.append(f"<tr><td colspan='5'><details><summary>{len(undefined)} metric(s) undefined (NaN) in both runs"
+                    f"</summary>{e(', '.join(undefined))}</details></td></tr>")
     counts = diff_counts(pairs)
     summary = (f"{counts['pairs']} samples in both runs: responses changed {counts['responses_changed']}, "
                f"scores changed {counts['scores_changed']}; outcomes: fixed {counts['fixed']}, broken {counts['broken']}, "
