@@ -179,11 +179,21 @@ def build_step_table(runs: Sequence[RunResults]) -> list[StepRow]:
     return rows
 
 
+EMPTY_STEP_NOTE = "-: no scored step of that action type in the task (the category's match rate is undefined)"
+
+
 def render_step_text(rows: Sequence[StepRow]) -> str:
+    """The step table; rows without any scored step (every value undefined) are folded into one note naming them."""
     head = ["Task", "Model", "Setting", "Judge", "History", *STEP_HEADERS, "Format err", "n"]
+    empty = [r for r in rows if all(math.isnan(r.values[c]) for c in STEP_COLUMNS)]
     lines = ["| " + " | ".join([r.task, r.model, r.setting, r.judge or "?", r.history or "?", *(_cell(r.values[c], None) for c in STEP_COLUMNS),
-                                f"{r.format_error:.2f}", str(r.n or "")]) + " |" for r in rows]
-    return "| " + " | ".join(head) + " |\n|" + "---|" * len(head) + "\n" + "\n".join(lines) + "\n"
+                                _cell(r.format_error, None), str(r.n or "")]) + " |" for r in rows if r not in empty]
+    notes = [EMPTY_STEP_NOTE] if any("| - |" in line for line in lines) else []
+    if empty:
+        notes.append(f"{len(empty)} task run(s) with no scored step (every step dropped by the judge, or no sample), "
+                     f"left out: {', '.join(f'{r.task} ({r.model})' for r in empty)}")
+    table = "| " + " | ".join(head) + " |\n|" + "---|" * len(head) + "\n" + "\n".join(lines) + "\n" if lines else ""
+    return table + "".join(f"Note: {n}\n" for n in notes)
 
 
 def draw_steps(rows: Sequence[StepRow], path: str | Path) -> None:
