@@ -67,3 +67,17 @@ def test_response_types_labels_are_not_clipped(tmp_path):
     draw([long, s], tmp_path)
     im = np.asarray(Image.open(tmp_path / "response_types.png").convert("L"))
     assert im[:, :2].min() == 255 and im[:, -2:].min() == 255 and im[:2, :].min() == 255 and im[-2:, :].min() == 255
+
+
+def test_icon_boards_show_other_as_the_subtotal_and_explain_missing_pss():
+    recs = [_rec("correct", 0.6, 2.2), _rec("misleading", 0.4, 2.3), {**_rec("confusion", None, None), "captured": True},
+            {**_rec("biased", None, None), "captured": True, "key_tokens": [{"merged": True}]},
+            {**_rec("biased", None, None), "captured": False}]
+    s = summarise(Series("m\nicon_localization_synth", "icon_localization_synth", "icon_localization", recs))
+    assert s["pss_missing"] == {"parsed": 5, "no_capture": 1, "merged_key_digit": 1, "no_key_digit": 1}
+    md = markdown([s])
+    assert "| other (= misleading + confusion) | 2 | 0.400 | 0.400 |" in md
+    assert "`other` is the subtotal of misleading and confusion" in md
+    assert ("PSS missing for 3 of 5 parsed answers (`pss_no_capture_rate`): 1 no logits captured (run gui_hf with "
+            "capture_logits=digits); 1 the key digit shares a token with other characters (no ten-digit distribution); "
+            "1 no key digit located in the answer's syntax.") in md

@@ -108,7 +108,7 @@ def summarise(series: Series) -> dict[str, Any]:
            "accuracy_by_split": acc, "within_distance": {str(d): within_distance(recs, d) for d in DISTANCE_BANDS},
            "by_type": by_type, "welch_t_tests_pss": tests, "wasserstein_biased_vs_other": wd,
            "params": recs[0].get("params") if recs else None, "frame_check": frame_check_summary(recs),
-           "published": series.meta.get("published"),
+           "published": series.meta.get("published"), "pss_missing": pss_missing(recs),
            # the release as loaded: boxes clipped to their image, bad rows skipped on request (GUI_EVAL_SKIP_BAD_ROWS)
            "boxes_clipped": series.meta.get("boxes_clipped"), "bad_rows_skipped": series.meta.get("bad_rows_skipped")}  # an imported published run (gui-eval import): its own figure
     if series.cropped:
@@ -120,6 +120,26 @@ def summarise(series: Series) -> dict[str, Any]:
         }
         out["after_crop_pss_by_type"] = {t: _mean(_values(recs, "pss", t)) for t in ("correct", "biased", "other")}
     return out
+
+
+def pss_missing(records: Sequence[dict[str, Any]]) -> dict[str, int]:
+    """Why parsed answers have no PSS (what ``pss_no_capture_rate`` counts): no capture at all (a backend or run without
+    ``capture_logits=digits``), every key digit merged into a multi-character token, or no key digit found."""
+    out = {"parsed": 0, "no_capture": 0, "merged_key_digit": 0, "no_key_digit": 0}
+    for r in records:
+        if r.get("status") != "parsed":
+            continue
+        out["parsed"] += 1
+        if r.get("pss") is not None or r.get("pss_range") is not None:
+            continue
+        keys = r.get("key_tokens") or []
+        out["no_capture" if not r.get("captured") else "merged_key_digit" if keys else "no_key_digit"] += 1
+    return out
+
+
+MISSING_WHY = {"no_capture": "no logits captured (run gui_hf with capture_logits=digits)",
+               "merged_key_digit": "the key digit shares a token with other characters (no ten-digit distribution)",
+               "no_key_digit": "no key digit located in the answer's syntax"}
 
 
 # A frame scoring this much higher (absolute accuracy) than the declared one is the signature of a mis-declared family
@@ -181,12 +201,23 @@ def markdown(summaries: Sequence[dict[str, Any]]) -> str:
                   "Within relative distance of the target (Table 1): "
                   + ", ".join(f"< {d}: {_fmt(v)}" for d, v in s["within_distance"].items()), "",
                   "| type | n | share | PSS (95% CI) | digit entropy | perplexity |", "|---|---|---|---|---|---|"]
+        # icon boards know every element: "other" is then the subtotal misleading + confusion (Tables 2, 7), not a type
+        subtotal = s["benchmark"] == "icon_localization" or any(s["by_type"][t]["n"] for t in ("misleading", "confusion"))
         for t, v in s["by_type"].items():
             if v["n"] == 0 and t not in ("correct", "biased", "other"):
                 continue
             ci = "" if not v["pss_ci95"] else f" ({_fmt(v['pss_ci95'][0])}-{_fmt(v['pss_ci95'][1])})"
-            lines.append(f"| {t} | {v['n']} | {_fmt(v['share'])} | {_fmt(v['pss_mean'])}{ci} | {_fmt(v['entropy_mean'])} | "
+            name = "other (= misleading + confusion)" if t == "other" and subtotal else t
+            lines.append(f"| {name} | {v['n']} | {_fmt(v['share'])} | {_fmt(v['pss_mean'])}{ci} | {_fmt(v['entropy_mean'])} | "
                          f"{_fmt(v['perplexity_mean'])} |")
+        if subtotal:
+            lines += ["", "The shares of correct, biased, misleading, confusion and invalid add up to 1; `other` is the "
+                          "subtotal of misleading and confusion (the grouping of Tables 2 and 7), not added again."]
+        miss = s.get("pss_missing") or {}
+        gone = {k: miss.get(k, 0) for k in MISSING_WHY if miss.get(k)}
+        if gone:
+            lines += ["", f"PSS missing for {sum(gone.values())} of {miss['parsed']} parsed answers "
+                          f"(`pss_no_capture_rate`): " + "; ".join(f"{n} {MISSING_WHY[k]}" for k, n in gone.items()) + "."]
         lines += ["", "Welch t-tests on PSS (Table 3): " + "; ".join(
             f"{k}: " + ("-" if v is None else f"t={_fmt(v['t'])}, p={_fmt(v['p'])}") for k, v in s["welch_t_tests_pss"].items()),
             "", "Wasserstein distance biased vs other (Table 5): " + ", ".join(
