@@ -62,7 +62,7 @@ def plugin_task_folders() -> list[tuple]:
     """
     from importlib.metadata import entry_points
 
-    from gui_metrics.plugin_errors import describe
+    from gui_core.plugin_errors import describe
 
     out: list[tuple] = []
     for ep in sorted(entry_points(group=TASKS_GROUP), key=lambda e: e.name):
@@ -132,7 +132,7 @@ def index_plugin_folder(tm, folder: str, label: str) -> dict:
     this folder is walked (undone in ``finally``)."""
     from lmms_eval import utils
 
-    from gui_metrics.plugin_errors import describe
+    from gui_core.plugin_errors import describe
 
     original = utils.load_yaml_config
     depth = [0]
@@ -193,7 +193,7 @@ def record_plugins(task) -> None:
     try:
         plugins = task_plugins(_YAML_PATHS.get(name))
     except Exception as exc:  # provenance never stops a run; it is reported loudly instead
-        from gui_metrics.plugin_errors import describe
+        from gui_core.plugin_errors import describe
 
         _report(f"task {name}: the plugins it runs with could not be recorded: {describe(exc)}")
         return
@@ -256,7 +256,7 @@ def install_data_error_report() -> None:
 
     from lmms_eval.api.task import ConfigurableTask
 
-    from gui_tasks.errors import ConfigError, DataError
+    from gui_tasks.errors import DataError
 
     init = ConfigurableTask.__init__
     if getattr(init, _MARK, False):
@@ -278,19 +278,29 @@ def install_data_error_report() -> None:
             except TypeError:
                 config = kwargs.get("config") or {}
             name = config.get("task") if isinstance(config, dict) else getattr(config, "task", None)
-            data_error = _data_error_in(exc, DataError)
-            config_error = _data_error_in(exc, ConfigError)
-            if config_error is not None:
-                _failed(f"task {name or '?'} did not run: configuration error: {config_error}")
-            elif data_error is not None:
-                _DATA_ERRORS.append(f"task {name or '?'}: {data_error}")
-                _failed(f"task {name or '?'} did not run: bad benchmark data: {data_error}")
-            elif not isinstance(exc, TaskConfigError):  # anything else lmms-eval would show only inside a traceback
-                _failed(f"task {name or '?'} did not run: {exc.__class__.__name__}: {' '.join(str(exc).split())[:300]}")
+            _task_failed(name, exc)
             raise
 
     setattr(__init__, _MARK, True)
     ConfigurableTask.__init__ = __init__
+
+
+def _task_failed(name, exc) -> None:
+    """Record why task ``name`` did not run (:func:`_failed`): a configuration mistake (ConfigError, an unknown
+    registry name), bad data (DataError, also listed in the bad-data report), or any other exception, one line each."""
+    from gui_core.registry import UnknownName
+
+    from gui_tasks.errors import ConfigError, DataError
+
+    config_error = _data_error_in(exc, (ConfigError, UnknownName))
+    data_error = _data_error_in(exc, DataError)
+    if config_error is not None:
+        _failed(f"task {name or '?'} did not run: configuration error: {config_error}")
+    elif data_error is not None:
+        _DATA_ERRORS.append(f"task {name or '?'}: {data_error}")
+        _failed(f"task {name or '?'} did not run: bad benchmark data: {data_error}")
+    elif not isinstance(exc, TaskConfigError):  # anything else lmms-eval would show only inside a traceback
+        _failed(f"task {name or '?'} did not run: {exc.__class__.__name__}: {' '.join(str(exc).split())[:300]}")
 
 
 def _data_error_in(exc, kind):

@@ -43,14 +43,18 @@ def test_an_unknown_judge_is_a_config_error_with_did_you_mean(monkeypatch):
     assert str(info.value).endswith("see docs/star_judges.md")
 
 
-def test_an_unknown_family_is_a_config_error_with_did_you_mean():
-    from gui_tasks.star.families import family
+def test_an_unknown_family_is_named_with_did_you_mean_and_ends_the_log(monkeypatch, capsys):
+    from gui_core.agents import family
+    from gui_core.registry import UnknownName
 
-    with pytest.raises(ConfigError) as info:
+    with pytest.raises(UnknownName) as info:
         family("ui_tar")
-    assert str(info.value) == ("unknown agent family 'ui_tar'; did you mean 'ui_tars' or 'ui_tars_1_5' or 'gui_r1'? "
-                               "(accepted: agentcpm_gui, gui_owl, gui_r1, os_atlas, proprietary, qwen2_5_vl, qwen2_vl, "
-                               "ui_tars, ui_tars_1_5); see docs/star.md")
+    assert str(info.value).startswith("unknown agent family 'ui_tar' (did you mean 'ui_tars' or 'ui_tars_1_5'")
+    monkeypatch.setattr(lmms_integration, "_FAILURES", [])
+    lmms_integration._task_failed("star_state_control_synth", info.value)
+    lmms_integration._print_failures()
+    assert capsys.readouterr().err.strip().split("\n")[-1].startswith(
+        "gui-eval: task star_state_control_synth did not run: configuration error: unknown agent family 'ui_tar'")
 
 
 def test_a_missing_mpr_data_variable_points_to_the_question_files(monkeypatch):

@@ -37,12 +37,11 @@ def test_every_gui_eval_command_is_in_the_running_page_table():
 
 
 def test_every_grounding_family_is_in_the_family_table():
-    from gui_models.grounding import FAMILIES
-    from gui_tasks.grounding.prompts import PROMPTS
+    from gui_core.family import PROMPTS, grounding_families
 
     rows = table_rows(ROOT / "docs" / "grounding_families.md", "| family (prompt) |")
     listed = {m.group(1) for r in rows if (m := re.match(r"`([a-z0-9_]+)`", first_cell(r)))}
-    missing = sorted((set(FAMILIES) | set(PROMPTS)) - listed)
+    missing = sorted(({f.name for f in grounding_families()} | set(PROMPTS.names())) - listed)
     assert not missing, f"docs/grounding_families.md's family table lacks {missing}"
 
 

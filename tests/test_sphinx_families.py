@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import pytest
 
-from gui_models.actions import Action
-from gui_models.coords import BUDGETS, Geometry
-from gui_tasks.errors import ConfigError, DataError
+from gui_core.actions import Action
+from gui_core.coords import BUDGETS, Geometry
+from gui_core.registry import UnknownName
+from gui_tasks.errors import DataError
 from gui_tasks.sphinx import family_agents, lmms_task
 from gui_tasks.sphinx.simulator import Simulator
 from gui_tasks.sphinx.toggle_tasks import oracle_actions
 from gui_tasks.sphinx.yaml_spec import AGENT_FAMILIES
-from gui_tasks.star.families import format_action, prompt_geometry
+from gui_core.agents import format_action, prompt_geometry
 
 
 def _rows(fam: str, subset: str = "toggle") -> list[dict]:
@@ -99,7 +100,7 @@ def test_family_actions_map_to_the_simulator_in_screen_pixels():
 def test_a_family_needs_screenshots_and_a_known_name():
     with pytest.raises(DataError, match="agent_family"):
         lmms_task.SphinxNavTask.rows({"subset": "toggle", "observation": "full_text", "agent_family": "ui_tars"})
-    with pytest.raises(ConfigError, match="unknown agent family 'nobody'"):
+    with pytest.raises(UnknownName, match="unknown agent family 'nobody'"):
         lmms_task.SphinxNavTask.rows({"subset": "toggle", "observation": "screenshot", "agent_family": "nobody"})
     plain = lmms_task.SphinxNavTask.rows({"subset": "toggle", "observation": "screenshot"})
     assert all("agent_family" not in d for d in plain)  # the other tasks' documents (and hashes) are unchanged

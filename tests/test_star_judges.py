@@ -235,7 +235,7 @@ def test_os_atlas_judge_reads_after_lowercase_actions_and_takes_the_first_two_di
 
 
 def test_os_atlas_judge_is_not_defined_for_aitz(data):
-    with pytest.raises(DataError, match="not defined for aitz"):
+    with pytest.raises(ConfigError, match="not defined for aitz"):
         rows("aitz", judge="os_atlas")
 
 

@@ -10,11 +10,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gui_metrics.star import star_rates
-from gui_models.actions import Action
-from gui_models.coords import Geometry
-from gui_tasks.errors import ConfigError, DataError
+from gui_core.actions import Action
+from gui_core.coords import Geometry
+from gui_core.registry import UnknownName
+from gui_tasks.errors import DataError
 from gui_tasks.star import lmms_task, official, synth
-from gui_tasks.star.families import FAMILIES, build_prompt, family, format_action, parse
+from gui_core.agents import agent_families, build_prompt, family, format_action, parse
+
+FAMILIES = agent_families()
 from gui_tasks.star.schema import action_from_json, official_pair
 
 FIXTURES = Path(__file__).parent / "fixtures" / "star_official"
@@ -117,7 +120,7 @@ def test_bad_records_can_be_skipped_on_request_and_are_counted(tmp_path, monkeyp
 
 
 def test_unknown_family_in_task_metadata_is_named():
-    with pytest.raises(ConfigError, match=r"unknown agent family 'nope' \(accepted: agentcpm_gui, .*\); see docs/star.md"):
+    with pytest.raises(UnknownName, match=r"unknown agent family 'nope'; known: agentcpm_gui, "):
         lmms_task.task_rows({"source": "synthetic", "agent_family": "nope"})
 
 

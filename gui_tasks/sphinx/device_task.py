@@ -39,7 +39,7 @@ from gui_metrics.lmms_bridge import sample_values
 from gui_tasks.errors import DataError
 from gui_tasks.lmms_layout import UNTIL_KEY, pack_rounds, rounds_of
 from gui_tasks.lmms_rows import RowsTask
-from gui_tasks.paths import cache_dir
+from gui_core.paths import cache_dir
 from gui_tasks.sphinx import family_agents, official
 from gui_tasks.sphinx.actions import format_action
 from gui_tasks.sphinx.adb import AdbDevice, AdbError, AdbObservation
@@ -131,7 +131,7 @@ class SphinxDeviceTask(RowsTask):
         extra: dict[str, Any] = {}
         fam = str(meta.get("agent_family") or "")
         if fam:
-            family_agents.check_family(fam)  # an unknown family is a ConfigError naming the known ones
+            family_agents.check_family(fam)  # an unknown family: UnknownName with did-you-mean (a configuration error)
             if mode != family_agents.OBSERVATION:
                 raise DataError(f"agent_family {fam!r} needs observation {family_agents.OBSERVATION!r}", file="<task yaml>",
                                 field="metadata.agent_family")

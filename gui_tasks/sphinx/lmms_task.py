@@ -25,7 +25,7 @@ from gui_models.generation_core import cut_at_stops
 from gui_tasks.lmms_layout import INTERACTION_KEY, UNTIL_KEY, agentic_rounds, pack_rounds, rounds_of
 from gui_tasks.lmms_rows import RowsTask
 from gui_tasks.errors import DataError
-from gui_tasks.paths import cache_dir
+from gui_core.paths import cache_dir
 from gui_tasks.sphinx import family_agents
 from gui_tasks.sphinx.actions import format_action, parse_action
 from gui_tasks.sphinx.hierarchy import DEFAULT_RENDERING, RENDERINGS
@@ -72,7 +72,7 @@ class SphinxNavTask(RowsTask):
         fam = str(meta.get("agent_family") or "")
         extra: dict[str, Any] = {}
         if fam:  # an agent in its own format (StaR A.4-A.5): its prompt, parser and frame, on screenshots
-            family_agents.check_family(fam)  # an unknown family is a ConfigError naming the known ones
+            family_agents.check_family(fam)  # an unknown family: UnknownName with did-you-mean (a configuration error)
             if agent != "ours" or meta.get("observation", "full_text") != family_agents.OBSERVATION:
                 raise DataError(f"agent_family {fam!r} answers on screenshots in its own format: it needs observation "
                                 f"{family_agents.OBSERVATION!r} and agent 'ours' (got {meta.get('observation')!r}, {agent!r})",
