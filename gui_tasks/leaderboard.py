@@ -208,7 +208,6 @@ def _json_metrics(metrics: dict[str, float]) -> dict[str, float | None]:
     return {m: (None if _undefined_ok(m, v) else v) for m, v in sorted(metrics.items())}
 
 
-
 def _task_entry(run: RunResults, res: TaskResult, interventions: list[str], loader: Loader,
                 partial: bool = False) -> dict[str, Any]:
     where = f"{run.path.name}, task {res.task}"

@@ -176,7 +176,9 @@ def test_submit_accepts_a_full_run_whose_model_never_answers_unknown(session_cac
     name = "gui_knowledge_synth_en_state"  # loading the task builds its synthetic data in the session cache
     path = honest_run(tmp_path / "run", tasks=[name], rule=lambda doc, i: "no" if doc["answer"] == "unknown" else doc["answer"])
     assert json.loads(path.read_text().replace("NaN", "null"))["results"][name]["gkb_unknown_precision,none"] is None
-    sub = build_submission(tmp_path / "run")
+    sub = build_submission(tmp_path / "run", partial=True)  # one sub-task of eight: a partial submission
+    assert sub["partial"]["incomplete"][0].startswith("GUI Knowledge Bench gui_knowledge_synth_en_* under protocol "
+                                                      "gkb-a3-v3: sub-task(s) ['widget', 'layout'")
     (task,) = sub["tasks"]
     assert task["metrics"]["gkb_unknown_precision"] is None and task["metrics"]["gkb_acc"] < 1.0
     validate_submission(json.loads(json.dumps(sub)))
@@ -237,9 +239,9 @@ def test_report_subcommands_help_shows_their_own_options(command, option, capsys
 def test_pss_report_on_a_missing_path_names_it_without_a_traceback(tmp_path, capsys):
     from gui_tasks.cli import main
 
-    assert main(["pss-report", str(tmp_path / "absent"), "--out", str(tmp_path / "out")]) == 1
+    assert main(["pss-report", str(tmp_path / "absent"), "--out", str(tmp_path / "out")]) == 2  # a configuration mistake
     err = capsys.readouterr().err
-    assert f"gui-eval pss-report: {tmp_path / 'absent'}" in err and "no such file or directory" in err
+    assert err.startswith(f"gui-eval pss-report: {tmp_path / 'absent'}: no such file or directory") and err.count("\n") == 1
 
 
 def test_a_submission_of_many_tiny_values_is_refused_before_parsing(tmp_path, monkeypatch):
