@@ -20,7 +20,7 @@ from gui_metrics.lmms_bridge import sample_values
 from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
 from gui_tasks.grounding import prompts, screenspot
 from gui_tasks.grounding.schema import validate_doc
-from gui_tasks.grounding.score import ScoreParams, score_response
+from gui_tasks.grounding.score import REFUSAL_PROMPT, ScoreParams, score_response
 from gui_tasks.lmms_rows import RowsTask, load_image, read_jsonl, task_metadata
 
 RECORD_KINDS = ("grounding", "crop")
@@ -79,7 +79,9 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         return read_jsonl(path)
     if source in screenspot.VARIANTS:
         bad = BadRows(skip_bad_rows(dict(meta)))
-        docs = screenspot.load_docs(source, screenspot.data_root(source), bad)
+        # ScreenSpot-Pro's Chinese / negative samples (eval_screenspot_pro.py --language / --gt_type)
+        docs = screenspot.load_docs(source, screenspot.data_root(source), bad, str(meta.get("language") or "en"),
+                                    str(meta.get("gt_type") or "positive"))
         announce_skipped(bad, f"{source} rows")  # loud, and counted in the task's results metadata (bad_rows_skipped)
         return docs
     raise DataError(f"task metadata source {source!r} must be one of {SOURCES}", file="<task yaml>", field="metadata.source")
@@ -113,8 +115,10 @@ def doc_to_visual_phi_ground(doc: Mapping[str, Any]) -> list[Image.Image]:
 
 def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None) -> str:
     kw = lmms_eval_specific_kwargs or {}
-    return prompts.build_prompt(doc["instruction"], prompts.prompt_family(kw), doc.get("width"), doc.get("height"),
+    text = prompts.build_prompt(doc["instruction"], prompts.prompt_family(kw), doc.get("width"), doc.get("height"),
                                 kw.get("resize_budget"))
+    # ScreenSpot-Pro negative tasks: OS-Atlas-7B's ground_allow_negative sentence after the family's prompt
+    return text + REFUSAL_PROMPT if kw.get("refusal") else text
 
 
 def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any]:

@@ -6,7 +6,7 @@ Names avoid lmms-eval's built-in ``screenspot*`` tasks (built-in names win over 
 
 from __future__ import annotations
 
-from gui_metrics.pss import DEFAULT_FORM, ICON_SPLITS, PRO_SPLITS, PSS_C, SCREENSPOT_SPLITS
+from gui_metrics.pss import DEFAULT_FORM, ICON_SPLITS, PRO_GROUPS, PRO_SPLITS, PSS_C, SCREENSPOT_SPLITS
 from gui_models.grounding import FAMILIES, FAMILY_BUDGETS
 from gui_tasks.grounding.prompts import PROMPTS, answer_family, protocol
 from gui_tasks.grounding.score import DEFAULT_TAU
@@ -48,7 +48,7 @@ generation_kwargs:
 lmms_eval_specific_kwargs:
   default:
     prompt: {prompt}
-metric_list:
+{kwargs}metric_list:
 {metrics}
 metadata:
   version: "{version}"
@@ -66,8 +66,13 @@ metadata:
 {extra}"""
 
 
-def _metrics(types, splits) -> str:
-    names = COMMON + [f"pss_{t}" for t in types] + [f"share_{t}" for t in types] + [f"grounding_acc_{s}" for s in splits]
+# ScreenSpot-Pro's official report beside ours (gui_metrics.grounding_official): text / icon and each group's "Avg"
+SSPRO_OFFICIAL = ["sspro_text_acc", "sspro_icon_acc"] + [f"sspro_avg_{g}" for g in PRO_GROUPS]
+
+
+def _metrics(types, splits, official=()) -> str:
+    names = (COMMON + [f"pss_{t}" for t in types] + [f"share_{t}" for t in types] + [f"grounding_acc_{s}" for s in splits]
+             + list(official))
     return "\n".join(f"  - metric: {m}\n    aggregation: {m}\n    higher_is_better: {'false' if m in LOWER_IS_BETTER else 'true'}"
                      for m in names)
 
@@ -75,14 +80,15 @@ def _metrics(types, splits) -> str:
 def render_all() -> dict[str, str]:
     files: dict[str, str] = {}
 
-    def add(task, source, prompt, types, splits, benchmark, extra="", max_new=32, inside=None):
+    def add(task, source, prompt, types, splits, benchmark, extra="", max_new=32, inside=None, kwargs="", official=()):
         fam = answer_family(prompt)
         # the frame of the answers and, for resized-pixel families, the budget used when the backend reports no size
         extra = f"  coordinate_frame: {FAMILIES[fam][0]}\n" + (f"  resize_budget: {FAMILY_BUDGETS[fam]}\n" if fam in FAMILY_BUDGETS else "") + extra
         inside = inside or ("strict" if source == "synthetic" else "inclusive")  # lmms_task.DEFAULT_INSIDE_RULE
         files[f"{task}.yaml"] = TEMPLATE.format(task=task, source=source, prompt=prompt, protocol=protocol(prompt),
                                                 inside_rule=inside, visual=VISUALS.get(fam, "doc_to_visual"),
-                                                metrics=_metrics(types, splits), version=VERSION, benchmark=benchmark,
+                                                metrics=_metrics(types, splits, official), version=VERSION, benchmark=benchmark,
+                                                kwargs=kwargs,
                                                 tau=DEFAULT_TAU, form=DEFAULT_FORM, c=PSS_C, extra=extra, max_new_tokens=max_new)
 
     synth = f"  seed: {SYNTH_SEED}\n  n: {SYNTH_N}\n"
@@ -92,10 +98,18 @@ def render_all() -> dict[str, str]:
             max_new=64)
     for variant in ("screenspot", "screenspot_v2", "screenspot_pro"):
         splits = PRO_SPLITS if variant == "screenspot_pro" else SCREENSPOT_SPLITS
-        add(f"gui_{variant}", variant, "relative", SCREENSPOT_TYPES, splits, variant)
+        official = SSPRO_OFFICIAL if variant == "screenspot_pro" else ()
+        add(f"gui_{variant}", variant, "relative", SCREENSPOT_TYPES, splits, variant, official=official)
         # the PSS paper's reading (Algorithm 1: strictly inside), a named option beside the official inclusive rule
-        add(f"gui_{variant}_strict", variant, "relative", SCREENSPOT_TYPES, splits, variant, inside="strict")
+        add(f"gui_{variant}_strict", variant, "relative", SCREENSPOT_TYPES, splits, variant, inside="strict", official=official)
         for fam in FAMILY_PROMPTS:
-            add(f"gui_{variant}_{fam}", variant, fam, SCREENSPOT_TYPES, splits, variant, max_new=64)
+            add(f"gui_{variant}_{fam}", variant, fam, SCREENSPOT_TYPES, splits, variant, max_new=64, official=official)
+    # ScreenSpot-Pro in full (eval_screenspot_pro.py --language cn / --gt_type negative): Chinese instructions, and
+    # every row asked again with the refusal sentence, correct only when the model refuses
+    for suffix, extra, kwargs in (("cn", "  language: cn\n", ""), ("negative", "  gt_type: negative\n", "    refusal: true\n")):
+        for fam in ("relative",) + FAMILY_PROMPTS:
+            name = f"gui_screenspot_pro_{suffix}" + ("" if fam == "relative" else f"_{fam}")
+            add(name, "screenspot_pro", fam, SCREENSPOT_TYPES, PRO_SPLITS, "screenspot_pro", extra=extra,
+                max_new=32 if fam == "relative" else 64, kwargs=kwargs, official=SSPRO_OFFICIAL)
     assert set(FAMILY_PROMPTS) <= set(PROMPTS)
     return files

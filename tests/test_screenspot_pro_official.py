@@ -1,0 +1,96 @@
+"""ScreenSpot-Pro in full against its official script: Chinese and negative samples, and the official report.
+
+tests/fixtures/screenspot_pro_official_verdicts.json holds answers and what ``eval_screenspot_pro.py`` (likaixin2000/
+ScreenSpot-Pro-GUI-Grounding @ bd8bbbb, run unchanged outside the project with a stub model) made of them on the
+copy in tests/fixtures/screenspot_pro_official (written by make_screenspot_pro_official.py): 84 rows x (English,
+Chinese, negative) = 252 samples covering every group, application, UI type, box edge and refusal form.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gui_metrics.grounding_official import group_figure, overall_figure, screenspot_pro_report
+from gui_tasks.grounding import screenspot
+from gui_tasks.grounding.lmms_task import doc_to_text
+from gui_tasks.grounding.score import REFUSAL_PROMPT, ScoreParams, score_response
+
+FIX = Path(__file__).parent / "fixtures"
+COPY = FIX / "screenspot_pro_official"
+OFFICIAL = json.loads((FIX / "screenspot_pro_official_verdicts.json").read_text(encoding="utf-8"))
+
+
+def _records(run: dict) -> list[dict]:
+    docs = {json.loads(d["meta"])["report"]["id"]: d
+            for d in screenspot.load_docs("screenspot_pro", COPY, language=run["language"], gt_type=run["gt_type"])}
+    params = ScoreParams(family=run["family"], inside_rule="inclusive", strictness="official")
+    return [score_response(docs[d["id"]], d["raw_response"], params) for d in run["details"]]
+
+
+def _flat(tree: dict, prefix: str = "") -> dict[str, float]:
+    out: dict[str, float] = {}
+    for k, v in tree.items():
+        out.update(_flat(v, f"{prefix}{k}/") if isinstance(v, dict) else {f"{prefix}{k}": float(v)})
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(OFFICIAL["runs"]))
+def test_every_sample_and_every_figure_equal_the_official_script(name):
+    run = OFFICIAL["runs"][name]
+    records = _records(run)
+    ours = [r["official"]["correctness"] for r in records]
+    theirs = [d["correctness"] for d in run["details"]]
+    assert len(ours) == 84 and ours == theirs  # 100% per-sample agreement
+    report, official = _flat(screenspot_pro_report(records)), _flat(run["metrics"])
+    assert report.keys() == official.keys()
+    assert report == pytest.approx(official, abs=1e-12)
+    assert sum(r["correct"] for r in records) == run["metrics"]["overall"]["num_correct_action"]  # grounding_acc agrees
+
+
+def test_the_constructed_set_covers_every_verdict_group_and_edge():
+    runs = OFFICIAL["runs"]
+    assert sum(len(r["details"]) for r in runs.values()) >= 200
+    assert {d["correctness"] for r in runs.values() for d in r["details"]} == {"correct", "wrong", "wrong_format"}
+    cases = {d["case"] for r in runs.values() for d in r["details"] if d["case"]}
+    assert {"left_edge", "right_edge", "top_edge", "bottom_right_corner", "just_right_outside",
+            "above_image_in_published_box"} <= cases
+    assert len(runs["en_positive"]["metrics"]["leaderboard_simple_style"]) == 6
+    assert len(runs["en_positive"]["metrics"]["leaderboard_detailed_style"]) == 12
+
+
+def test_a_point_above_the_image_inside_the_published_box_counts_as_the_script_counts_it():
+    run = OFFICIAL["runs"]["en_positive"]
+    i = next(i for i, d in enumerate(run["details"]) if d["case"] == "above_image_in_published_box")
+    assert run["details"][i]["correctness"] == "correct"  # [135, -1, 151, 19] tested unclipped by the script
+    assert _records(run)[i]["correct"] is True
+
+
+def test_chinese_and_negative_documents():
+    cn = screenspot.load_docs("screenspot_pro", COPY, language="cn")
+    neg = screenspot.load_docs("screenspot_pro", COPY, gt_type="negative")
+    assert cn[0]["instruction"].startswith("在") and cn[0]["id"].endswith("-cn")
+    assert neg[0]["id"].endswith("-negative") and json.loads(neg[0]["meta"])["gt_type"] == "negative"
+    with pytest.raises(ValueError, match="Chinese"):
+        screenspot.load_docs("screenspot_pro", COPY, language="cn", gt_type="negative")
+    text = doc_to_text(neg[0], {"prompt": "os_atlas", "refusal": True})
+    assert text.endswith(REFUSAL_PROMPT) and neg[0]["instruction"] in text
+
+
+def test_negative_answer_reading_order_point_first_then_the_phrase():
+    doc = screenspot.load_docs("screenspot_pro", COPY, gt_type="negative")[0]
+    params = ScoreParams(family="os_atlas", inside_rule="inclusive")
+    verdict = lambda text: score_response(doc, text, params)["official"]["correctness"]  # noqa: E731
+    assert verdict("Target does not exist") == "correct"
+    assert verdict("(500,500) Target does not exist") == "wrong"  # a point is read first: positive
+    assert verdict("no idea") == "wrong_format"
+
+
+def test_leaderboard_metrics_read_the_group_and_ui_type_figures():
+    run = OFFICIAL["runs"]["en_positive"]
+    records = _records(run)
+    simple = run["metrics"]["leaderboard_simple_style"]
+    assert group_figure("CAD")(records) == pytest.approx(simple["group:CAD"]["action_acc"])
+    assert overall_figure("icon_acc")(records) == pytest.approx(run["metrics"]["overall"]["icon_acc"])
