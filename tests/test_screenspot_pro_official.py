@@ -94,3 +94,33 @@ def test_leaderboard_metrics_read_the_group_and_ui_type_figures():
     simple = run["metrics"]["leaderboard_simple_style"]
     assert group_figure("CAD")(records) == pytest.approx(simple["group:CAD"]["action_acc"])
     assert overall_figure("icon_acc")(records) == pytest.approx(run["metrics"]["overall"]["icon_acc"])
+
+
+def test_pss_report_carries_the_official_report():
+    from gui_tasks.grounding.report import Series, markdown, summarise
+
+    run = OFFICIAL["runs"]["cn_positive"]
+    summary = summarise(Series("m\ngui_screenspot_pro_cn", "gui_screenspot_pro_cn", "screenspot_pro", _records(run)))
+    assert _flat(summary["official_report"]) == pytest.approx(_flat(run["metrics"]), abs=1e-12)
+    cad = run["metrics"]["leaderboard_simple_style"]["group:CAD"]
+    text = markdown([summary])
+    assert (f"| CAD | {cad['text_acc']:.3f} | {cad['icon_acc']:.3f} | {cad['action_acc']:.3f} | {cad['num_total']} |"
+            in text)
+    assert "| inventor |" in text and "Official report (eval_screenspot_pro.py)" in text
+
+
+def test_import_of_the_official_scripts_negative_log_matches_every_sample(tmp_path, monkeypatch):
+    from gui_tasks.grounding.published import import_run
+
+    monkeypatch.setenv("SCREENSPOT_PRO_DATA_DIR", str(COPY))
+    run, task = OFFICIAL["runs"]["en_negative"], "gui_screenspot_pro_negative_os_atlas"
+    # the script's log layout (details of the run's kind plus one positive English detail it must leave out)
+    details = [{"id": d["id"], "img_path": "x.png", "prompt_to_evaluate": "", "gt_type": run["gt_type"],
+                "lang": run["language"], "instruction_style": "instruction", "raw_response": d["raw_response"],
+                "correctness": d["correctness"]} for d in run["details"]]
+    details.append({**details[0], "gt_type": "positive", "lang": "en"})
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps({"metrics": run["metrics"], "details": details}), encoding="utf-8")
+    got = import_run(path, task, tmp_path / "out", family=run["family"])
+    assert (got.matched, got.skipped, got.unmatched, got.disagreements) == (84, 1, [], 0)
+    assert got.published_accuracy == pytest.approx(run["metrics"]["overall"]["action_acc"])

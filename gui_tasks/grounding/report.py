@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
+from gui_metrics.grounding_official import screenspot_pro_report
 from gui_metrics.pss import ALL_TYPES, DISTANCE_BANDS, is_type, within_distance
 from gui_metrics.stats import bootstrap_ci, wasserstein_distance, welch_t_test
 from gui_tasks.results_io import find_result_files, load_results, load_task_samples
@@ -108,9 +109,11 @@ def summarise(series: Series) -> dict[str, Any]:
            "accuracy_by_split": acc, "within_distance": {str(d): within_distance(recs, d) for d in DISTANCE_BANDS},
            "by_type": by_type, "welch_t_tests_pss": tests, "wasserstein_biased_vs_other": wd,
            "params": recs[0].get("params") if recs else None, "frame_check": frame_check_summary(recs),
-           "published": series.meta.get("published"),
+           "published": series.meta.get("published"),  # an imported published run (gui-eval import): its own figure
            # the release as loaded: boxes clipped to their image, bad rows skipped on request (GUI_EVAL_SKIP_BAD_ROWS)
-           "boxes_clipped": series.meta.get("boxes_clipped"), "bad_rows_skipped": series.meta.get("bad_rows_skipped")}  # an imported published run (gui-eval import): its own figure
+           "boxes_clipped": series.meta.get("boxes_clipped"), "bad_rows_skipped": series.meta.get("bad_rows_skipped"),
+           # ScreenSpot-Pro layout: eval_screenspot_pro.py's own metrics on the same answers (gui_metrics.grounding_official)
+           "official_report": screenspot_pro_report(recs)}
     if series.cropped:
         firsts = [r["first"] for r in recs if "first" in r]
         out["before_crop"] = {
@@ -171,6 +174,7 @@ def markdown(summaries: Sequence[dict[str, Any]]) -> str:
             lines += [f"Published figure (the file's own scorer): {_fmt(pub.get('accuracy'))} (on the {pub.get('matched')} "
                       f"matched samples {_fmt(pub.get('accuracy_on_matched'))}); ours {_fmt(pub.get('ours_on_matched'))}; "
                       f"{pub.get('disagreements')} sample(s) disagree. Source: {pub.get('file')}", ""]
+        lines += _official_lines(s.get("official_report"))
         fc = s.get("frame_check")
         if fc:
             if fc["warning"]:
@@ -203,6 +207,24 @@ def markdown(summaries: Sequence[dict[str, Any]]) -> str:
                       "", f"Accuracy before {_fmt(s['before_crop']['accuracy'])}, after {_fmt(s['accuracy'])} (Table 6)."]
         lines.append("")
     return "\n".join(lines)
+
+
+def _official_lines(rep: dict[str, Any] | None) -> list[str]:
+    """eval_screenspot_pro.py's leaderboard view: each group's text / icon / Avg, each application, overall text / icon."""
+    if not rep:
+        return []
+    o = rep["overall"]
+    lines = ["Official report (eval_screenspot_pro.py): overall " + f"{_fmt(float(o['action_acc']))}, text "
+             f"{_fmt(float(o['text_acc']))}, icon {_fmt(float(o['icon_acc']))}, wrong format {o['wrong_format_num']} of "
+             f"{o['num_total']}", "", "| group | text | icon | Avg | n |", "|---|---|---|---|---|"]
+    for key, f in rep["leaderboard_simple_style"].items():
+        lines.append(f"| {key.split(':', 1)[1]} | {_fmt(float(f['text_acc']))} | {_fmt(float(f['icon_acc']))} | "
+                     f"{_fmt(float(f['action_acc']))} | {f['num_total']} |")
+    lines += ["", "| application | accuracy | text | icon | n |", "|---|---|---|---|---|"]
+    for key, f in rep["leaderboard_detailed_style"].items():
+        lines.append(f"| {key.split(':', 1)[1]} | {_fmt(float(f['action_acc']))} | {_fmt(float(f['text_acc']))} | "
+                     f"{_fmt(float(f['icon_acc']))} | {f['num_total']} |")
+    return lines + [""]
 
 
 def draw(series: Sequence[Series], out: Path) -> list[Path]:

@@ -272,6 +272,12 @@ def data_check_of(variant: str, root: Path | None):
     check.add_images(docs)
     check.counts.append(TaskCount(f"gui_{variant} [{layout(variant, check.root)} layout]", len(docs),
                                   PUBLISHED_DOCS[variant], "release"))
+    if variant == "screenspot_pro":  # the official script's other samples: every row in Chinese, every row as a negative
+        for task, kw in (("gui_screenspot_pro_cn", {"language": "cn"}), ("gui_screenspot_pro_negative", {"gt_type": "negative"})):
+            more = BadRows(skip=True)
+            got = load_pro(check.root, more, **kw)
+            check.errors.extend(e for e in more.errors if e.field == "instruction_cn")  # the rest are counted above
+            check.counts.append(TaskCount(task, len(got), PUBLISHED_DOCS[variant], "release: every row (eval_screenspot_pro.py)"))
     clipped = boxes_clipped(docs)
     check.notes.append(f"boxes clipped to their image: {clipped}" + (
         " (" + ", ".join(f"{d['id']} {json.loads(d['meta'])['bbox_published']} -> {d['target_box']}"
