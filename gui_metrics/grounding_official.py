@@ -84,3 +84,35 @@ def group_figure(group: str, name: str = "action_acc"):
         return float(figures(rows)[name]) if rows else math.nan
 
     return agg
+
+
+# --- UI-Vision element grounding (uivision/UI-Vision eval/grounding/eval_uivision.py @ 2b79355) ---------------------
+
+
+def simple_figures(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """``calc_metric_for_result_list_simple``: num_correct_action, num_total, wrong_format_num, action_acc (micro)."""
+    n = len(rows)
+    correct = sum(r["correctness"] == "correct" for r in rows)
+    return {"num_correct_action": correct, "num_total": n,
+            "wrong_format_num": sum(r["correctness"] == "wrong_format" for r in rows),
+            "action_acc": correct / n if n else 0}
+
+
+def uivision_report(records: Sequence[Record]) -> dict[str, Any] | None:
+    """The script's ``metrics`` (``overall_simple``, its only figure) and, ours beside it (the script has none),
+    micro accuracy per ``category``, ``platform`` and ``element_type`` of the rows; None without official keys."""
+    rows = official_rows(records)
+    if not rows:
+        return None
+    by = lambda key: {str(v): simple_figures([r for r in rows if r.get(key) == v])  # noqa: E731
+                      for v in sorted({r.get(key) for r in rows}, key=str)}
+    return {"overall_simple": simple_figures(rows),
+            "breakdown_not_in_official_script": {"category": by("category"), "platform": by("platform"),
+                                                 "element_type": by("element_type")}}
+
+
+def official_report(benchmark: str, records: Sequence[Record]) -> dict[str, Any] | None:
+    """The official report of ``benchmark`` (the script's own figures) for records that carry official keys."""
+    if benchmark == "uivision":
+        return uivision_report(records)
+    return screenspot_pro_report(records)

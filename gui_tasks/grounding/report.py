@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from gui_metrics.grounding_official import screenspot_pro_report
+from gui_metrics.grounding_official import official_report
 from gui_metrics.pss import ALL_TYPES, DISTANCE_BANDS, is_type, within_distance
 from gui_metrics.stats import bootstrap_ci, wasserstein_distance, welch_t_test
 from gui_tasks.results_io import find_result_files, load_results, load_task_samples
 
-BENCHMARKS = ("icon_localization", "screenspot", "screenspot_v2", "screenspot_pro")
+BENCHMARKS = ("icon_localization", "screenspot", "screenspot_v2", "screenspot_pro", "uivision")
 RECORD_METRIC = "grounding_acc"  # every grounding metric logs the same per-sample record; read it from this one
 TYPE_COLORS = {"correct": "#2e7d32", "biased": "#f9a825", "misleading": "#ef6c00", "confusion": "#c62828", "other": "#c62828",
                "invalid": "#9e9e9e"}
@@ -113,7 +113,7 @@ def summarise(series: Series) -> dict[str, Any]:
            # the release as loaded: boxes clipped to their image, bad rows skipped on request (GUI_EVAL_SKIP_BAD_ROWS)
            "boxes_clipped": series.meta.get("boxes_clipped"), "bad_rows_skipped": series.meta.get("bad_rows_skipped"),
            # ScreenSpot-Pro layout: eval_screenspot_pro.py's own metrics on the same answers (gui_metrics.grounding_official)
-           "official_report": screenspot_pro_report(recs)}
+           "official_report": official_report(series.benchmark, recs)}
     if series.cropped:
         firsts = [r["first"] for r in recs if "first" in r]
         out["before_crop"] = {
@@ -213,6 +213,14 @@ def _official_lines(rep: dict[str, Any] | None) -> list[str]:
     """eval_screenspot_pro.py's leaderboard view: each group's text / icon / Avg, each application, overall text / icon."""
     if not rep:
         return []
+    if "overall_simple" in rep:  # UI-Vision: the script's one figure, then our breakdown of the same verdicts
+        o = rep["overall_simple"]
+        lines = [f"Official report (eval_uivision.py overall_simple): action_acc {_fmt(float(o['action_acc']))}, "
+                 f"wrong format {o['wrong_format_num']} of {o['num_total']}", "",
+                 "| by | value | accuracy | n |", "|---|---|---|---|"]
+        for key, table in rep["breakdown_not_in_official_script"].items():
+            lines += [f"| {key} | {v} | {_fmt(float(f['action_acc']))} | {f['num_total']} |" for v, f in table.items()]
+        return lines + [""]
     o = rep["overall"]
     lines = ["Official report (eval_screenspot_pro.py): overall " + f"{_fmt(float(o['action_acc']))}, text "
              f"{_fmt(float(o['text_acc']))}, icon {_fmt(float(o['icon_acc']))}, wrong format {o['wrong_format_num']} of "

@@ -1,5 +1,6 @@
 """The grounding task YAMLs (``yaml_tasks/grounding``), written by ``scripts/gen_yaml_tasks.py``:
-icon_localization_synth and the gui_screenspot* tasks, each also with every agent family's prompt.
+icon_localization_synth, the gui_screenspot* tasks (ScreenSpot-Pro also in Chinese and with its negative samples) and
+the gui_uivision_<setting> tasks, each also with every agent family's prompt.
 
 Names avoid lmms-eval's built-in ``screenspot*`` tasks (built-in names win over included ones).
 """
@@ -10,6 +11,7 @@ from gui_metrics.pss import DEFAULT_FORM, ICON_SPLITS, PRO_GROUPS, PRO_SPLITS, P
 from gui_models.grounding import FAMILIES, FAMILY_BUDGETS
 from gui_tasks.grounding.prompts import PROMPTS, answer_family, protocol
 from gui_tasks.grounding.score import DEFAULT_TAU
+from gui_tasks.grounding.uivision import SETTINGS as UIVISION_SETTINGS
 
 VERSION = "1.1"  # 1.1: inclusive point-in-box for ScreenSpot (official rule), official strictness, frame_check
 SYNTH_SEED, SYNTH_N = 0, 40
@@ -111,5 +113,11 @@ def render_all() -> dict[str, str]:
             name = f"gui_screenspot_pro_{suffix}" + ("" if fam == "relative" else f"_{fam}")
             add(name, "screenspot_pro", fam, SCREENSPOT_TYPES, PRO_SPLITS, "screenspot_pro", extra=extra,
                 max_new=32 if fam == "relative" else 64, kwargs=kwargs, official=SSPRO_OFFICIAL)
+    # UI-Vision element grounding (eval_uivision.py --task element, one annotation file per setting)
+    for setting in UIVISION_SETTINGS:
+        for fam in ("relative",) + FAMILY_PROMPTS:
+            name = f"gui_uivision_{setting}" + ("" if fam == "relative" else f"_{fam}")
+            add(name, "uivision", fam, SCREENSPOT_TYPES, (), "uivision", extra=f"  setting: {setting}\n",
+                max_new=32 if fam == "relative" else 64)
     assert set(FAMILY_PROMPTS) <= set(PROMPTS)
     return files

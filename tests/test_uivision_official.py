@@ -1,0 +1,64 @@
+"""UI-Vision element grounding against its official scorer: 210 answers (basic, functional, spatial) scored by
+``eval_uivision.py`` (uivision/UI-Vision @ 2b79355, run unchanged outside the project with a stub model) on the copy
+in tests/fixtures/uivision_official (make_uivision_official.py), verdicts in uivision_official_verdicts.json."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gui_metrics.grounding_official import uivision_report
+from gui_tasks.errors import BadRows
+from gui_tasks.grounding import uivision
+from gui_tasks.grounding.score import ScoreParams, score_response
+
+FIX = Path(__file__).parent / "fixtures"
+COPY = FIX / "uivision_official"
+OFFICIAL = json.loads((FIX / "uivision_official_verdicts.json").read_text(encoding="utf-8"))
+PARAMS = ScoreParams(family="relative", inside_rule="inclusive", strictness="official")
+
+
+def _records(setting: str) -> list[dict]:
+    docs = uivision.load_docs(COPY, setting)
+    return [score_response(docs[d["row"]], d["raw_response"], PARAMS) for d in OFFICIAL["runs"][setting]["details"]]
+
+
+@pytest.mark.parametrize("setting", uivision.SETTINGS)
+def test_every_sample_and_the_figure_equal_the_official_scorer(setting):
+    run = OFFICIAL["runs"][setting]
+    records = _records(setting)
+    assert [r["official"]["correctness"] for r in records] == [d["correctness"] for d in run["details"]]
+    report = uivision_report(records)
+    assert report["overall_simple"] == pytest.approx(run["metrics"]["overall_simple"])
+    by_type = report["breakdown_not_in_official_script"]["element_type"]
+    assert sum(f["num_total"] for f in by_type.values()) == 70
+
+
+def test_the_constructed_set_covers_settings_verdicts_and_edges():
+    details = [d for r in OFFICIAL["runs"].values() for d in r["details"]]
+    assert len(details) >= 200 and {d["correctness"] for d in details} == {"correct", "wrong", "wrong_format"}
+    assert {"left_edge", "right_edge", "top_edge", "bottom_edge", "bottom_right_corner", "just_left_outside",
+            "just_below_outside"} <= {d["case"] for d in details}
+
+
+def test_reversed_corners_are_swapped_as_the_scorer_does():
+    doc = uivision.load_docs(COPY, "basic")[17]
+    meta = json.loads(doc["meta"])
+    assert meta["bbox_reversed"] == [2135.0, 850.0, 2088.0, 828.0] and doc["target_box"] == [2088.0, 828.0, 2135.0, 850.0]
+    assert doc["split"] == "icon" and meta["report"]["setting"] == "basic"
+
+
+def test_image_size_that_differs_from_the_screenshot_is_a_bad_row(tmp_path):
+    import shutil
+
+    root = tmp_path / "uiv"
+    shutil.copytree(COPY, root)
+    path = uivision.annotation_file(root, "spatial")
+    rows = json.loads(path.read_text(encoding="utf-8"))
+    rows[3]["image_size"] = [100, 100]
+    path.write_text(json.dumps(rows), encoding="utf-8")
+    bad = BadRows(skip=True)
+    assert len(uivision.load_docs(root, "spatial", bad)) == 69
+    assert (bad.errors[0].row, bad.errors[0].field) == (3, "image_size")
