@@ -62,3 +62,14 @@ def test_image_size_that_differs_from_the_screenshot_is_a_bad_row(tmp_path):
     bad = BadRows(skip=True)
     assert len(uivision.load_docs(root, "spatial", bad)) == 69
     assert (bad.errors[0].row, bad.errors[0].field) == (3, "image_size")
+
+
+def test_pss_report_shows_the_official_figure_and_the_breakdown():
+    from gui_tasks.grounding.report import Series, markdown, summarise
+
+    records = _records("spatial")
+    summary = summarise(Series("m\ngui_uivision_spatial", "gui_uivision_spatial", "uivision", records))
+    assert summary["official_report"]["overall_simple"]["action_acc"] == pytest.approx(0.5)
+    text = markdown([summary])
+    assert "eval_uivision.py overall_simple): action_acc 0.500, wrong format 10 of 70" in text
+    assert "| category | Menu |" in text
