@@ -115,4 +115,48 @@ def official_report(benchmark: str, records: Sequence[Record]) -> dict[str, Any]
     """The official report of ``benchmark`` (the script's own figures) for records that carry official keys."""
     if benchmark == "uivision":
         return uivision_report(records)
+    if benchmark == "mmbench_gui_l2":
+        return mmbench_l2_report(records)
     return screenspot_pro_report(records)
+
+
+# --- MMBench-GUI L2 (open-compass/MMBench-GUI benchmarks/matrics.py level2_calculate_scores @ 896ddf1) ----------------
+
+_L2_VERDICT = {"correct": 1, "wrong": 0, "wrong_format": -1}
+
+
+def _share(part: int, whole: int) -> float:
+    return part / whole * 100 if whole else math.nan  # the script divides by zero there (it stops); NaN here
+
+
+def mmbench_l2_report(records: Sequence[Record]) -> dict[str, Any] | None:
+    """``level2_calculate_scores``: per level and platform the counts and accuracies (percent), each level's accuracy
+    (platforms weighted by their sample counts: micro over the level) and their plain mean ("Average accuracy")."""
+    rows = official_rows(records)
+    if not rows:
+        return None
+    per_level: dict[str, dict[str, Any]] = {}
+    for level in dict.fromkeys(r["grounding_type"] for r in rows):
+        per_level[level] = {}
+        for platform in dict.fromkeys(r["platform"] for r in rows if r["grounding_type"] == level):
+            got = [r for r in rows if r["grounding_type"] == level and r["platform"] == platform]
+            v = {t: [_L2_VERDICT[r["correctness"]] for r in got if r["data_type"] == t] for t in ("icon", "text")}
+            correct = {t: sum(x == 1 for x in v[t]) for t in v}
+            per_level[level][platform] = {
+                "Total num": len(got), "Icon num": len(v["icon"]), "Text num": len(v["text"]),
+                "Total accuracy": _share(correct["icon"] + correct["text"], len(got)),
+                "Icon accuracy": _share(correct["icon"], len(v["icon"])),
+                "Text accuracy": _share(correct["text"], len(v["text"])),
+                "Correct num": correct["icon"] + correct["text"],
+                "Wrong num": sum(x == 0 for t in v for x in v[t]), "Error format num": sum(x == -1 for t in v for x in v[t])}
+
+    def level_score(level: str) -> float:
+        table = per_level.get(level)
+        if not table:
+            return math.nan  # the script raises KeyError without both levels
+        total = sum(x["Total num"] for x in table.values())
+        return sum(x["Total accuracy"] * (x["Total num"] / total) for x in table.values())
+
+    basic, advanced = level_score("basic"), level_score("advanced")
+    return {"Average accuracy": (basic + advanced) / 2, "Basic accuracy": basic, "Advanced accuracy": advanced,
+            **per_level}

@@ -18,19 +18,19 @@ from PIL import Image
 
 from gui_metrics.lmms_bridge import sample_values
 from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
-from gui_tasks.grounding import prompts, screenspot, uivision
+from gui_tasks.grounding import mmbench_gui, prompts, screenspot, uivision
 from gui_tasks.grounding.schema import validate_doc
 from gui_tasks.grounding.score import REFUSAL_PROMPT, ScoreParams, score_response
 from gui_tasks.lmms_rows import RowsTask, load_image, read_jsonl, task_metadata
 
 RECORD_KINDS = ("grounding", "crop")
-SOURCES = ("synthetic",) + screenspot.VARIANTS + (uivision.SOURCE,)
+SOURCES = ("synthetic",) + screenspot.VARIANTS + (uivision.SOURCE, mmbench_gui.SOURCE)
 
 
 # Point-in-box rule per source when the task metadata names none: the official ScreenSpot scorers count a point on the
 # box edge as inside (ScreenSpot-Pro eval_screenspot_pro.py::eval_sample_positive_gt); icon boards follow the PSS
 # paper's Algorithm 1 (strictly inside).
-DEFAULT_INSIDE_RULE = {"synthetic": "strict", **{v: "inclusive" for v in screenspot.VARIANTS + (uivision.SOURCE,)}}
+DEFAULT_INSIDE_RULE = {"synthetic": "strict", **{v: "inclusive" for v in screenspot.VARIANTS + (uivision.SOURCE, mmbench_gui.SOURCE)}}
 
 
 def score_params(meta: Mapping[str, Any]) -> ScoreParams:
@@ -59,7 +59,7 @@ class GroundingTask(RowsTask):
     def download(self, dataset_kwargs: dict | None = None) -> None:
         super().download(dataset_kwargs)
         meta = getattr(self.config, "metadata", None)
-        if isinstance(meta, dict) and meta.get("source") in screenspot.VARIANTS + (uivision.SOURCE,):
+        if isinstance(meta, dict) and meta.get("source") in screenspot.VARIANTS + (uivision.SOURCE, mmbench_gui.SOURCE):
             rows = self.dataset[self.config.test_split or "test"]
             meta["boxes_clipped"] = screenspot.boxes_clipped([{"meta": m} for m in rows["meta"]])  # lands in the results
 
@@ -83,6 +83,11 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         docs = screenspot.load_docs(source, screenspot.data_root(source), bad, str(meta.get("language") or "en"),
                                     str(meta.get("gt_type") or "positive"))
         announce_skipped(bad, f"{source} rows")  # loud, and counted in the task's results metadata (bad_rows_skipped)
+        return docs
+    if source == mmbench_gui.SOURCE:  # MMBench-GUI L2: both levels, every platform (the official mode "all")
+        bad = BadRows(skip_bad_rows(dict(meta)))
+        docs = mmbench_gui.load_docs(mmbench_gui.data_root(), bad, str(meta.get("level") or "all"))
+        announce_skipped(bad, "mmbench_gui_l2 rows")
         return docs
     if source == uivision.SOURCE:  # UI-Vision element grounding: one setting per task (metadata.setting)
         bad = BadRows(skip_bad_rows(dict(meta)))

@@ -26,7 +26,7 @@ from gui_metrics.pss import ALL_TYPES, DISTANCE_BANDS, is_type, within_distance
 from gui_metrics.stats import bootstrap_ci, wasserstein_distance, welch_t_test
 from gui_tasks.results_io import find_result_files, load_results, load_task_samples
 
-BENCHMARKS = ("icon_localization", "screenspot", "screenspot_v2", "screenspot_pro", "uivision")
+BENCHMARKS = ("icon_localization", "screenspot", "screenspot_v2", "screenspot_pro", "uivision", "mmbench_gui_l2")
 RECORD_METRIC = "grounding_acc"  # every grounding metric logs the same per-sample record; read it from this one
 TYPE_COLORS = {"correct": "#2e7d32", "biased": "#f9a825", "misleading": "#ef6c00", "confusion": "#c62828", "other": "#c62828",
                "invalid": "#9e9e9e"}
@@ -213,6 +213,15 @@ def _official_lines(rep: dict[str, Any] | None) -> list[str]:
     """eval_screenspot_pro.py's leaderboard view: each group's text / icon / Avg, each application, overall text / icon."""
     if not rep:
         return []
+    if "Average accuracy" in rep:  # MMBench-GUI L2: level2_calculate_scores (percent)
+        lines = [f"Official report (MMBench-GUI level2_calculate_scores): average {_fmt(rep['Average accuracy'], 2)}, "
+                 f"basic {_fmt(rep['Basic accuracy'], 2)}, advanced {_fmt(rep['Advanced accuracy'], 2)}", "",
+                 "| level | platform | total | icon | text | n | wrong format |", "|---|---|---|---|---|---|---|"]
+        for level in ("basic", "advanced"):
+            for platform, f in (rep.get(level) or {}).items():
+                lines.append(f"| {level} | {platform} | {_fmt(f['Total accuracy'], 2)} | {_fmt(f['Icon accuracy'], 2)} | "
+                             f"{_fmt(f['Text accuracy'], 2)} | {f['Total num']} | {f['Error format num']} |")
+        return lines + [""]
     if "overall_simple" in rep:  # UI-Vision: the script's one figure, then our breakdown of the same verdicts
         o = rep["overall_simple"]
         lines = [f"Official report (eval_uivision.py overall_simple): action_acc {_fmt(float(o['action_acc']))}, "

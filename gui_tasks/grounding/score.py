@@ -180,7 +180,8 @@ def frame_check(answer: Any, doc: Mapping[str, Any], params: ScoreParams, model_
 def _judge(doc: Mapping[str, Any], text: str, capture: Capture | None, params: ScoreParams,
            window: list[int] | None = None, model_size: list[int] | None = None) -> dict[str, Any]:
     width, height = int(doc["width"]), int(doc["height"])
-    published = _meta(doc).get("bbox_published")
+    meta = _meta(doc)
+    published, relative = meta.get("bbox_published"), meta.get("target_relative")
     start = answer_start(text)
     answer = parse_point(text[start:], params.family, strictness=params.strictness)
     out: dict[str, Any] = {"status": answer.status, "detail": answer.detail, "point": None, "correct": False,
@@ -200,6 +201,8 @@ def _judge(doc: Mapping[str, Any], text: str, capture: Capture | None, params: S
             # the box as published when it pokes outside the image (ScreenSpot-Pro): the official scorers test the point
             # against it unclipped (eval_sample_positive_gt), so a point just outside the image edge can still hit
             target = _rel_box(published or doc["target_box"], width, height)
+            if relative is not None:  # a release that publishes relative boxes (MMBench-GUI): tested as published
+                target = [float(v) for v in relative]
             others = None if doc.get("other_boxes") is None else [_rel_box(b, width, height) for b in doc["other_boxes"]]
             rtype = classify_response(point, target, others, params.tau, params.inside_rule)
             out.update(point=[point[0], point[1]], correct=rtype == "correct", response_type=rtype,

@@ -1,6 +1,6 @@
 """The grounding task YAMLs (``yaml_tasks/grounding``), written by ``scripts/gen_yaml_tasks.py``:
 icon_localization_synth, the gui_screenspot* tasks (ScreenSpot-Pro also in Chinese and with its negative samples) and
-the gui_uivision_<setting> tasks, each also with every agent family's prompt.
+the gui_uivision_<setting> and gui_mmbench_gui_l2 tasks, each also with every agent family's prompt.
 
 Names avoid lmms-eval's built-in ``screenspot*`` tasks (built-in names win over included ones).
 """
@@ -119,5 +119,9 @@ def render_all() -> dict[str, str]:
             name = f"gui_uivision_{setting}" + ("" if fam == "relative" else f"_{fam}")
             add(name, "uivision", fam, SCREENSPOT_TYPES, (), "uivision", extra=f"  setting: {setting}\n",
                 max_new=32 if fam == "relative" else 64)
+    # MMBench-GUI L2 (GUIElementGrounding mode "all": basic and advanced, every platform, one task as its scorer wants)
+    for fam in ("relative",) + FAMILY_PROMPTS:
+        add("gui_mmbench_gui_l2" + ("" if fam == "relative" else f"_{fam}"), "mmbench_gui_l2", fam, SCREENSPOT_TYPES, (),
+            "mmbench_gui_l2", max_new=32 if fam == "relative" else 64)
     assert set(FAMILY_PROMPTS) <= set(PROMPTS)
     return files
