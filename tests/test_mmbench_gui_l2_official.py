@@ -80,3 +80,13 @@ def test_a_row_without_image_is_a_bad_row(tmp_path):
     (root / "L2_annotations.json").write_text(json.dumps(rows), encoding="utf-8")
     bad = BadRows(skip=True)
     assert len(mmbench_gui.load_docs(root, bad)) == 215 and (bad.errors[0].row, bad.errors[0].field) == (2, "image_path")
+
+
+def test_pss_report_shows_level2_scores():
+    from gui_tasks.grounding.report import Series, markdown, summarise
+
+    summary = summarise(Series("m\ngui_mmbench_gui_l2", "gui_mmbench_gui_l2", "mmbench_gui_l2", _records()))
+    assert summary["official_report"]["Average accuracy"] == pytest.approx(OFFICIAL["scores"]["Average accuracy"])
+    ios = OFFICIAL["scores"]["basic"]["os_ios"]
+    assert (f"| basic | os_ios | {ios['Total accuracy']:.2f} | {ios['Icon accuracy']:.2f} | {ios['Text accuracy']:.2f} | 18 |"
+            in markdown([summary]))
