@@ -18,12 +18,11 @@ from __future__ import annotations
 
 import ast
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 from gui_tasks.errors import BadRows, DataError, skip_bad_rows
-from gui_tasks.grounding.screenspot import _doc, _field, _image_size, _read_json
+from gui_tasks.grounding.screenspot import _doc, _field, _image_size, _read_json, env_root
 
 ENV = "MMBENCH_GUI_DATA_DIR"
 SOURCE = "mmbench_gui_l2"
@@ -34,14 +33,7 @@ PLATFORMS = ("os_windows", "os_mac", "os_linux", "os_ios", "os_android", "os_web
 
 def data_root() -> Path:
     """The local copy named by ``$MMBENCH_GUI_DATA_DIR`` (the folder holding L2_annotations.json)."""
-    local = os.environ.get(ENV)
-    if not local:
-        raise DataError(f"set ${ENV} to a local copy of the MMBench-GUI release (this harness does not download it)",
-                        file=f"${ENV}")
-    root = Path(local).expanduser()
-    if not root.is_dir():
-        raise DataError(f"${ENV} points to {root}, which is not a directory", file=str(root))
-    return root
+    return env_root(ENV, "MMBench-GUI")
 
 
 def relative_box(bbox: Any, size: tuple[int, int], path: Path, i: int) -> list[float]:

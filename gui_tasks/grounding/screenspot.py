@@ -54,17 +54,21 @@ PRO_LANGUAGES = ("en", "cn")
 PRO_GT_TYPES = ("positive", "negative")
 
 
-def data_root(variant: str) -> Path:
-    """The local copy of ``variant`` named by its environment variable."""
-    env = ENV[variant]
+def env_root(env: str, what: str) -> Path:
+    """The local copy of the official ``what`` release named by the environment variable ``env`` (every grounding loader)."""
     local = os.environ.get(env)
     if not local:
-        raise DataError(f"set ${env} to a local copy of the official {variant} release (this harness does not download it)",
+        raise DataError(f"set ${env} to a local copy of the official {what} release (this harness does not download it)",
                         file=f"${env}")
     root = Path(local).expanduser()
     if not root.is_dir():
         raise DataError(f"${env} points to {root}, which is not a directory", file=str(root))
     return root
+
+
+def data_root(variant: str) -> Path:
+    """The local copy of ``variant`` named by its environment variable."""
+    return env_root(ENV[variant], variant)
 
 
 def _read_json(path: Path) -> list[dict[str, Any]]:

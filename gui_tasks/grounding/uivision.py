@@ -15,12 +15,11 @@ unclipped (meta ``bbox_published``), as for ScreenSpot-Pro. Folder: ``$UIVISION_
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 from gui_tasks.errors import BadRows, DataError, skip_bad_rows
-from gui_tasks.grounding.screenspot import _doc, _field, _image_size, _numbers, _read_json
+from gui_tasks.grounding.screenspot import _doc, _field, _image_size, _numbers, _read_json, env_root
 
 ENV = "UIVISION_DATA_DIR"
 SETTINGS = ("basic", "functional", "spatial")
@@ -29,14 +28,7 @@ SOURCE = "uivision"
 
 def data_root() -> Path:
     """The local copy named by ``$UIVISION_DATA_DIR``."""
-    local = os.environ.get(ENV)
-    if not local:
-        raise DataError(f"set ${ENV} to a local copy of the UI-Vision release (this harness does not download it)",
-                        file=f"${ENV}")
-    root = Path(local).expanduser()
-    if not root.is_dir():
-        raise DataError(f"${ENV} points to {root}, which is not a directory", file=str(root))
-    return root
+    return env_root(ENV, "UI-Vision")
 
 
 def annotation_file(root: Path, setting: str) -> Path:
