@@ -68,6 +68,7 @@ metadata:
 {extra}"""
 
 
+NEGATIVE_FAMILIES = ("os_atlas",)
 # ScreenSpot-Pro's official report beside ours (gui_metrics.grounding_official): text / icon and each group's "Avg"
 SSPRO_OFFICIAL = ["sspro_text_acc", "sspro_icon_acc"] + [f"sspro_avg_{g}" for g in PRO_GROUPS]
 
@@ -106,10 +107,13 @@ def render_all() -> dict[str, str]:
         add(f"gui_{variant}_strict", variant, "relative", SCREENSPOT_TYPES, splits, variant, inside="strict", official=official)
         for fam in FAMILY_PROMPTS:
             add(f"gui_{variant}_{fam}", variant, fam, SCREENSPOT_TYPES, splits, variant, max_new=64, official=official)
-    # ScreenSpot-Pro in full (eval_screenspot_pro.py --language cn / --gt_type negative): Chinese instructions, and
-    # every row asked again with the refusal sentence, correct only when the model refuses
-    for suffix, extra, kwargs in (("cn", "  language: cn\n", ""), ("negative", "  gt_type: negative\n", "    refusal: true\n")):
-        for fam in ("relative",) + FAMILY_PROMPTS:
+    # ScreenSpot-Pro in full (eval_screenspot_pro.py --language cn / --gt_type negative): Chinese instructions for every
+    # family (run_ss_pro_cn.sh runs them all), and every row asked again with the refusal sentence, correct only when the
+    # model refuses: the generic prompt and the one family of ours whose wrapper there asks for a refusal
+    # (models/osatlas7b.py, osatlas4b.py ground_allow_negative; the Qwen2.5-VL and Kimi-VL wrappers raise NotImplementedError)
+    for suffix, extra, kwargs, fams in (("cn", "  language: cn\n", "", FAMILY_PROMPTS),
+                                        ("negative", "  gt_type: negative\n", "    refusal: true\n", NEGATIVE_FAMILIES)):
+        for fam in ("relative",) + fams:
             name = f"gui_screenspot_pro_{suffix}" + ("" if fam == "relative" else f"_{fam}")
             add(name, "screenspot_pro", fam, SCREENSPOT_TYPES, PRO_SPLITS, "screenspot_pro", extra=extra,
                 max_new=32 if fam == "relative" else 64, kwargs=kwargs, official=SSPRO_OFFICIAL)
