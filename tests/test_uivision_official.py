@@ -73,3 +73,16 @@ def test_pss_report_shows_the_official_figure_and_the_breakdown():
     text = markdown([summary])
     assert "eval_uivision.py overall_simple): action_acc 0.500, wrong format 10 of 70" in text
     assert "| category | Menu |" in text
+
+
+def test_final_avg_is_the_plain_mean_of_the_three_settings():
+    from gui_tasks.grounding.report import Series, markdown, summarise, uivision_final_avg
+
+    summaries = [summarise(Series(f"m\ngui_uivision_{s}", f"gui_uivision_{s}", "uivision", _records(s)[: 10 + 20 * i]))
+                 for i, s in enumerate(uivision.SETTINGS)]
+    figures = [x["official_report"]["overall_simple"]["action_acc"] for x in summaries]
+    uivision_final_avg(summaries)
+    assert summaries[0]["uivision_final_avg"]["final_avg"] == pytest.approx(sum(figures) / 3)
+    assert "UI-Vision Final Avg (mean of the three settings)" in markdown(summaries[:1])
+    alone = uivision_final_avg([summarise(Series("m\ngui_uivision_basic", "gui_uivision_basic", "uivision", _records("basic")))])
+    assert "uivision_final_avg" not in alone[0]

@@ -160,6 +160,28 @@ def _fmt(x: Any, digits: int = 3) -> str:
     return "-" if x is None else f"{x:.{digits}f}" if isinstance(x, float) else str(x)
 
 
+def uivision_final_avg(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """UI-Vision's "Final Avg" (its README: the plain mean of the basic, functional and spatial figures) on each of the
+    three summaries of one run and prompt family, when all three settings were run; the summaries, updated."""
+    from gui_tasks.grounding.uivision import SETTINGS
+
+    groups: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
+    for s in summaries:
+        for setting in SETTINGS:
+            if s["benchmark"] == "uivision" and s["task"].startswith(f"gui_uivision_{setting}"):
+                key = (str(s.get("run")), s["task"][len(f"gui_uivision_{setting}"):])
+                groups.setdefault(key, {})[setting] = s
+    for members in groups.values():
+        if len(members) == len(SETTINGS):
+            figures = {k: m["official_report"]["overall_simple"]["action_acc"] for k, m in members.items()
+                       if m.get("official_report")}
+            if len(figures) == len(SETTINGS):
+                entry = {**figures, "final_avg": sum(figures.values()) / len(figures)}
+                for m in members.values():
+                    m["uivision_final_avg"] = entry
+    return summaries
+
+
 def markdown(summaries: Sequence[dict[str, Any]]) -> str:
     lines = ["# PSS report", ""]
     for s in summaries:
@@ -175,6 +197,10 @@ def markdown(summaries: Sequence[dict[str, Any]]) -> str:
                       f"matched samples {_fmt(pub.get('accuracy_on_matched'))}); ours {_fmt(pub.get('ours_on_matched'))}; "
                       f"{pub.get('disagreements')} sample(s) disagree. Source: {pub.get('file')}", ""]
         lines += _official_lines(s.get("official_report"))
+        if s.get("uivision_final_avg"):
+            f = s["uivision_final_avg"]
+            lines += [f"UI-Vision Final Avg (mean of the three settings): {_fmt(f['final_avg'])} (basic {_fmt(f['basic'])}, "
+                      f"functional {_fmt(f['functional'])}, spatial {_fmt(f['spatial'])})", ""]
         fc = s.get("frame_check")
         if fc:
             if fc["warning"]:
@@ -323,7 +349,7 @@ def build_report(paths: Sequence[str | Path], out: str | Path) -> list[Path]:
         raise FileNotFoundError(f"no grounding task results (benchmarks {BENCHMARKS}) under {list(map(str, paths))}")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    summaries = [summarise(s) for s in series]
+    summaries = uivision_final_avg([summarise(s) for s in series])
     files = draw(series, out)
     (out / "report.json").write_text(json.dumps(summaries, indent=2, default=str), encoding="utf-8")
     (out / "report.md").write_text(markdown(summaries), encoding="utf-8")
