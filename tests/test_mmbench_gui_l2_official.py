@@ -90,3 +90,10 @@ def test_pss_report_shows_level2_scores():
     ios = OFFICIAL["scores"]["basic"]["os_ios"]
     assert (f"| basic | os_ios | {ios['Total accuracy']:.2f} | {ios['Icon accuracy']:.2f} | {ios['Text accuracy']:.2f} | 18 |"
             in markdown([summary]))
+
+
+def test_data_check_counts_levels_and_platforms():
+    check = mmbench_gui.data_check(COPY)
+    counts = {c.task.strip(): c.found for c in check.counts}
+    assert check.ok and counts["gui_mmbench_gui_l2"] == 216 and counts["advanced os_web"] == 18
+    assert "boxes published relative: 24, in pixels: 192; with a -1 corner (read as 0): 6" in check.notes[0]

@@ -124,3 +124,11 @@ def test_import_of_the_official_scripts_negative_log_matches_every_sample(tmp_pa
     got = import_run(path, task, tmp_path / "out", family=run["family"])
     assert (got.matched, got.skipped, got.unmatched, got.disagreements) == (84, 1, [], 0)
     assert got.published_accuracy == pytest.approx(run["metrics"]["overall"]["action_acc"])
+
+
+def test_data_check_counts_the_chinese_and_negative_tasks_against_the_release():
+    check = screenspot.data_check_pro(COPY)
+    assert [(c.task, c.found, c.expected) for c in check.counts] == [
+        ("gui_screenspot_pro [pro layout]", 84, 1581), ("gui_screenspot_pro_cn", 84, 1581),
+        ("gui_screenspot_pro_negative", 84, 1581)]
+    assert not check.errors

@@ -86,3 +86,10 @@ def test_final_avg_is_the_plain_mean_of_the_three_settings():
     assert "UI-Vision Final Avg (mean of the three settings)" in markdown(summaries[:1])
     alone = uivision_final_avg([summarise(Series("m\ngui_uivision_basic", "gui_uivision_basic", "uivision", _records("basic")))])
     assert "uivision_final_avg" not in alone[0]
+
+
+def test_data_check_counts_each_setting_and_names_the_reversed_box():
+    check = uivision.data_check(COPY)
+    assert check.ok and [(c.task, c.found) for c in check.counts] == [
+        ("gui_uivision_basic", 70), ("gui_uivision_functional", 70), ("gui_uivision_spatial", 70)]
+    assert "reversed corners (swapped, as the scorer does): 1 (uivision_basic-00017" in check.notes[0]
