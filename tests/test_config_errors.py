@@ -92,8 +92,8 @@ def test_pss_report_on_a_run_of_another_benchmark_names_the_right_command(tmp_pa
     run = _mpr_run(tmp_path / "run")
     assert cli_main(["pss-report", str(run), "--out", str(tmp_path / "out")]) == 2
     line = _one_line(capsys.readouterr().err)
-    assert line == (f"gui-eval pss-report: gui-eval pss-report reads runs of icon_localization, screenspot, screenspot_pro, "
-                    f"screenspot_v2; {run} holds mpr_gui (mpr_gui_synth_en): use gui-eval report; "
+    assert line == (f"gui-eval pss-report: gui-eval pss-report reads runs of icon_localization, mmbench_gui_l2, screenspot, "
+                    f"screenspot_pro, screenspot_v2, uivision; {run} holds mpr_gui (mpr_gui_synth_en): use gui-eval report; "
                     "see docs/screenspot_pss.md")
 
 
