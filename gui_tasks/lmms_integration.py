@@ -251,7 +251,6 @@ def install_data_error_report() -> None:
     (1) tell that retry not to retry a ``DataError`` and (2) wrap ``ConfigurableTask.__init__`` so the
     error's file/row/field message is printed again at interpreter exit, after everything else.
     """
-    import atexit
     import inspect
 
     from lmms_eval.api.task import ConfigurableTask
