@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from typing import Any, Iterable, Mapping
 
+from gui_metrics.circular import per_question
 from gui_metrics.manager import all_metrics, metric_owner, metrics_for
 
 _REGISTERED: set[str] = set()
@@ -29,7 +30,7 @@ def register_with_lmms_eval() -> list[str]:
             print(f"gui-eval: metric {name!r} of plugin {metric_owner(name)} left out: lmms-eval already has an "
                   "aggregation of that name; rename the metric", file=sys.stderr, flush=True)
             continue
-        agg = _aggregation(spec.name, spec.aggregate)
+        agg = _aggregation(spec.name, spec.aggregate if spec.per_request else _questions(spec.aggregate))
         reg.AGGREGATION_REGISTRY[name] = agg
         reg.METRIC_AGGREGATION_REGISTRY[name] = agg
         reg.HIGHER_IS_BETTER_REGISTRY[name] = spec.higher_is_better
@@ -45,6 +46,15 @@ def _aggregation(name: str, fn):
     aggregate.__name__ = f"gui_metric_{name}"
     aggregate.__gui_metric__ = name  # marks ours, so re-registration is not a collision
     return aggregate
+
+
+def _questions(fn):
+    """``fn`` over one record per question: a circular task's rotations collapsed (``gui_metrics.circular``)."""
+
+    def over_questions(items):
+        return fn(per_question(items))
+
+    return over_questions
 
 
 def sample_values(kinds: Iterable[str], record: Mapping[str, Any]) -> dict[str, Any]:

@@ -17,7 +17,9 @@ class MetricSpec:
     ``applies_to`` names the kinds of per-sample record the metric understands (a task
     family such as ``"mcq"``); a task emits a record of its kind for every metric that
     applies to it. ``score`` maps a record to the per-sample value lmms-eval stores;
-    ``aggregate`` turns the list of those values into the reported number.
+    ``aggregate`` turns the list of those values into the reported number. On a circular task
+    (``gui_metrics.circular``) the records of one question's rotations reach ``aggregate`` collapsed into one,
+    unless ``per_request`` (the metric reads every request, e.g. the letter shares of ``gui_metrics.letter_bias``).
     """
 
     name: str
@@ -27,6 +29,7 @@ class MetricSpec:
     description: str
     score: Callable[[Mapping[str, Any]], Any] = _identity
     params: Mapping[str, Any] = field(default_factory=dict)
+    per_request: bool = False
 
     def __post_init__(self) -> None:
         if not self.name or not self.name.replace("_", "").isalnum():

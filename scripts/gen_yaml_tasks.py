@@ -6,6 +6,8 @@ import sys
 from pathlib import Path
 
 from gui_metrics.knowledge import KNOWLEDGE_TYPES, SUBTASKS
+from gui_metrics.letter_bias import bias_metric_names, lower_is_better
+from gui_metrics.mpr import LETTER_PREFIX, LETTERS
 from gui_tasks.knowledge.answer import PARSER_PROTOCOL as GKB_PARSER
 from gui_tasks.knowledge.official import DEFAULT_READING as GKB_READING
 from gui_tasks.knowledge.prompts import PROMPT_PROTOCOL as GKB_PROMPT
@@ -29,7 +31,7 @@ class: !function gui_tasks.mpr.lmms_task.MPRTask
 dataset_path: json
 test_split: test
 output_type: generate_until
-process_docs: !function gui_tasks.mpr.lmms_task.process_docs_{source}
+process_docs: !function gui_tasks.mpr.lmms_task.process_docs_{source}{circular}
 doc_to_visual: !function gui_tasks.mpr.lmms_task.doc_to_visual
 doc_to_text: !function gui_tasks.mpr.lmms_task.doc_to_text
 doc_to_target: !function gui_tasks.mpr.lmms_task.doc_to_target
@@ -67,10 +69,12 @@ metadata:
 """
 
 
-def _metrics(dims: tuple[str, ...]) -> str:
+def _metrics(dims: tuple[str, ...], circular: bool = False) -> str:
     names = [m for m in MCQ_METRICS if not m.startswith("mpr_acc_") or m[8:].upper() in dims]
+    names += bias_metric_names(LETTER_PREFIX, LETTERS, circular)  # letter-bias report (gui_metrics.letter_bias)
     return "\n".join(
-        f"  - metric: {m}\n    aggregation: {m}\n    higher_is_better: {'false' if m in LOWER_IS_BETTER else 'true'}" for m in names
+        f"  - metric: {m}\n    aggregation: {m}\n    higher_is_better: {'false' if m in LOWER_IS_BETTER or lower_is_better(m) else 'true'}"
+        for m in names
     )
 
 
@@ -83,14 +87,18 @@ def render_all() -> dict[str, str]:
         for mode, protocol, max_new in (("", DIRECT, 16), ("_cot", REASONING, 512)):
             for lang in LANGS:
                 variants = [("", DIMENSIONS)] + ([(f"_{d.lower()}", (d,)) for d in DIMENSIONS] if not mode else [])
+                # _circular: CircularEval, every rotation of the options (gui_tasks.circular), direct answers only
+                variants += [("_circular", DIMENSIONS)] if not mode else []
                 for suffix, dims in variants:
                     task = f"{prefix}{mode}_{lang}{suffix}"
+                    circular = suffix == "_circular"
                     files[f"{task}.yaml"] = TEMPLATE.format(
-                        task=task, source=source, max_new_tokens=max_new, protocol=protocol, metrics=_metrics(dims),
-                        version=VERSION, lang=lang, dims=", ".join(dims), extra=extra, parser=PARSER_PROTOCOL,
+                        task=task, source=source, max_new_tokens=max_new, protocol=protocol, metrics=_metrics(dims, circular),
+                        version=VERSION, lang=lang, dims=", ".join(dims), parser=PARSER_PROTOCOL,
+                        circular="_circular" if circular else "", extra=extra + ("  circular: true\n" if circular else ""),
                     )
-                    if not suffix:
-                        groups.setdefault(f"{prefix}{mode}", []).append(task)
+                    if suffix in ("", "_circular"):
+                        groups.setdefault(f"{prefix}{mode}{suffix}", []).append(task)
     for group, tasks in groups.items():
         files[f"{group}.yaml"] = GROUP.format(group=group, tasks="\n".join(f"  - {t}" for t in tasks), version=VERSION)
     return files
