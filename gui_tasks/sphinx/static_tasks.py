@@ -17,6 +17,8 @@ from typing import Any, Mapping
 from PIL import Image
 
 from gui_metrics.lmms_bridge import sample_values
+from gui_metrics.sphinx import COMPLETION_LABELS
+from gui_tasks.circular import circular_fields, expand_dataset
 from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
 from gui_tasks.lmms_rows import RowsTask
 from gui_tasks.sphinx import official, synth
@@ -205,6 +207,12 @@ class SphinxStaticTask(RowsTask):
         return [{**r, "kind": kind, "observation": mode, "rendering": rendering, "bad_rows_skipped": bad.count} for r in rows]
 
 
+def process_docs_circular(dataset):
+    """Knowledge probing under CircularEval: each MCQ once per rotation of its options A-D (``gui_tasks.circular``);
+    the T/F probes have no options to rotate and are asked once."""
+    return expand_dataset(dataset)
+
+
 # --- prompts and visuals ----------------------------------------------------------------------------
 def _screen_of(doc: Mapping[str, Any]) -> tuple[Hierarchy, Image.Image | None]:
     """The document's screen: its hierarchy (sized by the screenshot when there is one) and screenshot."""
@@ -322,7 +330,8 @@ def score_knowledge(doc: Mapping[str, Any], text: str) -> dict[str, Any]:
     parsed = text.upper() in asked if official_reading else strict is not None
     return {"capability": doc["capability"], "probe": doc["probe"], "qid": doc["qid"], "status": _status(s, True if parsed else None),
             "correct": original == doc["answer"], "correct_repaired": repaired == doc["answer"], "predicted": repaired,
-            "scoring": "official" if official_reading else "stripped"}
+            "scoring": "official" if official_reading else "stripped", "answer": doc["answer"], "choices": list(asked),
+            **circular_fields(doc)}
 
 
 def score_completion(doc: Mapping[str, Any], text: str) -> dict[str, Any]:
@@ -331,14 +340,15 @@ def score_completion(doc: Mapping[str, Any], text: str) -> dict[str, Any]:
         status, finished = judge_completion_official(text)
         pred = "stop" if finished else "continue"
         return {"task": doc["task"], "group": doc["group"], "answer": doc["answer"], "status": status,
-                "correct": pred == doc["answer"], "correct_repaired": pred == doc["answer"], "predicted": pred, "rendering": "official"}
+                "correct": pred == doc["answer"], "correct_repaired": pred == doc["answer"], "predicted": pred, "rendering": "official",
+                "choices": list(COMPLETION_LABELS)}
     s = text.strip()
     original = s.lower().strip(".\"'") if s.lower().strip(".\"'") in ("continue", "stop") else None
     m = _CS.findall(s)
     repaired = original or (m[-1].lower() if m else None)
     return {"task": doc["task"], "group": doc["group"], "answer": doc["answer"], "status": _status(s, original),
             "correct": original == doc["answer"], "correct_repaired": repaired == doc["answer"], "predicted": repaired,
-            "rendering": "paper-prose"}
+            "rendering": "paper-prose", "choices": list(COMPLETION_LABELS)}
 
 
 def _hits(doc: Mapping[str, Any], act: dict[str, Any] | None, h: Hierarchy) -> bool:
