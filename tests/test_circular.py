@@ -1,0 +1,114 @@
+"""CircularEval (every rotation of the options must be answered right) and the letter-bias report."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from pathlib import Path
+
+import datasets
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gui_metrics.circular import per_question
+from gui_metrics.letter_bias import answer_shares, gold_shares, majority_baseline_accuracy, total_variation
+from gui_tasks.circular import Layout, expand, rotate
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def test_rotation_moves_the_gold_letter_with_its_option_and_parallel_fields():
+    doc = {"id": "q", "options": ["o0", "o1", "o2", "o3"], "answer": "B", "option_images": ["i0", "i1", "i2", "i3"],
+           "images": ["s.png"]}
+    r1 = rotate(doc, 1, Layout(parallel=("option_images",)))
+    assert r1["options"] == ["o1", "o2", "o3", "o0"] and r1["option_images"] == ["i1", "i2", "i3", "i0"]
+    assert r1["answer"] == "A" and r1["images"] == ["s.png"]  # o1 now shows as A; the screenshot is the same
+    assert rotate(doc, 3)["answer"] == "C"  # ["o3", "o0", "o1", "o2"]: o1 at C
+    mapped = rotate({"id": "q", "options": {"A": "x", "B": "y", "C": "z", "D": "w"}, "answer": "D"}, 2)
+    assert mapped["options"] == {"A": "z", "B": "w", "C": "x", "D": "y"} and mapped["answer"] == "B"
+
+
+def test_expand_keeps_rotations_together_and_asks_yes_no_questions_once():
+    docs = expand([{"id": "q1", "options": ["a", "b", "c"], "answer": "C"},
+                   {"id": "q2", "options": ["yes", "no", "unknown"], "answer": "yes"}])
+    assert [(d["id"], d["circular_id"], d["rotation"], d["n_rotations"], d["answer"]) for d in docs] == [
+        ("q1@r0", "q1", 0, 3, "C"), ("q1@r1", "q1", 1, 3, "B"), ("q1@r2", "q1", 2, 3, "A"), ("q2", "q2", 0, 1, "yes")]
+
+
+@given(st.integers(2, 7).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n - 1))))
+def test_every_rotation_shows_the_gold_text_under_the_gold_letter_and_each_letter_is_gold_once(case):
+    n, gold = case
+    doc = {"id": "q", "options": [f"t{i}" for i in range(n)], "answer": "ABCDEFG"[gold]}
+    rotations = expand([doc])
+    assert len(rotations) == n
+    for r in rotations:
+        assert r["options"]["ABCDEFG".index(r["answer"])] == f"t{gold}"
+    assert sorted(r["answer"] for r in rotations) == list("ABCDEFG"[:n])
+
+
+def test_a_question_counts_only_when_every_rotation_is_right_and_incomplete_ones_are_left_out():
+    def rec(q, k, ok, n=4):
+        return {"circular_id": q, "rotation": k, "n_rotations": n, "correct": ok, "status": "parsed"}
+
+    items = [rec("q1", k, True) for k in range(4)] + [rec("q2", k, k != 2) for k in range(4)] + [rec("q3", 0, True)]
+    items[6] = {**items[6], "status": "malformed"}
+    collapsed = per_question(items + [{"correct": True, "status": "parsed"}])  # a plain record passes through
+    assert [(r.get("circular_id"), r["correct"], r["status"]) for r in collapsed] == [
+        (None, True, "parsed"), ("q1", True, "parsed"), ("q2", False, "malformed")]
+
+
+def test_letter_shares_total_variation_and_majority_baseline_by_hand():
+    recs = [{"answer": g, "pred": p, "choices": ["A", "B", "C", "D"], "correct": g == p}
+            for g, p in (("A", "A"), ("A", "A"), ("B", "A"), ("C", None))]
+    recs.append({"answer": "F", "pred": "F", "choices": ["T", "F"], "correct": True})
+    assert gold_shares(recs) == pytest.approx({"A": 0.4, "B": 0.2, "C": 0.2, "F": 0.2})
+    assert answer_shares(recs) == pytest.approx({"A": 0.75, "F": 0.25})
+    # |0.75-0.4| + 0.2 + 0.2 + |0.25-0.2| = 0.8, halved
+    assert total_variation(recs) == pytest.approx(0.4)
+    assert majority_baseline_accuracy(recs) == pytest.approx(3 / 5)  # always A on A-D (2 of 4), always F on T/F (1 of 1)
+    circular = [{**r, "circular_id": "q", "rotation": k, "n_rotations": 2} for k, r in enumerate(
+        [{"answer": "A", "choices": ["A", "B"]}, {"answer": "B", "choices": ["A", "B"]}])]
+    assert majority_baseline_accuracy(circular) == 0.0  # always A is right on one rotation only
+    assert math.isnan(total_variation([{"answer": "A", "pred": None}]))
+
+
+def test_official_ri_and_si_golds_all_a_give_always_a_full_marks_plain_and_none_circular(monkeypatch, tmp_path):
+    """The released RI/SI answers are all "A" (docs/mpr_gui.md): plain scoring rewards always-"A", CircularEval does not."""
+    from gui_metrics.lmms_bridge import register_with_lmms_eval
+    from gui_tasks.mpr import lmms_task, official
+    from lmms_eval.api.registry import AGGREGATION_REGISTRY
+
+    dst = tmp_path / "mpr"
+    shutil.copytree(FIXTURES / "mpr_official", dst)
+    monkeypatch.setenv(official.DATA_DIR_ENV, str(dst))
+    register_with_lmms_eval()
+    rows = datasets.Dataset.from_list(lmms_task.task_rows({"lang": "en", "source": "official", "dimensions": ["RI", "SI"]}))
+
+    def score(docs, metric):
+        values = [lmms_task.process_results(d, ["A"])[metric] for d in docs]
+        return AGGREGATION_REGISTRY[metric](values)
+
+    plain, circular = list(lmms_task.process_docs_official(rows)), list(lmms_task.process_docs_official_circular(rows))
+    assert {d["answer"] for d in plain} == {"A"} and len(circular) == 4 * len(plain)
+    assert score(plain, "mpr_acc_ri") == 1.0 and score(plain, "mpr_acc_si") == 1.0
+    assert score(plain, "mcq_letter_baseline_acc") == 1.0 and score(plain, "mcq_letter_tv") == 0.0
+    assert score(circular, "mpr_acc_ri") == 0.0 and score(circular, "mpr_acc_si") == 0.0
+    assert score(circular, "mcq_pred_share_a") == 1.0 and score(circular, "mcq_gold_share_a") == 0.25
+    assert score(circular, "mcq_request_acc") == 0.25 and score(circular, "mcq_circular_questions") == len(plain)
+
+
+def test_knowledge_rotation_relabels_option_marks_and_moves_option_actions():
+    from gui_tasks.knowledge.lmms_task import CIRCULAR_LAYOUT
+
+    marks = [{"kind": "point", "xy": [i, i], "label": "ABCD"[i]} for i in range(4)] + [{"kind": "box", "box": [0, 0, 1, 1]}]
+    doc = {"id": "p", "question_type": "multiple_choice", "options": ["p0", "p1", "p2", "p3"], "answer": "A",
+           "option_actions": ["click", "type", "drag", "scroll"], "option_images": [], "marks": json.dumps(marks)}
+    r1 = rotate(doc, 1, CIRCULAR_LAYOUT)
+    assert r1["answer"] == "D" and r1["option_actions"] == ["type", "drag", "scroll", "click"] and r1["option_images"] == []
+    moved = json.loads(r1["marks"])
+    assert [(m["xy"], m["label"]) for m in moved[:4]] == [([0, 0], "D"), ([1, 1], "A"), ([2, 2], "B"), ([3, 3], "C")]
+    assert moved[4] == marks[4]
+    assert len(expand([{**doc, "question_type": "yes_or_no", "options": ["yes", "no", "unknown"], "answer": "no"}],
+                      CIRCULAR_LAYOUT)) == 1
