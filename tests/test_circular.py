@@ -112,3 +112,65 @@ def test_knowledge_rotation_relabels_option_marks_and_moves_option_actions():
     assert moved[4] == marks[4]
     assert len(expand([{**doc, "question_type": "yes_or_no", "options": ["yes", "no", "unknown"], "answer": "no"}],
                       CIRCULAR_LAYOUT)) == 1
+
+
+def _images(body: dict) -> list[str]:
+    return [p["image_url"]["url"] for m in body.get("messages", []) if isinstance(m.get("content"), list)
+            for p in m["content"] if isinstance(p, dict) and p.get("type") == "image_url"]
+
+
+def _text(body: dict) -> str:
+    return "\n".join(p.get("text", "") if isinstance(p, dict) else str(p) for m in body.get("messages", [])
+                     for p in (m["content"] if isinstance(m.get("content"), list) else [m.get("content") or ""]))
+
+
+@pytest.mark.slow
+def test_lmms_eval_circular_run_of_an_always_a_model_scores_zero_on_every_dimension_and_reports_the_bias(
+        tmp_path, subprocess_env, capsys):
+    """lmms-eval's own openai backend against a model that always says "A": 8 questions (one per dimension) asked in
+    4 rotations each, the same screenshots every time; no question survives, and the report shows A 100% vs 25%."""
+    from fake_openai import FakeServer
+    from lmms_helpers import results, run_openai
+
+    from gui_metrics.mpr import DIMENSIONS
+    from gui_tasks.mpr.report import main as report
+
+    server = FakeServer(["ok"], text="A")
+    out = tmp_path / "run"
+    try:
+        proc, log = run_openai(server.base_url, "mpr_gui_synth_en_circular", out, subprocess_env, "--limit", "32")
+    finally:
+        server.stop()
+    res = results(out)["results"]["mpr_gui_synth_en_circular"]
+    assert server.hits == 32, log[-3000:]  # every rotation is a request
+    assert {d: res[f"mpr_acc_{d.lower()},none"] for d in DIMENSIONS} == {d: 0.0 for d in DIMENSIONS}, log[-3000:]
+    assert res["mcq_circular_questions,none"] == 8 and res["mcq_request_acc,none"] == pytest.approx(0.25)
+    assert res["mcq_pred_share_a,none"] == 1.0 and res["mcq_gold_share_a,none"] == pytest.approx(0.25)
+    assert res["mcq_letter_tv,none"] == pytest.approx(0.75) and res["mcq_letter_baseline_acc,none"] == 0.0
+    # the rotations of one question: the same question line and screenshots, the options in four orders
+    by_question: dict[str, list[dict]] = {}
+    for body in server.bodies:
+        lines = _text(body).splitlines()
+        opts = frozenset(line[3:] for line in lines if line[:3] in ("A. ", "B. ", "C. ", "D. "))
+        by_question.setdefault(f"{lines[0]}|{sorted(opts)}", []).append(body)
+    assert len(by_question) == 8 and all(len(bs) == 4 for bs in by_question.values())
+    for bodies in by_question.values():
+        assert _images(bodies[0]) and all(_images(b) == _images(bodies[0]) for b in bodies)
+        assert len({_text(b) for b in bodies}) == 4
+    assert report([str(out)]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if "mpr_gui_synth_en_circular (circular)" in line)
+    assert row.split("(circular)")[1].split() == ["0.0", "0.0", "75.0", "100.0/25.0", "0.0/25.0", "0.0/25.0", "0.0/25.0"]
+
+
+def test_circular_variant_of_a_perfect_scripted_model_scores_full_marks(tmp_path):
+    """The honest-run writer (the installed task's own process_results and aggregations) with a perfect model."""
+    from submission_helpers import honest_run
+
+    from gui_tasks.results_io import load_results
+
+    path = honest_run(tmp_path, ("en",), rule=lambda doc, i: f"Answer: {doc['answer']}", limit=64,
+                      tasks=["mpr_gui_synth_en_circular"])
+    m = load_results(path).tasks["mpr_gui_synth_en_circular"].metrics
+    assert m["mcq_acc"] == 1.0 and m["fpr_acc"] == 1.0 and m["mcq_circular_questions"] == 16
+    assert all(m[f"mpr_acc_{d}"] == 1.0 for d in ("au", "ap", "wf", "wi", "ael", "rel", "ri", "si"))
+    assert m["mcq_letter_tv"] == 0.0 and m["mcq_pred_share_b"] == pytest.approx(0.25)
