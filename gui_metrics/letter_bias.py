@@ -95,12 +95,20 @@ def label_suffix(label: str) -> str:
     return label.lower()
 
 
-def letter_bias_specs(prefix: str, kinds: Iterable[str], labels: Sequence[str]) -> list[MetricSpec]:
+def accuracy(records: Sequence[Record]) -> float:
+    """Share of questions answered right (as written: ``correct``), the score the baseline is set beside."""
+    return sum(bool(r["correct"]) for r in records) / len(records) if records else math.nan
+
+
+def letter_bias_specs(prefix: str, kinds: Iterable[str], labels: Sequence[str], *, with_accuracy: bool = False
+                      ) -> list[MetricSpec]:
     """The letter-bias metrics of one benchmark: ``<prefix>_letter_tv``, ``<prefix>_letter_baseline_acc``,
     ``<prefix>_pred_share_<label>`` and ``<prefix>_gold_share_<label>`` for each label; plus, for circular tasks,
-    ``<prefix>_circular_questions`` and ``<prefix>_request_acc``."""
+    ``<prefix>_circular_questions`` and ``<prefix>_request_acc``; ``with_accuracy`` adds ``<prefix>_acc`` for a
+    benchmark without an accuracy over all its questions."""
     kinds = frozenset(kinds)
-    specs = [
+    specs = [MetricSpec(f"{prefix}_acc", accuracy, True, kinds, "Accuracy over every question (as written).")] if with_accuracy else []
+    specs += [
         MetricSpec(f"{prefix}_letter_tv", total_variation, False, kinds,
                    "Letter bias: total variation distance between answered and gold letter shares (0 = none).",
                    per_request=True),

@@ -114,8 +114,8 @@ def gui_metrics_register() -> list[MetricSpec]:
         MetricSpec("sphinx_focused_failure_rate", lambda rs: _mean(rs, "violation"), False, foc,
                    "SPHINX Table 9 focused context: responses other than exactly the requested action"),
     ]
-    static += letter_bias_specs("sphinx_probe", probe, PROBE_LABELS)
-    static += letter_bias_specs("sphinx_completion", comp, COMPLETION_LABELS)
+    static += letter_bias_specs("sphinx_probe", probe, PROBE_LABELS, with_accuracy=True)
+    static += letter_bias_specs("sphinx_completion", comp, COMPLETION_LABELS, with_accuracy=True)
     kinds = frozenset({"trajectory"})
     return static + [
         MetricSpec("sphinx_sr", success_rate, True, kinds, "SPHINX 3.2.1 success rate: all evaluators satisfied"),

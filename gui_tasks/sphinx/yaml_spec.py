@@ -127,7 +127,8 @@ CIRCULAR_DOCS = "process_docs: !function gui_tasks.sphinx.static_tasks.process_d
 def _bias(kind: str, circular: bool = False) -> tuple[tuple[str, bool], ...]:
     if kind not in BIAS_LABELS:
         return ()
-    return tuple((m, not lower_is_better(m)) for m in bias_metric_names(*BIAS_LABELS[kind], circular))
+    prefix, labels = BIAS_LABELS[kind]
+    return ((f"{prefix}_acc", True),) + tuple((m, not lower_is_better(m)) for m in bias_metric_names(prefix, labels, circular))
 
 
 def _metrics(pairs) -> str:
