@@ -174,3 +174,43 @@ def test_circular_variant_of_a_perfect_scripted_model_scores_full_marks(tmp_path
     assert m["mcq_acc"] == 1.0 and m["fpr_acc"] == 1.0 and m["mcq_circular_questions"] == 16
     assert all(m[f"mpr_acc_{d}"] == 1.0 for d in ("au", "ap", "wf", "wi", "ael", "rel", "ri", "si"))
     assert m["mcq_letter_tv"] == 0.0 and m["mcq_pred_share_b"] == pytest.approx(0.25)
+
+
+def _results_file(folder: Path, tasks: dict[str, tuple[dict, dict]]) -> Path:
+    raw = {"results": {t: {f"{k},none": v for k, v in m.items()} for t, (_md, m) in tasks.items()},
+           "configs": {t: {"task": t, "metadata": md} for t, (md, _m) in tasks.items()},
+           "n-samples": {t: {"original": 8, "effective": 8} for t in tasks},
+           "config": {"model": "gui_hf", "model_args": "pretrained=Org/M"}, "model_name": "Org/M"}
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "20260101_000000_results.json").write_text(json.dumps(raw), encoding="utf-8")
+    return folder
+
+
+def test_knowledge_and_sphinx_reports_print_the_letter_bias_beside_the_accuracy(tmp_path, capsys):
+    from gui_tasks.knowledge.report import main as knowledge_report
+    from gui_tasks.sphinx.report import main as sphinx_report
+
+    gkb = {"benchmark": "gui_knowledge", "source": "synthetic", "variant": "official", "lang": "en", "subtasks": ["widget"]}
+    run = _results_file(tmp_path / "gkb", {
+        "gui_knowledge_synth_en_widget": (gkb, {"gkb_acc": 0.5, "gkb_widget_acc": 0.5, "gkb_letter_tv": 0.5,
+                                                "gkb_letter_baseline_acc": 0.5, "gkb_pred_share_a": 1.0, "gkb_gold_share_a": 0.5,
+                                                "gkb_pred_share_b": 0.0, "gkb_gold_share_b": 0.5}),
+        "gui_knowledge_synth_en_widget_circular": ({**gkb, "circular": True}, {
+            "gkb_acc": 0.0, "gkb_widget_acc": 0.0, "gkb_letter_tv": 0.75, "gkb_letter_baseline_acc": 0.0,
+            "gkb_circular_questions": 2, "gkb_pred_share_a": 1.0, "gkb_gold_share_a": 0.25})})
+    assert knowledge_report([str(run), "--out", str(tmp_path / "gkb_out")]) == 0
+    out = capsys.readouterr().out
+    assert [line.split()[2:] for line in out.splitlines() if line.startswith("M ") and "widget" in line and "/" in line] == [
+        ["50.0", "50.0", "50.0", "100.0/50.0", "0.0/50.0"], ["(circular)", "0.0", "0.0", "75.0", "100.0/25.0", "-/-"]]
+    assert (tmp_path / "gkb_out" / "letter_bias.png").is_file()
+    # the circular task is its own Table 2 row, not merged into the plain one
+    assert "official+circular" in out
+
+    sph = {"benchmark": "sphinx", "kind": "knowledge", "source": "synthetic", "observation": "full_text"}
+    run = _results_file(tmp_path / "sphinx", {"sphinx_knowledge_synth": (sph, {
+        "sphinx_goal_acc_original": 0.6, "sphinx_probe_acc": 0.6, "sphinx_probe_letter_tv": 0.4,
+        "sphinx_probe_letter_baseline_acc": 0.6, "sphinx_probe_pred_share_f": 1.0, "sphinx_probe_gold_share_f": 0.6,
+        "sphinx_probe_pred_share_t": 0.0, "sphinx_probe_gold_share_t": 0.4})})
+    assert sphinx_report([str(run)]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("M ") and "sphinx_knowledge_synth" in x)
+    assert line.split()[2:] == ["60.0", "60.0", "40.0", "100.0/60.0", "0.0/40.0"]
