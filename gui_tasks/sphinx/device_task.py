@@ -116,6 +116,10 @@ class SphinxDeviceTask(RowsTask):
     """``sphinx_device*``: the official user tasks on a device (module docstring)."""
 
     KIND = "sphinx_device"
+    CLUSTER_KEY = "episode"  # one document is one episode on the device
+
+    def cluster_of(self, doc: Mapping[str, Any]) -> Any:
+        return doc["id"]
 
     @classmethod
     def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:
