@@ -156,6 +156,17 @@ def _metric_names(samples: Sequence[Mapping[str, Any]], known: Sequence[str]) ->
     return names
 
 
+def _headline(samples: Sequence[Mapping[str, Any]], metrics: Sequence[str]) -> str:
+    """Without a results file: the metric whose score is the samples' top-level ``score`` (the task's first metric
+    with one, ``gui_tasks.lmms_rows.RowsTask``), else the first metric with a score."""
+    scored = [m for m in metrics if any(isinstance(s.get(m), Mapping) and SCORE_KEY in s[m] for s in samples)]
+    tops = [s for s in samples if SCORE_KEY in s]
+    for m in scored:
+        if tops and all(isinstance(s.get(m), Mapping) and s[m].get(SCORE_KEY) == s[SCORE_KEY] for s in tops):
+            return m
+    return scored[0] if scored else metrics[0]
+
+
 def _cluster_key(a: TaskSamples, records: Sequence[Mapping[str, Any]]) -> str | None:
     if a.cluster_key:
         return a.cluster_key
@@ -254,7 +265,7 @@ def compare_runs(path_a: str | Path, path_b: str | Path, *, tasks: Sequence[str]
             row = _row(task, metric, "all", ra, rb, clusters, agg, resamples=resamples, seed=seed, permutations=permutations)
             if row:
                 rows.append(row)
-        headline = metrics[0]
+        headline = metrics[0] if a.metrics or b.metrics else _headline(sa, metrics)
         spec = specs.get(headline)
         agg = spec.aggregate if spec is not None and spec.composite else None
         for name, fields in SLICES.items():
