@@ -13,6 +13,8 @@ API (all seeded, all pure functions of their inputs; docs/statistics.md says wha
   ``paired_permutation(a, b, clusters)`` (any scores; ``paired_permutation_statistic`` for a composite statistic),
   ``holm(pvalues)`` (Holm-Bonferroni adjusted p-values).
 - ``pearson(x, y)``, ``spearman(x, y)`` -> ``Correlation`` (r, two-sided p, n, ``too_small``).
+- ``with_interval(value, (low, high))`` -> ``"0.3250 [0.2000, 0.4700]"``; ``TaskResult.interval(metric)``
+  (``gui_tasks.results_io``) reads a run's recorded interval.
 - Older helpers kept for the PSS report: ``welch_t_test``, ``wasserstein_distance``, ``bootstrap_ci``.
 
 ``None`` and NaN values mean "this sample is not in the population" (another dimension, a polarity that does not
@@ -173,6 +175,16 @@ class Interval:
 
     def __str__(self) -> str:
         return f"{_fmt(self.estimate)} [{_fmt(self.low)}, {_fmt(self.high)}]"
+
+
+def with_interval(value: float, interval: tuple[float, float] | None, digits: int = 4) -> str:
+    """``0.3250 [0.2000, 0.4700]``: a figure and its 95% interval as every report and the viewer print them."""
+    if value is None or not math.isfinite(float(value)):
+        return "nan"
+    text = f"{value:.{digits}f}"
+    if interval is None or not all(math.isfinite(x) for x in interval):
+        return text
+    return f"{text} [{interval[0]:.{digits}f}, {interval[1]:.{digits}f}]"
 
 
 def _fmt(x: float) -> str:

@@ -232,15 +232,25 @@ def compare_runs(path_a: str | Path, path_b: str | Path, *, tasks: Sequence[str]
                  resamples: int = stats.BOOTSTRAP_RESAMPLES, seed: int = stats.BOOTSTRAP_SEED,
                  permutations: int = stats.PERMUTATIONS) -> Comparison:
     """Compare two runs task by task on their matched samples (module docstring)."""
-    from gui_metrics.manager import all_metrics
-
-    if correction not in stats.CORRECTIONS:
-        raise ValueError(f"unknown correction {correction!r}; known: {', '.join(stats.CORRECTIONS)}")
     run_a, run_b = load_run(path_a), load_run(path_b)
     common = [t for t in run_a if t in run_b and (not tasks or t in tasks)]
     if not common:
         raise DataError(f"the runs share no task{' of ' + ', '.join(tasks) if tasks else ''}: A has "
                         f"{', '.join(sorted(run_a)) or 'none'}; B has {', '.join(sorted(run_b)) or 'none'}", file=str(path_b))
+    return compare_tasks(run_a, run_b, str(path_a), str(path_b), tasks=common, correction=correction,
+                         resamples=resamples, seed=seed, permutations=permutations)
+
+
+def compare_tasks(run_a: Mapping[str, TaskSamples], run_b: Mapping[str, TaskSamples], label_a: str = "A",
+                  label_b: str = "B", *, tasks: Sequence[str] | None = None, correction: str = "holm",
+                  resamples: int = stats.BOOTSTRAP_RESAMPLES, seed: int = stats.BOOTSTRAP_SEED,
+                  permutations: int = stats.PERMUTATIONS) -> Comparison:
+    """``compare_runs`` on runs already loaded (the viewer's two sides): every task both have, or ``tasks``."""
+    from gui_metrics.manager import all_metrics
+
+    if correction not in stats.CORRECTIONS:
+        raise ValueError(f"unknown correction {correction!r}; known: {', '.join(stats.CORRECTIONS)}")
+    common = [t for t in run_a if t in run_b and (not tasks or t in tasks)]
     specs = all_metrics()
     rows: list[Row] = []
     unmatched: dict[str, tuple[int, int]] = {}
@@ -281,7 +291,7 @@ def compare_runs(path_a: str | Path, path_b: str | Path, *, tasks: Sequence[str]
                     rows.append(row)
     adjusted = stats.CORRECTIONS[correction]([r.p_value for r in rows])
     rows = [Row(**{**asdict(r), "p_adjusted": p}) for r, p in zip(rows, adjusted)]
-    return Comparison(str(path_a), str(path_b), rows, correction, resamples, seed, permutations, unmatched)
+    return Comparison(label_a, label_b, rows, correction, resamples, seed, permutations, unmatched)
 
 
 def _f(x: float, digits: int = 4) -> str:

@@ -138,3 +138,16 @@ def test_repeats_write_stability_flip_share_and_sampling_settings(runs, task):
     if task == "mpr_gui_synth_en":
         assert len(samples) == 40 and all(len(s["filtered_resps"]) == 3 for s in samples)
         assert 0 < rep["flip_share"] < 1  # the scripted answers are random letters
+
+
+def test_reports_print_each_figure_with_its_recorded_interval(runs):
+    from gui_tasks.mpr.report import build_table, render_text
+    from gui_tasks.results_io import find_result_files, interval_lines, load_results
+
+    run = load_results(find_result_files(runs["one"])[-1])
+    rec = run.tasks["mpr_gui_synth_en"].metadata["intervals"]["fpr_acc,none"]
+    row = build_table([run]).rows[0]
+    assert row.intervals["FPR-ACC"] == pytest.approx((100 * rec["low"], 100 * rec["high"]))
+    assert "95% intervals" in render_text(build_table([run]))
+    lines = interval_lines([run], ("gui_knowledge",))
+    assert len(lines) == 2 and lines[1].split(": ")[0].endswith("gui_knowledge_synth_en_state") and "gkb_acc " in lines[1]
