@@ -71,6 +71,8 @@ class RowsTask(ConfigurableMessagesTask):
     # The field that names a sample's cluster (lmms-eval's TaskConfig.cluster_key; docs/statistics.md): samples that
     # share it are not independent. The YAML may set another ``cluster_key`` (a field of the record) instead.
     CLUSTER_KEY: str | None = "screenshot"
+    # Why ``--repeats`` cannot ask this task's documents several times (None: it can); the task then runs once.
+    NOT_REPEATABLE: str | None = None
 
     @classmethod
     def cluster_key(cls, meta: Mapping[str, Any]) -> str | None:
@@ -156,6 +158,12 @@ class RowsTask(ConfigurableMessagesTask):
             return made
         from lmms_eval.api.instance import Instance
 
+        if self.NOT_REPEATABLE:  # ask once, and say so in the results
+            meta = self.config.metadata if isinstance(getattr(self.config, "metadata", None), dict) else {}
+            if "repeats_refused" not in meta:
+                meta["repeats_refused"] = self.NOT_REPEATABLE
+                print(f"gui-eval: {self.config.task}: --repeats {repeats} not applied: {self.NOT_REPEATABLE}", file=sys.stderr)
+            repeats = 1
         out = []
         for inst in made if isinstance(made, list) else [made]:
             for k in range(repeats):

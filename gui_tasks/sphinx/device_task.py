@@ -117,6 +117,8 @@ class SphinxDeviceTask(RowsTask):
 
     KIND = "sphinx_device"
     CLUSTER_KEY = "episode"  # one document is one episode on the device
+    NOT_REPEATABLE = ("a device episode is kept per document (resume store, one device state), so repeats of one "
+                      "document would share it; run the task N times with separate GUI_EVAL_CACHE folders instead")
 
     def cluster_of(self, doc: Mapping[str, Any]) -> Any:
         return doc["id"]
