@@ -188,6 +188,20 @@ def _field(sample: Mapping[str, Any], record: Mapping[str, Any], names: Sequence
     return None
 
 
+def _paired_steps(ra: Sequence[Any], rb: Sequence[Any], clusters: Sequence[Hashable], spec: Any):
+    """Episode items of both runs with steps one to one (``gui_tasks.lmms_stats.step_scores``): each step's score as
+    an item of its own, in its episode's cluster; None when the items are not such episodes."""
+    from gui_tasks.lmms_stats import step_scores
+
+    if spec is None or not ra or any(not isinstance(x, Mapping) or not isinstance(y, Mapping)
+                                      or len(x.get("steps") or []) != len(y.get("steps") or []) for x, y in zip(ra, rb)):
+        return None
+    a, b = step_scores(list(ra), list(clusters), spec), step_scores(list(rb), list(clusters), spec)
+    if a is None or b is None:
+        return None
+    return [{SCORE_KEY: v} for v in a[0]], [{SCORE_KEY: v} for v in b[0]], a[1]
+
+
 def _is01(xs: Sequence[Any]) -> bool:
     return all(x is None or float(x) in (0.0, 1.0) for x in xs)
 
@@ -268,11 +282,15 @@ def compare_tasks(run_a: Mapping[str, TaskSamples], run_b: Mapping[str, TaskSamp
         for metric in metrics:
             ra, rb = [s.get(metric) for s in sa], [s.get(metric) for s in sb]
             spec = specs.get(metric)
+            cl = clusters
+            steps = _paired_steps(ra, rb, clusters, spec)
+            if steps is not None:  # a step rate over episodes: its steps' scores, pooled, episodes resampled
+                ra, rb, cl = steps
             composite = spec is not None and (spec.composite or not any(isinstance(r, Mapping) and SCORE_KEY in r for r in ra))
             agg = spec.aggregate if composite else None
             if not composite and not any(isinstance(r, Mapping) and SCORE_KEY in r for r in ra):
                 continue  # neither a score nor a known aggregation: nothing to test
-            row = _row(task, metric, "all", ra, rb, clusters, agg, resamples=resamples, seed=seed, permutations=permutations)
+            row = _row(task, metric, "all", ra, rb, cl, agg, resamples=resamples, seed=seed, permutations=permutations)
             if row:
                 rows.append(row)
         headline = metrics[0] if a.metrics or b.metrics else _headline(sa, metrics)

@@ -47,14 +47,31 @@ def _clusters(items: Sequence[Any], key: str | None) -> list[Hashable]:
     return out
 
 
+def step_scores(items: Sequence[Any], clusters: Sequence[Hashable], spec: Any) -> tuple[list[Any], list[Hashable]] | None:
+    """A step rate over episode items (own-history runs: one item holds an episode's ``steps``) is the mean of its
+    steps' own scores pooled over episodes: those scores, each with its episode's cluster; None when not that case."""
+    if spec.composite or not items or not all(isinstance(x, dict) and isinstance(x.get("steps"), list) for x in items):
+        return None
+    values, out = [], []
+    for item, c in zip(items, clusters):
+        for step in item["steps"]:
+            values.append(spec.sample_score(step) if isinstance(step, dict) else None)
+            out.append(c)
+    return (values, out) if any(v is not None for v in values) else None
+
+
 def interval(items: Sequence[Any], spec: Any, cluster_key: str | None, *, resamples: int = stats.BOOTSTRAP_RESAMPLES,
              seed: int = stats.BOOTSTRAP_SEED) -> stats.Interval:
     """The cluster-bootstrap interval of one metric over its per-sample values as lmms-eval holds them: the mean of
-    ``score`` when the metric is a mean of per-sample values, else its aggregation recomputed on each resample."""
+    ``score`` when the metric is a mean of per-sample values (of steps pooled over episodes for a step rate on
+    episode items, ``step_scores``), else its aggregation recomputed on each resample."""
     clusters = _clusters(items, cluster_key)
     scores = [x.get(SCORE_KEY) if isinstance(x, dict) else x if isinstance(x, (int, float)) else None for x in items]
     if not spec.composite and any(s is not None for s in scores):
         return stats.cluster_bootstrap_mean(scores, clusters, resamples=resamples, seed=seed)
+    steps = step_scores(items, clusters, spec)
+    if steps is not None:
+        return stats.cluster_bootstrap_mean(steps[0], steps[1], resamples=resamples, seed=seed)
     return stats.cluster_bootstrap(list(items), lambda xs: spec.aggregate(list(xs)), clusters, resamples=resamples, seed=seed)
 
 

@@ -224,3 +224,42 @@ def test_episode_items_score_episode_success_and_not_step_rates():
     assert scores == [float(all(s["exact"] for s in ep["steps"])) for ep in episodes]
     assert sum(scores) / len(scores) == pytest.approx(success.aggregate(episodes))
     assert [action.sample_score(ep) for ep in episodes] == [None] * 6  # a share of steps: a ratio over episodes
+
+
+def test_step_rate_over_episode_items_is_bootstrapped_over_episodes_from_its_steps():
+    """Own-history runs log one item per episode: a step rate is pooled over their steps. Its interval from the
+    steps' scores (fast) equals the aggregate recomputed on every resample of episodes (same draws)."""
+    from gui_metrics.manager import get_metric
+    from gui_tasks.lmms_stats import interval
+
+    rng = random.Random(9)
+    items = []
+    for e in range(15):
+        steps = [{**_record(rng, 0), "episode_id": f"e{e}"} for _ in range(rng.randint(1, 5))]
+        items.append({"id": f"e{e}", "episode_id": f"e{e}", "dataset": "d", "steps": steps, "episode": f"d/e{e}"})
+    spec = get_metric("step_action_acc")
+    fast = interval(items, spec, "episode", resamples=300, seed=2)
+    slow = stats.cluster_bootstrap(items, spec.aggregate, [x["episode"] for x in items], resamples=300, seed=2)
+    assert fast.estimate == pytest.approx(spec.aggregate(items)) == pytest.approx(slow.estimate)
+    assert (fast.low, fast.high, fast.se) == pytest.approx((slow.low, slow.high, slow.se))
+    assert fast.n_clusters == 15
+
+
+@pytest.mark.parametrize("cls,meta,key", [
+    ("gui_tasks.mpr.lmms_task.MPRTask", {}, "screenshot"),
+    ("gui_tasks.knowledge.lmms_task.KnowledgeTask", {}, "screenshot"),
+    ("gui_tasks.grounding.lmms_task.GroundingTask", {"source": "screenspot_pro"}, "application"),
+    ("gui_tasks.grounding.lmms_task.GroundingTask", {"source": "screenspot_v2"}, "screenshot"),
+    ("gui_tasks.star.lmms_task.StarStateControlTask", {}, "screenshot"),
+    ("gui_tasks.star.agentic_task.StarAgenticTask", {}, "episode"),
+    ("gui_tasks.sphinx.lmms_task.SphinxNavTask", {}, "episode"),
+    ("gui_tasks.sphinx.device_task.SphinxDeviceTask", {}, "episode"),
+    ("gui_tasks.sphinx.static_tasks.SphinxStaticTask", {"kind": "knowledge"}, "question"),
+    ("gui_tasks.sphinx.static_tasks.SphinxStaticTask", {"kind": "completion"}, "episode"),
+    ("gui_tasks.sphinx.static_tasks.SphinxStaticTask", {"kind": "focused"}, None),
+])
+def test_cluster_key_per_benchmark(cls, meta, key):
+    import importlib
+
+    module, _, name = cls.rpartition(".")
+    assert getattr(importlib.import_module(module), name).cluster_key(meta) == key
