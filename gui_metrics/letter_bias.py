@@ -90,6 +90,16 @@ def _share(fn, label: str):
     return agg
 
 
+def _chose(label: str):
+    """A read answer's own value for a pred share: 1 if it chose ``label``, else 0; None when no label was read."""
+
+    def one(record: Record) -> float | None:
+        said = answered(record) if isinstance(record, Mapping) else None
+        return None if said is None or record.get("answer") is None else float(str(said) == label)
+
+    return one
+
+
 def label_suffix(label: str) -> str:
     """A label as it appears in a metric name (``A`` -> ``a``)."""
     return label.lower()
@@ -111,13 +121,13 @@ def letter_bias_specs(prefix: str, kinds: Iterable[str], labels: Sequence[str], 
     specs += [
         MetricSpec(f"{prefix}_letter_tv", total_variation, False, kinds,
                    "Letter bias: total variation distance between answered and gold letter shares (0 = none).",
-                   per_request=True),
+                   per_request=True, composite=True),
         MetricSpec(f"{prefix}_letter_baseline_acc", majority_baseline_accuracy, True, kinds,
                    "Accuracy of always answering the most frequent gold letter, scored as the task scores the model.",
-                   per_request=True),
+                   per_request=True, composite=True),
         MetricSpec(f"{prefix}_circular_questions", question_count, True, kinds,
                    "Circular tasks: questions scored (every rotation answered); the sample count is the requests.",
-                   per_request=True),
+                   per_request=True, composite=True),
         MetricSpec(f"{prefix}_request_acc", request_accuracy, True, kinds,
                    "Circular tasks: accuracy over every request (each rotation once), beside the all-rotations score.",
                    per_request=True),
@@ -125,7 +135,8 @@ def letter_bias_specs(prefix: str, kinds: Iterable[str], labels: Sequence[str], 
     for label in labels:
         s = label_suffix(label)
         specs.append(MetricSpec(f"{prefix}_pred_share_{s}", _share(answer_shares, label), False, kinds,
-                                f"Share of read answers choosing {label!r}.", per_request=True))
+                                f"Share of read answers choosing {label!r}.", per_request=True,
+                                per_sample=_chose(label)))
         specs.append(MetricSpec(f"{prefix}_gold_share_{s}", _share(gold_shares, label), False, kinds,
                                 f"Share of questions whose gold is {label!r}.", per_request=True))
     return specs

@@ -10,8 +10,11 @@ API (all seeded, all pure functions of their inputs; docs/statistics.md says wha
 - ``paired_cluster_bootstrap(a, b, clusters, statistic)`` -> ``Interval`` of ``statistic(a) - statistic(b)``, the
   two runs' items matched by position.
 - ``mcnemar_exact(a, b)`` (0/1 scores; equals statsmodels' ``mcnemar(table, exact=True)``),
-  ``paired_permutation(a, b, clusters)`` (any scores), ``holm(pvalues)`` (Holm-Bonferroni adjusted p-values).
+  ``paired_permutation(a, b, clusters)`` (any scores; ``paired_permutation_statistic`` for a composite statistic),
+  ``holm(pvalues)`` (Holm-Bonferroni adjusted p-values).
 - ``pearson(x, y)``, ``spearman(x, y)`` -> ``Correlation`` (r, two-sided p, n, ``too_small``).
+- ``with_interval(value, (low, high))`` -> ``"0.3250 [0.2000, 0.4700]"``; ``TaskResult.interval(metric)``
+  (``gui_tasks.results_io``) reads a run's recorded interval.
 - Older helpers kept for the PSS report: ``welch_t_test``, ``wasserstein_distance``, ``bootstrap_ci``.
 
 ``None`` and NaN values mean "this sample is not in the population" (another dimension, a polarity that does not
@@ -172,6 +175,16 @@ class Interval:
 
     def __str__(self) -> str:
         return f"{_fmt(self.estimate)} [{_fmt(self.low)}, {_fmt(self.high)}]"
+
+
+def with_interval(value: float, interval: tuple[float, float] | None, digits: int = 4) -> str:
+    """``0.3250 [0.2000, 0.4700]``: a figure and its 95% interval as every report and the viewer print them."""
+    if value is None or not math.isfinite(float(value)):
+        return "nan"
+    text = f"{value:.{digits}f}"
+    if interval is None or not all(math.isfinite(x) for x in interval):
+        return text
+    return f"{text} [{interval[0]:.{digits}f}, {interval[1]:.{digits}f}]"
 
 
 def _fmt(x: float) -> str:
@@ -349,6 +362,32 @@ def paired_permutation(a: Sequence[Any], b: Sequence[Any], clusters: Sequence[Ha
         return 1.0
     signs = np.random.default_rng(seed).choice((-1.0, 1.0), size=(permutations, k))
     hits = int(np.sum(np.abs(signs @ d) >= observed - 1e-12 * max(1.0, observed)))
+    return (1 + hits) / (1 + permutations)
+
+
+def paired_permutation_statistic(a: Sequence[Any], b: Sequence[Any], statistic: Callable[[list[Any]], float],
+                                 clusters: Sequence[Hashable] | None = None, *, permutations: int = BOOTSTRAP_RESAMPLES,
+                                 seed: int = BOOTSTRAP_SEED) -> float:
+    """``paired_permutation`` for any statistic of per-sample items (a composite metric): each permutation swaps
+    the two runs' items of whole clusters at random and recomputes ``statistic(a') - statistic(b')``."""
+    import numpy as np
+
+    if len(a) != len(b):
+        raise ValueError(f"paired samples must match: {len(a)} against {len(b)}")
+    cl = list(range(len(a))) if clusters is None else list(clusters)
+    codes, k = _codes(cl)
+    observed = _float(statistic(list(a))) - _float(statistic(list(b)))
+    if not math.isfinite(observed):
+        return math.nan
+    if observed == 0 and all(x == y for x, y in zip(a, b)):
+        return 1.0
+    flips = np.random.default_rng(seed).integers(0, 2, size=(permutations, k)).astype(bool)
+    hits = 0
+    for row in flips.tolist():
+        pa = [y if row[c] else x for x, y, c in zip(a, b, codes)]
+        pb = [x if row[c] else y for x, y, c in zip(a, b, codes)]
+        d = _float(statistic(pa)) - _float(statistic(pb))
+        hits += math.isfinite(d) and abs(d) >= abs(observed) - 1e-12 * max(1.0, abs(observed))
     return (1 + hits) / (1 + permutations)
 
 
