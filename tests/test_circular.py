@@ -141,8 +141,14 @@ def test_lmms_eval_circular_run_of_an_always_a_model_scores_zero_on_every_dimens
         proc, log = run_openai(server.base_url, "mpr_gui_synth_en_circular", out, subprocess_env, "--limit", "32")
     finally:
         server.stop()
-    res = results(out)["results"]["mpr_gui_synth_en_circular"]
+    raw = results(out)
+    res = raw["results"]["mpr_gui_synth_en_circular"]
     assert server.hits == 32, log[-3000:]  # every rotation is a request
+    # intervals (docs/statistics.md): a per-question metric is bootstrapped over whole questions (the rotations share
+    # their screenshots, the cluster), a per-request one from its requests' scores
+    intervals = raw["configs"]["mpr_gui_synth_en_circular"]["metadata"]["intervals"]
+    assert (intervals["mcq_acc,none"]["method"], intervals["mcq_acc,none"]["n_clusters"]) == ("cluster_bootstrap", 8)
+    assert intervals["mcq_request_acc,none"]["estimate"] == pytest.approx(0.25)
     assert {d: res[f"mpr_acc_{d.lower()},none"] for d in DIMENSIONS} == {d: 0.0 for d in DIMENSIONS}, log[-3000:]
     assert res["mcq_circular_questions,none"] == 8 and res["mcq_request_acc,none"] == pytest.approx(0.25)
     assert res["mcq_pred_share_a,none"] == 1.0 and res["mcq_gold_share_a,none"] == pytest.approx(0.25)
