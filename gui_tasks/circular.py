@@ -28,6 +28,7 @@ class Layout:
 
     options: str = "options"  # a list of option texts in letter order, or a {letter: text} mapping
     answer: str = "answer"  # the gold letter
+    answer_letter: bool = True  # False: the gold is the option's word (yes/no), which no rotation changes
     parallel: tuple[str, ...] = ()  # other fields with one entry per option, in letter order
     relabel: Callable[[dict[str, Any], Mapping[str, str]], None] | None = None  # (doc, old letter -> new) in place
     rotates: Callable[[Mapping[str, Any]], bool] | None = None  # which documents rotate (default: gold is a letter)
@@ -45,7 +46,7 @@ def _rotatable(doc: Mapping[str, Any], layout: Layout) -> bool:
     if layout.rotates is not None and not layout.rotates(doc):
         return False
     n = _n_options(doc, layout)
-    return 2 <= n <= len(LETTERS) and doc.get(layout.answer) in tuple(_letters(n))
+    return 2 <= n <= len(LETTERS) and (not layout.answer_letter or doc.get(layout.answer) in tuple(_letters(n)))
 
 
 def rotate(doc: Mapping[str, Any], k: int, layout: Layout = Layout()) -> dict[str, Any]:
@@ -65,7 +66,8 @@ def rotate(doc: Mapping[str, Any], k: int, layout: Layout = Layout()) -> dict[st
             out[name] = [values[(i + k) % n] for i in range(n)]
     # old position j now sits at (j - k) mod n
     moved = {letters[j]: letters[(j - k) % n] for j in range(n)}
-    out[layout.answer] = moved[doc[layout.answer]]
+    if layout.answer_letter:
+        out[layout.answer] = moved[doc[layout.answer]]
     if layout.relabel is not None:
         layout.relabel(out, moved)
     return out

@@ -220,3 +220,21 @@ def test_knowledge_and_sphinx_reports_print_the_letter_bias_beside_the_accuracy(
     assert sphinx_report([str(run)]) == 0
     line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("M ") and "sphinx_knowledge_synth" in x)
     assert line.split()[2:] == ["60.0", "60.0", "40.0", "100.0/60.0", "0.0/40.0"]
+
+
+def test_completion_circular_asks_each_step_with_its_two_answers_in_both_orders():
+    from gui_tasks.sphinx import prompts as P
+    from gui_tasks.sphinx.static_tasks import process_docs_completion_circular
+
+    docs = list(process_docs_completion_circular(datasets.Dataset.from_list(
+        [{"id": "t/app/0", "task": "t/app", "answer": "continue"}, {"id": "t/app/1", "task": "t/app", "answer": "stop"}])))
+    assert [(d["id"], d["answer"], d["answer_order"]) for d in docs] == [
+        ("t/app/0@r0", "continue", ["stop", "continue"]), ("t/app/0@r1", "continue", ["continue", "stop"]),
+        ("t/app/1@r0", "stop", ["stop", "continue"]), ("t/app/1@r1", "stop", ["continue", "stop"])]
+    swapped = P.order_completion_answers(P.COMPLETION_USER_TREE, "official", ("continue", "stop"))
+    assert swapped.endswith("If we have not finished, say NO, else say YES.") and "say YES, else" not in swapped
+    prose = P.order_completion_answers(P.COMPLETION_PROMPT, "paper-prose", ("continue", "stop"))
+    assert prose.endswith('one word only: "continue" if more actions are needed, "stop" if the goal is achieved.')
+    assert P.order_completion_answers(P.COMPLETION_PROMPT, "paper-prose", ("stop", "continue")) == P.COMPLETION_PROMPT
+    with pytest.raises(ValueError):
+        P.order_completion_answers("no answer sentence", "official", ("continue", "stop"))

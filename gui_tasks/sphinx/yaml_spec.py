@@ -118,10 +118,11 @@ STATIC_TEMPLATE = TEMPLATE.format(module="static_tasks", cls="SphinxStaticTask",
 """
 
 
-# Letter-bias report on the multiple-choice static tasks (gui_metrics.letter_bias); knowledge probing also has a
-# CircularEval twin (``_circular``: every rotation of each MCQ's options, gui_tasks.circular)
+# Letter-bias report on the multiple-choice static tasks (gui_metrics.letter_bias), and their CircularEval twins
+# (``_circular``, gui_tasks.circular): knowledge probing asks every rotation of each MCQ's options, completion
+# judgment names its two answers in both orders
 BIAS_LABELS = {"knowledge": ("sphinx_probe", PROBE_LABELS), "completion": ("sphinx_completion", COMPLETION_LABELS)}
-CIRCULAR_DOCS = "process_docs: !function gui_tasks.sphinx.static_tasks.process_docs_circular\n"
+CIRCULAR_DOCS = "process_docs: !function gui_tasks.sphinx.static_tasks.process_docs_{kind}_circular\n"
 
 
 def _bias(kind: str, circular: bool = False) -> tuple[tuple[str, bool], ...]:
@@ -193,7 +194,7 @@ def render_all() -> dict[str, str]:
                     prompt, parser = _protocols(kind, rendering)
                     budget = OFFICIAL_MAX_NEW_TOKENS if prompt == OFFICIAL_PROMPT_PROTOCOL else STATIC_MAX_NEW_TOKENS
                     variants = [(s, False) for s in (KNOWLEDGE_SCORINGS if kind == "knowledge" else (None,))]
-                    variants += [(DEFAULT_KNOWLEDGE_SCORING, True)] if kind == "knowledge" else []
+                    variants += [(DEFAULT_KNOWLEDGE_SCORING if kind == "knowledge" else None, True)] if kind in BIAS_LABELS else []
                     for scoring, circular in variants:
                         name = task + ("" if scoring in (None, DEFAULT_KNOWLEDGE_SCORING) else f"_{scoring}")
                         name += "_circular" if circular else ""
@@ -204,7 +205,8 @@ def render_all() -> dict[str, str]:
                             parser=OFFICIAL_KNOWLEDGE_PROTOCOL if scoring == "official" else parser, repair=REPAIR_PROTOCOL,
                             rule=GROUNDING_RULE)
                         if circular:
-                            text = text.replace("output_type: generate_until\n", "output_type: generate_until\n" + CIRCULAR_DOCS, 1)
+                            text = text.replace("output_type: generate_until\n",
+                                                "output_type: generate_until\n" + CIRCULAR_DOCS.format(kind=kind), 1)
                             text += "  circular: true\n"
                         if scoring is not None:
                             text += f"  knowledge_scoring: {scoring}\n"
