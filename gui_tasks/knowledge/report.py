@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from gui_metrics.knowledge import KNOWLEDGE_TYPES, SUBTASKS, UNPARSED, confusion_matrix, unknown_calibration
-from gui_models.actions import DESKTOP_CALLS, MOBILE_CALLS
+from gui_core.actions import DESKTOP_CALLS, MOBILE_CALLS
 from gui_metrics.circular import per_question
 from gui_metrics.knowledge import LETTER_PREFIX
 from gui_tasks import letter_bias_report, vision_gain
