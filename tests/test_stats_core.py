@@ -263,3 +263,10 @@ def test_cluster_key_per_benchmark(cls, meta, key):
 
     module, _, name = cls.rpartition(".")
     assert getattr(importlib.import_module(module), name).cluster_key(meta) == key
+
+
+def test_screen_cluster_ids_do_not_depend_on_where_the_data_lies():
+    from gui_tasks.lmms_rows import screen_name
+
+    assert screen_name("/home/a/.cache/gui_eval/synth/mpr/images/en/0b54.png") == "en/0b54.png"
+    assert screen_name("D:\\data\\MPR\\au-6\\camera_8.jpg") == "au-6/camera_8.jpg"
