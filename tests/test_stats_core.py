@@ -270,3 +270,13 @@ def test_screen_cluster_ids_do_not_depend_on_where_the_data_lies():
 
     assert screen_name("/home/a/.cache/gui_eval/synth/mpr/images/en/0b54.png") == "en/0b54.png"
     assert screen_name("D:\\data\\MPR\\au-6\\camera_8.jpg") == "au-6/camera_8.jpg"
+
+
+def test_run_results_in_task_metadata_are_not_part_of_the_task_definition():
+    """A submission compares the run's task metadata with the installed task's: the intervals and repeat statistics a
+    run recorded there are results, left out of that comparison."""
+    from gui_tasks.results_io import task_definition
+
+    meta = {"benchmark": "mpr_gui", "lang": "en", "intervals": {"mcq_acc,none": {}}, "repeats": {"flip_share": 0.1},
+            "repeats_refused": "why"}
+    assert task_definition(meta) == {"benchmark": "mpr_gui", "lang": "en"}
