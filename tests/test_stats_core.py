@@ -280,3 +280,22 @@ def test_run_results_in_task_metadata_are_not_part_of_the_task_definition():
     meta = {"benchmark": "mpr_gui", "lang": "en", "intervals": {"mcq_acc,none": {}}, "repeats": {"flip_share": 0.1},
             "repeats_refused": "why"}
     assert task_definition(meta) == {"benchmark": "mpr_gui", "lang": "en"}
+
+
+def test_a_failing_aggregation_costs_its_interval_not_the_run(monkeypatch):
+    """A (plugin) aggregation that raises on some resample: its interval is left out with the error named; the
+    run's other figures and lmms-eval's aggregation go on."""
+    from types import SimpleNamespace
+
+    from gui_metrics.spec import MetricSpec
+    from gui_tasks import lmms_stats
+
+    # defined on two distinct samples; a resample that draws one sample twice divides by zero
+    spec = MetricSpec("flaky", lambda rs: 0.5 if len({id(r) for r in rs}) == 2 else 1 / 0, True, frozenset({"x"}), "d",
+                      composite=True)
+    monkeypatch.setattr(lmms_stats, "_ours", lambda task, metric: spec)
+    out = SimpleNamespace(task_config={"cluster_key": None, "metadata": {}}, agg_metrics={}, task=None,
+                          sample_metrics={("flaky", "none"): [{"a": 1}, {"a": 2}]})
+    lmms_stats.add_intervals(out, 100)
+    assert "ZeroDivisionError" in out.task_config["metadata"]["intervals"]["flaky,none"]["error"]
+    assert "flaky_stderr,none" not in out.agg_metrics
