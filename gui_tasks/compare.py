@@ -233,11 +233,16 @@ def _row(task: str, metric: str, slice_name: str, ra: list[Any], rb: list[Any], 
     if not pairs:
         return None
     ra, rb, clusters = [p[0] for p in pairs], [p[1] for p in pairs], [p[2] for p in pairs]
-    a_val, b_val = stats._float(aggregate(list(ra))), stats._float(aggregate(list(rb)))
-    if not (math.isfinite(a_val) and math.isfinite(b_val)):
+    try:  # a (plugin) aggregation that raises costs this row, not the comparison
+        a_val, b_val = stats._float(aggregate(list(ra))), stats._float(aggregate(list(rb)))
+        if not (math.isfinite(a_val) and math.isfinite(b_val)):
+            return None
+        iv = stats.paired_cluster_bootstrap(ra, rb, clusters, aggregate, resamples=resamples, seed=seed)
+        p = stats.paired_permutation_statistic(ra, rb, aggregate, clusters, permutations=min(permutations, resamples),
+                                               seed=seed)
+    except Exception as exc:
+        print(f"gui-eval compare: {task} {metric} {slice_name}: left out: {type(exc).__name__}: {exc}", file=sys.stderr)
         return None
-    iv = stats.paired_cluster_bootstrap(ra, rb, clusters, aggregate, resamples=resamples, seed=seed)
-    p = stats.paired_permutation_statistic(ra, rb, aggregate, clusters, permutations=min(permutations, resamples), seed=seed)
     return Row(task, metric, slice_name, len(ra), iv.n_clusters, a_val, b_val, a_val - b_val, iv.low, iv.high,
                "paired_permutation", p)
 

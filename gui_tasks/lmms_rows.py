@@ -59,6 +59,13 @@ def write_rows(rows: list[dict[str, Any]], kind: str, meta: Mapping[str, Any]) -
     return path
 
 
+def screen_name(path: Any) -> str:
+    """A screenshot's cluster id: its folder and file name ("au-6/camera_8.jpg"), the same on every machine (the
+    absolute path is not: it would change the per-sample values that submissions hash)."""
+    parts = str(path).replace("\\", "/").rstrip("/").split("/")
+    return "/".join(parts[-2:])
+
+
 class RowsTask(ConfigurableMessagesTask):
     """A task whose rows come from ``rows(metadata)``; subclasses name ``KIND`` and implement ``rows``.
 
@@ -82,7 +89,7 @@ class RowsTask(ConfigurableMessagesTask):
     def cluster_of(self, doc: Mapping[str, Any]) -> Hashable | None:
         """The cluster a document belongs to (default: its screenshot(s)); None: the sample stands alone."""
         images = doc.get("images") or ([doc["image"]] if doc.get("image") else [])
-        return "|".join(str(i) for i in images) or None
+        return "|".join(screen_name(i) for i in images) or None
 
     @classmethod
     def agentic_rounds(cls, meta: Mapping[str, Any]) -> int | None:

@@ -72,7 +72,16 @@ def interval(items: Sequence[Any], spec: Any, cluster_key: str | None, *, resamp
     steps = step_scores(items, clusters, spec)
     if steps is not None:
         return stats.cluster_bootstrap_mean(steps[0], steps[1], resamples=resamples, seed=seed)
+    if not spec.composite and not math.isfinite(stats._float(_aggregate(spec, items))):  # an empty population: nothing
+        return stats.cluster_bootstrap_mean([], [], resamples=resamples, seed=seed)  # to resample (NaN interval)
     return stats.cluster_bootstrap(list(items), lambda xs: spec.aggregate_items(xs), clusters, resamples=resamples, seed=seed)
+
+
+def _aggregate(spec: Any, items: Sequence[Any]) -> Any:
+    try:
+        return spec.aggregate_items(items)
+    except (KeyError, TypeError, ValueError, ZeroDivisionError):
+        return math.nan
 
 
 def add_intervals(task_output: Any, bootstrap_iters: int) -> None:
@@ -85,7 +94,11 @@ def add_intervals(task_output: Any, bootstrap_iters: int) -> None:
         spec = _ours(task_output.task, metric)
         if spec is None or not items:
             continue
-        iv = interval(items, spec, cluster_key, resamples=resamples)
+        try:
+            iv = interval(items, spec, cluster_key, resamples=resamples)
+        except Exception as exc:  # a plugin's aggregation that fails on a resample: this interval is left out, not the run
+            recorded[f"{metric},{filter_key}"] = {"error": f"{type(exc).__name__}: {exc}", "cluster_key": cluster_key}
+            continue
         if math.isfinite(iv.se):
             task_output.agg_metrics[f"{metric}_stderr,{filter_key}"] = iv.se
         recorded[f"{metric},{filter_key}"] = {**iv.as_dict(), "cluster_key": cluster_key, "composite": spec.composite}

@@ -182,6 +182,15 @@ def _split_metrics(values: Mapping[str, Any]) -> tuple[dict[str, float], dict[st
     return metrics, stderr
 
 
+# Task-metadata keys a run adds after evaluating (gui_tasks.lmms_stats): results, not the task's definition.
+RUN_RESULT_KEYS = frozenset({"intervals", "repeats", "repeats_refused"})
+
+
+def task_definition(metadata: Mapping[str, Any]) -> dict[str, Any]:
+    """A task's metadata without what the run added after evaluating (``RUN_RESULT_KEYS``): what defines the task."""
+    return {k: v for k, v in metadata.items() if k not in RUN_RESULT_KEYS}
+
+
 def _metadata(config: Mapping[str, Any]) -> dict[str, Any]:
     meta = config.get("metadata") or {}
     if isinstance(meta, list):  # lmms-eval may keep several metadata dicts

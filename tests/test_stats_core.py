@@ -263,3 +263,39 @@ def test_cluster_key_per_benchmark(cls, meta, key):
 
     module, _, name = cls.rpartition(".")
     assert getattr(importlib.import_module(module), name).cluster_key(meta) == key
+
+
+def test_screen_cluster_ids_do_not_depend_on_where_the_data_lies():
+    from gui_tasks.lmms_rows import screen_name
+
+    assert screen_name("/home/a/.cache/gui_eval/synth/mpr/images/en/0b54.png") == "en/0b54.png"
+    assert screen_name("D:\\data\\MPR\\au-6\\camera_8.jpg") == "au-6/camera_8.jpg"
+
+
+def test_run_results_in_task_metadata_are_not_part_of_the_task_definition():
+    """A submission compares the run's task metadata with the installed task's: the intervals and repeat statistics a
+    run recorded there are results, left out of that comparison."""
+    from gui_tasks.results_io import task_definition
+
+    meta = {"benchmark": "mpr_gui", "lang": "en", "intervals": {"mcq_acc,none": {}}, "repeats": {"flip_share": 0.1},
+            "repeats_refused": "why"}
+    assert task_definition(meta) == {"benchmark": "mpr_gui", "lang": "en"}
+
+
+def test_a_failing_aggregation_costs_its_interval_not_the_run(monkeypatch):
+    """A (plugin) aggregation that raises on some resample: its interval is left out with the error named; the
+    run's other figures and lmms-eval's aggregation go on."""
+    from types import SimpleNamespace
+
+    from gui_metrics.spec import MetricSpec
+    from gui_tasks import lmms_stats
+
+    # defined on two distinct samples; a resample that draws one sample twice divides by zero
+    spec = MetricSpec("flaky", lambda rs: 0.5 if len({id(r) for r in rs}) == 2 else 1 / 0, True, frozenset({"x"}), "d",
+                      composite=True)
+    monkeypatch.setattr(lmms_stats, "_ours", lambda task, metric: spec)
+    out = SimpleNamespace(task_config={"cluster_key": None, "metadata": {}}, agg_metrics={}, task=None,
+                          sample_metrics={("flaky", "none"): [{"a": 1}, {"a": 2}]})
+    lmms_stats.add_intervals(out, 100)
+    assert "ZeroDivisionError" in out.task_config["metadata"]["intervals"]["flaky,none"]["error"]
+    assert "flaky_stderr,none" not in out.agg_metrics

@@ -191,6 +191,8 @@ class SphinxStaticTask(RowsTask):
 
     def cluster_of(self, doc: Mapping[str, Any]) -> Any:
         field = STATIC_CLUSTERS.get(str(task_metadata(self.config).get("kind")), (None, None))[1]
+        if field == "image":
+            return super().cluster_of(doc)  # the screenshot's folder and name, not its absolute path
         return doc.get(field) if field else None
 
     @classmethod
