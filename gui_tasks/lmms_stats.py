@@ -154,9 +154,43 @@ def add_repeat_stats(task_output: Any) -> None:
             }
 
 
+def baseline_samples_file(baseline: str, task: str) -> str:
+    """lmms-eval's ``--baseline`` reads one samples JSONL for every task; a results file or a run folder of ours
+    stands for each task's own samples file beside it (``<date>_samples_<task>.jsonl``). Anything else: as given."""
+    from pathlib import Path
+
+    p = Path(baseline)
+    if p.is_file() and p.name.endswith("_results.json"):
+        candidates = [p.with_name(p.name[: -len("_results.json")] + f"_samples_{task}.jsonl")]
+    elif p.is_dir():
+        candidates = sorted(p.rglob(f"*_samples_{task}.jsonl"))[-1:]
+    else:
+        return baseline
+    found = [c for c in candidates if c.is_file()]
+    if not found:
+        raise FileNotFoundError(f"no samples file of task {task} for --baseline {baseline} (was it run with --log_samples?)")
+    return str(found[0])
+
+
 def install_stats_hook() -> None:
-    """Wrap ``TaskOutput.calculate_aggregate_metric`` and ``calculate_stability_metrics`` (once, marked)."""
+    """Wrap ``TaskOutput.calculate_aggregate_metric`` and ``calculate_stability_metrics``, and let ``--baseline``
+    name a results file or a run folder (once each, marked)."""
+    import sys
+
+    from lmms_eval import baselines
     from lmms_eval.evaluator_utils import TaskOutput
+
+    load = baselines.load_baseline
+    if not getattr(load, _MARK, False):
+        @functools.wraps(load)
+        def load_baseline(baseline_arg, task_name):
+            return load(baseline_samples_file(baseline_arg, task_name), task_name)
+
+        setattr(load_baseline, _MARK, True)
+        baselines.load_baseline = load_baseline  # what lmms_eval.evaluator binds when it is imported after this
+    evaluator = sys.modules.get("lmms_eval.evaluator")  # imported before: its own name for the function
+    if evaluator is not None and not getattr(getattr(evaluator, "load_baseline", None), _MARK, True):
+        evaluator.load_baseline = baselines.load_baseline
 
     agg = TaskOutput.calculate_aggregate_metric
     if not getattr(agg, _MARK, False):

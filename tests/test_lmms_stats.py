@@ -46,7 +46,7 @@ def runs(tmp_path_factory, session_cache):
         first = sorted((root / "one").rglob("*_samples_mpr_gui_synth_en.jsonl"))
         assert first, log1[-3000:]
         _, log2 = run_openai(server.base_url, "mpr_gui_synth_en,sphinx_sim_toggle", root / "two", env, "--limit", "40",
-                             "--repeats", "3", "--baseline", str(first[-1]))
+                             "--repeats", "3", "--baseline", str(root / "one"))  # a run folder of ours: each task's file
     finally:
         server.stop()
     return {"one": root / "one", "two": root / "two", "log1": log1, "log2": log2}
@@ -111,12 +111,29 @@ def test_composite_metrics_get_a_cluster_bootstrap_interval_in_the_results(runs)
     assert {k.partition(",")[0] for k in meta["intervals"]} >= {"mcq_acc", "fpr_acc", "format_error_rate"}
 
 
-def test_baseline_file_of_ours_gives_lmms_eval_its_paired_test(runs):
-    table = _results(runs["two"])["results"]["mpr_gui_synth_en"]
+@pytest.mark.parametrize("task", ["mpr_gui_synth_en", "sphinx_sim_toggle"])
+def test_baseline_run_of_ours_gives_lmms_eval_its_paired_test_per_task(runs, task):
+    """``--baseline`` named run one's folder: each task was paired with its own samples file there."""
+    table = _results(runs["two"])["results"][task]
     assert table["paired_baseline"], runs["log2"][-3000:]
     for key in ("paired_baseline_score", "paired_ci_lower", "paired_ci_upper", "paired_pvalue"):
         assert math.isfinite(table[key]), key
     assert 0.0 <= table["paired_pvalue"] <= 1.0 and table["paired_ci_lower"] <= table["paired_ci_upper"]
+    base = _samples(runs["one"], task)  # the baseline's mean score is run one's, in percent
+    assert table["paired_baseline_score"] == pytest.approx(100 * sum(s["score"] for s in base) / len(base))
+
+
+def test_baseline_names_a_results_file_or_folder_of_ours(runs):
+    from gui_tasks.lmms_stats import baseline_samples_file
+    from gui_tasks.results_io import find_result_files
+
+    results = find_result_files(runs["one"])[-1]
+    by_file = baseline_samples_file(str(results), "mpr_gui_synth_en")
+    assert by_file.endswith("_samples_mpr_gui_synth_en.jsonl") and by_file == baseline_samples_file(str(runs["one"]),
+                                                                                                     "mpr_gui_synth_en")
+    assert baseline_samples_file("qwen25vl", "x") == "qwen25vl"  # lmms-eval's own presets pass through
+    with pytest.raises(FileNotFoundError, match="no samples file of task nope"):
+        baseline_samples_file(str(results), "nope")
 
 
 @pytest.mark.parametrize("task", ["mpr_gui_synth_en", "sphinx_sim_toggle"])
