@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from gui_metrics.grounding_official import osworld_g_report
 from gui_tasks.grounding import osworld_g
@@ -153,3 +154,19 @@ def test_task_rows_load_the_named_instruction_set_as_valid_documents(monkeypatch
     assert len(docs) == 48 and all(validate_doc(d, file="x", row=i) for i, d in enumerate(docs))
     assert json.loads(docs[0]["meta"])["osworld_g"]["polygon_rule"] == "lmms_eval"
     assert score_params(meta).inside_rule == "inclusive"
+
+
+_coord = st.integers(min_value=0, max_value=4000)
+
+
+@settings(max_examples=200, deadline=None)
+@given(x1=_coord, y1=_coord, w=st.integers(1, 500), h=st.integers(1, 500), px=_coord, py=_coord)
+def test_an_axis_aligned_polygon_is_its_rectangle_away_from_the_edges(x1, y1, w, h, px, py):
+    flat = [x1, y1, x1 + w, y1, x1 + w, y1 + h, x1, y1 + h]
+    strictly_in = x1 < px < x1 + w and y1 < py < y1 + h
+    strictly_out = not (x1 <= px <= x1 + w and y1 <= py <= y1 + h)
+    for rule in osworld_g.POLYGON_RULES:
+        if strictly_in or strictly_out:
+            assert osworld_g.point_in_polygon(px, py, flat, rule) == strictly_in
+    # with three vertices or more and an even count, the two rules are one rule
+    assert osworld_g.point_in_polygon(px, py, flat, "official") == osworld_g.point_in_polygon(px, py, flat, "lmms_eval")
