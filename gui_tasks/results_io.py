@@ -166,7 +166,7 @@ def find_result_files(paths: Iterable[str | Path] | str | Path) -> list[Path]:
 REPORTS = {"mpr_gui": "report", "gui_knowledge": "knowledge-report", "star_state_control": "star-report",
            "star_agentic": "star-report", "icon_localization": "pss-report", "screenspot": "pss-report",
            "screenspot_v2": "pss-report", "screenspot_pro": "pss-report", "uivision": "pss-report",
-           "mmbench_gui_l2": "pss-report", "sphinx": "sphinx-report",
+           "mmbench_gui_l2": "pss-report", "osworld_g": "pss-report", "sphinx": "sphinx-report",
            "sphinx_sim": "sphinx-report", "sphinx_device": "sphinx-report"}
 
 
