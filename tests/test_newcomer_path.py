@@ -61,15 +61,15 @@ def test_submit_validate_verify_accept_the_partial_run(ran, monkeypatch, capsys)
     cwd, cmds = ran
     monkeypatch.chdir(cwd)
     assert cli_main(cmds[1][1:]) == 0, capsys.readouterr().err
-    assert "PARTIAL submission: --limit 1; leaderboards may refuse it" in capsys.readouterr().out
+    assert "PARTIAL submission: --limit 2; leaderboards may refuse it" in capsys.readouterr().out
     sub = json.loads((cwd / "quick.json").read_text(encoding="utf-8"))
-    assert sub["partial"] == {"limit": 1.0, "incomplete": []}
+    assert sub["partial"] == {"limit": 2.0, "incomplete": []}
     assert sub["generation"] == {"gen_kwargs": "max_new_tokens=4", "seeds": [0, 1234, 1234, 1234]}
     benchmarks = {t["metadata"]["benchmark"] for t in sub["tasks"]}
     assert benchmarks == {"mpr_gui", "gui_knowledge", "star_state_control", "icon_localization", "sphinx", "sphinx_sim"}
     assert sorted(t["metadata"]["lang"] for t in sub["tasks"] if t["metadata"]["benchmark"] == "mpr_gui") == \
         sorted(["en", "zh", "fr", "ru", "ja", "th"])
-    assert all(t["n_samples"] == 1 and t["n_documents"] > 1 for t in sub["tasks"])
+    assert all(t["n_samples"] == 2 and t["n_documents"] > 2 for t in sub["tasks"])
     for t in sub["tasks"]:  # an undefined metric is null with its reason, never a refusal
         assert {m for m, v in t["metrics"].items() if v is None} == set(t.get("undefined") or {})
 
