@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from gui_models.action_parsers import PARSERS, Status, after_reasoning, finite_number, json_objects, parse_action
 from gui_models.coords import Frame
+from gui_models.grounding_official import OFFICIAL, PHI_GROUND_CANVAS
 
 # family -> (frame of its numbers, action parser tried first or None). Families of the grounding leaderboards
 # (docs/grounding_families.md has the table: prompt, frame, resize budget, answer syntax, source per family).
@@ -46,6 +47,8 @@ FAMILIES: dict[str, tuple[Frame, str | None]] = {
     "infigui_g1": ("resized_px", None),
     # inclusionAI/UI-Venus models/grounding/ui_venus_ground_7b.py: "[x1,y1,x2,y2]" in resized pixels
     "ui_venus": ("resized_px", None),
+    # inclusionAI/UI-Venus models/grounding/ui_venus1_5_gd.py (UI-Venus-1.5, HEAD): "[x,y]" on the 0-1000 grid
+    "ui_venus_1_5": ("grid1000", None),
     # ScreenSpot-Pro-GUI-Grounding models/holo1_5.py: JSON {"action": "click_absolute", "x": int, "y": int}, resized px
     "holo1_5": ("resized_px", None),
     # ScreenSpot-Pro-GUI-Grounding models/showui.py: "[x, y]" relative, scaled from 0 to 1
@@ -64,11 +67,13 @@ FAMILIES: dict[str, tuple[Frame, str | None]] = {
 }
 # The resize budget (gui_models.coords.BUDGETS) of each resized_px family's released checkpoints.
 FAMILY_BUDGETS: dict[str, str] = {"ui_tars_1_5": "ui_tars_1_5", "qwen2_5_vl": "qwen2_5_vl", "gui_owl": "gui_owl",
-                                  "opencua": "qwen2_5_vl", "gta1": "gta1", "ui_venus": "ui_venus", "infigui_g1": "qwen2_5_vl",
+                                  "opencua": "qwen2_5_vl", "gta1": "gta1", "ui_venus": "ui_venus", "infigui_g1": "infigui_g1",
                                   "holo1_5": "holo1_5", "jedi": "jedi", "se_gui": "se_gui", "phi_ground": "phi_ground"}
-# How strictly an answer is read: ``official`` reproduces the family's (or its benchmark's) own answer parser, the
-# one behind published numbers (default); ``lenient`` also reads a bare point or box anywhere in the answer.
-STRICTNESS = ("official", "lenient")
+# How strictly an answer is read: ``official`` runs the family's authors' own answer parser on the raw answer
+# (gui_models.grounding_official: their (0, 0) fallbacks and dropped answers included; families without one read
+# as ``benchmark``), the default; ``benchmark`` reads the family's syntax by the benchmark's rule (after reasoning,
+# an unreadable answer is a format error that counts as a miss); ``lenient`` also reads a bare point or box anywhere.
+STRICTNESS = ("official", "benchmark", "lenient")
 
 # Numbers start only where no digit precedes (a search cannot restart inside a run of digits: linear time).
 _NUM = r"(?<![\d.])[-+]?\d+(?:\.\d+)?"
@@ -84,11 +89,13 @@ _POINT_TAG = re.compile(rf"<point>\s*({_NUM})[\s,]+({_NUM})\s*</point>")
 class PointAnswer:
     point: tuple[float, float] | None
     frame: Frame
-    status: Status
+    status: Status | Literal["dropped"]
     family: str
     detail: str = ""
     literal: tuple[float, float] | None = None
     """The two numbers as written (equal to ``point`` except for box answers, whose centre is used)."""
+    truncate: bool = False
+    """The authors' code truncates the point to whole pixels of the original screenshot (JEDI, UGround-V1)."""
 
 
 def _numbers(values: Any, n: int) -> list[float] | None:
@@ -218,6 +225,17 @@ def _read_infigui(body: str, frame: Frame, family: str) -> PointAnswer | None:
     return _point(_numbers(first, 2), frame, family, "point_2d")
 
 
+def _read_square_point(body: str, frame: Frame, family: str) -> PointAnswer | None:
+    """UI-Venus-1.5: the first ``[x,y]`` (else a ``[x1,y1,x2,y2]`` box's centre)."""
+    m = _SQUARE_PAIR.search(body)
+    if m:
+        return _point(_finite(*m.groups()), frame, family, "[x,y]")
+    return _read_box(body, frame, family)
+
+
+_SQUARE_PAIR = re.compile(rf"\[\s*({_NUM})\s*,\s*({_NUM})\s*\]")
+
+
 def _read_box(body: str, frame: Frame, family: str) -> PointAnswer | None:
     """UI-Venus-Ground: ``[x1,y1,x2,y2]``, read as its centre."""
     m = _SQUARE_QUAD.search(body)
@@ -328,10 +346,6 @@ def _read_se_gui(body: str, frame: Frame, family: str) -> PointAnswer | None:
     return _point(_finite(nums[-2], nums[-1]), frame, family, "tool call, last two numbers")
 
 
-# Phi-Ground-4B-7C's canvas (README process_image; benchmark/test_sspro.sh --num_crops 7): answers are 0-1000 of it.
-PHI_GROUND_CANVAS = (1008, 672)
-
-
 def _phi_ground_numbers(body: str, tag: str, n: int) -> list[float] | None | str:
     """``pred.split("<tag>")[1].split("</tag>")[0]`` split on ", " into ``n`` floats; "" when the tag is absent."""
     at = body.find(f"<{tag}>")
@@ -371,6 +385,7 @@ READERS = {
     "qwen2_vl": (_read_qwen2_vl, "<|box_start|>(x1,y1),(x2,y2)<|box_end|>"),
     "gta1": (_read_paren_pair, "(x,y)"),
     "ui_venus": (_read_box, "[x1,y1,x2,y2]"),
+    "ui_venus_1_5": (_read_square_point, "[x,y]"),
     "infigui_g1": (_read_infigui, '[{"point_2d": [x, y]}]'),
     "holo1_5": (_read_holo, '{"action": "click_absolute", "x": 1, "y": 2}'),
     "showui": (_read_showui, "[x, y]"),
@@ -383,17 +398,37 @@ READERS = {
 OFFICIAL_READERS = {"qwen2_5_vl": _read_qwen2_5_vl_official}
 
 
+def _official(text: str, frame: Frame, family: str) -> PointAnswer | None:
+    """The authors' reading (``gui_models.grounding_official``) as a PointAnswer; None where it does not apply."""
+    found = OFFICIAL[family](text)
+    if found is None:
+        return None
+    status = found.status
+    if status == "malformed" and not text.strip():
+        status = "empty"
+    if found.point is not None and not all(finite_number(v) is not None for v in found.point):
+        # beyond MAX_COORD or not finite: outside every box, a miss there too; a format error here (issue 21)
+        return PointAnswer(None, frame, "malformed", family, "non-finite or out-of-range coordinates")
+    return PointAnswer(found.point, frame, status, family, found.detail, found.literal, found.truncate)
+
+
 def parse_point(text: Any, family: str, strictness: str = "official") -> PointAnswer:
-    """The point of a grounding answer in ``family``'s frame, read ``official``-ly (the family's own parser) or leniently."""
+    """The point of a grounding answer in ``family``'s frame, read by its authors' parser (``official``), by the
+    benchmark's rule (``benchmark``) or leniently (``STRICTNESS``). ``text`` is the whole answer: the official readers
+    see the reasoning too (as the authors' code does); the others read after it."""
     if family not in FAMILIES:
         raise ValueError(f"unknown grounding family {family!r}; known: {', '.join(FAMILIES)}")
     if strictness not in STRICTNESS:
         raise ValueError(f"unknown strictness {strictness!r}; known: {', '.join(STRICTNESS)}")
     frame, action_family = FAMILIES[family]
+    if strictness == "official" and family in OFFICIAL:
+        found = _official(text if isinstance(text, str) else "", frame, family)
+        if found is not None:
+            return found
     if not isinstance(text, str) or not text.strip():
         return PointAnswer(None, frame, "empty", family, "empty output")
     body = after_reasoning(text)
-    if strictness == "official" and family in OFFICIAL_READERS and _TOOL_CALL in body:
+    if strictness != "lenient" and family in OFFICIAL_READERS and _TOOL_CALL in body:
         found = OFFICIAL_READERS[family](body, frame, family)
         if found is not None:
             return found
@@ -402,7 +437,7 @@ def parse_point(text: Any, family: str, strictness: str = "official") -> PointAn
         found = reader(body, frame, family)
         if found is not None:
             return found
-        if strictness == "official":
+        if strictness != "lenient":
             return PointAnswer(None, frame, "malformed", family, f"no {syntax}")
     if family in ("qwen2_5_vl", "gui_owl") and ("point_2d" in body or "bbox_2d" in body):
         found = _qwen_json(body, frame, family)

@@ -50,7 +50,7 @@ def _point(family: str, strictness: str = "official") -> Callable[[str], Any]:
 # every grounding family (gui_models.grounding.FAMILIES), listed here so this module imports nothing heavy
 GROUNDING_FAMILIES = ("relative", "os_atlas", "ui_tars", "ui_tars_1_5", "qwen2_5_vl", "agentcpm_gui", "gui_owl", "qwen3_vl",
                       "qwen2_vl", "aguvis", "opencua", "uground_v1", "gta1", "infigui_g1", "ui_venus", "holo1_5", "showui", "seeclick",
-                      "jedi", "se_gui", "phi_ground")
+                      "jedi", "se_gui", "phi_ground", "ui_venus_1_5")
 
 
 def _star(fam: str) -> Callable[[str], Any]:
@@ -144,6 +144,7 @@ PARSERS: dict[str, Callable[[str], Any]] = {
     "action:gui_r1:official": _official_gui_r1,
     "star:own_history_entry": _own_history_entry,
     **{f"grounding:{f}": _point(f) for f in GROUNDING_FAMILIES},
+    **{f"grounding:{f}:benchmark": _point(f, "benchmark") for f in GROUNDING_FAMILIES},
     **{f"grounding:{f}:lenient": _point(f, "lenient") for f in GROUNDING_FAMILIES},
     **{f"star:{f}": _star(f) for f in ("os_atlas", "gui_owl")},
     **{f"star_judge:{f}": _star_official(f) for f in ("os_atlas", "ui_tars", "agentcpm_gui")},  # StaR's own grammar

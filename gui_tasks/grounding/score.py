@@ -47,7 +47,7 @@ class ScoreParams:
     max_pixels: int | None = None
     resize_budget: str | None = None  # gui_models.coords.BUDGETS name; None: the family's own
     inside_rule: str = "strict"  # gui_metrics.pss.INSIDE_RULES; the ScreenSpot tasks use "inclusive" (official scorers)
-    strictness: str = "official"  # gui_models.grounding.STRICTNESS: the family's own parser, or "lenient"
+    strictness: str = "official"  # gui_models.grounding.STRICTNESS: the authors' parser, the benchmark's rule, or lenient
 
     @classmethod
     def from_mapping(cls, meta: Mapping[str, Any]) -> "ScoreParams":
@@ -167,14 +167,24 @@ def frame_check(answer: Any, doc: Mapping[str, Any], params: ScoreParams, model_
     return {f: bool(inside(convert(answer.point, f, "relative", geometry), target)) for f in FRAMES}
 
 
+def truncated(point: tuple[float, float], width: int, height: int) -> tuple[float, float]:
+    """A relative point truncated to whole original pixels (``int(x * width)``), as JEDI's and UGround-V1's code do."""
+    return int(point[0] * width) / width, int(point[1] * height) / height
+
+
 def _judge(doc: Mapping[str, Any], text: str, capture: Capture | None, params: ScoreParams,
            window: list[int] | None = None, model_size: list[int] | None = None) -> dict[str, Any]:
     width, height = int(doc["width"]), int(doc["height"])
     start = answer_start(text)
-    answer = parse_point(text[start:], params.family, strictness=params.strictness)
+    # The whole answer: an official reader sees the reasoning as the authors' code does (lmms-eval hands it over
+    # whole: reasoning_tags none); the benchmark and lenient readings read after it.
+    answer = parse_point(text, params.family, strictness=params.strictness)
     out: dict[str, Any] = {"status": answer.status, "detail": answer.detail, "point": None, "correct": False,
                            "response_type": "invalid", "distance": None, "frame": answer.frame}
-    if answer.status == "parsed" and answer.point is not None:
+    if answer.status == "dropped":  # the authors' script leaves it out of its results: not in the denominator
+        out["dropped"] = True
+    # A malformed answer with a point is the authors' fallback click (GTA1, SE-GUI, UI-Venus-Ground-7B: (0, 0)).
+    if answer.status != "dropped" and answer.point is not None:
         kw = dict(min_pixels=params.min_pixels, max_pixels=params.max_pixels, model_size=model_size, budget=params.resize_budget)
         if window is not None:  # the answer is in the crop's frame
             cw, ch = window[2] - window[0], window[3] - window[1]
@@ -182,6 +192,8 @@ def _judge(doc: Mapping[str, Any], text: str, capture: Capture | None, params: S
             point = map_back(rel, tuple(window), width, height)
         else:
             point, info = answer_geometry(answer, width, height, **kw)
+            if answer.truncate and all(math.isfinite(v) for v in point):
+                point = truncated(point, width, height)
         out.update(info)
         if window is None:
             out["frame_check"] = frame_check(answer, doc, params, model_size)

@@ -11,12 +11,18 @@ from gui_models.grounding import FAMILIES, FAMILY_BUDGETS
 from gui_tasks.grounding.prompts import PROMPTS, answer_family, protocol
 from gui_tasks.grounding.score import DEFAULT_TAU
 
-VERSION = "1.1"  # 1.1: inclusive point-in-box for ScreenSpot (official rule), official strictness, frame_check
+# 1.1: inclusive point-in-box for ScreenSpot (official rule), official strictness, frame_check
+# 1.2: official strictness is the authors' own parser (issue 35); benchmark strictness; JEDI / UGround / InfiGUI prompts
+VERSION = "1.2"
 SYNTH_SEED, SYNTH_N = 0, 40
 FAMILY_PROMPTS = ("os_atlas", "ui_tars", "ui_tars_1_5", "qwen2_5_vl", "agentcpm_gui", "qwen3_vl", "qwen2_vl", "aguvis", "opencua",
-                  "uground_v1", "gta1", "infigui_g1", "ui_venus", "holo1_5", "showui", "seeclick", "jedi", "se_gui", "phi_ground")
+                  "uground_v1", "gta1", "infigui_g1", "ui_venus", "holo1_5", "showui", "seeclick", "jedi", "se_gui", "phi_ground",
+                  "ui_venus_1_5", "infigui_g1_nothink")
 # families whose runner changes the image before the model sees it: the doc_to_visual that does the same
-VISUALS = {"phi_ground": "doc_to_visual_phi_ground"}  # Phi-Ground: the screenshot pasted into its fixed canvas
+VISUALS = {"phi_ground": "doc_to_visual_phi_ground",  # Phi-Ground: the screenshot pasted into its fixed canvas
+           "infigui_g1": "doc_to_visual_infigui_g1"}  # InfiGUI-G1: shrunk to 5600*28*28 pixels, then smart-resized
+# prompts whose runner lets the model write more: InfiGUI-G1 thinks first (eval.py --max-tokens 1024)
+MAX_NEW_TOKENS = {"infigui_g1": 1024}
 LOWER_IS_BETTER = {"grounding_format_error_rate", "token_entropy_mean", "perplexity_mean", "pss_no_capture_rate",
                    "entropy_correct", "entropy_biased", "entropy_other", "share_biased", "share_misleading",
                    "share_confusion", "share_other"}
@@ -77,6 +83,7 @@ def render_all() -> dict[str, str]:
 
     def add(task, source, prompt, types, splits, benchmark, extra="", max_new=32, inside=None):
         fam = answer_family(prompt)
+        max_new = MAX_NEW_TOKENS.get(prompt, max_new)
         # the frame of the answers and, for resized-pixel families, the budget used when the backend reports no size
         extra = f"  coordinate_frame: {FAMILIES[fam][0]}\n" + (f"  resize_budget: {FAMILY_BUDGETS[fam]}\n" if fam in FAMILY_BUDGETS else "") + extra
         inside = inside or ("strict" if source == "synthetic" else "inclusive")  # lmms_task.DEFAULT_INSIDE_RULE
