@@ -76,3 +76,58 @@ def test_every_corpus_is_large_and_names_its_source():
 def test_official_reading_agrees_with_the_authors_parser(family):
     agree, total, bad = agreement(family)
     assert not bad, f"{family}: {agree}/{total} agree; first disagreements:\n" + "\n".join(bad[:15])
+
+
+# --- what the official readings do to a score ------------------------------------------------------------------------
+
+from gui_metrics.pss import accuracy, format_error_rate  # noqa: E402
+from gui_tasks.grounding.score import ScoreParams, score_response  # noqa: E402
+
+
+def _doc(box: list[float], width: int = 1000, height: int = 1000) -> dict:
+    return {"id": "d", "split": "s", "source": "screenspot_pro", "width": width, "height": height, "target_box": box}
+
+
+def _score(text: str, family: str, box: list[float], strictness: str = "official", **kw) -> dict:
+    # the backend reports the size the model saw (1000x1000, unresized), so resized pixels are original pixels
+    from gui_models.logit_capture import CapturedResponse
+
+    response = CapturedResponse(text, extras={"model_image_sizes": [[1000, 1000]]})
+    return score_response(_doc(box), response, ScoreParams(family=family, inside_rule=kw.pop("inside_rule", "inclusive"),
+                                                           strictness=strictness, **kw))
+
+
+def test_gta1_decimal_answer_is_the_click_0_0_officially_and_a_format_error_by_the_benchmark_rule():
+    official = _score("(500.5,300.2)", "gta1", [0, 0, 20, 20])
+    assert official["status"] == "malformed" and official["correct"] and official["point"] == [0.0, 0.0]
+    bench = _score("(500.5,300.2)", "gta1", [0, 0, 20, 20], "benchmark")
+    assert bench["status"] == "parsed" and not bench["correct"]  # the benchmark reads the decimal point (500.5, 300.2)
+    assert _score("(500.5,300.2)", "gta1", [490, 290, 510, 310], "benchmark")["correct"]
+
+
+def test_official_reader_sees_the_reasoning_the_benchmark_reading_skips():
+    text = "<think>(10,10)</think>(500,300)"
+    assert _score(text, "gta1", [0, 0, 20, 20])["correct"]  # GTA1's regex takes the first (x,y), inside the reasoning
+    assert _score(text, "gta1", [490, 290, 510, 310], "benchmark")["correct"]
+
+
+def test_phi_ground_unparsed_answer_leaves_the_denominator_but_counts_as_a_format_error():
+    records = [_score("<point>100, 100</point>", "phi_ground", [90, 60, 120, 80]),  # canvas (100.8, 67.2)
+               _score("<box>1, 2, 3, 4</box>", "phi_ground", [0, 0, 10, 10])]
+    assert records[0]["correct"] and records[1]["dropped"] and records[1]["status"] == "dropped"
+    assert accuracy(records) == 1.0 and format_error_rate(records) == 0.5
+    bench = [_score("<point>100, 100</point>", "phi_ground", [90, 60, 120, 80], "benchmark"),
+             _score("<box>1, 2, 3, 4</box>", "phi_ground", [0, 0, 10, 10], "benchmark")]
+    assert not bench[1].get("dropped") and accuracy(bench) == 1.0  # the box centre (2.016, 2.016) is read and inside
+
+
+def test_uground_point_is_truncated_to_whole_original_pixels():
+    # int(500.9 / 1000 * 1000) = 500: on the box's right edge; untruncated it would be outside
+    assert _score("(500.9, 300.5)", "uground_v1", [0, 0, 500, 300])["correct"]
+    assert not _score("(500.9, 300.5)", "uground_v1", [0, 0, 500, 300], "benchmark")["correct"]
+
+
+def test_half_open_rule_is_se_guis_point_in_box():
+    text = "<tool_call>600 300</tool_call>"
+    assert _score(text, "se_gui", [400, 250, 600, 350])["correct"]
+    assert not _score(text, "se_gui", [400, 250, 600, 350], inside_rule="half_open")["correct"]
