@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from gui_models.coords import MAX_COORD
-from gui_models.grounding import parse_point
+from gui_core.coords import MAX_COORD
+from gui_core.grounding import parse_point
 
 CORPORA = Path(__file__).parent / "fixtures" / "differential" / "grounding"
 FAMILIES = sorted(p.stem for p in CORPORA.glob("*.json"))
@@ -90,7 +90,7 @@ def _doc(box: list[float], width: int = 1000, height: int = 1000) -> dict:
 
 def _score(text: str, family: str, box: list[float], strictness: str = "official", **kw) -> dict:
     # the backend reports the size the model saw (1000x1000, unresized), so resized pixels are original pixels
-    from gui_models.logit_capture import CapturedResponse
+    from gui_core.logit_capture import CapturedResponse
 
     response = CapturedResponse(text, extras={"model_image_sizes": [[1000, 1000]]})
     return score_response(_doc(box), response, ScoreParams(family=family, inside_rule=kw.pop("inside_rule", "inclusive"),

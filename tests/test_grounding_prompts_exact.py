@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from gui_models.coords import BUDGETS
-from gui_models.grounding import FAMILY_BUDGETS
-from gui_tasks.grounding import prompts
+from gui_core import grounding_prompts as prompts
+from gui_core.coords import BUDGETS
+from gui_core.family import PROMPTS, family
 
 SOURCES = json.loads((Path(__file__).parent / "fixtures" / "prompts" / "grounding_sources.json").read_text(encoding="utf-8"))
 ENTRIES = {e["prompt"]: e for e in SOURCES["prompts"]}
@@ -40,9 +40,9 @@ def _fill(part: dict, fields: dict) -> str:
 def expected(prompt: str, instruction: str) -> str:
     entry = ENTRIES[prompt]
     fields: dict = {"instruction": instruction}
-    family = prompts.answer_family(prompt)
-    if family in FAMILY_BUDGETS:
-        fields["resized_width"], fields["resized_height"] = BUDGETS[FAMILY_BUDGETS[family]].resized(WIDTH, HEIGHT)
+    budget = family(prompts.answer_family(prompt)).budget
+    if budget is not None:
+        fields["resized_width"], fields["resized_height"] = BUDGETS[budget].resized(WIDTH, HEIGHT)
     return "\n".join(_fill(p, fields) for p in entry["parts"])
 
 
@@ -50,7 +50,7 @@ def test_every_quoted_prompt_names_its_source():
     assert len(ENTRIES) >= 15
     for e in SOURCES["prompts"]:
         assert len(e["commit"]) == 40 and e["path"] and e["repo"], e["prompt"]
-        assert e["prompt"] in prompts.PROMPTS, e["prompt"]
+        assert e["prompt"] in PROMPTS.names(), e["prompt"]
 
 
 @pytest.mark.parametrize("prompt", sorted(ENTRIES))
