@@ -131,3 +131,30 @@ def test_half_open_rule_is_se_guis_point_in_box():
     text = "<tool_call>600 300</tool_call>"
     assert _score(text, "se_gui", [400, 250, 600, 350])["correct"]
     assert not _score(text, "se_gui", [400, 250, 600, 350], inside_rule="half_open")["correct"]
+
+
+def test_lmms_eval_hands_the_grounding_readers_the_whole_answer():
+    # lmms-eval 0.7.3 strips reasoning blocks before process_results only where reasoning_tags is configured; a task's
+    # value wins over the CLI's, and every grounding YAML says none: the official readers see what the model wrote
+    from lmms_eval.api.reasoning import parse_reasoning_tags_config, strip_reasoning_tags
+
+    from gui_tasks.grounding.yaml_spec import render_all
+
+    files = render_all()
+    assert files and all("\nreasoning_tags: none\n" in text for text in files.values())
+    assert parse_reasoning_tags_config(cli_value='[["<think>", "</think>"]]', task_value="none") is None
+    # what it would do otherwise: GTA1's first (x,y) would no longer be the one inside the reasoning
+    assert strip_reasoning_tags("<think>(10,10)</think>(500,300)", [["<think>", "</think>"]]) == "(500,300)"
+
+
+def test_eval_readers_never_run_code_in_an_answer(tmp_path):
+    from gui_core.grounding_official import python_eval
+
+    marker = tmp_path / "ran"
+    for text in (f"__import__('pathlib').Path({str(marker)!r}).touch()", "open('x')", "(lambda: 1)()"):
+        with pytest.raises(Exception):
+            python_eval(text)
+        assert parse_point(text, "ui_venus").point == (0.0, 0.0)  # eval fails there too: its box [0, 0, 0, 0]
+        assert parse_point(text, "uground_v1").status == "dropped"
+    assert not marker.exists()
+    assert python_eval("  (100, 200+1, [3][0], -4)") == (100, 201, 3, -4)  # eval's own leading-space strip, arithmetic
