@@ -33,14 +33,15 @@ register_family(Family(
 register_family(Family(
     'os_atlas', 'OS-Atlas', 'grid1000',
     prompts=(
-        GroundingPrompt('os_atlas', "grounding-os-atlas-v1",
+        # OS-Atlas-Base-7B's grounding prompt (README.md inference example: "(with bbox)"; "(with point)" is SeeClick's)
+        GroundingPrompt('os_atlas', "grounding-os-atlas-v2",
             'In this UI screenshot, what is the position of the element corresponding to the command "{instruction}" '
-            "(with point)?"),
+            "(with bbox)?"),
     ),
     syntax='CLICK <point>[[x, y]]</point>',
     action_parser='os_atlas',
     agent=AgentProtocol("os_atlas", "grid1000", "star-os-atlas-v1"),
-    sources=('OS-Copilot/OS-Atlas README (grounding prompt)', 'StaR appendix C Figure 8 (agent prompt), A.5 (0-1000 grid)')))
+    sources=('OS-Copilot/OS-Atlas README.md (OS-Atlas-Base-7B inference example: grounding prompt, <|box_start|> answer)', 'StaR appendix C Figure 8 (agent prompt), A.5 (0-1000 grid)')))
 
 register_family(Family(
     'ui_tars', 'UI-TARS', 'grid1000',
