@@ -52,20 +52,23 @@ register_family(Family(
     syntax="click(start_box='(x,y)')",
     action_parser='ui_tars',
     agent=AgentProtocol("ui_tars", "grid1000", "star-ui-tars-v1", history_images=4, own_history=True),
-    sources=('bytedance/UI-TARS README (grounding prompt)', 'StaR appendix C Figure 7 (agent prompt), A.5 (four history screenshots; proprietary models use this prompt)')), aliases=('proprietary',))
+    sources=('bytedance/UI-TARS README_v1.md (grounding prompt + instruction)', 'StaR appendix C Figure 7 (agent prompt), A.5 (four history screenshots; proprietary models use this prompt)')), aliases=('proprietary',))
 
 register_family(Family(
     'ui_tars_1_5', 'UI-TARS-1.5', 'resized_px',
     budget='ui_tars_1_5',
     prompts=(
-        GroundingPrompt('ui_tars_1_5', "grounding-ui-tars-1.5-v1",
-            "Output only the coordinate of one point in your response. What element matches the following task: "
-            "{instruction}"),
+        # bytedance/UI-TARS codes/ui_tars/prompt.py GROUNDING_DOUBAO: the README's GROUNDING template ("useful for
+        # evaluating grounding capability"); its answer: Action: click(point='<point>x y</point>')
+        GroundingPrompt('ui_tars_1_5', "grounding-ui-tars-1.5-v2",
+            "You are a GUI agent. You are given a task and your action history, with screenshots. You need to perform the "
+            "next action to complete the task. \n\n## Output Format\n\nAction: ...\n\n\n## Action Space\n"
+            "click(point='<point>x1 y1</point>'')\n\n## User Instruction\n{instruction}"),
     ),
     syntax="click(point='<point>x y</point>')",
     action_parser='ui_tars_1_5',
     agent=AgentProtocol("ui_tars_1_5", "resized_px", "star-ui-tars-v1", history_images=4, own_history=True),
-    sources=('bytedance/UI-TARS README_coordinates.md (pixels of the smart-resized image)',)))
+    sources=('bytedance/UI-TARS README_coordinates.md (pixels of the smart-resized image); codes/ui_tars/prompt.py GROUNDING_DOUBAO (grounding prompt)',)))
 
 register_family(Family(
     'qwen2_5_vl', 'Qwen2.5-VL', 'resized_px',
