@@ -7,14 +7,14 @@ own. docs/grounding_families.md's table and the YAML generator are read from the
 from __future__ import annotations
 
 from gui_core.family import AgentProtocol, Family, GroundingPrompt, register_family
-from gui_core import grounding_official as authors
+from gui_core import grounding_authors as authors
 from gui_core.grounding import (_read_box, _read_holo, _read_infigui, _read_jedi, _read_paren_pair, _read_phi_ground,
                                 _read_pyautogui, _read_qwen2_5_vl_official, _read_qwen2_vl, _read_qwen3_vl, _read_se_gui,
                                 _read_seeclick, _read_showui, _read_square_point)
 from gui_core.grounding_prompts import (_COMPUTER_USE_TEMPLATE, _INFIGUI_USER, _JEDI_TEMPLATE, AGUVIS_SYSTEM,
                                         INFIGUI_THINK_SYSTEM, PAPER_SYSTEM, PHI_GROUND_TEMPLATE)
 
-# official_reader: the authors' own parser (gui_core.grounding_official), checked against their code on the corpora of
+# official_reader: the authors' own parser (gui_core.grounding_authors), checked against their code on the corpora of
 # tests/fixtures/differential/grounding (each names repository, commit and path); prompts are compared with the
 # quoted source text in tests/fixtures/prompts/grounding_sources.json.
 

@@ -4,7 +4,7 @@ A family's facts used to live in seven parallel tables; now everything a task, a
 parser inventory, the conformance corpora and the docs need to know about a family is read from its record:
 its grounding prompt(s) with their protocol ids, the coordinate frame of its numbers, the resize budget of its
 released checkpoints (and canvas: ``gui_core.coords.BUDGETS``), the reader of its grounding answers and its authors'
-own parser (``official_reader``: gui_core.grounding_official, checked against their code on a differential
+own parser (``official_reader``: gui_core.grounding_authors, checked against their code on a differential
 corpus), the agent protocol (action parser, frame under the agent prompt, prompt id,
 history screenshots, own-history layout), its scroll semantics (from its action parser), the visual transform its
 runner applies, and citations to the authors' files.
@@ -58,7 +58,7 @@ class Family:
     prompts: tuple[GroundingPrompt, ...] = ()
     reader: Reader | None = None  # its own grounding syntax (None: bare points / boxes / its action syntax)
     syntax: str = ""  # that syntax, in words
-    # the authors' own parser of the whole answer (gui_core.grounding_official): the ``official`` reading
+    # the authors' own parser of the whole answer (gui_core.grounding_authors): the ``official`` reading
     official_reader: Callable[[str], Optional[object]] | None = None
     # the ScreenSpot-Pro runner's reading of a computer_use tool call (the ``benchmark`` reading of Qwen2.5-VL)
     tool_call_reader: Reader | None = None

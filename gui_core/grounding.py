@@ -18,10 +18,10 @@ from typing import Any, Literal
 
 from gui_core.action_parsers import PARSERS, Status, after_reasoning, finite_number, json_objects, parse_action
 from gui_core.coords import Frame
-from gui_core.grounding_official import PHI_GROUND_CANVAS
+from gui_core.grounding_authors import PHI_GROUND_CANVAS
 
 # How strictly an answer is read: ``official`` runs the family's authors' own answer parser on the whole answer (its
-# record's ``official_reader``, gui_core.grounding_official: their (0, 0) fallbacks and dropped answers included;
+# record's ``official_reader``, gui_core.grounding_authors: their (0, 0) fallbacks and dropped answers included;
 # families without one read as ``benchmark``), the default; ``benchmark`` reads the family's syntax by the benchmark's
 # rule (after reasoning, an unreadable answer is a format error that counts as a miss); ``lenient`` also reads a bare
 # point or box anywhere.
@@ -329,7 +329,7 @@ def _read_phi_ground(body: str, frame: Frame, family: str) -> PointAnswer | None
 
 
 def _official(reader: Any, text: str, frame: Frame, family: str) -> PointAnswer | None:
-    """The authors' reading (``gui_core.grounding_official``) as a PointAnswer; None where it does not apply."""
+    """The authors' reading (``gui_core.grounding_authors``) as a PointAnswer; None where it does not apply."""
     found = reader(text)
     if found is None:
         return None

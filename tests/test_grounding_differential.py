@@ -148,7 +148,7 @@ def test_lmms_eval_hands_the_grounding_readers_the_whole_answer():
 
 
 def test_eval_readers_never_run_code_in_an_answer(tmp_path):
-    from gui_core.grounding_official import python_eval
+    from gui_core.grounding_authors import python_eval
 
     marker = tmp_path / "ran"
     for text in (f"__import__('pathlib').Path({str(marker)!r}).touch()", "open('x')", "(lambda: 1)()"):
