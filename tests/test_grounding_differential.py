@@ -158,3 +158,15 @@ def test_eval_readers_never_run_code_in_an_answer(tmp_path):
         assert parse_point(text, "uground_v1").status == "dropped"
     assert not marker.exists()
     assert python_eval("  (100, 200+1, [3][0], -4)") == (100, 201, 3, -4)  # eval's own leading-space strip, arithmetic
+
+
+def test_a_dropped_answer_stays_out_of_the_official_report_too():
+    import json as _json
+
+    from gui_metrics.grounding_official import official_rows
+
+    doc = {**_doc([0, 0, 10, 10]), "meta": _json.dumps({"report": {"group": "Dev", "ui_type": "icon"}})}
+    params = ScoreParams(family="phi_ground", inside_rule="inclusive")
+    kept, dropped = (score_response(doc, text, params) for text in ("<point>1, 1</point>", "<box>1, 2, 3, 4</box>"))
+    assert kept["official"]["correctness"] == "correct" and "official" not in dropped and dropped["dropped"]
+    assert len(official_rows([kept, dropped])) == 1

@@ -266,7 +266,8 @@ def score_response(doc: Mapping[str, Any], response: Any, params: ScoreParams) -
     meta = _meta(doc)
     if meta.get("gt_type") == "negative":
         _negative(record, str(text))
-    if isinstance(meta.get("report"), dict):  # the keys an official report groups by (ScreenSpot-Pro layout)
+    # the keys an official report groups by (ScreenSpot-Pro layout); an answer the authors' script drops is not in it
+    if isinstance(meta.get("report"), dict) and not record.get("dropped"):
         record["official"] = {**meta["report"], "correctness": official_correctness(record)}
     if extras.get("image_frame") is not None:  # served engines: the size sent and the declared resize (gui_openai)
         record["served_frame"] = extras["image_frame"]
