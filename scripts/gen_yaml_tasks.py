@@ -12,6 +12,7 @@ from gui_tasks.knowledge.prompts import PROMPT_PROTOCOL as GKB_PROMPT
 from gui_tasks.mpr.answer import PARSER_PROTOCOL
 from gui_tasks.mpr.prompts import DIRECT, REASONING
 from gui_tasks.mpr.schema import DIMENSIONS, LANGS
+from gui_tasks.thin_yaml import BASE_SUFFIX, factor
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "yaml_tasks" / "mpr_gui"
@@ -201,12 +202,18 @@ def render_gkb() -> dict[str, str]:
     return files
 
 
+def written() -> dict[Path, dict[str, str]]:
+    """What the generator writes: every folder's task files thin over its shared bases (:mod:`gui_tasks.thin_yaml`)."""
+    return {out: factor(files, out.name) for out, files in folders().items()}
+
+
 def main(argv: list[str]) -> int:
     check = "--check" in argv
     status = 0
-    for out, files in folders().items():
+    for out, files in written().items():
         stale = [n for n, t in files.items() if not (out / n).is_file() or (out / n).read_text(encoding="utf-8") != t]
-        extra = [p.name for p in out.glob("*.yaml") if p.name not in files] if out.is_dir() else []
+        present = list(out.glob("*.yaml")) + list(out.glob(f"_*{BASE_SUFFIX}")) if out.is_dir() else []
+        extra = [p.name for p in present if p.name not in files]
         rel = out.relative_to(ROOT)
         if check:
             if stale or extra:
