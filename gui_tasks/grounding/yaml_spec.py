@@ -6,6 +6,7 @@ Names avoid lmms-eval's built-in ``screenspot*`` tasks (built-in names win over 
 
 from __future__ import annotations
 
+from gui_metrics.lmms_bridge import metric_list_yaml
 from gui_metrics.pss import DEFAULT_FORM, ICON_SPLITS, PRO_SPLITS, PSS_C, SCREENSPOT_SPLITS
 from gui_models.grounding import FAMILIES, FAMILY_BUDGETS
 from gui_tasks.grounding.prompts import PROMPTS, answer_family, protocol
@@ -17,9 +18,6 @@ FAMILY_PROMPTS = ("os_atlas", "ui_tars", "ui_tars_1_5", "qwen2_5_vl", "agentcpm_
                   "uground_v1", "gta1", "infigui_g1", "ui_venus", "holo1_5", "showui", "seeclick", "jedi", "se_gui", "phi_ground")
 # families whose runner changes the image before the model sees it: the doc_to_visual that does the same
 VISUALS = {"phi_ground": "doc_to_visual_phi_ground"}  # Phi-Ground: the screenshot pasted into its fixed canvas
-LOWER_IS_BETTER = {"grounding_format_error_rate", "token_entropy_mean", "perplexity_mean", "pss_no_capture_rate",
-                   "entropy_correct", "entropy_biased", "entropy_other", "share_biased", "share_misleading",
-                   "share_confusion", "share_other"}
 COMMON = ["grounding_acc", "grounding_format_error_rate", "pss_mean", "token_entropy_mean", "perplexity_mean",
           "pss_no_capture_rate", "pss_topk_low_mean", "pss_topk_high_mean", "entropy_correct", "entropy_biased", "entropy_other",
           "within_dist_005", "within_dist_010", "within_dist_020", "within_dist_030",
@@ -68,8 +66,7 @@ metadata:
 
 def _metrics(types, splits) -> str:
     names = COMMON + [f"pss_{t}" for t in types] + [f"share_{t}" for t in types] + [f"grounding_acc_{s}" for s in splits]
-    return "\n".join(f"  - metric: {m}\n    aggregation: {m}\n    higher_is_better: {'false' if m in LOWER_IS_BETTER else 'true'}"
-                     for m in names)
+    return metric_list_yaml(names)
 
 
 def render_all() -> dict[str, str]:

@@ -18,6 +18,7 @@ phone or emulator through adb (``device_task``; benchmark ``sphinx_sim``, source
 
 from __future__ import annotations
 
+from gui_metrics.lmms_bridge import metric_list_yaml
 from gui_tasks.sphinx import family_agents
 from gui_tasks.sphinx.actions import PARSER_PROTOCOL, REPAIR_PROTOCOL
 from gui_tasks.sphinx.device_task import DEVICE_MAX_STEPS
@@ -33,17 +34,15 @@ VERSION = "3.0"
 RENDERING_SUFFIX = {"official": "", "paper-prose": "_prose"}
 assert DEFAULT_RENDERING == "official"  # the unsuffixed tasks are the official rendering
 MODE_SUFFIX = {"full_text": "", "simplified_text": "_simplified", "screenshot": "_image", "set_of_mark": "_som"}
-NAV_METRICS = (("sphinx_sr", True), ("sphinx_acp", True), ("sphinx_repetition_rate", False), ("sphinx_format_error_rate", False))
+NAV_METRICS = ("sphinx_sr", "sphinx_acp", "sphinx_repetition_rate", "sphinx_format_error_rate")
 # StaR A.4 toggle tasks per kind (gui_metrics.sphinx): on the tasks holding toggle episodes (toggle, all)
-TOGGLE_METRICS = (("toggle_normal_sr", True), ("toggle_verify_sr", True), ("toggle_composite_score", True))
-STATIC_METRICS = {
-    "knowledge": (("sphinx_goal_acc_original", True), ("sphinx_goal_acc_repaired", True), ("sphinx_app_acc_original", True),
-                  ("sphinx_app_acc_repaired", True), ("sphinx_probe_format_error_rate", False)),
-    "completion": (("sphinx_continue_acc", True), ("sphinx_stop_acc", True), ("sphinx_perfect", True),
-                   ("sphinx_completion_format_error_rate", False)),
-    "grounding": (("sphinx_grounding_acc_original", True), ("sphinx_grounding_acc_repaired", True),
-                  ("sphinx_grounding_format_error_rate", False)),
-    "focused": (("sphinx_focused_failure_rate", False),),
+TOGGLE_METRICS = ("toggle_normal_sr", "toggle_verify_sr", "toggle_composite_score")
+STATIC_METRICS = {  # their directions come from the metric definitions (gui_metrics.sphinx)
+    "knowledge": ("sphinx_goal_acc_original", "sphinx_goal_acc_repaired", "sphinx_app_acc_original",
+                  "sphinx_app_acc_repaired", "sphinx_probe_format_error_rate"),
+    "completion": ("sphinx_continue_acc", "sphinx_stop_acc", "sphinx_perfect", "sphinx_completion_format_error_rate"),
+    "grounding": ("sphinx_grounding_acc_original", "sphinx_grounding_acc_repaired", "sphinx_grounding_format_error_rate"),
+    "focused": ("sphinx_focused_failure_rate",),
 }
 # Generation budgets (the paper gives none): navigation reasons before acting (section 4.2); the static
 # answers are one word, a letter or one action.
@@ -116,8 +115,8 @@ STATIC_TEMPLATE = TEMPLATE.format(module="static_tasks", cls="SphinxStaticTask",
 """
 
 
-def _metrics(pairs) -> str:
-    return "\n".join(f"  - metric: {m}\n    aggregation: {m}\n    higher_is_better: {str(h).lower()}" for m, h in pairs)
+def _metrics(names) -> str:
+    return metric_list_yaml(names)
 
 
 def _protocols(kind: str, rendering: str) -> tuple[str, str]:

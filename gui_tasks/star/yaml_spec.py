@@ -16,6 +16,7 @@ predictions as history, StaR A.5; the other tasks give the gold history), group
 from __future__ import annotations
 
 from gui_metrics.agentic import STEP_METRICS
+from gui_metrics.lmms_bridge import metric_list_yaml
 from gui_metrics.star import STAR_METRICS
 from gui_models.action_match import STAR_AGENTIC, STAR_STATE_CONTROL
 from gui_models.coords import BUDGETS
@@ -116,8 +117,7 @@ def _frame(fam: str) -> str:
 
 
 def _metrics(table=STAR_METRICS) -> str:
-    return "\n".join(f"  - metric: {m}\n    aggregation: {m}\n    higher_is_better: {'true' if hib else 'false'}"
-                     for m, (_, hib, _) in table.items())
+    return metric_list_yaml(table)
 
 
 def render_all() -> dict[str, str]:
