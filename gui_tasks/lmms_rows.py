@@ -27,6 +27,7 @@ from gui_tasks import input_files
 from gui_tasks.errors import DataError, skip_bad_rows, take_skipped
 from gui_tasks.lmms_layout import INTERACTION_KEY, UNTIL_KEY, current_task_type, multi_round_layout, multi_round_refusal
 from gui_tasks.paths import cache_dir
+from gui_tasks.task_keys import config_problems, report
 
 
 def task_metadata(config: Any) -> dict[str, Any]:
@@ -67,6 +68,15 @@ class RowsTask(ConfigurableMessagesTask):
     """
 
     KIND = "task"
+    # the metadata / lmms_eval_specific_kwargs keys this task's code reads (gui_tasks.task_keys; COMMON_METADATA too);
+    # None: not declared (a subclass elsewhere), not checked
+    METADATA_KEYS: frozenset[str] | None = None
+    KWARGS_KEYS: frozenset[str] | None = frozenset()
+
+    @classmethod
+    def conflicts(cls, meta: Mapping[str, Any], kwargs: Mapping[str, Any]) -> list[str]:
+        """Fields of one task config that disagree (``kwargs``: the default ``lmms_eval_specific_kwargs``)."""
+        return []
 
     @classmethod
     def agentic_rounds(cls, meta: Mapping[str, Any]) -> int | None:
@@ -77,6 +87,7 @@ class RowsTask(ConfigurableMessagesTask):
     def __init__(self, *args: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> None:
         config = dict(config or {})
         config.pop("class", None)  # the YAML key that named this class is not a TaskConfig field
+        problems = config_problems(type(self), config)  # a key nothing reads, fields that disagree: this task only
         task_type, model = current_task_type()
         self.request_layout = task_type
         self.multi_round_layout = multi_round_layout(task_type, model)
@@ -92,6 +103,9 @@ class RowsTask(ConfigurableMessagesTask):
         super().__init__(*args, config=config, **kwargs)  # sets OUTPUT_TYPE from the YAML
         self.interaction = {"generate_until_agentic": "agentic", "generate_until_multi_round": "multi_round"}.get(self.OUTPUT_TYPE)
         self.not_run = refusal if rounds is None else None
+        if problems:
+            report(str(self.config.task), problems)
+            self.not_run = "configuration error: " + "; ".join(problems)
         record = self.config.metadata if isinstance(getattr(self.config, "metadata", None), dict) else {}
         if self.interaction:
             record["interaction"] = self.interaction  # lands in the results' task config: which path ran

@@ -47,6 +47,38 @@ class GroundingTask(RowsTask):
     """A grounding task whose rows come from ``metadata`` and whose samples keep their logit captures."""
 
     KIND = "grounding"
+    # score_params / ScoreParams read these; coordinate_frame and prompt_protocol are records that conflicts() checks
+    METADATA_KEYS = frozenset({"source", "seed", "n", "prompt", "answer_family", "tau", "tau_frame", "pss_form", "pss_c",
+                               "key_digits", "min_pixels", "max_pixels", "resize_budget", "inside_rule", "strictness",
+                               "coordinate_frame", "prompt_protocol", "boxes_clipped"})
+    KWARGS_KEYS = frozenset({"prompt", "resize_budget"})  # doc_to_text
+
+    @classmethod
+    def conflicts(cls, meta: Mapping[str, Any], kwargs: Mapping[str, Any]) -> list[str]:
+        """The prompt the model gets (``lmms_eval_specific_kwargs``) and the family scoring reads (``metadata``) agree,
+        and the records say what the code does."""
+        from gui_models.coords import BUDGETS
+        from gui_models.grounding import FAMILIES, FAMILY_BUDGETS
+
+        prompt = prompts.prompt_family(kwargs)
+        asked, scored = prompts.answer_family(prompt), score_params(meta).family
+        if asked != scored:
+            return [f"the prompt ({prompt!r}, lmms_eval_specific_kwargs) asks for {asked!r} answers but scoring reads "
+                    f"{scored!r} answers (metadata prompt / answer_family): name the same family in both"]
+        out = []
+        frame = meta.get("coordinate_frame")
+        if frame is not None and frame != FAMILIES[scored][0]:
+            out.append(f"metadata coordinate_frame {frame!r} is not the {scored!r} family's frame "
+                       f"{FAMILIES[scored][0]!r}, which scoring uses")
+        if meta.get("prompt_protocol") not in (None, prompts.protocol(prompt)):
+            out.append(f"metadata prompt_protocol {meta['prompt_protocol']!r} is not the prompt's {prompts.protocol(prompt)!r}")
+        if "{resized_width}" in prompts.PROMPTS[prompt][2]:
+            said = kwargs.get("resize_budget") or FAMILY_BUDGETS.get(asked, "qwen2_5_vl")
+            read = meta.get("resize_budget") or FAMILY_BUDGETS.get(scored, "qwen2_5_vl")
+            if said != read and said in BUDGETS:
+                out.append(f"the prompt states the {said!r} resize budget's size but scoring maps answers back with "
+                           f"{read!r} (metadata resize_budget): set both")
+        return out
 
     def __init__(self, *args: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, config=config, **kwargs)

@@ -32,6 +32,11 @@ class KnowledgeTask(RowsTask):
     """A GUI Knowledge Bench task whose rows come from ``metadata`` (source, subtasks, variant, lang)."""
 
     KIND = "gkb"
+    # task_rows reads these; the protocol ids and the variant's description (interface_perception_prompt,
+    # augmented_question_scope, knowledge_tip: what ``variant`` does) are records written by the generator
+    METADATA_KEYS = frozenset({"source", "lang", "subtasks", "variant", "reading", "seed", "per_subtask", "synth_split",
+                               "prompt_protocol", "parser_protocol", "interface_perception_prompt",
+                               "augmented_question_scope", "knowledge_tip"})
 
     @classmethod
     def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:

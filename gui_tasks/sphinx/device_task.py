@@ -116,6 +116,8 @@ class SphinxDeviceTask(RowsTask):
     """``sphinx_device*``: the official user tasks on a device (module docstring)."""
 
     KIND = "sphinx_device"
+    METADATA_KEYS = frozenset({"subset", "max_steps", "observation", "rendering", "on_format_error", "agent", "agent_family",
+                               "prompt_protocol", "parser_protocol"}) | {"source"}
 
     @classmethod
     def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -53,6 +53,9 @@ def _tasks() -> dict[str, NavTask | ToggleTask]:
 
 class SphinxNavTask(RowsTask):
     KIND = "sphinx_nav"
+    # the simulator episode's settings; prompt_protocol / parser_protocol record the agent's
+    METADATA_KEYS = frozenset({"subset", "max_steps", "observation", "rendering", "on_format_error", "agent", "agent_family",
+                               "prompt_protocol", "parser_protocol"})
 
     @classmethod
     def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:

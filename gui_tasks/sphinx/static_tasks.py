@@ -176,6 +176,19 @@ def focused_rows(seed: int, n: int = FOCUSED_N) -> list[dict[str, Any]]:
 
 class SphinxStaticTask(RowsTask):
     KIND = "sphinx_static"
+    # the rows' and the scoring's settings; grounding_rule and repair_protocol record the code's rules (conflicts())
+    METADATA_KEYS = frozenset({"kind", "source", "seed", "observation", "rendering", "knowledge_scoring", "prompt_protocol",
+                               "parser_protocol", "repair_protocol", "grounding_rule"})
+
+    @classmethod
+    def conflicts(cls, meta: Mapping[str, Any], kwargs: Mapping[str, Any]) -> list[str]:
+        from gui_tasks.sphinx.actions import REPAIR_PROTOCOL
+
+        out = []
+        for key, real in (("grounding_rule", GROUNDING_RULE), ("repair_protocol", REPAIR_PROTOCOL)):
+            if meta.get(key) not in (None, real):
+                out.append(f"metadata {key} {meta[key]!r} is not the rule the code applies ({real!r}); it is a record")
+        return out
 
     @classmethod
     def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -56,6 +56,17 @@ class StarAgenticTask(RowsTask):
     """``star_<dataset>*``: step documents from ``metadata``."""
 
     KIND = "star_agentic"
+    # task_rows / frame_options / effective_judge read these; scroll_semantics is the family's record (conflicts())
+    METADATA_KEYS = frozenset({"source", "lang", "seed", "data_split", "agent_family", "match_rule", "coordinate_frame",
+                               "resize_budget", "min_pixels", "max_pixels", "parser_reading", "scroll_semantics"}) | {
+        "dataset", "setting", "episodes", "judge", "gesture_to_scroll", "output_gesture_to_scroll", "history",
+        "max_episode_steps", "steps_dropped", "history_steps", "history_layout"}
+
+    @classmethod
+    def conflicts(cls, meta: Mapping[str, Any], kwargs: Mapping[str, Any]) -> list[str]:
+        from gui_tasks.star.lmms_task import scroll_record_conflicts
+
+        return scroll_record_conflicts(meta)
 
     @classmethod
     def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:
