@@ -53,7 +53,7 @@ def per_sample_overhead(n: int) -> None:
 
 
 def generator_throughput() -> None:
-    from gui_tasks.synth.mpr import build_mpr_synth
+    from gui_tasks.mpr.synth import build_mpr_synth
 
     with tempfile.TemporaryDirectory() as tmp:
         t = time.perf_counter()

@@ -10,7 +10,7 @@ from gui_metrics.lmms_bridge import metric_list_yaml
 from gui_tasks.knowledge.answer import PARSER_PROTOCOL as GKB_PARSER
 from gui_tasks.knowledge.official import DEFAULT_READING as GKB_READING
 from gui_tasks.knowledge.prompts import PROMPT_PROTOCOL as GKB_PROMPT
-from gui_tasks.mpr.answer import PARSER_PROTOCOL
+from gui_core.letters import PARSER_PROTOCOL
 from gui_tasks.mpr.prompts import DIRECT, REASONING
 from gui_tasks.mpr.schema import DIMENSIONS, LANGS
 from gui_tasks.thin_yaml import BASE_SUFFIX, factor

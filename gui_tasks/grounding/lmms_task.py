@@ -4,7 +4,7 @@
 YAML ``metadata`` (``source``: synthetic | screenspot | screenspot_v2 | screenspot_pro) into
 one JSONL for lmms-eval's own loader. It overrides ``process_results`` because lmms-eval's
 default strips every response into a new ``str`` before calling a YAML ``process_results``,
-which would drop the logit capture that ``gui_hf`` attaches (``gui_models.logit_capture``);
+which would drop the logit capture that ``gui_hf`` attaches (``gui_core.logit_capture``);
 the scoring parameters (prompt family, tau, PSS form, key digits) come from the same metadata.
 """
 
@@ -18,7 +18,9 @@ from PIL import Image
 
 from gui_metrics.lmms_bridge import sample_values
 from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
-from gui_tasks.grounding import prompts, screenspot
+from gui_core import grounding_prompts as prompts
+from gui_core.family import FAMILIES
+from gui_tasks.grounding import screenspot
 from gui_tasks.grounding.schema import validate_doc
 from gui_tasks.grounding.score import ScoreParams, score_response
 from gui_tasks.lmms_rows import RowsTask, load_image, read_jsonl, task_metadata
@@ -37,8 +39,16 @@ def score_params(meta: Mapping[str, Any]) -> ScoreParams:
     """Scoring parameters from task metadata; the answer family follows the prompt family (or ``answer_family``)."""
     prompt = str(meta.get("prompt", prompts.DEFAULT_PROMPT))
     if prompt not in prompts.PROMPTS:
-        raise DataError(f"unknown grounding prompt {prompt!r}", file="<task yaml>", field="metadata.prompt")
+        raise DataError(prompts.PROMPTS.unknown_message(prompt), file="<task yaml>", field="metadata.prompt")
     family = str(meta.get("answer_family") or prompts.answer_family(prompt))
+    if family not in FAMILIES:
+        raise DataError(FAMILIES.unknown_message(family), file="<task yaml>", field="metadata.answer_family")
+    # the frame is the family's (its record); a task naming another one is a configuration mistake, not a choice
+    frame = meta.get("coordinate_frame")
+    if frame is not None and frame != FAMILIES.get(family).frame:
+        raise DataError(f"coordinate_frame {frame!r} differs from family {family!r}'s frame "
+                        f"{FAMILIES.get(family).frame!r} (gui_core/families.py); remove the key or pick the family that "
+                        "answers in that frame", file="<task yaml>", field="metadata.coordinate_frame")
     rule = meta.get("inside_rule") or DEFAULT_INSIDE_RULE.get(str(meta.get("source")), "strict")
     return ScoreParams.from_mapping({**meta, "family": family, "inside_rule": rule})
 
@@ -57,8 +67,7 @@ class GroundingTask(RowsTask):
     def conflicts(cls, meta: Mapping[str, Any], kwargs: Mapping[str, Any]) -> list[str]:
         """The prompt the model gets (``lmms_eval_specific_kwargs``) and the family scoring reads (``metadata``) agree,
         and the records say what the code does."""
-        from gui_models.coords import BUDGETS
-        from gui_models.grounding import FAMILIES, FAMILY_BUDGETS
+        from gui_core.family import budget_of, family, grounding_prompt
 
         prompt = prompts.prompt_family(kwargs)
         asked, scored = prompts.answer_family(prompt), score_params(meta).family
@@ -66,16 +75,16 @@ class GroundingTask(RowsTask):
             return [f"the prompt ({prompt!r}, lmms_eval_specific_kwargs) asks for {asked!r} answers but scoring reads "
                     f"{scored!r} answers (metadata prompt / answer_family): name the same family in both"]
         out = []
-        frame = meta.get("coordinate_frame")
-        if frame is not None and frame != FAMILIES[scored][0]:
-            out.append(f"metadata coordinate_frame {frame!r} is not the {scored!r} family's frame "
-                       f"{FAMILIES[scored][0]!r}, which scoring uses")
+        frame = family(scored).frame
+        if meta.get("coordinate_frame") not in (None, frame):
+            out.append(f"metadata coordinate_frame {meta['coordinate_frame']!r} is not the {scored!r} family's frame "
+                       f"{frame!r}, which scoring uses")
         if meta.get("prompt_protocol") not in (None, prompts.protocol(prompt)):
             out.append(f"metadata prompt_protocol {meta['prompt_protocol']!r} is not the prompt's {prompts.protocol(prompt)!r}")
-        if "{resized_width}" in prompts.PROMPTS[prompt][2]:
-            said = kwargs.get("resize_budget") or FAMILY_BUDGETS.get(asked, "qwen2_5_vl")
-            read = meta.get("resize_budget") or FAMILY_BUDGETS.get(scored, "qwen2_5_vl")
-            if said != read and said in BUDGETS:
+        if "{resized_width}" in grounding_prompt(prompt).template:
+            said = kwargs.get("resize_budget") or budget_of(asked)
+            read = meta.get("resize_budget") or budget_of(scored)
+            if said != read:
                 out.append(f"the prompt states the {said!r} resize budget's size but scoring maps answers back with "
                            f"{read!r} (metadata resize_budget): set both")
         return out
@@ -131,9 +140,9 @@ def doc_to_visual_phi_ground(doc: Mapping[str, Any]) -> list[Image.Image]:
     """The screenshot as Phi-Ground sees it: scaled (LANCZOS) into its 1008x672 white canvas at the top left.
 
     microsoft/Phi-Ground README ``process_image`` (benchmark/test_screenspot_pro.py, ``--num_crops 7``); its answers are
-    0-1000 of this canvas (``gui_models.grounding`` reads them back with the ``phi_ground`` budget).
+    0-1000 of this canvas (``gui_core.grounding`` reads them back with the ``phi_ground`` budget).
     """
-    from gui_models.coords import BUDGETS
+    from gui_core.coords import BUDGETS
 
     image = doc_to_visual(doc)[0].convert("RGB")
     b = BUDGETS["phi_ground"]
