@@ -63,8 +63,10 @@ def test_the_prompt_family_and_the_scoring_family_must_agree():
 
 
 def test_a_grounding_coordinate_frame_other_than_the_family_s_is_an_error():
-    assert config_problems(GroundingTask, _jedi({"coordinate_frame": "relative_1000"})) == [
-        "metadata coordinate_frame 'relative_1000' is not the 'jedi' family's frame 'resized_px', which scoring uses"]
+    problems = config_problems(GroundingTask, _jedi({"coordinate_frame": "grid1000"}))
+    assert len(problems) == 1
+    assert "field 'metadata.coordinate_frame': coordinate_frame 'grid1000' differs from family 'jedi''s frame 'resized_px'" \
+        in problems[0]
 
 
 def test_mpr_report_label_must_be_the_prompt_the_model_gets():
@@ -91,3 +93,13 @@ def test_a_task_with_a_configuration_error_builds_no_request_and_others_still_ru
     assert bad.config.metadata["not_run"].startswith(
         "configuration error: metadata key 'per_dimensions' is read by nothing (did you mean 'per_dimension'?)")
     assert "gui-eval: mpr_gui_synth_en: configuration error: metadata key 'per_dimensions'" in capsys.readouterr().err
+
+
+def test_a_prompt_stating_the_image_size_and_scoring_must_use_one_resize_budget():
+    config = {"task": "t", "metadata": {"prompt": "gta1", "resize_budget": "qwen2_5_vl"},
+              "lmms_eval_specific_kwargs": {"default": {"prompt": "gta1"}}}
+    assert config_problems(GroundingTask, config) == [
+        "the prompt states the 'gta1' resize budget's size but scoring maps answers back with 'qwen2_5_vl' (metadata "
+        "resize_budget): set both"]
+    config["lmms_eval_specific_kwargs"]["default"]["resize_budget"] = "qwen2_5_vl"
+    assert config_problems(GroundingTask, config) == []

@@ -57,7 +57,8 @@ class GroundingTask(RowsTask):
     """A grounding task whose rows come from ``metadata`` and whose samples keep their logit captures."""
 
     KIND = "grounding"
-    # score_params / ScoreParams read these; coordinate_frame and prompt_protocol are records that conflicts() checks
+    # score_params / ScoreParams read these (coordinate_frame: checked against the family's); prompt_protocol is a
+    # record that conflicts() checks
     METADATA_KEYS = frozenset({"source", "seed", "n", "prompt", "answer_family", "tau", "tau_frame", "pss_form", "pss_c",
                                "key_digits", "min_pixels", "max_pixels", "resize_budget", "inside_rule", "strictness",
                                "coordinate_frame", "prompt_protocol", "boxes_clipped"})
@@ -67,18 +68,14 @@ class GroundingTask(RowsTask):
     def conflicts(cls, meta: Mapping[str, Any], kwargs: Mapping[str, Any]) -> list[str]:
         """The prompt the model gets (``lmms_eval_specific_kwargs``) and the family scoring reads (``metadata``) agree,
         and the records say what the code does."""
-        from gui_core.family import budget_of, family, grounding_prompt
+        from gui_core.family import budget_of, grounding_prompt
 
         prompt = prompts.prompt_family(kwargs)
         asked, scored = prompts.answer_family(prompt), score_params(meta).family
         if asked != scored:
             return [f"the prompt ({prompt!r}, lmms_eval_specific_kwargs) asks for {asked!r} answers but scoring reads "
                     f"{scored!r} answers (metadata prompt / answer_family): name the same family in both"]
-        out = []
-        frame = family(scored).frame
-        if meta.get("coordinate_frame") not in (None, frame):
-            out.append(f"metadata coordinate_frame {meta['coordinate_frame']!r} is not the {scored!r} family's frame "
-                       f"{frame!r}, which scoring uses")
+        out = []  # (coordinate_frame is checked by score_params: the family's record)
         if meta.get("prompt_protocol") not in (None, prompts.protocol(prompt)):
             out.append(f"metadata prompt_protocol {meta['prompt_protocol']!r} is not the prompt's {prompts.protocol(prompt)!r}")
         if "{resized_width}" in grounding_prompt(prompt).template:
