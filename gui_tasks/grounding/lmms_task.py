@@ -53,6 +53,18 @@ def score_params(meta: Mapping[str, Any]) -> ScoreParams:
     return ScoreParams.from_mapping({**meta, "family": family, "inside_rule": rule})
 
 
+def check_prompt_agrees(meta: Mapping[str, Any], kwargs: Mapping[str, Any] | None) -> None:
+    """The prompt a task sends (``lmms_eval_specific_kwargs.prompt``) and the one its scoring reads answers for
+    (``metadata.prompt``) are two YAML fields: they must name the same prompt, or answers are read in another family's
+    syntax and frame."""
+    sent = prompts.prompt_family(kwargs)
+    scored = str(meta.get("prompt", prompts.DEFAULT_PROMPT))
+    if sent != scored and not meta.get("answer_family"):
+        raise DataError(f"the task sends prompt {sent!r} (lmms_eval_specific_kwargs) but scores answers for prompt "
+                        f"{scored!r} (metadata.prompt): set both to the same prompt", file="<task yaml>",
+                        field="metadata.prompt")
+
+
 class GroundingTask(RowsTask):
     """A grounding task whose rows come from ``metadata`` and whose samples keep their logit captures."""
 
@@ -88,7 +100,9 @@ class GroundingTask(RowsTask):
 
     def __init__(self, *args: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, config=config, **kwargs)
-        self._params = score_params(task_metadata(self.config))
+        meta = task_metadata(self.config)
+        self._params = score_params(meta)
+        check_prompt_agrees(meta, getattr(self, "lmms_eval_specific_kwargs", None))
 
     @classmethod
     def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:
