@@ -56,10 +56,11 @@ def test_an_unknown_lmms_eval_specific_kwargs_key_is_an_error_in_any_section():
         "lmms_eval_specific_kwargs key 'promt' is read by nothing (did you mean 'prompt'?); accepted: prompt, resize_budget"]
 
 
-def test_the_prompt_family_and_the_scoring_family_must_agree():
-    assert config_problems(GroundingTask, _jedi(prompt="relative")) == [
-        "the prompt ('relative', lmms_eval_specific_kwargs) asks for 'relative' answers but scoring reads 'jedi' "
-        "answers (metadata prompt / answer_family): name the same family in both"]
+def test_the_prompt_sent_and_the_prompt_scored_must_agree():
+    problems = config_problems(GroundingTask, _jedi(prompt="relative"))
+    assert len(problems) == 1
+    assert problems[0].endswith("the task sends prompt 'relative' (lmms_eval_specific_kwargs) but scores answers for "
+                                "prompt 'jedi' (metadata.prompt): set both to the same prompt")
 
 
 def test_a_grounding_coordinate_frame_other_than_the_family_s_is_an_error():

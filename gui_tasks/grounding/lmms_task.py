@@ -78,16 +78,15 @@ class GroundingTask(RowsTask):
 
     @classmethod
     def conflicts(cls, meta: Mapping[str, Any], kwargs: Mapping[str, Any]) -> list[str]:
-        """The prompt the model gets (``lmms_eval_specific_kwargs``) and the family scoring reads (``metadata``) agree,
-        and the records say what the code does."""
+        """The prompt the model gets (``lmms_eval_specific_kwargs``) and the one scoring reads (``metadata``) agree
+        (:func:`check_prompt_agrees`), the records say what the code does, and a prompt that states the image size
+        states the one scoring maps answers back with."""
         from gui_core.family import budget_of, grounding_prompt
 
         prompt = prompts.prompt_family(kwargs)
-        asked, scored = prompts.answer_family(prompt), score_params(meta).family
-        if asked != scored:
-            return [f"the prompt ({prompt!r}, lmms_eval_specific_kwargs) asks for {asked!r} answers but scoring reads "
-                    f"{scored!r} answers (metadata prompt / answer_family): name the same family in both"]
-        out = []  # (coordinate_frame is checked by score_params: the family's record)
+        check_prompt_agrees(meta, kwargs)  # a DataError: config_problems reports it as this task's
+        asked, scored = prompts.answer_family(prompt), score_params(meta).family  # score_params: coordinate_frame
+        out = []
         if meta.get("prompt_protocol") not in (None, prompts.protocol(prompt)):
             out.append(f"metadata prompt_protocol {meta['prompt_protocol']!r} is not the prompt's {prompts.protocol(prompt)!r}")
         if "{resized_width}" in grounding_prompt(prompt).template:
@@ -101,6 +100,9 @@ class GroundingTask(RowsTask):
     def __init__(self, *args: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, config=config, **kwargs)
         meta = task_metadata(self.config)
+        if self.not_run:  # a configuration error (RowsTask, conflicts): reported; this task sends nothing to score
+            self._params = ScoreParams()
+            return
         self._params = score_params(meta)
         check_prompt_agrees(meta, getattr(self, "lmms_eval_specific_kwargs", None))
 
