@@ -8,7 +8,7 @@ from pathlib import Path
 from gui_metrics.knowledge import KNOWLEDGE_TYPES, SUBTASKS
 from gui_metrics.lmms_bridge import metric_list_yaml
 from gui_tasks.knowledge.answer import PARSER_PROTOCOL as GKB_PARSER
-from gui_tasks.knowledge.official import DEFAULT_READING as GKB_READING
+from gui_tasks.knowledge.official import DEFAULT_READING as GKB_READING, variant_record
 from gui_tasks.knowledge.prompts import PROMPT_PROTOCOL as GKB_PROMPT
 from gui_core.letters import PARSER_PROTOCOL
 from gui_tasks.mpr.prompts import DIRECT, REASONING
@@ -181,9 +181,10 @@ def render_gkb() -> dict[str, str]:
                   f"gui_knowledge_synth{tag}" + ("" if lang == "en" else f"_{lang}"), variant, SUBTASKS, synth_extra)
                  for lang in LANGS]
     for source, lang, prefix, group, variant, subtasks, extra in sets:
-        protocol = (f"  interface_perception_prompt: {'plain' if variant == 'plain' else 'visual'}\n"
-                    f"  augmented_question_scope: {'all' if variant == 'augmented' else 'interface_perception' if variant != 'plain' else 'none'}\n"
-                    f"  knowledge_tip: {'true' if variant == 'official_tip' else 'false'}\n"
+        record = variant_record(variant)
+        protocol = (f"  interface_perception_prompt: {record['interface_perception_prompt']}\n"
+                    f"  augmented_question_scope: {record['augmented_question_scope']}\n"
+                    f"  knowledge_tip: {'true' if record['knowledge_tip'] else 'false'}\n"
                     # official rows are read as the official runner reads them (gui_tasks.knowledge.official.READINGS)
                     + (f"  reading: {GKB_READING}\n" if source == "official" else ""))
         for sub in subtasks:

@@ -104,3 +104,12 @@ def test_a_prompt_stating_the_image_size_and_scoring_must_use_one_resize_budget(
         "resize_budget): set both"]
     config["lmms_eval_specific_kwargs"]["default"]["resize_budget"] = "qwen2_5_vl"
     assert config_problems(GroundingTask, config) == []
+
+
+def test_a_knowledge_record_other_than_what_the_variant_does_is_an_error():
+    from gui_tasks.knowledge.lmms_task import KnowledgeTask
+
+    config = {"task": "gui_knowledge_plain_state", "metadata": {"variant": "plain", "knowledge_tip": True,
+                                                                "interface_perception_prompt": "plain"}}
+    assert config_problems(KnowledgeTask, config) == [
+        "metadata knowledge_tip True is not what variant 'plain' does (False); pick the variant that does it"]

@@ -39,6 +39,13 @@ class KnowledgeTask(RowsTask):
                                "augmented_question_scope", "knowledge_tip"})
 
     @classmethod
+    def conflicts(cls, meta: Mapping[str, Any], kwargs: Mapping[str, Any]) -> list[str]:
+        """The records of what the variant does are the variant's (a task changes them through ``variant`` only)."""
+        record = official.variant_record(str(meta.get("variant", "plain")))
+        return [f"metadata {key} {meta[key]!r} is not what variant {meta.get('variant', 'plain')!r} does ({value!r}); "
+                "pick the variant that does it" for key, value in record.items() if key in meta and meta[key] != value]
+
+    @classmethod
     def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         return task_rows(meta)
 

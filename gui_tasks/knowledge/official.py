@@ -63,6 +63,14 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
 QUESTION_KEYS = ("question_id", "question_text", "knowledge", "question_type")
 INTERFACE_PERCEPTION = ("state", "widget", "layout")
 VISUAL_PROMPT_VARIANTS = ("official", "official_tip")  # red box + augmented_question on Interface Perception only
+
+
+def variant_record(variant: str) -> dict[str, object]:
+    """What a variant does, as task metadata records it beside ``variant`` (the YAML generator writes it and
+    ``KnowledgeTask.conflicts`` checks it: the rows follow ``variant`` alone)."""
+    scope = "all" if variant == "augmented" else "interface_perception" if variant in VISUAL_PROMPT_VARIANTS else "none"
+    return {"interface_perception_prompt": "plain" if variant == "plain" else "visual", "augmented_question_scope": scope,
+            "knowledge_tip": variant == "official_tip"}
 READINGS = ("runner", "trimmed")  # see the module docstring
 DEFAULT_READING = "runner"
 RUNNER_MOBILE_OS = "Android"  # build_interaction_prediction: `if os_type == 'Android'` (else the desktop space)
