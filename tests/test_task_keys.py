@@ -53,7 +53,8 @@ def test_an_unknown_lmms_eval_specific_kwargs_key_is_an_error_in_any_section():
     config = _jedi()
     config["lmms_eval_specific_kwargs"]["qwen2_5_vl"] = {"promt": "jedi"}
     assert config_problems(GroundingTask, config) == [
-        "lmms_eval_specific_kwargs key 'promt' is read by nothing (did you mean 'prompt'?); accepted: prompt, resize_budget"]
+        "lmms_eval_specific_kwargs key 'promt' is read by nothing (did you mean 'prompt'?); accepted: prompt, refusal, "
+        "resize_budget"]
 
 
 def test_the_prompt_sent_and_the_prompt_scored_must_agree():
