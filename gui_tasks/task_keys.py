@@ -16,7 +16,7 @@ from typing import Any, Iterable, Mapping
 # ``skip_bad_rows`` (gui_tasks.errors); and what the harness adds to a built task's metadata (it lands in the results'
 # task config, which a re-run or a re-score may hand back).
 COMMON_METADATA = frozenset({"version", "benchmark", "skip_bad_rows", "interaction", "interaction_reason", "not_run",
-                             "bad_rows_skipped", "plugins"})
+                             "bad_rows_skipped", "plugins", "repeats_refused"})
 
 
 def _unknown(where: str, keys: Iterable[str], accepted: frozenset[str]) -> list[str]:

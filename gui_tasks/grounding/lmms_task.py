@@ -98,6 +98,16 @@ class GroundingTask(RowsTask):
                            f"{read!r} (metadata resize_budget): set both")
         return out
 
+    @classmethod
+    def cluster_key(cls, meta: Mapping[str, Any]) -> str | None:
+        """ScreenSpot-Pro: the application (its 23 applications' screens look alike); elsewhere the screenshot."""
+        return "application" if meta.get("source") == "screenspot_pro" else "screenshot"
+
+    def cluster_of(self, doc: Mapping[str, Any]) -> Any:
+        if self.config.cluster_key == "application":
+            return str(json.loads(doc.get("meta") or "{}").get("application") or "") or None
+        return super().cluster_of(doc)
+
     def __init__(self, *args: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, config=config, **kwargs)
         meta = task_metadata(self.config)

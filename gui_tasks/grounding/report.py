@@ -24,7 +24,11 @@ from typing import Any, Sequence
 from gui_metrics.grounding_official import official_report
 from gui_metrics.pss import ALL_TYPES, DISTANCE_BANDS, is_type, within_distance
 from gui_metrics.stats import bootstrap_ci, wasserstein_distance, welch_t_test
-from gui_tasks.results_io import find_result_files, load_results, load_task_samples
+from gui_tasks.results_io import find_result_files, interval_lines, load_results, load_task_samples
+
+# The figures whose 95% intervals the report lists (docs/statistics.md): accuracy, PSS and the response-type shares.
+INTERVAL_METRICS = ("grounding_acc", "pss_mean", "share_correct", "share_biased", "share_misleading", "share_confusion",
+                    "share_other", "grounding_format_error_rate")
 
 BENCHMARKS = ("icon_localization", "screenspot", "screenspot_v2", "screenspot_pro", "uivision", "mmbench_gui_l2")
 RECORD_METRIC = "grounding_acc"  # every grounding metric logs the same per-sample record; read it from this one
@@ -370,6 +374,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     for f in files:
         print(f)
+    for line in interval_lines([load_results(p) for p in find_result_files(args.runs)], metrics=INTERVAL_METRICS):
+        print(line)
     for s in json.loads((Path(args.out) / "report.json").read_text(encoding="utf-8")):
         if (s.get("frame_check") or {}).get("warning"):
             print(f"gui-eval pss-report: {s['task']}: {s['frame_check']['warning']}", file=sys.stderr)

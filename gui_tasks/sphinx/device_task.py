@@ -119,6 +119,13 @@ class SphinxDeviceTask(RowsTask):
     METADATA_KEYS = frozenset({"subset", "max_steps", "observation", "rendering", "on_format_error", "agent", "agent_family",
                                "prompt_protocol", "parser_protocol"}) | {"source"}
 
+    CLUSTER_KEY = "episode"  # one document is one episode on the device
+    NOT_REPEATABLE = ("a device episode is kept per document (resume store, one device state), so repeats of one "
+                      "document would share it; run the task N times with separate GUI_EVAL_CACHE folders instead")
+
+    def cluster_of(self, doc: Mapping[str, Any]) -> Any:
+        return doc["id"]
+
     @classmethod
     def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         root = official.data_root(meta)

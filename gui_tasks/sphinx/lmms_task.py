@@ -57,6 +57,11 @@ class SphinxNavTask(RowsTask):
     METADATA_KEYS = frozenset({"subset", "max_steps", "observation", "rendering", "on_format_error", "agent", "agent_family",
                                "prompt_protocol", "parser_protocol"})
 
+    CLUSTER_KEY = "episode"  # one document is one episode: every sample its own cluster
+
+    def cluster_of(self, doc: Mapping[str, Any]) -> Any:
+        return doc["id"]
+
     @classmethod
     def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         sel = meta.get("subset", "all")

@@ -68,6 +68,11 @@ class StarAgenticTask(RowsTask):
 
         return scroll_record_conflicts(meta)
 
+    CLUSTER_KEY = "episode"  # the steps of one episode share its goal and screens
+
+    def cluster_of(self, doc: Mapping[str, Any]) -> Any:
+        return f"{doc.get('dataset', '')}/{doc.get('episode_id', '')}"
+
     @classmethod
     def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         return task_rows(meta)
