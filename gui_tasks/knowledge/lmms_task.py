@@ -37,7 +37,7 @@ class KnowledgeTask(RowsTask):
     # augmented_question_scope, knowledge_tip: what ``variant`` does) are records written by the generator
     METADATA_KEYS = frozenset({"source", "lang", "subtasks", "variant", "reading", "seed", "per_subtask", "synth_split",
                                "prompt_protocol", "parser_protocol", "interface_perception_prompt",
-                               "augmented_question_scope", "knowledge_tip"})
+                               "augmented_question_scope", "knowledge_tip", "circular"})  # circular: reports read it
 
     @classmethod
     def conflicts(cls, meta: Mapping[str, Any], kwargs: Mapping[str, Any]) -> list[str]:

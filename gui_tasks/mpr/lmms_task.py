@@ -33,7 +33,7 @@ class MPRTask(RowsTask):
     # task_rows reads these; prompt_protocol labels the report (mpr.report) and must be the prompt's; parser_protocol
     # is the record of the parser that scores (answer.PARSER_PROTOCOL)
     METADATA_KEYS = frozenset({"lang", "source", "dimensions", "seed", "per_dimension", "synth_split", "prompt_protocol",
-                               "parser_protocol"})
+                               "parser_protocol", "circular"})  # circular: the CircularEval twin (reports read it)
     KWARGS_KEYS = frozenset({"prompt_protocol"})  # doc_to_text (prompts.protocol_from_kwargs)
 
     @classmethod

@@ -186,7 +186,7 @@ class SphinxStaticTask(RowsTask):
     KIND = "sphinx_static"
     # the rows' and the scoring's settings; grounding_rule and repair_protocol record the code's rules (conflicts())
     METADATA_KEYS = frozenset({"kind", "source", "seed", "observation", "rendering", "knowledge_scoring", "prompt_protocol",
-                               "parser_protocol", "repair_protocol", "grounding_rule"})
+                               "parser_protocol", "repair_protocol", "grounding_rule", "circular"})  # circular: reports
 
     @classmethod
     def conflicts(cls, meta: Mapping[str, Any], kwargs: Mapping[str, Any]) -> list[str]:
