@@ -42,6 +42,7 @@ from gui_models.action_match import classify_touch
 from gui_models.action_parsers import GestureToScroll, scroll_direction
 from gui_models.actions import Action
 from gui_models.coords import Geometry, convert, convert_box
+from gui_core.images import ImageRefused, image_size
 from gui_tasks.errors import DataError
 from gui_tasks.input_files import read_json, read_jsonl
 from gui_tasks.star.schema import action_to_json
@@ -249,10 +250,10 @@ def read_aitz(root: Path, split: str = "test", *, gesture_to_scroll: GestureToSc
             if not rel:
                 raise DataError("missing image_path", file=file, row=i, field="image_path")
             image = _image(root / rel if not Path(rel).is_absolute() else Path(rel), file, i, "image_path")
-            from PIL import Image
-
-            with Image.open(image) as im:
-                geo = Geometry.identity(*im.size)
+            try:
+                geo = Geometry.identity(*image_size(image))  # header only, under the pixel bound
+            except ImageRefused as exc:
+                raise DataError(f"screenshot {image} refused: {exc}", file=file, row=i, field="image_path") from exc
             gold = aitz_action(st, gesture_to_scroll=gesture_to_scroll, file=file, row=i)
             try:
                 boxes = _aitz_boxes(st.get("ui_positions"), geo)
