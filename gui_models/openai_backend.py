@@ -63,6 +63,8 @@ from lmms_eval.api.instance import GenerationResult, Instance, TokenCounts
 from lmms_eval.api.model import lmms
 from tqdm import tqdm
 
+from gui_core.sample_faults import record as record_fault
+from gui_core.sample_faults import served_fault
 from gui_interventions import RequestContext, build_run
 from gui_models.cores import usable_cores
 from gui_models.generation_core import Generated, cut_at_stops, parse_request, record_sent_prompt, respond, run_multi_round
@@ -420,6 +422,9 @@ class GuiOpenAI(lmms):
                 req = req.with_(images=())
             generated = self._wait(self._generate(req, prepared))
             del prepared
+            fault = served_fault(generated.extras)
+            if fault is not None:  # the sample's named error (scored as the empty answer it is): gui_core.sample_faults
+                record_fault(req.task, req.doc if req.doc is not None else {"id": req.doc_id}, fault)
             usage = [generated]
             text = respond(self.interventions, generated, req, lambda r: usage.append(self._generate_sync(r)) or usage[-1])
             return GenerationResult(text=text, token_counts=_token_counts(usage))
@@ -579,9 +584,9 @@ class GuiOpenAI(lmms):
                                                   "served_by": None, "usage": {}, "image_frame": self.frame.describe(sent)})
         if "error" in checked:
             raise checked["error"]
-        if self.cache is not None and key is not None:
-            self.cache.put(key, response, server)
         out = checked.get("out") or self._parse(response, body, sent, server)
+        if self.cache is not None and key is not None and "tool_call_only" not in out.extras:
+            self.cache.put(key, response, server)  # a tool-call-only answer is recorded on its sample, never replayed
         out.extras["from_cache"] = False
         return out
 
@@ -617,6 +622,10 @@ class GuiOpenAI(lmms):
         if content is not None and not isinstance(content, str):
             raise BadResponse(f"from {server or 'the cache'}: message content is a {type(content).__name__}, not text")
         text_notes: dict[str, Any] = {}
+        calls = (choice.get("message") or {}).get("tool_calls")
+        if not content and isinstance(calls, list) and calls:  # an answer, but no text a task can read: said so
+            names = [str(((c or {}).get("function") or {}).get("name"))[:100] for c in calls[:10] if isinstance(c, Mapping)]
+            text_notes["tool_call_only"] = {"tool_calls": len(calls), "names": names}
         content = _clean_text(content or "", text_notes)
         limit = int(body.get("max_tokens") or self.max_new_tokens) * MAX_CHARS_PER_TOKEN
         if len(content) > limit:  # longer than the budget allows: cut, and counted

@@ -84,8 +84,7 @@ def take_skipped() -> int:
 
 
 # --- per-sample faults --------------------------------------------------------------------------------------------
-DOC_ERROR = "gui_eval_error"  # a document field: why this document cannot be run (its loader found out)
-SAMPLE_ERROR = "sample_error"  # a sample's named error in the samples file; in the results, how many samples had one
+from gui_core.sample_faults import DOC_ERROR, SAMPLE_ERROR  # noqa: E402,F401 - the names loaders and tasks use
 MAX_FAULT_CHARS = 600
 
 

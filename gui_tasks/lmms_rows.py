@@ -14,7 +14,6 @@ import json
 import os
 import sys
 import tempfile
-import threading
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -25,7 +24,8 @@ from gui_core.images import ImageRefused, decode
 
 from gui_models.image_files import mark_file_source
 from gui_tasks import input_files
-from gui_tasks.errors import DOC_ERROR, SAMPLE_ERROR, DataError, describe_fault, skip_bad_rows, take_skipped
+from gui_core.sample_faults import DOC_ERROR, SAMPLE_ERROR, doc_key, fault_of, record
+from gui_tasks.errors import DataError, describe_fault, skip_bad_rows, take_skipped
 from gui_tasks.lmms_layout import INTERACTION_KEY, UNTIL_KEY, current_task_type, multi_round_layout, multi_round_refusal
 from gui_tasks.paths import cache_dir
 
@@ -146,39 +146,6 @@ class RowsTask(ConfigurableMessagesTask):
 # the step and the cause; the document's own id names the sample), scored as an empty answer; the results count them
 # (``sample_error,none``). A task whose rows cannot be built at all is stopped (metadata ``not_run`` names why) and
 # the run's other tasks go on. lmms-eval 0.7.3 would otherwise end the whole run, writing nothing.
-_FAULTS: dict[tuple[str, str], str] = {}  # (task, document key) -> the first named error met for that document
-_FAULTS_LOCK = threading.Lock()
-
-
-def doc_key(doc: Any) -> str:
-    """The key of a document in fault records: its ``id``, else a digest of its JSON."""
-    did = doc.get("id") if isinstance(doc, Mapping) else None
-    if did is not None:
-        return str(did)
-    return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode("utf-8")).hexdigest()[:16]
-
-
-def record_fault(task: str, doc: Any, message: str) -> str:
-    """Keep ``message`` as the named error of ``doc`` in ``task`` (the first one met wins) and say it on stderr."""
-    key = (str(task), doc_key(doc))
-    with _FAULTS_LOCK:
-        first = key not in _FAULTS
-        _FAULTS.setdefault(key, message)
-    if first:
-        print(f"gui-eval: {task}: document {key[1]}: {message}; this sample is scored as an empty answer and the run "
-              "goes on", file=sys.stderr, flush=True)
-    return _FAULTS[key]
-
-
-def fault_of(task: str, doc: Any) -> str | None:
-    """The named error of ``doc`` in ``task``: its loader's (``DOC_ERROR``) or one met since; None when healthy."""
-    own = doc.get(DOC_ERROR) if isinstance(doc, Mapping) else None
-    if own:
-        return str(own)
-    with _FAULTS_LOCK:
-        return _FAULTS.get((str(task), doc_key(doc)))
-
-
 def count_sample_errors(items: list[Any]) -> int:
     """Aggregation of ``sample_error``: how many samples carry one."""
     return sum(1 for x in items if x)
@@ -224,7 +191,7 @@ def _contain(task: "RowsTask") -> None:
         try:
             return visual(doc)
         except Exception as exc:  # noqa: BLE001 - a data, device or intervention fault: this sample only
-            record_fault(name(), doc, describe_fault("its images (doc_to_visual)", exc))
+            record(name(), doc, describe_fault("its images (doc_to_visual)", exc))
             return []
 
     def contained_text(doc: Any, *args: Any, **kwargs: Any) -> Any:
@@ -234,27 +201,30 @@ def _contain(task: "RowsTask") -> None:
         try:
             return text(doc, *args, **kwargs)
         except Exception as exc:  # noqa: BLE001
-            return f"(document not available: {record_fault(name(), doc, describe_fault('its prompt (doc_to_text)', exc))})"
+            return f"(document not available: {record(name(), doc, describe_fault('its prompt (doc_to_text)', exc))})"
 
     def contained_target(doc: Any, *args: Any, **kwargs: Any) -> Any:
         try:
             return target(doc, *args, **kwargs)
         except Exception as exc:  # noqa: BLE001
-            record_fault(name(), doc, describe_fault("its target (doc_to_target)", exc))
+            record(name(), doc, describe_fault("its target (doc_to_target)", exc))
             return ""
 
     def contained_results(doc: Any, outputs: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
         error = fault_of(name(), doc)
         if error is None:
             try:
-                return results(doc, outputs, *args, **kwargs)
+                values = results(doc, outputs, *args, **kwargs)
             except Exception as exc:  # noqa: BLE001 - a parser or metric fault: this sample only
-                error = record_fault(name(), doc, describe_fault("scoring its answer (process_results)", exc))
+                error = record(name(), doc, describe_fault("scoring its answer (process_results)", exc))
+            else:
+                return values
         try:  # the task's own values for an empty answer (a format error, no credit), so every mean counts the sample
             values = results(doc, [""] * max(1, len(outputs or [])), *args, **kwargs)
         except Exception:  # noqa: BLE001 - the sample then holds only its error
             values = {}
-        return {**values, SAMPLE_ERROR: error}
+        named = f"document {doc_key(doc)}: "
+        return {**values, SAMPLE_ERROR: error if error.startswith(named) else named + error}
 
     task.download = contained_download
     task.doc_to_visual = contained_visual

@@ -41,7 +41,7 @@ from typing import Any, Mapping, Sequence
 
 from gui_metrics.lmms_bridge import sample_values
 from gui_core.run_folder import run_folder
-from gui_tasks.errors import DataError, describe_fault
+from gui_tasks.errors import SAMPLE_ERROR, DataError, describe_fault
 from gui_tasks.lmms_layout import UNTIL_KEY, pack_rounds, rounds_of
 from gui_tasks.lmms_rows import RowsTask
 from gui_tasks.paths import cache_dir
@@ -409,11 +409,12 @@ def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any
         rec = {**base, **trajectory_record(NavTask(ToggleTask(str(doc["id"]), doc["instruction"], {}, ()), evaluators), steps,
                                            format_errors=ep.errors)}
         rec["steps"] = [{"activity": list(s.activity), "action": s.action} for s in steps]
+    if ep.not_run is not None:  # not stored (tried again on resume); its cause is the sample's named error
+        return {**sample_values({"trajectory"}, rec), SAMPLE_ERROR: f"document {doc['id']}: {ep.not_run}"}
     path = _store_path(doc)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     first = ep.first_prompt or doc["instruction"]
-    if ep.not_run is None:  # a not-run episode is tried again on resume
-        tmp.write_text(json.dumps({"id": doc["id"], "outputs": outs, "record": rec, "first_prompt": first}, default=list), encoding="utf-8")
-        os.replace(tmp, path)
+    tmp.write_text(json.dumps({"id": doc["id"], "outputs": outs, "record": rec, "first_prompt": first}, default=list), encoding="utf-8")
+    os.replace(tmp, path)
     return sample_values({"trajectory"}, rec)
