@@ -178,6 +178,36 @@ def test_hostile_data_and_device_cost_one_sample_each_and_the_run_goes_on(fake_a
     assert not (tmp_path / "cache" / "sphinx_device").exists()
 
 
+# --- hostile published-run files (gui-eval import) ---------------------------------------------------------------
+def _pro_details(ids: list, acc=0.5) -> dict:
+    return {"metrics": {"overall": {"action_acc": acc, "num_total": len(ids)}},
+            "details": [{"id": i, "img_path": "vscode_macos/shot_0.png", "prompt_to_evaluate": "click the text 0",
+                         "raw_response": "(130, 65)", "correctness": "correct"} for i in ids]}
+
+
+@pytest.mark.parametrize("content, row, field, message", [
+    (_pro_details(["vscode_macos_0"] * 50), 1, "details.id", r"names document screenspot_pro-vscode_macos_0 again \(row 0 did\)"),
+    (_pro_details(["vscode_macos_0"], acc="0.5"), None, "metrics.overall.action_acc", "expected an accuracy in"),
+    (_pro_details(["vscode_macos_0"], acc=[0.5]), None, "metrics.overall.action_acc", "expected an accuracy in"),
+    ({"accuracy": 50.0, "results": [{"image": "vscode_macos/shot_0.png", "question": "click the text 0", "model_output": "",
+                                     "correct": 1, "resized_size": [10 ** 400, 2]}]}, 0, "resized_size", r"1\.\.65536"),
+    ({"accuracy": "50", "results": []}, None, "accuracy", "expected an accuracy in"),
+])
+def test_a_hostile_published_file_is_a_named_error_and_nothing_is_written(tmp_path, monkeypatch, content, row, field,
+                                                                          message):
+    from gui_tasks.errors import DataError
+    from gui_tasks.grounding.published import import_run, main
+
+    monkeypatch.setenv("SCREENSPOT_PRO_DATA_DIR", str(FIX / "screenspot_pro"))
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(content), encoding="utf-8")
+    with pytest.raises(DataError, match=message) as err:
+        import_run(bad, "gui_screenspot_pro", tmp_path / "out", family="qwen2_5_vl")
+    assert (err.value.file, err.value.row, err.value.field) == (str(bad), row, field)
+    assert main([str(bad), "--task", "gui_screenspot_pro", "--out", str(tmp_path / "out")]) == 2
+    assert not (tmp_path / "out").exists()
+
+
 # --- hostile servers (gui_openai) --------------------------------------------------------------------------------
 def _gui_openai(url: str, **kw):
     from gui_models.openai_backend import GuiOpenAI
