@@ -17,8 +17,18 @@ from typing import Any, Mapping
 DOC_ERROR = "gui_eval_error"  # a document field: why this document cannot be run (its loader found out)
 SAMPLE_ERROR = "sample_error"  # a sample's named error in the samples file; in the results, how many samples had one
 
+MAX_FAULT_CHARS = 600
+
 _FAULTS: dict[tuple[str, str], str] = {}
 _LOCK = threading.Lock()
+
+
+def describe_fault(step: str, exc: BaseException) -> str:
+    """One line naming the step that met the fault and its cause (the exception's type and message, cut)."""
+    text = f"{type(exc).__name__}: {exc}".replace("\n", " ")
+    if len(text) > MAX_FAULT_CHARS:
+        text = text[:MAX_FAULT_CHARS] + " ..."
+    return f"{step}: {text}"
 
 
 def doc_key(doc: Any) -> str:

@@ -67,7 +67,8 @@ from gui_core.sample_faults import record as record_fault
 from gui_core.sample_faults import served_fault
 from gui_interventions import RequestContext, build_run
 from gui_models.cores import usable_cores
-from gui_models.generation_core import Generated, cut_at_stops, parse_request, record_sent_prompt, respond, run_multi_round
+from gui_models.generation_core import (Generated, contained_request, cut_at_stops, record_sent_prompt, respond,
+                                        run_multi_round)
 from gui_models.logit_capture import Capture, Step, capture_mode, digit_groups
 from gui_models.model_args import check_gui_openai_args
 from gui_models.served_client import (FAST_PNG_LEVEL, TRANSPORTS, BadResponse, EncodedImage, ResponseCache, RetryPolicy,
@@ -415,7 +416,7 @@ class GuiOpenAI(lmms):
         def one(i: int) -> GenerationResult:
             instance = requests[i]
             with self._cpu:
-                req = self.interventions.request(parse_request(instance.args, task_dict))
+                req = contained_request(self.interventions, instance.args, task_dict)
                 record_sent_prompt(instance, req)
                 prepared = self.prepare(req)
             if not keep_images:

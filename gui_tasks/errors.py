@@ -83,14 +83,5 @@ def take_skipped() -> int:
     return n
 
 
-# --- per-sample faults --------------------------------------------------------------------------------------------
-from gui_core.sample_faults import DOC_ERROR, SAMPLE_ERROR  # noqa: E402,F401 - the names loaders and tasks use
-MAX_FAULT_CHARS = 600
-
-
-def describe_fault(step: str, exc: BaseException) -> str:
-    """One line naming the step that met the fault and its cause (the exception's type and message, cut)."""
-    text = f"{type(exc).__name__}: {exc}".replace("\n", " ")
-    if len(text) > MAX_FAULT_CHARS:
-        text = text[:MAX_FAULT_CHARS] + " ..."
-    return f"{step}: {text}"
+# --- per-sample faults: the names live on the floor (gui_core.sample_faults) ---------------------------------------
+from gui_core.sample_faults import DOC_ERROR, SAMPLE_ERROR, describe_fault  # noqa: E402,F401

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from fake_adb import bomb_png
 from PIL import Image
-from test_sphinx_device import calls, fake_adb  # noqa: F401 - the fake adb fixture
+from test_sphinx_device import calls
 
 from gui_core.images import ImageRefused, decode, image_size
 
@@ -71,15 +71,13 @@ def test_data_check_lists_the_bomb_and_the_truncated_screenshot_rows(tmp_path):
     assert "shot_2.png" in messages[1] and "truncated PNG" in messages[1] and "vscode_macos_2" in messages[1]
 
 
-def test_gui_eval_data_check_prints_the_rows_not_a_traceback(tmp_path, subprocess_env):
-    import subprocess
-    import sys
+def test_gui_eval_data_check_prints_the_rows_not_a_traceback(tmp_path, capsys):
+    from gui_tasks.cli import main
 
     root = hostile_screenspot_pro(tmp_path / "pro")
-    proc = subprocess.run([sys.executable, "-m", "gui_tasks.cli", "data", "check", "screenspot_pro", str(root)],
-                          capture_output=True, text=True, env=subprocess_env, timeout=300)
-    out = proc.stdout + proc.stderr
-    assert "Traceback" not in out and proc.returncode != 0
+    assert main(["data", "check", "screenspot_pro", str(root)]) != 0
+    captured = capsys.readouterr()
+    out = captured.out + captured.err
     assert "shot_1.png" in out and "too many pixels" in out and "truncated PNG" in out
 
 
@@ -131,29 +129,67 @@ def hostile_sphinx_corpus(root: Path) -> Path:
     return root
 
 
-# --- one lmms-eval run: hostile data, hostile device, the healthy task -------------------------------------------
-@pytest.mark.slow
-def test_hostile_data_and_device_cost_one_sample_each_and_the_run_goes_on(fake_adb, tmp_path, subprocess_env):  # noqa: F811
-    from fake_openai import FakeServer
-    from lmms_helpers import results, run_openai, samples
+# --- two lmms-eval runs, each beside the healthy task, shared by the end-to-end checks below -------------------------
+@pytest.fixture(scope="module")
+def hostile_runs(tmp_path_factory, session_cache):
+    """Run A (lmms-eval's ``openai`` backend, model m1): hostile ScreenSpot-Pro copy + hostile adb + the healthy
+    ``mpr_gui_synth_en`` + ``sphinx_sim_toggle``. Run B (``gui_openai``, model m2) against a server that cuts one HTTP
+    200 body and answers one request with a tool call only: ``mpr_gui_synth_en`` + ``icon_localization_synth`` +
+    ``sphinx_sim_toggle``. Each into its own ``--output_path``."""
+    import stat
+    import subprocess
+    import sys
 
-    server = FakeServer(["ok"], text="B")
-    out = tmp_path / "run"
-    env = {**subprocess_env, **fake_adb, "OPENAI_API_KEY": "EMPTY",
-           "SCREENSPOT_PRO_DATA_DIR": str(hostile_screenspot_pro(tmp_path / "pro")),
-           "SPHINX_DATA_DIR": str(hostile_sphinx_corpus(tmp_path / "sphinx")),
+    from conftest import lmms_subprocess_env
+    from fake_openai import FakeServer
+    from lmms_helpers import run_openai
+
+    tmp = tmp_path_factory.mktemp("hostile")
+    exe = tmp / "bin" / "adb"
+    exe.parent.mkdir()
+    exe.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{Path(__file__).with_name("fake_adb.py")}" "$@"\n')
+    exe.chmod(exe.stat().st_mode | stat.S_IEXEC)
+    adb = {"GUI_EVAL_ADB": str(exe), "GUI_EVAL_ADB_SERIALS": "emulator-5554", "FAKE_ADB_SERIALS": "emulator-5554",
+           "FAKE_ADB_STATE": str(tmp / "adb_state.json"), "FAKE_ADB_LOG": str(tmp / "adb_log.jsonl"),
            # observation k = the k-th uiautomator dump and the screencap after it; episode k meets fault k
            "FAKE_ADB_HOSTILE": "deep,bounds,huge,bomb,cut"}
+    env = {**lmms_subprocess_env(session_cache), **adb, "OPENAI_API_KEY": "EMPTY",
+           "SCREENSPOT_PRO_DATA_DIR": str(hostile_screenspot_pro(tmp / "pro")),
+           "SPHINX_DATA_DIR": str(hostile_sphinx_corpus(tmp / "sphinx"))}
+    out = {"a": tmp / "run_a", "b": tmp / "run_b"}
+    shared = [Path(env["GUI_EVAL_CACHE"]) / name for name in ("sphinx_trajectories", "sphinx_device")]
+    before = {p for folder in shared for p in folder.rglob("*.json")}
+    server = FakeServer(["ok"], text="B")
     try:
-        proc, log = run_openai(server.base_url, "gui_screenspot_pro,sphinx_device_som,mpr_gui_synth_en", out, env,
-                               "--limit", "6")
+        _proc, log_a = run_openai(server.base_url, "gui_screenspot_pro,sphinx_device_som,mpr_gui_synth_en,sphinx_sim_toggle",
+                                  out["a"], env, "--limit", "6")
     finally:
         server.stop()
+    hostile = FakeServer(["truncated", "toolcall", "ok"], text="Action: press [stop]")
+    args = f"base_url={hostile.base_url},model=m2,response_cache=none,concurrency=1,timeout=10"
+    cmd = [sys.executable, "-m", "lmms_eval", "--model", "gui_openai", "--model_args", args, "--tasks",
+           "mpr_gui_synth_en,icon_localization_synth,sphinx_sim_toggle", "--limit", "3", "--output_path", str(out["b"]),
+           "--log_samples", "--verbosity", "WARNING"]
+    try:
+        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    finally:
+        hostile.stop()
+    # what the two runs wrote into the shared cache's per-task folders (nothing: their files live with each run)
+    shared_new = {p for folder in shared for p in folder.rglob("*.json")} - before
+    return {"out": out, "log": {"a": log_a, "b": proc.stdout + proc.stderr}, "adb_log": Path(adb["FAKE_ADB_LOG"]),
+            "server_b_hits": hostile.hits, "shared_new": shared_new}
+
+
+@pytest.mark.slow
+def test_hostile_data_costs_one_sample_each_and_the_run_goes_on(hostile_runs):
+    from lmms_helpers import results, samples
+
+    out, log = hostile_runs["out"]["a"], hostile_runs["log"]["a"]
     res = results(out)
     assert "Traceback" not in log, log[-3000:]
     # the healthy task is complete
     assert res["results"]["mpr_gui_synth_en"]["mcq_acc,none"] is not None and len(samples(out, "mpr_gui_synth_en")) == 6
-    # hostile data: the bomb and the truncated screenshot are two samples with a named error; the third is scored
+    # the bomb and the truncated screenshot are two samples with a named error; the third is scored
     pro = {s["doc_id"]: s for s in samples(out, "gui_screenspot_pro")}
     assert pro[1]["sample_error"].startswith("document screenspot_pro-vscode_macos_1: ")
     assert "too many pixels" in pro[1]["sample_error"] and "shot_1.png" in pro[1]["sample_error"]
@@ -161,7 +197,14 @@ def test_hostile_data_and_device_cost_one_sample_each_and_the_run_goes_on(fake_a
     assert "truncated PNG" in pro[2]["sample_error"] and "sample_error" not in pro[0]
     assert pro[1]["grounding_acc"]["correct"] is False  # scored as an empty answer
     assert res["results"]["gui_screenspot_pro"]["sample_error,none"] == 2
-    # hostile device: each episode ends not run with its cause; the injected package never reached adb
+
+
+@pytest.mark.slow
+def test_a_hostile_device_costs_one_episode_each_and_the_run_goes_on(hostile_runs):
+    from lmms_helpers import results, samples
+
+    out = hostile_runs["out"]["a"]
+    res = results(out)
     eps = {s["sphinx_sr"]["id"]: s["sphinx_sr"] for s in samples(out, "sphinx_device_som")}
     why = {k: v.get("not_run", "") for k, v in eps.items()}
     assert "deeper than 256 levels" in why["1/sim"]
@@ -170,12 +213,50 @@ def test_hostile_data_and_device_cost_one_sample_each_and_the_run_goes_on(fake_a
     assert "screencap refused" in why["4/sim"] and "too many pixels" in why["4/sim"]
     assert "screencap refused" in why["5/sim"] and "truncated PNG" in why["5/sim"]
     assert "is not a valid Android package name" in why["6/sim"]
-    assert not [c for c in calls(fake_adb) if any("PWNED" in a for a in c)]
+    assert not [c for c in calls({"FAKE_ADB_LOG": str(hostile_runs["adb_log"])}) if any("PWNED" in a for a in c)]
     assert res["results"]["sphinx_device_som"]["sample_error,none"] == 6
-    assert all(s["sample_error"].startswith(f"document {k}: device error") for k, s in
-               ((s["sphinx_sr"]["id"], s) for s in samples(out, "sphinx_device_som")))
-    # per-run artefacts: the episode records live in the run's folder
-    assert not (tmp_path / "cache" / "sphinx_device").exists()
+    assert all(s["sample_error"].startswith(f"document {s['sphinx_sr']['id']}: device error")
+               for s in samples(out, "sphinx_device_som"))
+    assert (out / "sphinx_device").is_dir() and not hostile_runs["shared_new"]  # the episode records live with the run
+    assert res["results"]["mpr_gui_synth_en"]["mcq_acc,none"] is not None
+
+
+@pytest.mark.slow
+def test_a_hostile_server_costs_one_sample_and_the_run_goes_on(hostile_runs):
+    """gui_openai: one cut HTTP 200 body (retried) and one tool-call-only answer (one sample, named)."""
+    from lmms_helpers import results, samples
+
+    out, log = hostile_runs["out"]["b"], hostile_runs["log"]["b"]
+    res = results(out)
+    tasks = ("mpr_gui_synth_en", "icon_localization_synth", "sphinx_sim_toggle")
+    # 9 samples (each toggle episode stops at once) + the retry of the cut body
+    assert "Traceback" not in log and hostile_runs["server_b_hits"] == 10, log[-3000:]
+    rows = [r for t in tasks for r in samples(out, t)]
+    named = [r["sample_error"] for r in rows if "sample_error" in r]
+    assert len(rows) == 9 and len(named) == 1 and "1 tool call(s) (click) and no text" in named[0]
+    assert sum(res["results"][t].get("sample_error,none", 0) for t in tasks) == 1
+    assert res["results"]["mpr_gui_synth_en"]["mcq_acc,none"] is not None
+
+
+@pytest.mark.slow
+def test_two_runs_keep_their_own_trajectories_and_each_report_shows_its_own(hostile_runs, tmp_path):
+    from gui_tasks.sphinx.report import main as report
+
+    a, b = hostile_runs["out"]["a"], hostile_runs["out"]["b"]
+    files = {k: sorted(p.name for p in (run / "sphinx_trajectories").glob("*.json")) for k, run in (("a", a), ("b", b))}
+    assert len(files["a"]) == 6 and len(files["b"]) == 3 and set(files["b"]) <= set(files["a"])
+    assert not hostile_runs["shared_new"]  # never a shared folder keyed by task
+    outputs = {k: json.loads((run / "sphinx_trajectories" / files["b"][0]).read_text())["outputs"]
+               for k, run in (("a", a), ("b", b))}
+    assert outputs["a"] != outputs["b"]  # run B did not overwrite run A's episode
+    pages = {}
+    for k, run in (("a", a), ("b", b)):
+        assert report([str(run), "--out", str(tmp_path / k), "--trajectories"]) == 0
+        pages[k] = sorted((tmp_path / k / "trajectories").glob("*.html"))
+        assert len(pages[k]) == len(files[k]) + 1  # one page per episode + index.html
+    first = files["b"][0].removesuffix(".json") + ".html"
+    assert "press [stop]" in (tmp_path / "b" / "trajectories" / first).read_text()
+    assert "press [stop]" not in (tmp_path / "a" / "trajectories" / first).read_text()
 
 
 # --- hostile published-run files (gui-eval import) ---------------------------------------------------------------
@@ -273,30 +354,22 @@ def test_a_tool_call_only_answer_is_recorded_as_such_and_never_cached(tmp_path):
         server.stop()
 
 
-@pytest.mark.slow
-def test_a_hostile_server_costs_one_sample_and_the_run_goes_on(tmp_path, subprocess_env):
-    """gui_openai through lmms-eval: one cut HTTP 200 body (retried) and one tool-call-only answer (one sample, named)."""
-    import subprocess
-    import sys
 
-    from fake_openai import FakeServer
-    from lmms_helpers import results, samples
 
-    server = FakeServer(["truncated", "toolcall", "ok"], text="B")
-    out = tmp_path / "run"
-    args = f"base_url={server.base_url},model=m,response_cache=none,concurrency=1,timeout=10"
-    cmd = [sys.executable, "-m", "lmms_eval", "--model", "gui_openai", "--model_args", args, "--tasks",
-           "mpr_gui_synth_en,icon_localization_synth", "--limit", "3", "--output_path", str(out), "--log_samples",
-           "--verbosity", "WARNING"]
-    try:
-        proc = subprocess.run(cmd, env=subprocess_env, capture_output=True, text=True, timeout=600)
-    finally:
-        server.stop()
-    log = proc.stdout + proc.stderr
-    res = results(out)
-    assert "Traceback" not in log and server.hits == 7, log[-3000:]  # 6 samples + the retry of the cut body
-    rows = samples(out, "mpr_gui_synth_en") + samples(out, "icon_localization_synth")
-    named = [r["sample_error"] for r in rows if "sample_error" in r]
-    assert len(rows) == 6 and len(named) == 1 and "1 tool call(s) (click) and no text" in named[0]
-    assert sum(res["results"][t].get("sample_error,none", 0) for t in ("mpr_gui_synth_en", "icon_localization_synth")) == 1
-    assert res["results"]["mpr_gui_synth_en"]["mcq_acc,none"] is not None
+def test_an_intervention_that_raises_costs_its_sample_only():
+    from gui_core.sample_faults import fault_of
+    from gui_models.generation_core import contained_request
+
+    class Run:  # the request stage of an intervention plugin with a bug for one document
+        def request(self, req):
+            if req.doc_id == 1:
+                raise RuntimeError("plugin bug on this screenshot")
+            return req
+
+    docs = {"contain_t": {"test": [{"id": "d0"}, {"id": "d1"}]}}
+    ok = contained_request(Run(), ("prompt", {"until": []}, lambda d: [], 0, "contain_t", "test"), docs)
+    bad = contained_request(Run(), ("prompt", {"until": []}, lambda d: [], 1, "contain_t", "test"), docs)
+    assert ok.text == "prompt" and fault_of("contain_t", {"id": "d0"}) is None
+    assert bad.text == "" and bad.images == () and bad.doc == {"id": "d1"}
+    assert fault_of("contain_t", {"id": "d1"}) == ("its request (documents and interventions): RuntimeError: plugin bug "
+                                                   "on this screenshot")
