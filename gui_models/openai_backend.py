@@ -423,9 +423,6 @@ class GuiOpenAI(lmms):
                 req = req.with_(images=())
             generated = self._wait(self._generate(req, prepared))
             del prepared
-            fault = served_fault(generated.extras)
-            if fault is not None:  # the sample's named error (scored as the empty answer it is): gui_core.sample_faults
-                record_fault(req.task, req.doc if req.doc is not None else {"id": req.doc_id}, fault)
             usage = [generated]
             text = respond(self.interventions, generated, req, lambda r: usage.append(self._generate_sync(r)) or usage[-1])
             return GenerationResult(text=text, token_counts=_token_counts(usage))
@@ -581,15 +578,16 @@ class GuiOpenAI(lmms):
                 if not isinstance(exc.__cause__, BadResponse):
                     raise
                 # the server answered, but never usably: this sample's answer is empty (a format error), the run goes on
-                return Generated("", None, None, {"bad_response": str(exc)[:500], "from_cache": False,
-                                                  "served_by": None, "usage": {}, "image_frame": self.frame.describe(sent)})
+                return _noted(req, Generated("", None, None, {"bad_response": str(exc)[:500], "from_cache": False,
+                                                              "served_by": None, "usage": {},
+                                                              "image_frame": self.frame.describe(sent)}))
         if "error" in checked:
             raise checked["error"]
         out = checked.get("out") or self._parse(response, body, sent, server)
         if self.cache is not None and key is not None and "tool_call_only" not in out.extras:
             self.cache.put(key, response, server)  # a tool-call-only answer is recorded on its sample, never replayed
         out.extras["from_cache"] = False
-        return out
+        return _noted(req, out)
 
     def _damaged(self, path: Path, why: str) -> None:
         """A cache entry that cannot be used: named once (warning) and asked again; the new answer replaces it."""
@@ -675,6 +673,16 @@ def _key_for(urls: Sequence[str], api_key_env: str | None) -> str | None:
     if all(urlsplit(u).scheme == "https" and (urlsplit(u).hostname or "") in DEFAULT_KEY_HOSTS for u in urls):
         return os.environ.get(DEFAULT_KEY_ENV)
     return None
+
+
+def _noted(req: RequestContext, out: Generated) -> Generated:
+    """``out``, after recording a response without usable text (``bad_response``, ``tool_call_only``) as its sample's
+    named error (``gui_core.sample_faults``; the task scores it as the empty answer it is). Every path (one request,
+    rounds, a response-stage re-run) passes here."""
+    fault = served_fault(out.extras)
+    if fault is not None and req.task:
+        record_fault(req.task, req.doc if req.doc is not None else {"id": req.doc_id}, fault)
+    return out
 
 
 def _clean_text(text: str, notes: dict[str, Any]) -> str:

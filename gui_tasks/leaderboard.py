@@ -237,6 +237,9 @@ def _task_entry(run: RunResults, res: TaskResult, interventions: list[str], load
         raise SubmissionError(f"{where}: ran on {n.get('effective')} of {n.get('original')} documents (--limit?); "
                               "submissions need full runs")
     _check_no_skipped_rows(where, res.metadata)
+    if res.metrics.get("sample_error"):
+        raise SubmissionError(f"{where}: {res.metrics['sample_error']:g} sample(s) met a fault (their sample_error names "
+                              "it: data, device or server); a submission needs every sample run: fix it and run again")
     missing_meta = [k for k in REQUIRED_METADATA if not res.metadata.get(k)]
     if missing_meta:
         raise SubmissionError(f"{where}: task metadata lacks {missing_meta}; only protocol-tagged tasks can be submitted")

@@ -155,14 +155,15 @@ def hostile_runs(tmp_path_factory, session_cache):
            "FAKE_ADB_HOSTILE": "deep,bounds,huge,bomb,cut"}
     env = {**lmms_subprocess_env(session_cache), **adb, "OPENAI_API_KEY": "EMPTY",
            "SCREENSPOT_PRO_DATA_DIR": str(hostile_screenspot_pro(tmp / "pro")),
-           "SPHINX_DATA_DIR": str(hostile_sphinx_corpus(tmp / "sphinx"))}
+           "SPHINX_DATA_DIR": str(hostile_sphinx_corpus(tmp / "sphinx")),
+           "SCREENSPOT_V2_DATA_DIR": str(tmp / "no-such-copy")}  # a task whose rows cannot be built: stopped
     out = {"a": tmp / "run_a", "b": tmp / "run_b"}
     shared = [Path(env["GUI_EVAL_CACHE"]) / name for name in ("sphinx_trajectories", "sphinx_device")]
     before = {p for folder in shared for p in folder.rglob("*.json")}
     server = FakeServer(["ok"], text="B")
     try:
-        _proc, log_a = run_openai(server.base_url, "gui_screenspot_pro,sphinx_device_som,mpr_gui_synth_en,sphinx_sim_toggle",
-                                  out["a"], env, "--limit", "6")
+        _proc, log_a = run_openai(server.base_url, "gui_screenspot_pro,sphinx_device_som,mpr_gui_synth_en,sphinx_sim_toggle,"
+                                  "gui_screenspot_v2", out["a"], env, "--limit", "6")
     finally:
         server.stop()
     hostile = FakeServer(["truncated", "toolcall", "ok"], text="Action: press [stop]")
@@ -200,6 +201,17 @@ def test_hostile_data_costs_one_sample_each_and_the_run_goes_on(hostile_runs):
 
 
 @pytest.mark.slow
+def test_a_task_whose_rows_cannot_be_built_is_stopped_and_the_others_run(hostile_runs):
+    from lmms_helpers import results
+
+    res = results(hostile_runs["out"]["a"])
+    why = res["configs"]["gui_screenspot_v2"]["metadata"]["not_run"]
+    assert why.startswith("its rows could not be built: DataError: ") and "no-such-copy" in why and "not a directory" in why
+    assert "these tasks did not run (the run's other tasks did)" in hostile_runs["log"]["a"]
+    assert res["results"]["mpr_gui_synth_en"]["mcq_acc,none"] is not None
+
+
+@pytest.mark.slow
 def test_a_hostile_device_costs_one_episode_each_and_the_run_goes_on(hostile_runs):
     from lmms_helpers import results, samples
 
@@ -217,7 +229,7 @@ def test_a_hostile_device_costs_one_episode_each_and_the_run_goes_on(hostile_run
     assert res["results"]["sphinx_device_som"]["sample_error,none"] == 6
     assert all(s["sample_error"].startswith(f"document {s['sphinx_sr']['id']}: device error")
                for s in samples(out, "sphinx_device_som"))
-    assert (out / "sphinx_device").is_dir() and not hostile_runs["shared_new"]  # the episode records live with the run
+    assert not hostile_runs["shared_new"]  # episode records live with the run (not-run ones are not stored)
     assert res["results"]["mpr_gui_synth_en"]["mcq_acc,none"] is not None
 
 
