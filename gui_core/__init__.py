@@ -1,1 +1,2 @@
-"""The bottom floor every benchmark shares; imports nothing from gui_models, gui_metrics, gui_interventions, gui_tasks."""
+"""The shared floor of gui-eval: what every benchmark, backend and plugin shares (actions, coordinate frames, answer
+readers and action parsers, letters, languages, the model family records and registries). Imports nothing of ours."""

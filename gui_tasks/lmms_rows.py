@@ -22,12 +22,12 @@ from PIL import Image
 
 from gui_core.images import ImageRefused, decode
 
-from gui_models.image_files import mark_file_source
+from gui_core.image_files import mark_file_source
 from gui_tasks import input_files
 from gui_core.sample_faults import DOC_ERROR, SAMPLE_ERROR, doc_key, fault_of, record
 from gui_tasks.errors import DataError, describe_fault, skip_bad_rows, take_skipped
 from gui_tasks.lmms_layout import INTERACTION_KEY, UNTIL_KEY, current_task_type, multi_round_layout, multi_round_refusal
-from gui_tasks.paths import cache_dir
+from gui_core.paths import cache_dir
 
 
 def task_metadata(config: Any) -> dict[str, Any]:
@@ -239,7 +239,7 @@ def load_image(path: str, *, doc_id: Any = None, field: str = "images") -> Image
 
     lmms-eval sets ``PIL.ImageFile.LOAD_TRUNCATED_IMAGES = True`` at import, which makes Pillow pad a
     truncated file with grey and carry on; ``gui_core.images.decode`` refuses it by name. An RGB PNG or JPEG
-    decoded as is carries the mark of ``gui_models.image_files`` (its file's bytes may be sent for it).
+    decoded as is carries the mark of ``gui_core.image_files`` (its file's bytes may be sent for it).
     """
     try:
         im = decode(path)

@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 
-from gui_models.actions import CALL_TYPES, from_call
+from gui_core.actions import CALL_TYPES, from_call
 from gui_core.images import ImageRefused, image_size
 from gui_tasks.data_check import BenchmarkCheck, TaskCount
 from gui_tasks.errors import BadRows, DataError
@@ -174,7 +174,7 @@ def _embedded_images(raw: dict[str, Any], *, file: Path, row: int) -> dict[str, 
             data = v.get("bytes")
             if not isinstance(data, (bytes, bytearray)) or not data:
                 raise DataError("inline image without bytes", file=str(file), row=row, field=f"{name}[{k}]")
-            from gui_tasks.paths import cache_dir
+            from gui_core.paths import cache_dir
 
             suffix = Path(str(v.get("path") or "")).suffix or ".png"
             target = cache_dir() / "gkb_images" / (hashlib.sha1(data).hexdigest() + suffix)
