@@ -20,19 +20,19 @@ from gui_metrics.lmms_bridge import sample_values
 from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
 from gui_core import grounding_prompts as prompts
 from gui_core.family import FAMILIES
-from gui_tasks.grounding import screenspot
+from gui_tasks.grounding import mmbench_gui, screenspot, uivision
 from gui_tasks.grounding.schema import validate_doc
-from gui_tasks.grounding.score import ScoreParams, score_response
+from gui_tasks.grounding.score import REFUSAL_PROMPT, ScoreParams, score_response
 from gui_tasks.lmms_rows import RowsTask, load_image, read_jsonl, task_metadata
 
 RECORD_KINDS = ("grounding", "crop")
-SOURCES = ("synthetic",) + screenspot.VARIANTS
+SOURCES = ("synthetic",) + screenspot.VARIANTS + (uivision.SOURCE, mmbench_gui.SOURCE)
 
 
 # Point-in-box rule per source when the task metadata names none: the official ScreenSpot scorers count a point on the
 # box edge as inside (ScreenSpot-Pro eval_screenspot_pro.py::eval_sample_positive_gt); icon boards follow the PSS
 # paper's Algorithm 1 (strictly inside).
-DEFAULT_INSIDE_RULE = {"synthetic": "strict", **{v: "inclusive" for v in screenspot.VARIANTS}}
+DEFAULT_INSIDE_RULE = {"synthetic": "strict", **{v: "inclusive" for v in screenspot.VARIANTS + (uivision.SOURCE, mmbench_gui.SOURCE)}}
 
 
 def score_params(meta: Mapping[str, Any]) -> ScoreParams:
@@ -83,7 +83,7 @@ class GroundingTask(RowsTask):
     def download(self, dataset_kwargs: dict | None = None) -> None:
         super().download(dataset_kwargs)
         meta = getattr(self.config, "metadata", None)
-        if isinstance(meta, dict) and meta.get("source") in screenspot.VARIANTS:
+        if isinstance(meta, dict) and meta.get("source") in screenspot.VARIANTS + (uivision.SOURCE, mmbench_gui.SOURCE):
             rows = self.dataset[self.config.test_split or "test"]
             meta["boxes_clipped"] = screenspot.boxes_clipped([{"meta": m} for m in rows["meta"]])  # lands in the results
 
@@ -103,8 +103,20 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         return read_jsonl(path)
     if source in screenspot.VARIANTS:
         bad = BadRows(skip_bad_rows(dict(meta)))
-        docs = screenspot.load_docs(source, screenspot.data_root(source), bad)
+        # ScreenSpot-Pro's Chinese / negative samples (eval_screenspot_pro.py --language / --gt_type)
+        docs = screenspot.load_docs(source, screenspot.data_root(source), bad, str(meta.get("language") or "en"),
+                                    str(meta.get("gt_type") or "positive"))
         announce_skipped(bad, f"{source} rows")  # loud, and counted in the task's results metadata (bad_rows_skipped)
+        return docs
+    if source == mmbench_gui.SOURCE:  # MMBench-GUI L2: both levels, every platform (the official mode "all")
+        bad = BadRows(skip_bad_rows(dict(meta)))
+        docs = mmbench_gui.load_docs(mmbench_gui.data_root(), bad, str(meta.get("level") or "all"))
+        announce_skipped(bad, "mmbench_gui_l2 rows")
+        return docs
+    if source == uivision.SOURCE:  # UI-Vision element grounding: one setting per task (metadata.setting)
+        bad = BadRows(skip_bad_rows(dict(meta)))
+        docs = uivision.load_docs(uivision.data_root(), str(meta.get("setting")), bad)
+        announce_skipped(bad, "uivision rows")
         return docs
     raise DataError(f"task metadata source {source!r} must be one of {SOURCES}", file="<task yaml>", field="metadata.source")
 
@@ -137,8 +149,10 @@ def doc_to_visual_phi_ground(doc: Mapping[str, Any]) -> list[Image.Image]:
 
 def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None) -> str:
     kw = lmms_eval_specific_kwargs or {}
-    return prompts.build_prompt(doc["instruction"], prompts.prompt_family(kw), doc.get("width"), doc.get("height"),
+    text = prompts.build_prompt(doc["instruction"], prompts.prompt_family(kw), doc.get("width"), doc.get("height"),
                                 kw.get("resize_budget"))
+    # ScreenSpot-Pro negative tasks: OS-Atlas-7B's ground_allow_negative sentence after the family's prompt
+    return text + REFUSAL_PROMPT if kw.get("refusal") else text
 
 
 def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any]:
