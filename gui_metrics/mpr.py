@@ -11,6 +11,7 @@ import math
 from typing import Any, Mapping, Sequence
 
 from gui_metrics import hookimpl
+from gui_metrics.letter_bias import letter_bias_specs
 from gui_metrics.spec import MetricSpec
 
 # Seed section 3.2: four perception and four reasoning dimensions, in the column order of Table 2.
@@ -69,6 +70,8 @@ def _fpr(records: Sequence[Mapping[str, Any]]) -> float:
 
 
 _MCQ = frozenset({"mcq"})
+LETTERS: tuple[str, ...] = ("A", "B", "C", "D")  # four options (seed section 3.4)
+LETTER_PREFIX = "mcq"  # letter-bias metric names: mcq_letter_tv, mcq_pred_share_a, ... (gui_metrics.letter_bias)
 _MPR = frozenset({"mpr"})
 
 
@@ -83,6 +86,7 @@ def gui_metrics_register() -> list[MetricSpec]:
             _MPR,
             "FPR-ACC: dimension accuracies weighted 1 x6, 1.5 (RI), 2 (SI) (seed appendix A.7).",
             params={"weights": dict(FPR_WEIGHTS), "missing_dimensions": "renormalise over present"},
+            composite=True,  # a weighted mean of dimension accuracies, not a mean over questions
         ),
         MetricSpec("format_error_rate", format_error_rate, False, _MCQ, "Share of responses with no extractable option letter."),
     ]
@@ -90,4 +94,4 @@ def gui_metrics_register() -> list[MetricSpec]:
         MetricSpec(f"mpr_acc_{d.lower()}", _dimension_accuracy(d), True, _MPR, f"Accuracy on MPR-GUI dimension {d}.")
         for d in DIMENSIONS
     ]
-    return specs
+    return specs + letter_bias_specs(LETTER_PREFIX, _MCQ, LETTERS)

@@ -13,9 +13,14 @@ import math
 from typing import Any, Mapping, Sequence
 
 from gui_metrics import hookimpl
+from gui_metrics.letter_bias import letter_bias_specs
 from gui_metrics.spec import MetricSpec
 
 Record = Mapping[str, Any]
+# Letter-bias report labels (gui_metrics.letter_bias): knowledge probing's MCQ letters and T/F answers, completion's two
+# answers; metric names sphinx_probe_pred_share_a, sphinx_completion_gold_share_stop, ...
+PROBE_LABELS: tuple[str, ...] = ("A", "B", "C", "D", "T", "F")
+COMPLETION_LABELS: tuple[str, ...] = ("continue", "stop")
 
 
 def ran(records: Sequence[Record]) -> list[Record]:
@@ -98,7 +103,8 @@ def gui_metrics_register() -> list[MetricSpec]:
                    "SPHINX Table 7 Continue.: steps labelled continue judged right"),
         MetricSpec("sphinx_stop_acc", lambda rs: _mean(rs, "correct", answer="stop"), True, comp,
                    "SPHINX Table 7 Stop.: final steps judged right"),
-        MetricSpec("sphinx_perfect", perfect_rate, True, comp, "SPHINX Table 7 Perfect.: tasks with every step judged right"),
+        MetricSpec("sphinx_perfect", perfect_rate, True, comp, "SPHINX Table 7 Perfect.: tasks with every step judged right",
+                   composite=True),  # a rate over tasks, the samples are steps
         MetricSpec("sphinx_completion_format_error_rate", _format_errors, False, comp, "completion answers other than one word"),
         # Table 8 (3.3.4)
         MetricSpec("sphinx_grounding_acc_original", lambda rs: _mean(rs, "correct"), True, grd, "SPHINX Table 8 grounding, as written"),
@@ -109,14 +115,16 @@ def gui_metrics_register() -> list[MetricSpec]:
         MetricSpec("sphinx_focused_failure_rate", lambda rs: _mean(rs, "violation"), False, foc,
                    "SPHINX Table 9 focused context: responses other than exactly the requested action"),
     ]
+    static += letter_bias_specs("sphinx_probe", probe, PROBE_LABELS, with_accuracy=True)
+    static += letter_bias_specs("sphinx_completion", comp, COMPLETION_LABELS, with_accuracy=True)
     kinds = frozenset({"trajectory"})
     return static + [
         MetricSpec("sphinx_sr", success_rate, True, kinds, "SPHINX 3.2.1 success rate: all evaluators satisfied"),
         MetricSpec("sphinx_acp", average_completion, True, kinds, "SPHINX 3.2.1 average completion proportion"),
         MetricSpec("sphinx_repetition_rate", repetition_rate, False, kinds,
-                   "SPHINX 3.2.5 invariant: actions repeating an earlier action of the run"),
+                   "SPHINX 3.2.5 invariant: actions repeating an earlier action of the run", composite=True),  # pooled ratio
         MetricSpec("sphinx_format_error_rate", format_error_rate, False, kinds,
-                   "SPHINX 3.2.5 invariant: outputs not in the action format"),
+                   "SPHINX 3.2.5 invariant: outputs not in the action format", composite=True),  # pooled ratio
         # StaR A.4 toggle tasks read per kind: a model that never acts passes every Verify task and no other
         MetricSpec("toggle_normal_sr", lambda rs: toggle_success(rs, "normal"), True, kinds,
                    "StaR A.4 toggle tasks whose state must change: success rate"),

@@ -110,3 +110,10 @@ def test_a_grounding_task_must_score_the_prompt_it_sends():
         score_params({"prompt": "gta1", "coordinate_frame": "grid1000", "source": "screenspot_pro"})
     with pytest.raises(DataError, match="unknown grounding prompt 'gta' \\(did you mean 'gta1'"):
         score_params({"prompt": "gta", "source": "screenspot_pro"})
+
+
+def test_a_family_without_a_grounding_reading_is_refused_by_name():
+    from gui_core.grounding import parse_point
+
+    with pytest.raises(ValueError, match="family 'gui_r1' has no grounding reading; families with one: relative, os_atlas"):
+        parse_point("(1, 2)", "gui_r1")

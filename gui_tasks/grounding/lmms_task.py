@@ -20,19 +20,20 @@ from gui_metrics.lmms_bridge import sample_values
 from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
 from gui_core import grounding_prompts as prompts
 from gui_core.family import FAMILIES
-from gui_tasks.grounding import mmbench_gui, screenspot, uivision
+from gui_tasks.grounding import mmbench_gui, osworld_g, screenspot, uivision
 from gui_tasks.grounding.schema import validate_doc
 from gui_tasks.grounding.score import REFUSAL_PROMPT, ScoreParams, score_response
 from gui_tasks.lmms_rows import RowsTask, load_image, read_jsonl, task_metadata
 
 RECORD_KINDS = ("grounding", "crop")
-SOURCES = ("synthetic",) + screenspot.VARIANTS + (uivision.SOURCE, mmbench_gui.SOURCE)
+SOURCES = ("synthetic",) + screenspot.VARIANTS + (uivision.SOURCE, mmbench_gui.SOURCE, osworld_g.SOURCE)
 
 
 # Point-in-box rule per source when the task metadata names none: the official ScreenSpot scorers count a point on the
 # box edge as inside (ScreenSpot-Pro eval_screenspot_pro.py::eval_sample_positive_gt); icon boards follow the PSS
 # paper's Algorithm 1 (strictly inside).
-DEFAULT_INSIDE_RULE = {"synthetic": "strict", **{v: "inclusive" for v in screenspot.VARIANTS + (uivision.SOURCE, mmbench_gui.SOURCE)}}
+DEFAULT_INSIDE_RULE = {"synthetic": "strict",
+                       **{v: "inclusive" for v in screenspot.VARIANTS + (uivision.SOURCE, mmbench_gui.SOURCE, osworld_g.SOURCE)}}
 
 
 def score_params(meta: Mapping[str, Any]) -> ScoreParams:
@@ -69,6 +70,16 @@ class GroundingTask(RowsTask):
     """A grounding task whose rows come from ``metadata`` and whose samples keep their logit captures."""
 
     KIND = "grounding"
+
+    @classmethod
+    def cluster_key(cls, meta: Mapping[str, Any]) -> str | None:
+        """ScreenSpot-Pro: the application (its 23 applications' screens look alike); elsewhere the screenshot."""
+        return "application" if meta.get("source") == "screenspot_pro" else "screenshot"
+
+    def cluster_of(self, doc: Mapping[str, Any]) -> Any:
+        if self.config.cluster_key == "application":
+            return str(json.loads(doc.get("meta") or "{}").get("application") or "") or None
+        return super().cluster_of(doc)
 
     def __init__(self, *args: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, config=config, **kwargs)
@@ -117,6 +128,12 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         bad = BadRows(skip_bad_rows(dict(meta)))
         docs = uivision.load_docs(uivision.data_root(), str(meta.get("setting")), bad)
         announce_skipped(bad, "uivision rows")
+        return docs
+    if source == osworld_g.SOURCE:  # OSWorld-G: one instruction set per task (metadata.instructions)
+        bad = BadRows(skip_bad_rows(dict(meta)))
+        docs = osworld_g.load_docs(osworld_g.data_root(), str(meta.get("instructions") or "original"), bad,
+                                   str(meta.get("polygon_rule") or "official"), bool(meta.get("refusal_phrase")))
+        announce_skipped(bad, "osworld_g rows")
         return docs
     raise DataError(f"task metadata source {source!r} must be one of {SOURCES}", file="<task yaml>", field="metadata.source")
 

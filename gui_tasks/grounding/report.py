@@ -24,9 +24,13 @@ from typing import Any, Sequence
 from gui_metrics.grounding_official import official_report
 from gui_metrics.pss import ALL_TYPES, DISTANCE_BANDS, is_type, within_distance
 from gui_metrics.stats import bootstrap_ci, wasserstein_distance, welch_t_test
-from gui_tasks.results_io import find_result_files, load_results, load_task_samples
+from gui_tasks.results_io import find_result_files, interval_lines, load_results, load_task_samples
 
-BENCHMARKS = ("icon_localization", "screenspot", "screenspot_v2", "screenspot_pro", "uivision", "mmbench_gui_l2")
+# The figures whose 95% intervals the report lists (docs/statistics.md): accuracy, PSS and the response-type shares.
+INTERVAL_METRICS = ("grounding_acc", "pss_mean", "share_correct", "share_biased", "share_misleading", "share_confusion",
+                    "share_other", "grounding_format_error_rate")
+
+BENCHMARKS = ("icon_localization", "screenspot", "screenspot_v2", "screenspot_pro", "uivision", "mmbench_gui_l2", "osworld_g")
 RECORD_METRIC = "grounding_acc"  # every grounding metric logs the same per-sample record; read it from this one
 TYPE_COLORS = {"correct": "#2e7d32", "biased": "#f9a825", "misleading": "#ef6c00", "confusion": "#c62828", "other": "#c62828",
                "invalid": "#9e9e9e"}
@@ -248,6 +252,15 @@ def _official_lines(rep: dict[str, Any] | None) -> list[str]:
                 lines.append(f"| {level} | {platform} | {_fmt(f['Total accuracy'], 2)} | {_fmt(f['Icon accuracy'], 2)} | "
                              f"{_fmt(f['Text accuracy'], 2)} | {f['Total num']} | {f['Error format num']} |")
         return lines + [""]
+    if "accuracy_dict_group" in rep:  # OSWorld-G: the evaluation scripts' results dict, then the box types
+        lines = [f"Official report (OSWorld-G evaluation scripts): accuracy {_fmt(float(rep['accuracy']))}, "
+                 f"{rep['correct']} of {rep['total']}", "", "| category | accuracy | correct | n |", "|---|---|---|---|"]
+        lines += [f"| {g} | {_fmt(float(f['accuracy']))} | {f['correct']} | {f['total']} |"
+                  for g, f in rep["accuracy_dict_group"].items()]
+        lines += ["", "| box type | accuracy | n |", "|---|---|---|"]
+        lines += [f"| {t} | {_fmt(float(f['action_acc']))} | {f['num_total']} |"
+                  for t, f in rep["box_type_not_in_official_script"].items()]
+        return lines + [""]
     if "overall_simple" in rep:  # UI-Vision: the script's one figure, then our breakdown of the same verdicts
         o = rep["overall_simple"]
         lines = [f"Official report (eval_uivision.py overall_simple): action_acc {_fmt(float(o['action_acc']))}, "
@@ -370,6 +383,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     for f in files:
         print(f)
+    for line in interval_lines([load_results(p) for p in find_result_files(args.runs)], metrics=INTERVAL_METRICS):
+        print(line)
     for s in json.loads((Path(args.out) / "report.json").read_text(encoding="utf-8")):
         if (s.get("frame_check") or {}).get("warning"):
             print(f"gui-eval pss-report: {s['task']}: {s['frame_check']['warning']}", file=sys.stderr)

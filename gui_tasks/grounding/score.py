@@ -233,6 +233,26 @@ def _negative(record: dict[str, Any], text: str) -> None:
                   response_type="correct" if result == "negative" else "other" if result == "positive" else "invalid")
 
 
+def _osworld_g(record: dict[str, Any], doc: Mapping[str, Any], target: Mapping[str, Any], text: str) -> None:
+    """Re-judge an OSWorld-G sample as ``GroundingEval._eval`` (gui_tasks.grounding.osworld_g): the point in pixels
+    (relative x width, as the scorer scales a relative answer) against the published bbox / polygon; a refusal item
+    is correct only for an answer with both coordinates negative, or (``refusal_phrase``) the refusal phrase."""
+    from gui_tasks.grounding.osworld_g import hit
+
+    point = record.get("point")
+    refused_phrase = (point is None and bool(target.get("refusal_phrase"))
+                      and REFUSAL_PHRASE in text[answer_start(text):].lower())
+    if point is not None:
+        px, py = point[0] * int(doc["width"]), point[1] * int(doc["height"])
+        correct = hit(px, py, str(target["box_type"]), list(target["box_coordinates"]), str(target["polygon_rule"]))
+    else:
+        correct = refused_phrase and target["box_type"] == "refusal"
+    rtype = record["response_type"]
+    record.update(correct=bool(correct), osworld_g_answer="point" if point is not None else
+                  "refusal" if refused_phrase else "none",
+                  response_type="correct" if correct else ("other" if rtype == "correct" else rtype))
+
+
 def official_correctness(record: Mapping[str, Any]) -> str:
     """The official scripts' per-sample verdict: correct, wrong, or wrong_format (no point / no readable answer)."""
     if "negative_result" in record:
@@ -254,6 +274,8 @@ def score_response(doc: Mapping[str, Any], response: Any, params: ScoreParams) -
     meta = _meta(doc)
     if meta.get("gt_type") == "negative":
         _negative(record, str(text))
+    if isinstance(meta.get("osworld_g"), dict):  # OSWorld-G: bbox / polygon / refusal by its scorer's rule
+        _osworld_g(record, doc, meta["osworld_g"], str(text))
     if isinstance(meta.get("report"), dict):  # the keys an official report groups by (ScreenSpot-Pro layout)
         record["official"] = {**meta["report"], "correctness": official_correctness(record)}
     if extras.get("image_frame") is not None:  # served engines: the size sent and the declared resize (gui_openai)

@@ -1,6 +1,6 @@
 """The grounding task YAMLs (``yaml_tasks/grounding``), written by ``scripts/gen_yaml_tasks.py``:
 icon_localization_synth, the gui_screenspot* tasks (ScreenSpot-Pro also in Chinese and with its negative samples) and
-the gui_uivision_<setting> and gui_mmbench_gui_l2 tasks, each also with every agent family's prompt.
+the gui_uivision_<setting>, gui_mmbench_gui_l2 and gui_osworld_g[_refined] tasks, each also with every agent family's prompt.
 
 Names avoid lmms-eval's built-in ``screenspot*`` tasks (built-in names win over included ones).
 """
@@ -131,4 +131,11 @@ def render_all() -> dict[str, str]:
     for fam in ["relative"] + family_prompts():
         add("gui_mmbench_gui_l2" + ("" if fam == "relative" else f"_{fam}"), "mmbench_gui_l2", fam, SCREENSPOT_TYPES, (),
             "mmbench_gui_l2", max_new=32 if fam == "relative" else 64)
+    # OSWorld-G (GroundingEval._eval: bbox, polygon, refusal): the original and the refined instruction sets, each its
+    # own task (the release's two annotation files; papers report one or the other)
+    for instructions in ("original", "refined"):
+        for fam in ["relative"] + family_prompts():
+            name = "gui_osworld_g" + ("_refined" if instructions == "refined" else "") + ("" if fam == "relative" else f"_{fam}")
+            add(name, "osworld_g", fam, SCREENSPOT_TYPES, (), "osworld_g",
+                extra=f"  instructions: {instructions}\n  polygon_rule: official\n", max_new=32 if fam == "relative" else 64)
     return files

@@ -19,12 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from gui_metrics.mpr import DIMENSIONS, fpr_acc
+from gui_metrics.mpr import DIMENSIONS, LETTER_PREFIX, fpr_acc
+from gui_metrics.stats import MIN_CORRELATION_N, Correlation, pearson, spearman
 from gui_tasks.mpr.schema import LANGS
-from gui_tasks import vision_gain
+from gui_tasks import letter_bias_report, vision_gain
 from gui_tasks.results_io import RunResults, find_result_files, load_results
 
 COLUMNS: tuple[str, ...] = (*DIMENSIONS, "FPR-ACC")
+CIRCULAR_TAG = "+circular"  # appended to the prompt protocol of a row built from _circular tasks
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,7 @@ class Row:
     tasks: tuple[str, ...]  # the lmms-eval tasks the row was built from
     limited: tuple[int, int] | None = None  # (effective, original) documents when run with --limit
     skipped: int = 0  # bad official rows skipped on request (GUI_EVAL_SKIP_BAD_ROWS), from the task metadata
+    intervals: dict[str, tuple[float, float]] = field(default_factory=dict)  # column -> 95% interval, percent (recorded)
 
     @property
     def group(self) -> tuple[str, str, str]:
@@ -67,6 +70,7 @@ def build_table(results: Sequence[RunResults | str | Path], task_prefix: str | N
     tasks: dict[tuple[str, str, str, str], list[str]] = {}
     limited: dict[tuple[str, str, str, str], tuple[int, int]] = {}
     skipped: dict[tuple[str, str, str, str], int] = {}
+    intervals: dict[tuple[str, str, str, str], dict[str, tuple[float, float]]] = {}
     for run in sorted(results, key=lambda r: str(r.path)):
         for task, res in run.tasks.items():
             meta = res.metadata
@@ -74,12 +78,20 @@ def build_table(results: Sequence[RunResults | str | Path], task_prefix: str | N
                 continue
             if task_prefix and not task.startswith(task_prefix):
                 continue
-            key = (run.model_label, str(meta.get("source", "")), str(meta.get("prompt_protocol", "")), str(meta["lang"]))
+            # a circular task (every rotation of the options, gui_tasks.circular) scores differently: its own row
+            protocol = str(meta.get("prompt_protocol", "")) + (CIRCULAR_TAG if meta.get("circular") else "")
+            key = (run.model_label, str(meta.get("source", "")), protocol, str(meta["lang"]))
             row = cells.setdefault(key, {})
             for dim in meta.get("dimensions") or DIMENSIONS:
                 value = res.metrics.get(f"mpr_acc_{str(dim).lower()}")
                 if dim in DIMENSIONS and value is not None and not math.isnan(value):
                     row[dim] = value
+                    ci = res.interval(f"mpr_acc_{str(dim).lower()}")
+                    if ci is not None:
+                        intervals.setdefault(key, {})[dim] = (_pct(ci[0]), _pct(ci[1]))
+            ci = res.interval("fpr_acc")
+            if ci is not None and set(meta.get("dimensions") or DIMENSIONS) >= set(DIMENSIONS):  # one task, all eight
+                intervals.setdefault(key, {})["FPR-ACC"] = (_pct(ci[0]), _pct(ci[1]))
             n = res.n_samples or {}
             if "format_error_rate" in res.metrics:
                 fmt.setdefault(key, []).append((res.metrics["format_error_rate"], int(n.get("effective") or 1)))
@@ -95,7 +107,8 @@ def build_table(results: Sequence[RunResults | str | Path], task_prefix: str | N
         values["FPR-ACC"] = _pct(fpr_acc(dims)) if len(dims) == len(DIMENSIONS) else math.nan
         errs = fmt.get(key, [])
         fmt_err = _pct(sum(e * n for e, n in errs) / sum(n for _, n in errs)) if errs else math.nan
-        rows.append(Row(*key, values, None, fmt_err, tuple(tasks[key]), limited.get(key), skipped.get(key, 0)))
+        rows.append(Row(*key, values, None, fmt_err, tuple(tasks[key]), limited.get(key), skipped.get(key, 0),
+                        intervals.get(key, {})))
     en = {r.group: r.values["FPR-ACC"] for r in rows if r.lang == "en"}
     rows = [
         Row(**{**r.__dict__, "gap_to_en": r.values["FPR-ACC"] - en[r.group] if r.lang != "en" and r.group in en else None})
@@ -156,7 +169,18 @@ def render_text(table: MPRTable, show_model: bool | None = None) -> str:
     lines = ["  ".join(c.ljust(w) if i < n_text else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
              for r in data]
     lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines + [f"Note: {n}" for n in table.notes]) + "\n"
+    return "\n".join(lines + [f"Note: {n}" for n in table.notes] + interval_notes(table)) + "\n"
+
+
+def interval_notes(table: MPRTable) -> list[str]:
+    """Each row's 95% intervals as the run recorded them (cluster bootstrap over screenshots, docs/statistics.md)."""
+    out = []
+    for r in table.rows:
+        parts = [f"{c} {r.values[c]:.1f} [{r.intervals[c][0]:.1f}, {r.intervals[c][1]:.1f}]" for c in COLUMNS
+                 if c in r.intervals and not math.isnan(r.values[c])]
+        if parts:
+            out.append(f"{_label(r, table.rows)} {r.lang.upper()}: " + ", ".join(parts))
+    return ["95% intervals (cluster bootstrap over screenshots, docs/statistics.md):", *out] if out else []
 
 
 def write_markdown(table: MPRTable, path: str | Path, show_model: bool | None = None) -> None:
@@ -166,6 +190,7 @@ def write_markdown(table: MPRTable, path: str | Path, show_model: bool | None = 
     text = "| " + " | ".join(head) + " |\n|" + "---|" * n_text + "---:|" * (len(head) - n_text) + "\n"
     text += "".join("| " + " | ".join(cells(table, r, show_model)) + " |\n" for r in table.rows)
     text += "".join(f"\n{n}\n" for n in table.notes)
+    text += "".join(f"\n{n}\n" for n in interval_notes(table))
     Path(path).write_text(text, encoding="utf-8")
 
 
@@ -221,6 +246,82 @@ def draw(table: MPRTable, path: str | Path) -> None:
     plt.close(fig)
 
 
+# Seed Table 3: Pearson r of RI, SI and Avg. (their mean) with FPR-ACC. Recomputing it from the seed's Table 2 gives
+# 0.7373, 0.7152 and 0.7795 exactly over its 42 model x language rows (tests/test_mpr_table3.py), so the points are the
+# rows of Table 2, not one point per model.
+TABLE3 = (("RI vs. FPR-ACC", lambda v: v["RI"]), ("SI vs. FPR-ACC", lambda v: v["SI"]),
+          ("Avg. vs. FPR-ACC", lambda v: (v["RI"] + v["SI"]) / 2))
+
+
+@dataclass(frozen=True)
+class Table3Row:
+    """One line of Table 3 for one (source, prompt protocol): Pearson and Spearman over the table's rows."""
+
+    source: str
+    protocol: str
+    metric: str
+    pearson: Correlation
+    spearman: Correlation
+    models: int  # distinct models among the points
+
+
+def table3(table: MPRTable) -> list[Table3Row]:
+    """Seed Table 3 per (source, prompt protocol): each complete row (model x language with all eight dimensions) is
+    a point; rows missing RI, SI or FPR-ACC are left out."""
+    out = []
+    for source, protocol in dict.fromkeys((r.source, r.protocol) for r in table.rows):
+        pts = [r for r in table.rows if (r.source, r.protocol) == (source, protocol)
+               and not any(math.isnan(r.values[c]) for c in ("RI", "SI", "FPR-ACC"))]
+        fpr = [r.values["FPR-ACC"] for r in pts]
+        models = len({r.model for r in pts})
+        for name, fn in TABLE3:
+            xs = [fn(r.values) for r in pts]
+            out.append(Table3Row(source, protocol, name, pearson(xs, fpr), spearman(xs, fpr), models))
+    return out
+
+
+def _num(x: float, fmt: str = "{:.4f}") -> str:
+    return "-" if x is None or math.isnan(x) else fmt.format(x)
+
+
+def render_table3(rows: Sequence[Table3Row]) -> str:
+    """Table 3 as text, with a note where the points are too few to read (``MIN_CORRELATION_N``) or all one model's."""
+    head = ["Source", "Protocol", "Metric", "Pearson r", "p", "Spearman rho", "p", "n", "models"]
+    data = [head] + [[r.source, r.protocol, r.metric, _num(r.pearson.r), _num(r.pearson.p_value, "{:.3g}"), _num(r.spearman.r),
+                      _num(r.spearman.p_value, "{:.3g}"), str(r.pearson.n), str(r.models)] for r in rows]
+    widths = [max(len(x[i]) for x in data) for i in range(len(head))]
+    lines = ["  ".join(c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in enumerate(zip(x, widths))).rstrip() for x in data]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    notes = []
+    for (source, protocol) in dict.fromkeys((r.source, r.protocol) for r in rows):
+        first = next(r for r in rows if (r.source, r.protocol) == (source, protocol))
+        n = first.pearson.n
+        if n < MIN_CORRELATION_N:
+            notes.append(f"{source} {protocol}: n = {n} < {MIN_CORRELATION_N} points, too few to read: with 4 or fewer "
+                         "points no rank order can reach p < 0.05 (the exact two-sided Spearman p of a perfect order of 4 "
+                         "is 2/4! = 0.083) and Pearson's test has at most 2 degrees of freedom; add models or languages")
+        if first.models == 1:
+            notes.append(f"{source} {protocol}: every point is one model's: this correlates languages, not models")
+    return "\n".join(lines + [f"Note: {n}" for n in notes]) + "\n"
+
+
+def write_table3_csv(rows: Sequence[Table3Row], path: str | Path) -> None:
+    with Path(path).open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["source", "prompt_protocol", "metric", "pearson_r", "pearson_p", "spearman_rho", "spearman_p", "n", "models",
+                    "too_small"])
+        for r in rows:
+            w.writerow([r.source, r.protocol, r.metric, _num(r.pearson.r, "{!r}"), _num(r.pearson.p_value, "{!r}"),
+                        _num(r.spearman.r, "{!r}"), _num(r.spearman.p_value, "{!r}"), r.pearson.n, r.models, r.pearson.too_small])
+
+
+def letter_bias(runs: Sequence[RunResults], task_prefix: str | None = None) -> list[letter_bias_report.BiasRow]:
+    """The letter-bias rows of the MPR-GUI tasks (the model's accuracy: ``mcq_acc``)."""
+    return letter_bias_report.collect(
+        runs, LETTER_PREFIX, "mcq_acc",
+        lambda task, res: res.metadata.get("benchmark") == "mpr_gui" and (not task_prefix or task.startswith(task_prefix)))
+
+
 def vision_gains(table: MPRTable) -> list[vision_gain.GainRow]:
     """Blind rows beside their sighted rows (same model settings, source, prompt protocol, language)."""
     return vision_gain.pair(table.rows, lambda r: (r.source, r.protocol))
@@ -252,6 +353,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if gains:
         print("\nGain from vision (interventions=blind runs beside the same model's sighted runs):")
         print(vision_gain.render_text(gains, COLUMNS), end="")
+    corr = table3(table)
+    if corr and len({r.model for r in table.rows}) > 1:
+        print("\nTable 3: correlation of RI, SI and their mean (Avg.) with FPR-ACC; points: model x language rows")
+        print(render_table3(corr), end="")
+    bias = letter_bias(runs, args.task_prefix)
+    if bias:
+        print("\nLetter bias (answered vs. gold share of each option letter):")
+        print(letter_bias_report.render_text(bias, "mcq_acc"), end="")
     if args.out:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
@@ -259,6 +368,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         write_csv(table, out / "table.csv")
         draw(table, out / "table.png")
         print(f"wrote {out / 'table.md'}, {out / 'table.csv'}, {out / 'table.png'}")
+        if corr and len({r.model for r in table.rows}) > 1:
+            write_table3_csv(corr, out / "table3.csv")
+            print(f"wrote {out / 'table3.csv'}")
+        if bias:
+            letter_bias_report.draw(bias, out / "letter_bias.png")
+            print(f"wrote {out / 'letter_bias.png'}")
         if gains:
             print("wrote " + ", ".join(map(str, vision_gain.write_all(gains, COLUMNS, out))))
     return 0
