@@ -15,21 +15,16 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-<<<<<<< HEAD
-from typing import Any, Mapping
-=======
-from typing import Any, Hashable, Iterator, Mapping
->>>>>>> main
+from typing import Any, Hashable, Mapping
 
 from lmms_eval.api.task import ConfigurableMessagesTask, ConfigurableTask
 from PIL import Image
 
-from gui_core.images import ImageRefused, decode
-
 from gui_core.image_files import mark_file_source
+from gui_core.images import ImageRefused, decode
+from gui_core.sample_faults import DOC_ERROR, SAMPLE_ERROR, doc_key, fault_of, record
 from gui_metrics.lmms_bridge import SCORE_KEY
 from gui_tasks import input_files
-from gui_core.sample_faults import DOC_ERROR, SAMPLE_ERROR, doc_key, fault_of, record
 from gui_tasks.errors import DataError, describe_fault, skip_bad_rows, take_skipped
 from gui_tasks.lmms_layout import INTERACTION_KEY, UNTIL_KEY, current_task_type, multi_round_layout, multi_round_refusal
 from gui_core.paths import cache_dir
