@@ -225,6 +225,7 @@ _ATLAS_WORD = compile_prefiltered(r"(?<![A-Za-z_])(LONG_CLICK|LONG_PRESS|CLICK|T
 _ATLAS_POINT = re.compile(rf"\s*(?:<point>\s*)?\[\[\s*({_NUM})\s*,\s*({_NUM})\s*\]\]")
 _ATLAS_DIR = re.compile(r"\s*(?:\[\s*)?([A-Za-z]+)")
 _ATLAS_SIMPLE = {"PRESS_BACK": "PRESS_BACK", "PRESS_HOME": "PRESS_HOME", "PRESS_ENTER": "PRESS_ENTER", "ENTER": "PRESS_ENTER",
+                 "PRESS_RECENT": "PRESS_RECENT",  # GUI-Odyssey's recent-apps key, in OS-Atlas's GUI-Odyssey test data
                  "IMPOSSIBLE": "IMPOSSIBLE", "COMPLETE": "COMPLETE", "WAIT": "WAIT"}
 
 
@@ -632,6 +633,7 @@ def parse_qwen2_5_vl(text: str, *, gesture_to_scroll: GestureToScroll = "inverse
 # is the typed text, the app name, or the scroll direction.
 _R1_WORDS = {"click": "CLICK", "long_press": "LONG_PRESS", "type": "TYPE", "open_app": "OPENAPP", "scroll": "SCROLL",
              "press_back": "PRESS_BACK", "press_home": "PRESS_HOME", "press_enter": "PRESS_ENTER", "wait": "WAIT",
+             "press_recent": "PRESS_RECENT",  # its GUI-Odyssey prompt's action list
              "complete": "COMPLETE", "impossible": "IMPOSSIBLE"}
 _R1_ACTION = re.compile(r"'action':\s*'(\w+)'")  # extract_action (guir1/inference/*.py, verl/utils/reward_score/r1gui.py)
 _R1_TEXT = re.compile(r"'input_text':\s*'")  # extract_input_text's r"'input_text':\s*'(.*?)'", its value found by hand

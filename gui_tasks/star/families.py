@@ -339,6 +339,10 @@ def format_action(action: Action, fam: str, geometry: Geometry, meta: Mapping[st
     ``finger_words``: the action's SCROLL direction already names the finger's movement (AITZ and GUI-Odyssey gold,
     ``agentic_task.gold_scroll_space``), so the finger families write it as is instead of inverting it."""
     f = family(fam, meta)
+    if action.type == "PRESS_RECENT" and f.parser not in ("agentcpm_gui", "gui_r1", "os_atlas"):
+        # GUI-Odyssey's recent-apps key, written by its own name where the family's action space has no such action
+        # (AgentCPM-GUI: PRESS APPSELECT; GUI-R1's GUI-Odyssey prompt: press_recent; OS-Atlas: PRESS_RECENT)
+        return "PRESS_RECENT"
     finger = (lambda d: d) if finger_words else (lambda d: _FINGER[d])
     pt = action.point_in(f.frame, geometry) if action.point is not None else None
     t = action.type
@@ -376,6 +380,8 @@ def format_action(action: Action, fam: str, geometry: Geometry, meta: Mapping[st
             obj["TYPE"] = action.text
         elif t in ("PRESS_BACK", "PRESS_HOME", "PRESS_ENTER"):
             obj["PRESS"] = t.split("_", 1)[1]
+        elif t == "PRESS_RECENT":  # schema_for_extraction.json: APPSELECT, "查看已打开APP列表按钮"
+            obj["PRESS"] = "APPSELECT"
         elif t == "WAIT":
             obj["duration"] = 1000
         elif t == "COMPLETE":

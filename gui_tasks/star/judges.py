@@ -30,7 +30,7 @@ from typing import Any, Callable, Mapping
 from gui_models.action_match import RULES, aitw_grown, match
 from gui_models.actions import Action
 from gui_models.coords import Geometry
-from gui_tasks.star import star_official
+from gui_tasks.star import cpm_official, star_official
 from gui_tasks.star.schema import action_from_json
 
 # what the official code names a judge after; "not defined" is said when a task starts (agentic_task.task_rows)
@@ -44,6 +44,9 @@ JUDGE_DATASETS: dict[str, tuple[str, ...]] = {
     "guievalkit": ("androidcontrol", "aitz", "gui_odyssey"),
 }
 JUDGES = tuple(JUDGE_DATASETS)
+# judges whose official code scores GUI-Odyssey's recent-apps steps (KEY_APPSELECT): GUI-Odyssey's and OS-Atlas's as
+# PRESS_RECENT, AgentCPM-GUI's and GUIEvalKit's process_odyssey.py as HOME; the others leave the step out of the episode
+RECENT_APPS_JUDGES = ("odyssey", "os_atlas", "qwen_agentcpm", "guievalkit")
 DEFAULT_JUDGE = {"androidcontrol": "star", "aitz": "star", "gui_odyssey": "star", "synthetic": "paper"}
 # families whose text StaR's evaluator reads with its own extractor (evaluators.py predictionExtractor)
 STAR_READERS: dict[str, Callable[[str], str | None]] = {"os_atlas": star_official.atlas_of_os_atlas,
@@ -71,6 +74,8 @@ def drop_reason(judge: str, doc: Mapping[str, Any]) -> str | None:
         # AgentCPM-GUI has no open-app action: StaR's translateAtlas2ACG writes no label, AgentCPM's process_ac.py
         # (transform_action_data returns None) writes no step
         return "no OPENAPP action in AgentCPM-GUI's action space"  # GUIEvalKit's process_ac.py keeps them
+    if gold_type == "PRESS_RECENT" and judge not in RECENT_APPS_JUDGES:
+        return "no recent-apps action in StaR's action space (Table 3)"
     if judge != "star":
         return None
     try:
@@ -114,7 +119,7 @@ def judge_step(judge: str, doc: Mapping[str, Any], response: str | None, parsed_
     if judge == "os_atlas":
         return _os_atlas(doc, response, parsed_action, geometry)
     if judge in ("qwen_agentcpm", "guievalkit"):
-        return _qwen_agentcpm(doc, parsed_action, geometry, guievalkit=judge == "guievalkit")
+        return _qwen_agentcpm(doc, response, parsed_action, geometry, guievalkit=judge == "guievalkit")
     res = match(parsed_action, gold, geometry, rule=RULES[doc["match_rule"]], boxes=[tuple(b) for b in doc["boxes"]],
                 target_box=tuple(doc["target_box"]) if doc.get("target_box") else None)
     return Verdict(res.type_match, res.exact, parsed_action.type if parsed_action else None, gold.type, gold.type)
@@ -151,7 +156,7 @@ _AXIS_OF = {"UP": 0, "DOWN": 0, "LEFT": 1, "RIGHT": 1}  # index of the main axis
 
 def _aitw(doc: Mapping[str, Any], parsed: Action | None, geo: Geometry) -> Verdict:
     """``check_actions_match``: non-dual-point actions by type alone; taps in the same 2.4x-grown box or within 0.14
-    in relative (y, x); drags by main axis (argmax of |dy|, |dx|: ties are vertical)."""
+    in relative (y, x); drags by main axis (argmax of |dy|, |dx|: ties are vertical). A long press is no AITW action."""
     data = raw(doc)
     code = int(data["result_action_type"])
     gold_kind: str
@@ -163,7 +168,7 @@ def _aitw(doc: Mapping[str, Any], parsed: Action | None, geo: Geometry) -> Verdi
         gold_kind = str(code)
     pred_kind: str | None = None
     if parsed is not None:
-        if parsed.type in ("CLICK", "LONG_PRESS"):
+        if parsed.type == "CLICK":  # a long press has no AITW action type (action_type.py): no action there
             pred_kind = "tap"
         elif parsed.type == "SCROLL" and parsed.direction in _AXIS_OF:
             pred_kind = "drag"
@@ -232,7 +237,9 @@ def _odyssey(doc: Mapping[str, Any], parsed: Action | None, geo: Geometry) -> Ve
         gx, gy = gold.point_in("grid1000", geo)
         box = data.get("sam2_bbox")
         inside = box is not None and box[0] <= px <= box[2] and box[1] <= py <= box[3]
-        ok = inside or math.hypot((px - gx) / 1000, (py - gy) / 1000) <= CLICK_COORD_THRESHOLD
+        # click_matching: np.linalg.norm(pred / 1000 - gt / 1000): each point scaled first, so a click exactly 140 units
+        # away on one axis is 0.14000000000000001 > 0.14, a miss
+        ok = inside or math.sqrt((px / 1000 - gx / 1000) ** 2 + (py / 1000 - gy / 1000) ** 2) <= CLICK_COORD_THRESHOLD
     else:
         ok = True
     return Verdict(True, ok, parsed.type, gold.type, gold.type)
@@ -302,7 +309,7 @@ def _os_atlas(doc: Mapping[str, Any], response: str | None, parsed: Action | Non
             px, py = (nums[0], nums[1]) if nums and len(nums) >= 2 else (-100, -100)
         else:
             px, py = (nums[0], nums[1]) if nums and len(nums) == 2 else (0, 0)
-        ok = math.hypot(px - gnums[0], py - gnums[1]) <= 0.14 * 1000
+        ok = math.sqrt((px - gnums[0]) ** 2 + (py - gnums[1]) ** 2) <= 0.14 * 1000  # integers: 140 away is a hit
     elif dataset == "androidcontrol" and gt_type in ("OPEN_APP", "TYPE"):
         pw, gw = pred.split(), gold.split()
         ok = pred == gold or (len(pw) > 1 and len(gw) > 1 and _f1(pw[1], gw[1]) > 0.5)
@@ -372,7 +379,7 @@ def _odyssey_as_aitz(data: Mapping[str, Any]) -> dict[str, Any]:
         p = [float(info[0][1]) / 1000, float(info[0][0]) / 1000]
         return {**out, "result_action_type": 4 if kind == "CLICK" else 0, "touch_yx": p, "lift_yx": list(p)}
     if kind in ("CLICK", "LONG_PRESS"):
-        return {**out, "result_action_type": {"KEY_HOME": 6, "KEY_BACK": 5, "KEY_APPSELECT": 6}[str(info)]}
+        return {**out, "result_action_type": {"KEY_HOME": 6, "KEY_BACK": 5, "KEY_APPSELECT": 6}[str(info)]}  # recent: HOME
     if kind == "SCROLL":
         dx, dy = float(info[1][0]) - float(info[0][0]), float(info[1][1]) - float(info[0][1])
         word = ("RIGHT" if dx > 0 else "LEFT") if abs(dx) > abs(dy) else ("UP" if dy < 0 else "DOWN")
@@ -383,17 +390,43 @@ def _odyssey_as_aitz(data: Mapping[str, Any]) -> dict[str, Any]:
     return {**out, "result_action_type": 10 if kind == "COMPLETE" else 11}
 
 
-def _qwen_agentcpm(doc: Mapping[str, Any], parsed: Action | None, geo: Geometry, *, guievalkit: bool = False) -> Verdict:
+def _cpm_of_parsed(parsed: Action | None, doc: Mapping[str, Any], geo: Geometry, guievalkit: bool) -> cpm_official.CpmAction | None:
+    """Our parser's action (families other than AgentCPM-GUI) mapped onto the evaluator's types; a scroll's direction
+    as the finger's word (our direction is in the doc's gold space: AndroidControl's is the scroll's, inverted here)."""
+    if parsed is None:
+        return None
+    kind = _CPM_KIND.get(parsed.type)
+    if guievalkit and parsed.type in ("WAIT", "OPENAPP"):
+        kind = {"WAIT": "wait", "OPENAPP": "open"}[parsed.type]
+    if kind is None:
+        return None
+    if kind in ("click", "long_point"):
+        px, py = parsed.point_in("grid1000", geo)
+        return cpm_official.CpmAction(kind, point=(px / 1000, py / 1000))
+    if kind == "scroll":
+        word = (parsed.direction or "").lower()
+        if doc.get("gold_scroll_space") == "scroll":
+            word = {"up": "down", "down": "up", "left": "right", "right": "left"}.get(word, word)
+        return cpm_official.CpmAction(kind, direction=word)
+    if kind in ("type", "open"):
+        return cpm_official.CpmAction(kind, text=parsed.text or "")
+    if kind == "press":
+        return cpm_official.CpmAction(kind, button=parsed.type.split("_", 1)[1].lower())
+    return cpm_official.CpmAction(kind)
+
+
+def _qwen_agentcpm(doc: Mapping[str, Any], response: str | None, parsed: Action | None, geo: Geometry, *,
+                   guievalkit: bool = False) -> Verdict:
     """``ActionEvaluator.__call__``: click / long press inside a 1.2x-grown box (AITZ: any box holding the gold
     point; AndroidControl: the five boxes whose centres are nearest to it), else within 0.14 (AndroidControl: 0.04)
     in relative (x, y); scroll by the nearest axis word of the finger's vector; text either inside the other
     (lower-cased, stripped); press by button; COMPLETE, IMPOSSIBLE and WAIT are all "stop" and match. GUIEvalKit
-    (``guievalkit``): WAIT is its own type ("wait"), OPEN_APP a type ("open") whose names match like text."""
+    (``guievalkit``): WAIT is its own type ("wait"), OPEN_APP a type ("open") whose names match like text. An
+    AgentCPM-GUI answer is read whole by the pipeline's own reading (``cpm_official``), other families by our parser."""
     android = doc["dataset"] == "androidcontrol"
     data = (_ac_as_aitz(raw(doc), guievalkit) if android else _odyssey_as_aitz(raw(doc)) if doc["dataset"] == "gui_odyssey"
             else raw(doc))
     code = int(data["result_action_type"])
-    w, h = float(data["width"]), float(data["height"])
     gold_dir = None
     if code == 4:
         (ty, tx), (ly, lx) = data["touch_yx"], data["lift_yx"]
@@ -407,15 +440,17 @@ def _qwen_agentcpm(doc: Mapping[str, Any], parsed: Action | None, geo: Geometry,
         if code == 0:
             ty, tx = data["touch_yx"]
     button = {5: "back", 6: "home", 7: "enter"}.get(code)
-    kind = _CPM_KIND.get(parsed.type) if parsed is not None else None
-    if guievalkit and parsed is not None and parsed.type in ("WAIT", "OPENAPP"):
-        kind = {"WAIT": "wait", "OPENAPP": "open"}[parsed.type]
-    label = parsed.type if parsed is not None else None
-    if kind != gold_kind:
+    if doc["agent_family"] == "agentcpm_gui":
+        pred = cpm_official.read(response, "guievalkit" if guievalkit else "agentcpm")
+        label = f"{pred.kind}" if pred is not None else None
+    else:
+        pred = _cpm_of_parsed(parsed, doc, geo, guievalkit)
+        label = parsed.type if parsed is not None else None
+    if pred is None or pred.kind != gold_kind:
         return Verdict(False, False, label, gold_kind, gold_kind)
-    if kind in ("click", "long_point"):
-        px, py = parsed.point_in("grid1000", geo)  # type: ignore[union-attr]
-        px, py = px / 1000, py / 1000
+    if pred.kind in ("click", "long_point"):
+        w, h = float(data["width"]), float(data["height"])
+        px, py = pred.point  # type: ignore[misc]
         boxes = []
         for y, x, bh, bw in data["ui_positions"]:  # process_aitz.py: pixel [y, x, h, w] / image size
             y, x, bh, bw = y / h, x / w, bh / h, bw / w
@@ -426,19 +461,16 @@ def _qwen_agentcpm(doc: Mapping[str, Any], parsed: Action | None, geo: Geometry,
         else:
             holding = [b for b in boxes if b[1] <= tx <= b[1] + b[3] and b[0] <= ty <= b[0] + b[2]]
         ok = any(b[0] <= py <= b[0] + b[2] and b[1] <= px <= b[1] + b[3] for b in holding)
-        ok = ok or math.hypot(tx - px, ty - py) <= (_CPM_TAP_AC if android else _CPM_TAP)
-    elif kind == "scroll":
-        # the evaluator's words are the finger's; our parsed direction is in the doc's gold space (AndroidControl: the
-        # scroll direction, so the finger word is inverted to compare)
-        if doc.get("gold_scroll_space") == "scroll" and gold_dir:
-            gold_dir = {"up": "down", "down": "up", "left": "right", "right": "left"}[gold_dir]
-        ok = (parsed.direction or "").lower() == gold_dir  # type: ignore[union-attr]
-    elif kind in ("type", "open"):
-        gold_text = data["result_action_app_name"] if kind == "open" else data["result_action_text"]
-        p, g = (parsed.text or "").lower().strip(), str(gold_text).lower().strip()  # type: ignore[union-attr]
+        # np.linalg.norm of the (x, y) difference: sqrt of the sum of squares
+        ok = ok or math.sqrt((tx - px) ** 2 + (ty - py) ** 2) <= (_CPM_TAP_AC if android else _CPM_TAP)
+    elif pred.kind == "scroll":
+        ok = pred.direction == gold_dir
+    elif pred.kind in ("type", "open"):
+        gold_text = data["result_action_app_name"] if pred.kind == "open" else data["result_action_text"]
+        p, g = (pred.text or "").lower().strip(), str(gold_text).lower().strip()
         ok = p in g or g in p
-    elif kind == "press":
-        ok = parsed.type.split("_", 1)[1].lower() == button  # type: ignore[union-attr]
+    elif pred.kind == "press":
+        ok = pred.button == button
     else:
         ok = True
     return Verdict(True, ok, label, gold_kind, gold_kind)
