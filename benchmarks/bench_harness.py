@@ -67,7 +67,7 @@ def task_index_time(repeats: int = 5) -> None:
 
 
 def generator_throughput() -> None:
-    from gui_tasks.synth.mpr import build_mpr_synth
+    from gui_tasks.mpr.synth import build_mpr_synth
 
     with tempfile.TemporaryDirectory() as tmp:
         t = time.perf_counter()

@@ -15,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gui_tasks.knowledge.answer import parse_answer  # noqa: E402
-from gui_tasks.synth.knowledge import build_knowledge_synth, build_questions  # noqa: E402
+from gui_tasks.knowledge.synth import build_knowledge_synth, build_questions  # noqa: E402
 
 
 def responses(n: int) -> list[tuple[str, str]]:

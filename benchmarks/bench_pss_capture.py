@@ -24,7 +24,7 @@ def _requests(lm, n: int, max_new: int):
     from lmms_eval.api.instance import Instance
     from PIL import Image
 
-    from gui_tasks.grounding.prompts import build_prompt
+    from gui_core.grounding_prompts import build_prompt
 
     docs = [{"img": [Image.new("RGB", (640, 400), (30 * i % 255, 120, 200 - 10 * i % 200))]} for i in range(n)]
     lm.task_dict = {"bench": {"test": docs}}
@@ -50,7 +50,7 @@ def _deep_size(obj, seen=None) -> int:
 
 def _instrument() -> list[float]:
     """Accumulate the CPU time spent in the recorder's hook and finish (a one-element list)."""
-    from gui_models.logit_capture import DigitLogitsProcessor
+    from gui_core.logit_capture import DigitLogitsProcessor
 
     spent = [0.0]
     call, finish = DigitLogitsProcessor.__call__, DigitLogitsProcessor.finish
@@ -77,7 +77,7 @@ def step_cost(vocab: int, steps: int = 200) -> None:
     """Recorder time per decoding step at a real vocabulary size (single-digit groups, as Qwen2 tokenizers have)."""
     import torch
 
-    from gui_models.logit_capture import DigitLogitsProcessor
+    from gui_core.logit_capture import DigitLogitsProcessor
 
     rec = DigitLogitsProcessor([[100 + d] for d in range(10)], "cpu")
     scores = torch.randn(1, vocab)
@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from gui_models.hf_backend import GuiHF
-    from gui_models.logit_capture import DigitLogitsProcessor
+    from gui_core.logit_capture import DigitLogitsProcessor
 
     with tempfile.TemporaryDirectory() as tmp:
         ckpt = args.checkpoint

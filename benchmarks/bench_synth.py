@@ -16,7 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gui_tasks.mpr.schema import LANGS  # noqa: E402
-from gui_tasks.synth.mpr import build_mpr_synth, build_questions  # noqa: E402
+from gui_tasks.mpr.synth import build_mpr_synth, build_questions  # noqa: E402
 from gui_tasks.synth.questions import random_screen  # noqa: E402
 from gui_tasks.synth.render import render  # noqa: E402
 

@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gui_tasks.mpr.schema import DIMENSIONS, LANGS  # noqa: E402
 from gui_tasks.synth.baselines import BASELINES, score  # noqa: E402
-from gui_tasks.synth.mpr import text_docs  # noqa: E402
+from gui_tasks.mpr.synth import text_docs  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
 def knowledge(args: argparse.Namespace, langs: tuple[str, ...]) -> int:
     from gui_metrics.knowledge import SUBTASKS
     from gui_tasks.synth.baselines import chance
-    from gui_tasks.synth.knowledge import text_docs as gkb_docs
+    from gui_tasks.knowledge.synth import text_docs as gkb_docs
 
     n = args.per_dimension
     t0 = time.perf_counter()

@@ -26,7 +26,7 @@ def _ms(x: float) -> str:
 def latency(lm, docs, memory_path: str, layer: int, repeats: int, max_new_tokens: int) -> None:
     from gui_interventions import build_run
     from gui_tasks.mpr.lmms_task import doc_to_visual
-    from gui_tasks.xli.search import score_docs
+    from gui_tasks.mpr.xli.search import score_docs
 
     images = {d["id"]: tuple(doc_to_visual(d)) for d in docs}
     plain = build_run(None)
@@ -70,8 +70,8 @@ def lookup_cost(hidden: int = 3584, sizes=(10, 60, 600, 6000), k: int = 3) -> No
 
 
 def build_throughput(lm, per_dimension: int, max_new_tokens: int) -> None:
-    from gui_tasks.xli.build import build_memory
-    from gui_tasks.xli.data import DataSpec
+    from gui_tasks.mpr.xli.build import build_memory
+    from gui_tasks.mpr.xli.data import DataSpec
 
     t = time.perf_counter()
     memory, report = build_memory(lm, DataSpec(seed=1, per_dimension=per_dimension), "ja", require_correctness=False,
@@ -95,8 +95,8 @@ def main() -> None:
     from gui_models.hf_backend import GuiHF
     from gui_models.tiny_model import build_tiny_model
     from gui_interventions.xli_memory import XLIMemory, entry_record
-    from gui_tasks.paths import cache_dir
-    from gui_tasks.xli.data import DataSpec, lang_files, read_docs
+    from gui_core.paths import cache_dir
+    from gui_tasks.mpr.xli.data import DataSpec, lang_files, read_docs
 
     ckpt = Path(args.checkpoint) if args.checkpoint else cache_dir() / "tiny-qwen2-vl"
     if not (ckpt / "config.json").is_file():

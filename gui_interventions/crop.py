@@ -9,9 +9,9 @@ image (section 5.1):
 
 re-runs the model on the crop (same prompt) and returns the second answer. The window is in
 whole pixels (what an image crop can be), mapping back exact for that window: the geometry lives in
-``gui_models.geometry`` (shared with grounding scoring). The answer returned is the second
+``gui_core.geometry`` (shared with grounding scoring). The answer returned is the second
 answer as the model wrote it, i.e. in the crop's frame; its ``extras["crop"]`` holds the
-window, the first answer and its capture, and ``gui_models.geometry.map_back`` turns a point in the crop into one
+window, the first answer and its capture, and ``gui_core.geometry.map_back`` turns a point in the crop into one
 in the original image (the grounding tasks do this when they score).
 """
 
@@ -22,12 +22,12 @@ from typing import Any
 from gui_interventions import hookimpl
 from gui_interventions.params import number
 from gui_interventions.payloads import ResponseContext
-from gui_models.geometry import DEFAULT_ALPHA, crop_window, to_relative
+from gui_core.geometry import DEFAULT_ALPHA, crop_window, to_relative
 
 
 def _kept(response: Any) -> dict[str, Any]:
     """A response's extras other than ``crop`` (e.g. the backend's ``model_image_sizes``), kept on the answer."""
-    from gui_models.logit_capture import extras_of
+    from gui_core.logit_capture import extras_of
 
     return {k: v for k, v in extras_of(response).items() if k != "crop"}
 
@@ -37,19 +37,21 @@ class Crop:
 
     def __init__(self, alpha: float | str = DEFAULT_ALPHA, family: str = "relative", min_pixels: int | str | None = None,
                  max_pixels: int | str | None = None) -> None:
-        from gui_models.grounding import FAMILIES
+        from gui_core.family import FAMILIES
 
         self.alpha = number("crop.alpha", alpha, low=0, low_open=True, high=1)
-        if family not in FAMILIES:
-            raise ValueError(f"crop.family {family!r} unknown; known: {', '.join(FAMILIES)}")
-        self.family = family
+        if family not in FAMILIES or not FAMILIES.get(family).grounds:
+            known = [f.name for f in FAMILIES.values() if f.grounds]
+            raise ValueError(f"crop.family: {FAMILIES.unknown_message(family)}" if family not in FAMILIES
+                             else f"crop.family {family!r} has no grounding reading; known: {', '.join(known)}")
+        self.family = FAMILIES.canonical(family)
         self.min_pixels = number("crop.min_pixels", min_pixels, low=1, integer=True) if min_pixels is not None else None
         self.max_pixels = number("crop.max_pixels", max_pixels, low=1, integer=True) if max_pixels is not None else None
 
     @hookimpl
     def gui_intervention_response(self, response: ResponseContext) -> str | None:
-        from gui_models.grounding import parse_point
-        from gui_models.logit_capture import CapturedResponse, capture_of, extras_of
+        from gui_core.grounding import parse_point
+        from gui_core.logit_capture import CapturedResponse, capture_of, extras_of
 
         first = response.text
         first_capture = capture_of(first)
@@ -68,7 +70,7 @@ class Crop:
         if answer.status != "parsed" or answer.point is None:
             return CapturedResponse(str(first), first_capture,
                                     {**_kept(first), "crop": {**info, "skipped": f"first answer {answer.status}"}})
-        from gui_models.coords import reported_size
+        from gui_core.coords import reported_size
 
         first_sizes = extras_of(first).get("model_image_sizes")
         x, y = to_relative(answer, width, height, min_pixels=self.min_pixels, max_pixels=self.max_pixels,

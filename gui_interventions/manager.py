@@ -15,10 +15,10 @@ from gui_interventions import hookspecs
 from gui_interventions.payloads import ForwardContext, RequestContext, ResponseContext
 from gui_interventions.sent_images import SentImageLog
 from gui_interventions.sent_images import default_folder as sent_images_folder
-from gui_metrics.plugin_dists import ep_dist_name as _dist_name
-from gui_metrics.plugin_dists import is_own as _is_own
-from gui_metrics.plugin_errors import describe
-from gui_models.image_files import clear_file_source
+from gui_core.plugin_dists import ep_dist_name as _dist_name
+from gui_core.plugin_dists import is_own as _is_own
+from gui_core.plugin_errors import describe
+from gui_core.image_files import clear_file_source
 
 GROUP = "gui_interventions"
 BUILTIN_MODULE = "gui_interventions."  # the built-ins: audited never to change an image in place
@@ -179,7 +179,7 @@ class InterventionRun:
                 request = new
         if third_party:
             # A third-party request stage may have drawn on an image in place (docs/plugins.md asks it not to): its
-            # images lose the file mark, so gui_openai sends their pixels, never the file's bytes (gui_models.image_files).
+            # images lose the file mark, so gui_openai sends their pixels, never the file's bytes (gui_core.image_files).
             for image in (*original.images, *request.images):
                 clear_file_source(image)
         self._record_sent(original, request, "request")
@@ -212,7 +212,7 @@ class InterventionRun:
         for impl in impls:
             new = self._call(impl, response=ResponseContext(text=text, request=response.request, rerun=rerun))
             if new is not None:
-                text = new if isinstance(new, str) else str(new)  # str subclasses carry captures (gui_models.logit_capture)
+                text = new if isinstance(new, str) else str(new)  # str subclasses carry captures (gui_core.logit_capture)
         return text
 
 

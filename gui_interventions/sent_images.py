@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from gui_models.pixels import pixels_sha256
+from gui_core.pixels import pixels_sha256
 
 ENV = "GUI_EVAL_SENT_IMAGES"
 OFF = ("0", "off", "none", "no")

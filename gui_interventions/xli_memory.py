@@ -28,7 +28,7 @@ def memory_root() -> Path:
     """Where memories are saved by name: ``$GUI_XLI_MEMORY_DIR``, else ``<cache root>/xli_memories``.
 
     The cache root is the harness's (``$GUI_EVAL_CACHE`` or ``~/.cache/gui_eval``, as in
-    ``gui_tasks.paths.cache_dir``; repeated here because gui_interventions imports nothing from gui_tasks).
+    ``gui_core.paths.cache_dir``; repeated here because gui_interventions imports nothing from gui_tasks).
     """
     if os.environ.get(MEMORY_DIR_ENV):
         return Path(os.environ[MEMORY_DIR_ENV]).expanduser()

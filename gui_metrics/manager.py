@@ -18,9 +18,9 @@ from importlib.metadata import entry_points
 import pluggy
 
 from gui_metrics import hookspecs
-from gui_metrics.plugin_dists import ep_dist_name as _dist_name
-from gui_metrics.plugin_dists import is_own as _is_own
-from gui_metrics.plugin_errors import describe
+from gui_core.plugin_dists import ep_dist_name as _dist_name
+from gui_core.plugin_dists import is_own as _is_own
+from gui_core.plugin_errors import describe
 from gui_metrics.spec import MetricSpec
 
 GROUP = "gui_metrics"

@@ -2,7 +2,7 @@
 
 Everything here works on plain numbers: the ten values of one key token (v_0 .. v_9, the
 digits in numeric order), per-token log-probabilities, points and boxes. Which tokens are
-key tokens, and how the ten values were captured, is decided by ``gui_models.logit_capture``.
+key tokens, and how the ten values were captured, is decided by ``gui_core.logit_capture``.
 
 Per-sample records (kind ``"grounding"``, written by the grounding tasks) carry:
 ``status`` (parsed | malformed | empty), ``correct`` (bool), ``response_type`` (one of

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from gui_interventions import ForwardContext, InterventionRun, RequestContext, ResponseContext
-from gui_models.logit_capture import CapturedResponse, DigitLogitsProcessor, capture_of, extras_of
+from gui_core.logit_capture import CapturedResponse, DigitLogitsProcessor, capture_of, extras_of
 
 Layout = str  # "simple" | "chat"
 

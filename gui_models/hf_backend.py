@@ -13,7 +13,7 @@ Model args (``--model_args k=v,...``):
     trust_remote_code, attn_implementation   passed to ``from_pretrained``
     interventions      ``a+b``: intervention plugins by name, applied in that order
     capture_logits     ``none`` (default) or ``digits``: record per generated token the ten digit values,
-                       the chosen token's log-probability and the step entropy (gui_models.logit_capture);
+                       the chosen token's log-probability and the step entropy (gui_core.logit_capture);
                        responses then carry them as ``CapturedResponse.capture``
     <name>.<param>     a parameter for intervention ``name`` (e.g. ``prompt_affix.suffix=...``)
 Decoding is greedy unless the task's ``generation_kwargs`` set ``do_sample`` or a temperature > 0.
@@ -36,7 +36,7 @@ from gui_interventions import ForwardContext, RequestContext, build_run
 from gui_models.generation_core import (GenerateHooks, Generated, cut_at_stops, parse_request, record_sent_prompt,
                                         respond, run_multi_round)
 from gui_models.layers import capture_last_token, decoder_layers
-from gui_models.logit_capture import capture_mode, digit_groups
+from gui_core.logit_capture import capture_mode, digit_groups
 from gui_models.model_args import DTYPE_CHOICES, check_gui_hf_args
 
 _DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}

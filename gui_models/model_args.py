@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from gui_models.logit_capture import capture_mode
+from gui_core.logit_capture import capture_mode
 
 GUI_HF = "gui_hf"
 GUI_WRAP = "gui_wrap"

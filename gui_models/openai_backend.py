@@ -18,7 +18,7 @@ Model args (``--model_args k=v,...``):
                     sent and answered within a window of ``concurrency`` + ``prefetch`` requests (default prefetch: the
                     CPU cores), results in request order; memory does not grow with the benchmark
     image_transport ``auto`` (default): a screenshot whose decoded pixels are its file's (an RGB PNG or JPEG decoded as
-                    is by the task, unchanged by any intervention; ``gui_models.image_files``) is sent as the file's own
+                    is by the task, unchanged by any intervention; ``gui_core.image_files``) is sent as the file's own
                     bytes; every other image as a lossless PNG of its RGB pixels. ``png``: always PNG
     png_level       zlib level of those PNGs (default 1: lossless like every level, several times faster than 6)
     timeout         total seconds per attempt: connect, headers and the whole body (default 120); ``max_retries``
@@ -42,7 +42,7 @@ Model args (``--model_args k=v,...``):
     frame           the size the engine resizes each image to, recorded as ``model_image_sizes``:
                     ``auto`` (``smart_resize`` when the tokenizer folder has a Qwen2-VL-family image processor,
                     else ``none``), ``smart_resize`` (with ``min_pixels``/``max_pixels``, else the folder's
-                    processor, else ``resize_budget`` = a ``gui_models.coords.BUDGETS`` name), ``scale``
+                    processor, else ``resize_budget`` = a ``gui_core.coords.BUDGETS`` name), ``scale``
                     (hosted APIs: ``image_scale`` = declared model size / size sent), ``sent`` (the engine
                     sees what was sent) or ``none`` (not declared: grounding falls back to its budget)
     system_prompt, interventions, <intervention>.<param>   as in ``gui_hf``
@@ -66,7 +66,7 @@ from tqdm import tqdm
 from gui_interventions import RequestContext, build_run
 from gui_models.cores import usable_cores
 from gui_models.generation_core import Generated, cut_at_stops, parse_request, record_sent_prompt, respond, run_multi_round
-from gui_models.logit_capture import Capture, Step, capture_mode, digit_groups
+from gui_core.logit_capture import Capture, Step, capture_mode, digit_groups
 from gui_models.model_args import check_gui_openai_args
 from gui_models.served_client import (FAST_PNG_LEVEL, TRANSPORTS, BadResponse, EncodedImage, ResponseCache, RetryPolicy,
                                       ServerError, ServerPool, encode_image, request_key)
@@ -229,7 +229,7 @@ class FramePolicy:
 
     def __init__(self, frame: str, tokenizer: str | None, min_pixels: Any, max_pixels: Any, resize_budget: str | None,
                  image_scale: Any) -> None:
-        from gui_models.coords import BUDGETS, QWEN_FACTOR, budget
+        from gui_core.coords import BUDGETS, QWEN_FACTOR, budget
 
         if frame not in FRAMES:
             raise ValueError(f"{OWNER}: frame={frame!r}; choose one of {FRAMES}")
@@ -248,7 +248,7 @@ class FramePolicy:
                 self.budget = budget(name, min_pixels=min_pixels, max_pixels=max_pixels)
                 self.source = f"smart_resize:{self.budget.name}"
             else:
-                from gui_models.coords import Budget
+                from gui_core.coords import Budget
 
                 factor = int(getattr(ip, "patch_size", 14)) * int(getattr(ip, "merge_size", 2)) or QWEN_FACTOR
                 self.budget = Budget("served_processor", int(ip.size["shortest_edge"]), int(ip.size["longest_edge"]), factor,
@@ -344,7 +344,7 @@ class GuiOpenAI(lmms):
         self.max_new_tokens = int(max_new_tokens)
         self.system_prompt = system_prompt
         if response_cache is None:
-            from gui_tasks.paths import cache_dir
+            from gui_core.paths import cache_dir
 
             response_cache = str(cache_dir() / "openai_responses")
         self.cache = None if str(response_cache).lower() in ("none", "off", "") else ResponseCache(response_cache)

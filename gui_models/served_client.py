@@ -75,7 +75,7 @@ def bounded_http_client(max_bytes: int = MAX_RESPONSE_BYTES, follow_redirects: b
 
 
 FAST_PNG_LEVEL = 1  # zlib level of the PNG fallback: lossless at every level; 1 is several times faster than Pillow's 6
-TRANSPORTS = ("auto", "png")  # auto: a marked file's own bytes when lossless (gui_models.image_files), else PNG
+TRANSPORTS = ("auto", "png")  # auto: a marked file's own bytes when lossless (gui_core.image_files), else PNG
 
 
 @dataclass(frozen=True)
@@ -95,13 +95,13 @@ def _data_url(mime: str, data: bytes) -> tuple[str, str]:
 def encode_image(image: Any, transport: str = "auto", png_level: int = FAST_PNG_LEVEL) -> EncodedImage:
     """``image`` (PIL image or file path) as a data URL the engine decodes to the RGB pixels ``gui_hf`` sees.
 
-    ``transport=auto``: an image whose pixels are its file's (``gui_models.image_files``: RGB PNG or JPEG, decoded
+    ``transport=auto``: an image whose pixels are its file's (``gui_core.image_files``: RGB PNG or JPEG, decoded
     as is, unchanged since) goes as the file's own bytes with its MIME type (no re-encode: the engine decodes the
     same bytes); anything else, and ``transport=png``, as a lossless PNG of ``convert("RGB")`` at ``png_level``.
     """
     from PIL import Image
 
-    from gui_models.image_files import file_source, lossless_mime, mark_file_source, read_source
+    from gui_core.image_files import file_source, lossless_mime, mark_file_source, read_source
 
     if transport not in TRANSPORTS:
         raise ValueError(f"gui_openai: image_transport={transport!r}; choose one of {TRANSPORTS}")

@@ -36,7 +36,7 @@ from gui_interventions import RequestContext, build_run
 from gui_interventions.manager import parse_selection
 from gui_models.generation_core import (GenerateHooks, Generated, cut_at_stops, parse_request, record_sent_prompt, respond,
                                         run_multi_round)
-from gui_models.logit_capture import capture_mode, digit_groups
+from gui_core.logit_capture import capture_mode, digit_groups
 from gui_models.model_args import split_wrap_args
 
 OURS = ("backend", "interventions", "capture_logits")

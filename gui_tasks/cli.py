@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from gui_tasks.paths import cache_dir
+from gui_core.paths import cache_dir
 from gui_tasks.synth.splits import SPLITS
 
 DEMO_TASKS = ("mpr_gui_synth_zh", "mpr_gui_synth_en")
@@ -36,11 +36,11 @@ def _make_tiny_model(args: argparse.Namespace) -> int:
 def _synth(args: argparse.Namespace) -> int:
     langs = tuple(args.langs.split(",")) if args.langs else None
     if args.benchmark == "knowledge":
-        from gui_tasks.synth.knowledge import build_knowledge_synth as build, load_or_build
+        from gui_tasks.knowledge.synth import build_knowledge_synth as build, load_or_build
 
         kwargs = {"seed": args.seed, "per_subtask": args.per_dimension, "split": args.split, **({"langs": langs} if langs else {})}
     else:
-        from gui_tasks.synth.mpr import build_mpr_synth as build, load_or_build
+        from gui_tasks.mpr.synth import build_mpr_synth as build, load_or_build
 
         kwargs = {"seed": args.seed, "per_dimension": args.per_dimension, "split": args.split, **({"langs": langs} if langs else {})}
     files = build(Path(args.out), **kwargs) if args.out else load_or_build(**kwargs)
@@ -62,7 +62,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _xli(args: argparse.Namespace) -> int:
-    from gui_tasks.xli.cli import main
+    from gui_tasks.mpr.xli.cli import main
 
     return main(args.rest)
 
@@ -233,7 +233,7 @@ def find_results(out: Path) -> list[Path]:
 
 def _demo(args: argparse.Namespace) -> int:
     from gui_models.tiny_model import build_tiny_model
-    from gui_tasks.synth.mpr import load_or_build
+    from gui_tasks.mpr.synth import load_or_build
 
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     os.environ.update({k: env[k] for k in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE")})

@@ -32,6 +32,7 @@ from typing import Any, Callable, Sequence
 from gui_models.model_args import check_model_args
 from gui_tasks.rescore import (UnhashableValue, aggregate, canonical_json, doc_sha256, load_task, score, scores_sha256,
                                sha256_text, task_docs, task_folder, task_metadata)
+from gui_tasks.protocols import VIEW_ARGS, interventions_of, protocol_label, view_args_of  # noqa: F401 (re-exported)
 from gui_tasks.results_io import RunResults, TaskResult, _pretrained, find_result_files, is_finite, load_results, load_task_samples
 
 SCHEMA = "gui-eval-submission/3"
@@ -61,10 +62,6 @@ HASHING = {
 # a model that never answers "unknown" / data without an "unknown" gold (gui_metrics/knowledge.py). A submission
 # records them as null; every other metric must be finite.
 UNDEFINED_WHEN_EMPTY = frozenset({"gkb_unknown_precision", "gkb_unknown_recall"})
-# Model args that change what the model is shown (its system prompt, the image resolution it sees): a run with any of
-# them is ranked under its own protocol label. A system prompt enters the label as a hash (its text is in the args).
-VIEW_ARGS = ("system_prompt", "min_pixels", "max_pixels", "resize_budget", "image_scale")
-
 Loader = Callable[[str], Any]
 
 
@@ -91,34 +88,6 @@ def sample_hash(sample: dict[str, Any]) -> str:
 def submission_hash(sub: dict[str, Any]) -> str:
     """sha256 over everything in the file except this hash itself."""
     return _sha({k: v for k, v in sub.items() if k != "submission_sha256"})
-
-
-def interventions_of(model_args: str) -> list[str]:
-    """Intervention names selected in lmms-eval ``model_args`` (``interventions=a+b``), in order."""
-    for part in model_args.split(","):
-        key, _, value = part.partition("=")
-        if key.strip() == "interventions":
-            return [n.strip() for n in value.split("+") if n.strip()]
-    return []
-
-
-def view_args_of(model_args: str) -> list[str]:
-    """The :data:`VIEW_ARGS` set in ``model_args`` as label parts (``max_pixels=1003520``, ``system_prompt:sha256:<12 hex>``)."""
-    from lmms_eval.utils import _smart_comma_split
-
-    parts = []
-    for part in _smart_comma_split(model_args.strip()) if model_args.strip() else []:
-        key, _, value = part.partition("=")
-        key, value = key.strip(), value.strip()
-        if key in VIEW_ARGS and value:
-            parts.append((key, f"{key}:sha256:{sha256_text(value)[:12]}" if key == "system_prompt" else f"{key}={value}"))
-    return [label for _key, label in sorted(parts, key=lambda kv: VIEW_ARGS.index(kv[0]))]
-
-
-def protocol_label(prompt_protocol: str, interventions: Sequence[str], model_args: str = "") -> str:
-    """The protocol a result is ranked under: the prompt protocol, plus every intervention (``mpr-direct-v1+gui_xli``) and
-    every model arg that changes what the model sees (:func:`view_args_of`)."""
-    return "+".join([prompt_protocol, *interventions, *view_args_of(model_args)])
 
 
 def _undefined_ok(metric: str, value: Any) -> bool:

@@ -62,7 +62,7 @@ def plugin_task_folders() -> list[tuple]:
     """
     from importlib.metadata import entry_points
 
-    from gui_metrics.plugin_errors import describe
+    from gui_core.plugin_errors import describe
 
     out: list[tuple] = []
     for ep in sorted(entry_points(group=TASKS_GROUP), key=lambda e: e.name):
@@ -132,7 +132,7 @@ def index_plugin_folder(tm, folder: str, label: str) -> dict:
     this folder is walked (undone in ``finally``)."""
     from lmms_eval import utils
 
-    from gui_metrics.plugin_errors import describe
+    from gui_core.plugin_errors import describe
 
     original = utils.load_yaml_config
     depth = [0]
@@ -193,7 +193,7 @@ def record_plugins(task) -> None:
     try:
         plugins = task_plugins(_YAML_PATHS.get(name))
     except Exception as exc:  # provenance never stops a run; it is reported loudly instead
-        from gui_metrics.plugin_errors import describe
+        from gui_core.plugin_errors import describe
 
         _report(f"task {name}: the plugins it runs with could not be recorded: {describe(exc)}")
         return

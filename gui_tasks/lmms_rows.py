@@ -22,11 +22,11 @@ from typing import Any, Iterator, Mapping
 from lmms_eval.api.task import ConfigurableMessagesTask, ConfigurableTask
 from PIL import Image, ImageFile
 
-from gui_models.image_files import mark_file_source
+from gui_core.image_files import mark_file_source
 from gui_tasks import input_files
 from gui_tasks.errors import DataError, skip_bad_rows, take_skipped
 from gui_tasks.lmms_layout import INTERACTION_KEY, UNTIL_KEY, current_task_type, multi_round_layout, multi_round_refusal
-from gui_tasks.paths import cache_dir
+from gui_core.paths import cache_dir
 
 
 def task_metadata(config: Any) -> dict[str, Any]:
@@ -166,7 +166,7 @@ def load_image(path: str, *, doc_id: Any = None, field: str = "images") -> Image
 
     lmms-eval sets ``PIL.ImageFile.LOAD_TRUNCATED_IMAGES = True`` at import, which makes Pillow pad a
     truncated file with grey and carry on; here the flag is off while our files decode. An RGB PNG or JPEG
-    decoded as is carries the mark of ``gui_models.image_files`` (its file's bytes may be sent for it).
+    decoded as is carries the mark of ``gui_core.image_files`` (its file's bytes may be sent for it).
     """
     try:
         with _strict_truncation(), Image.open(path) as im:

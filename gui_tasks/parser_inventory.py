@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from gui_core.action_parsers import PARSERS as _ACTION_REGISTRY
+from gui_core.family import grounding_families
+
 
 def _action(family: str) -> Callable[[str], Any]:
     def run(text: str) -> Any:
-        from gui_models.action_parsers import parse_action
+        from gui_core.action_parsers import parse_action
 
         return parse_action(text, family)
 
@@ -21,13 +24,13 @@ def _action(family: str) -> Callable[[str], Any]:
 
 
 def _official_agentcpm(text: str) -> Any:
-    from gui_models.action_parsers import parse_action
+    from gui_core.action_parsers import parse_action
 
     return parse_action(text, "agentcpm_gui", reading="star_official")
 
 
 def _official_gui_r1(text: str) -> Any:
-    from gui_models.action_parsers import parse_action
+    from gui_core.action_parsers import parse_action
 
     return parse_action(text, "gui_r1", reading="official")
 
@@ -40,22 +43,21 @@ def _own_history_entry(text: str) -> Any:
 
 def _point(family: str, strictness: str = "official") -> Callable[[str], Any]:
     def run(text: str) -> Any:
-        from gui_models.grounding import parse_point
+        from gui_core.grounding import parse_point
 
         return parse_point(text, family, strictness)
 
     return run
 
 
-# every grounding family (gui_models.grounding.FAMILIES), listed here so this module imports nothing heavy
-GROUNDING_FAMILIES = ("relative", "os_atlas", "ui_tars", "ui_tars_1_5", "qwen2_5_vl", "agentcpm_gui", "gui_owl", "qwen3_vl",
-                      "qwen2_vl", "aguvis", "opencua", "uground_v1", "gta1", "infigui_g1", "ui_venus", "holo1_5", "showui", "seeclick",
-                      "jedi", "se_gui", "phi_ground")
+# every grounding family, read from the family registry (gui_core/families.py)
+GROUNDING_FAMILIES = tuple(f.name for f in grounding_families())
+ACTION_PARSERS = tuple(_ACTION_REGISTRY)  # every registered action parser (gui_core.action_parsers.register_parser)
 
 
 def _star(fam: str) -> Callable[[str], Any]:
     def run(text: str) -> Any:
-        from gui_tasks.star.families import parse
+        from gui_core.agents import parse
 
         return parse(text, fam)
 
@@ -79,7 +81,7 @@ def _star_official(fam: str) -> Callable[[str], Any]:
 
 
 def _mpr(text: str) -> Any:
-    from gui_tasks.mpr.answer import extract_letter
+    from gui_core.letters import extract_letter
 
     return extract_letter(text, ["Settings", "Wi-Fi", "Bluetooth", "Display"])
 
@@ -123,13 +125,13 @@ def _sphinx_official(name: str, **kwargs: Any) -> Callable[[str], Any]:
 
 
 def _key_numbers(text: str) -> Any:
-    from gui_models.logit_capture import coordinate_numbers
+    from gui_core.logit_capture import coordinate_numbers
 
     return coordinate_numbers(text, (0.5, 0.25))
 
 
 def _gkb_call(text: str) -> Any:
-    from gui_models.actions import from_call
+    from gui_core.actions import from_call
 
     try:
         return from_call(text, "original_px")
@@ -138,8 +140,7 @@ def _gkb_call(text: str) -> Any:
 
 
 PARSERS: dict[str, Callable[[str], Any]] = {
-    **{f"action:{f}": _action(f) for f in ("os_atlas", "ui_tars", "ui_tars_1_5", "agentcpm_gui", "gui_owl", "qwen2_5_vl",
-                                           "gui_r1", "generic")},
+    **{f"action:{f}": _action(f) for f in ACTION_PARSERS},
     "action:agentcpm_gui:star_official": _official_agentcpm,
     "action:gui_r1:official": _official_gui_r1,
     "star:own_history_entry": _own_history_entry,
@@ -167,7 +168,7 @@ PARSERS: dict[str, Callable[[str], Any]] = {
 
 def clear_caches() -> None:
     """Forget what parsers cache per text (``action_parsers._json_spans``), so a timing measures a first reading."""
-    from gui_models.action_parsers import _json_spans
+    from gui_core.action_parsers import _json_spans
 
     _json_spans.cache_clear()
 

@@ -16,7 +16,7 @@ from importlib.metadata import Distribution, entry_points
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from gui_metrics.plugin_dists import dist_name, is_own
+from gui_core.plugin_dists import dist_name, is_own
 
 GROUPS = {"task": "gui_eval.tasks", "metric": "gui_metrics", "intervention": "gui_interventions"}
 _SKIP_NAMES = frozenset({"RECORD", "INSTALLER", "REQUESTED", "direct_url.json"})  # written by the installer, not the author

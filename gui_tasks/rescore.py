@@ -61,7 +61,7 @@ def _content(value: Any, base_dir: str | os.PathLike | None = None, where: str =
     the task's folder) by the sha256 of their bytes, PIL images by the sha256 of their decoded pixels (mode and size
     included), bytes by their sha256; any object without a canonical form is an :class:`UnhashableValue` naming the
     field (``where``)."""
-    from gui_models.pixels import pixels_sha256
+    from gui_core.pixels import pixels_sha256
     from gui_tasks.doc_images import resolve_path
 
     if isinstance(value, Mapping):

@@ -75,7 +75,8 @@ def main(argv: list[str]) -> int:
 
     def build_inputs() -> Path:
         from gui_models.tiny_model import build_tiny_model
-        from gui_tasks.synth import knowledge, mpr
+        from gui_tasks.knowledge import synth as knowledge
+        from gui_tasks.mpr import synth as mpr
 
         ckpt = out / "tiny-qwen2-vl"
         if not (ckpt / "config.json").is_file():

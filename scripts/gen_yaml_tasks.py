@@ -9,7 +9,7 @@ from gui_metrics.knowledge import KNOWLEDGE_TYPES, SUBTASKS
 from gui_tasks.knowledge.answer import PARSER_PROTOCOL as GKB_PARSER
 from gui_tasks.knowledge.official import DEFAULT_READING as GKB_READING
 from gui_tasks.knowledge.prompts import PROMPT_PROTOCOL as GKB_PROMPT
-from gui_tasks.mpr.answer import PARSER_PROTOCOL
+from gui_core.letters import PARSER_PROTOCOL
 from gui_tasks.mpr.prompts import DIRECT, REASONING
 from gui_tasks.mpr.schema import DIMENSIONS, LANGS
 

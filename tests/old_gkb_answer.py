@@ -7,7 +7,7 @@ with the fallbacks real models need.
 Model outputs are untrusted: :func:`parse_answer` never raises. It tries, in order, JSON objects
 (fenced in code blocks or not, with trailing text, with single quotes, Python-style), then an
 ``"answer": X`` pair inside broken JSON, then free text: for multiple choice the letter extraction of
-``gui_tasks.mpr.answer.extract_letter`` (bare letters, "Answer: C", ...), for yes/no questions the
+``gui_core.letters.extract_letter`` (bare letters, "Answer: C", ...), for yes/no questions the
 words yes / no / unknown in any case. What cannot be read is ``malformed`` (or ``empty``), a format
 error for the metrics, never an exception.
 """

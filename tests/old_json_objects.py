@@ -1,4 +1,4 @@
-# REFERENCE ONLY (issue 21): gui_models.action_parsers.json_objects as it was before its speed-up, kept verbatim so
+# REFERENCE ONLY (issue 21): gui_core.action_parsers.json_objects as it was before its speed-up, kept verbatim so
 # tests/test_json_objects_speed.py can prove the fast scan finds the same objects. Not used by the harness.
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-# REFERENCE ONLY (issue 21, item 7): gui_tasks/mpr/answer.py as it was before its speed-up, kept verbatim so the tests can prove
+# REFERENCE ONLY (issue 21, item 7): gui_core/letters.py as it was before its speed-up, kept verbatim so the tests can prove
 # the fast extractor gives identical results (tests/test_letter_speed.py). Not used by the harness.
 
 """Option letters: extracting a model's choice from free text, and reading official option text.

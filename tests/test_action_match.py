@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gui_models.action_match import (AITW, aitw_grown, STAR_AGENTIC, STAR_STATE_CONTROL, app_names_match, classify_touch, match,
+from gui_core.action_match import (AITW, aitw_grown, STAR_AGENTIC, STAR_STATE_CONTROL, app_names_match, classify_touch, match,
                                      points_match)
-from gui_models.actions import Action
-from gui_models.coords import Geometry
+from gui_core.actions import Action
+from gui_core.coords import Geometry
 
 G = Geometry.identity(1000, 2000)
 

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gui_models.action_parsers import PARSERS, parse_action, register_parser
-from gui_models.actions import Action
+from gui_core.action_parsers import PARSERS, SCROLL_SEMANTICS, parse_action, register_parser
+from gui_core.actions import Action
 
 CASES = [
     ("os_atlas", "Thought: the Wi-Fi toggle is off.\nAction: CLICK <point>[[915.8, 252.2]]</point>",
@@ -93,20 +93,24 @@ def test_unknown_family_and_duplicate_registration():
     with pytest.raises(ValueError, match="no action parser"):
         parse_action("x", "nope")
     with pytest.raises(ValueError, match="already registered"):
-        register_parser("os_atlas")(lambda text, **kw: None)
+        register_parser("os_atlas", scroll="scroll")(lambda text, **kw: None)
+    with pytest.raises(ValueError, match="scroll semantics 'sideways' unknown"):
+        register_parser("acme_sideways", scroll="sideways")
 
 
 def test_third_party_parser_registration():
-    @register_parser("acme_agent")
+    @register_parser("acme_agent", scroll="finger")
     def parse_acme(text, *, gesture_to_scroll="same"):  # parsers receive the family's resolved scroll reading
-        from gui_models.action_parsers import ParsedAction
+        from gui_core.action_parsers import ParsedAction
 
         return ParsedAction(Action("WAIT"), "parsed", "acme_agent") if text == "zzz" else ParsedAction(None, "malformed", "acme_agent", "?")
 
     try:
         assert parse_action("zzz", "acme_agent").action == Action("WAIT")
+        assert SCROLL_SEMANTICS["acme_agent"] == "finger"  # declared with the parser, one place
     finally:
         PARSERS.pop("acme_agent")
+        SCROLL_SEMANTICS.pop("acme_agent")
 
 
 @settings(max_examples=100, deadline=None)
@@ -125,7 +129,7 @@ def test_a_written_point_parses_to_itself_unless_absurd(x, y, fam):
 
 @pytest.mark.parametrize("family", ["os_atlas", "ui_tars", "ui_tars_1_5", "agentcpm_gui", "gui_owl", "qwen2_5_vl"])
 def test_the_family_reading_of_scroll_words_is_named_in_detail_or_semantics(family):
-    from gui_models.action_parsers import SCROLL_SEMANTICS, default_gesture_to_scroll
+    from gui_core.action_parsers import SCROLL_SEMANTICS, default_gesture_to_scroll
 
     assert SCROLL_SEMANTICS[family] in ("scroll", "finger")
     assert default_gesture_to_scroll(family) == ("inverse" if SCROLL_SEMANTICS[family] == "finger" else "same")

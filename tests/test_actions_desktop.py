@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gui_models.action_match import match
-from gui_models.actions import DESKTOP_CALLS, MOBILE_CALLS, Action, from_call, to_call
-from gui_models.coords import Geometry
+from gui_core.action_match import match
+from gui_core.actions import DESKTOP_CALLS, MOBILE_CALLS, Action, from_call, to_call
+from gui_core.coords import Geometry
 
 GEO = Geometry(1000, 1000, 1000, 1000)
 

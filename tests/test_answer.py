@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gui_tasks.mpr.answer import PARSER_PROTOCOL, LetterParse, extract_letter
+from gui_core.letters import PARSER_PROTOCOL, LetterParse, extract_letter
 
 OPTIONS = ["Opens settings", "Deletes the item", "Shares the page", "Starts a search"]
 OPTIONS_ZH = ["打开设置", "删除项目", "分享页面", "开始搜索"]

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gui_tasks.mpr.answer import normalise_answer, split_inline_options, split_inline_options_ordered
+from gui_tasks.mpr.options import normalise_answer, split_inline_options, split_inline_options_ordered
 
 # Label formats seen in the official files (and close variants): inline or one per line.
 LABELS = ["{l}: ", "{l}. ", "{l}：", "{l}、", "({l}) ", "（{l}）", "{l}) ", "{l}．"]

@@ -8,7 +8,7 @@ from PIL import Image
 
 from gui_models.hf_backend import GuiHF
 from gui_models.layers import LAYER_PATHS, decoder_layer_path, decoder_layers
-from gui_models.logit_capture import extras_of
+from gui_core.logit_capture import extras_of
 from tiny_archs import ARCHS, session_checkpoint
 
 
@@ -41,7 +41,7 @@ def test_batch_of_two_equals_batch_of_one_for_every_architecture(arch, session_c
 
 
 def test_qwen2_vl_model_image_sizes_are_the_smart_resized_sizes(tiny_checkpoint):
-    from gui_models.coords import Geometry
+    from gui_core.coords import Geometry
     from gui_models.tiny_model import MAX_PIXELS, MIN_PIXELS
 
     lm = GuiHF(pretrained=str(tiny_checkpoint), device="cpu")

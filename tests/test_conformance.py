@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from gui_models.conformance import FAMILIES, check, load
+from gui_core.conformance import FAMILIES, check, load
 
 ENTRIES = [(fam, e) for fam in FAMILIES for e in load(fam)]
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from transformers.models.qwen2_vl.image_processing_qwen2_vl import smart_resize as reference_smart_resize
 
-from gui_models.coords import FRAMES, Geometry, convert, convert_box, smart_resize
+from gui_core.coords import FRAMES, Geometry, convert, convert_box, smart_resize
 
 
 def test_hand_computed_conversions():

@@ -9,8 +9,8 @@ from PIL import Image
 
 from gui_interventions import RequestContext, ResponseContext, build_run
 from gui_interventions.crop import Crop
-from gui_models.geometry import crop_window, map_back
-from gui_models.logit_capture import Capture, CapturedResponse, Step
+from gui_core.geometry import crop_window, map_back
+from gui_core.logit_capture import Capture, CapturedResponse, Step
 
 
 def test_window_at_the_centre_is_centred():

@@ -10,7 +10,7 @@ from PIL import Image, ImageFile
 from gui_tasks.errors import DataError
 from gui_tasks.lmms_rows import doc_to_visual, load_image, read_jsonl
 from gui_tasks.synth.cache import MANIFEST, damage
-from gui_tasks.synth.mpr import load_or_build, set_name
+from gui_tasks.mpr.synth import load_or_build, set_name
 
 
 def _png(path, size=(64, 48)):

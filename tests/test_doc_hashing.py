@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from gui_models.pixels import pixels_sha256
+from gui_core.pixels import pixels_sha256
 from gui_tasks.doc_images import image_pixels, resolve_path
 from gui_tasks.rescore import UnhashableValue, canonical_json, doc_sha256
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gui_models.coords import BUDGETS, FRAMES, Geometry, budget, convert, model_geometry, reported_size
-from gui_models.logit_capture import CapturedResponse
+from gui_core.coords import BUDGETS, FRAMES, Geometry, budget, convert, model_geometry, reported_size
+from gui_core.logit_capture import CapturedResponse
 from gui_tasks.grounding.score import ScoreParams, score_response
 
 
@@ -139,7 +139,7 @@ def test_a_tiny_checkpoint_with_its_own_budget_is_scored_in_the_frame_it_used(ti
 
 
 def test_star_scoring_reads_the_current_screenshot_size():
-    from gui_models.actions import Action
+    from gui_core.actions import Action
     from gui_tasks.star import agentic_task
     from gui_tasks.star.schema import action_to_json
 
@@ -157,7 +157,7 @@ def test_star_scoring_reads_the_current_screenshot_size():
 
 
 def test_gui_owl_reads_original_pixels_under_star_and_resized_pixels_when_the_task_says_so():
-    from gui_models.actions import Action
+    from gui_core.actions import Action
     from gui_tasks.star import agentic_task
     from gui_tasks.star.schema import action_to_json
 
@@ -185,7 +185,7 @@ def test_gui_hf_reports_the_size_its_processor_fed_and_scoring_uses_it(tiny_qwen
     from PIL import Image
 
     from gui_models.hf_backend import GuiHF
-    from gui_models.logit_capture import extras_of
+    from gui_core.logit_capture import extras_of
 
     lm = GuiHF(pretrained=str(tiny_qwen2_5_vl), device="cpu")
     doc = _board(1920, 1080)

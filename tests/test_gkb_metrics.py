@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from gui_metrics import all_metrics
 from gui_metrics.knowledge import (SUBTASK_TYPE, SUBTASKS, UNPARSED, click_bias, confusion_matrix, knowledge_type_accuracy,
                                    subtask_accuracy, unknown_calibration)
-from gui_models.actions import DESKTOP_CALLS, MOBILE_CALLS
+from gui_core.actions import DESKTOP_CALLS, MOBILE_CALLS
 
 
 def rec(subtask, correct, *, answer="A", pred="A", qtype="multiple_choice", platform="mobile", gold=None, predicted=None,

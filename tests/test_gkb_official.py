@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from gui_metrics.knowledge import SUBTASKS
-from gui_models.actions import DESKTOP_CALLS, MOBILE_CALLS
+from gui_core.actions import DESKTOP_CALLS, MOBILE_CALLS
 from gui_tasks.errors import DataError
 from gui_tasks.knowledge import lmms_task, official
 

@@ -9,11 +9,11 @@ import datasets
 import pytest
 
 from gui_metrics.knowledge import SUBTASKS
-from gui_models.actions import DESKTOP_CALLS, MOBILE_CALLS, from_call
+from gui_core.actions import DESKTOP_CALLS, MOBILE_CALLS, from_call
 from gui_tasks.knowledge import lmms_task
 from gui_tasks.mpr.schema import LANGS
-from gui_tasks.synth.knowledge import GENERATOR_VERSION, build_knowledge_synth, load_or_build, set_name
-from gui_tasks.synth.knowledge_questions import _visible_state, generate, looks
+from gui_tasks.knowledge.synth import GENERATOR_VERSION, build_knowledge_synth, load_or_build, set_name
+from gui_tasks.knowledge.synth_questions import _visible_state, generate, looks
 from gui_tasks.synth.scene import (DESKTOP_APPS, desktop_click, double_click, drag, hotkey, long_press, right_click, screen,
                                    scroll, tap, type_text)
 
@@ -96,7 +96,7 @@ def _apply(scr, call):
 
 
 def test_action_effect_answer_is_the_screen_the_action_produces(questions):
-    from gui_tasks.synth.knowledge_questions import call_text
+    from gui_tasks.knowledge.synth_questions import call_text
 
     for q in questions["effect"]:
         truth = _apply(q.frames[0], call_text(q.action[1], "en"))
@@ -180,7 +180,7 @@ def test_synth_command_builds_the_knowledge_set(tmp_path, capsys):
 
 
 def test_scroll_and_drag_marks_point_the_way_the_finger_moves():
-    from gui_models.actions import Action
+    from gui_core.actions import Action
     from gui_tasks.knowledge.marks import marks_for_action
 
     (down,) = marks_for_action(Action("SCROLL", point=(180, 360), frame="original_px", direction="DOWN"), (360, 720))

@@ -13,10 +13,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gui_models.coords import BUDGETS, FRAMES, Geometry
-from gui_models.grounding import FAMILIES, FAMILY_BUDGETS, READERS, parse_point
+from gui_core.coords import BUDGETS, FRAMES, Geometry
+from gui_core.family import family as family_record
+from gui_core.family import grounding_families
+from gui_core.grounding import parse_point
+
+FAMILIES = [f.name for f in grounding_families()]
+READERS = [f.name for f in grounding_families() if f.reader is not None]
 from gui_tasks.errors import SKIP_BAD_ROWS_ENV, BadRows, DataError, take_skipped
-from gui_tasks.grounding import prompts, screenspot
+from gui_core import grounding_prompts as prompts
+from gui_tasks.grounding import screenspot
 from gui_tasks.grounding.lmms_task import score_params, task_rows
 from gui_tasks.grounding.report import FRAME_WARNING_MARGIN, frame_check_summary
 from gui_tasks.grounding.score import ScoreParams, score_response
@@ -223,7 +229,7 @@ AUTHORS_EXAMPLES = [
 @pytest.mark.parametrize("family, text, frame, point", AUTHORS_EXAMPLES)
 def test_family_reads_its_authors_example_in_its_frame(family, text, frame, point):
     answer = parse_point(text, family)
-    assert answer.status == "parsed" and answer.frame == frame and FAMILIES[family][0] == frame
+    assert answer.status == "parsed" and answer.frame == frame and family_record(family).frame == frame
     assert answer.point == pytest.approx(point)
 
 
@@ -235,7 +241,7 @@ def test_aguvis_scores_on_a_published_style_answer():
 
 
 def test_opencua_pixels_are_read_with_its_smart_resize():
-    g = Geometry.from_budget(3840, 1080, BUDGETS[FAMILY_BUDGETS["opencua"]])
+    g = Geometry.from_budget(3840, 1080, BUDGETS[family_record("opencua").budget])
     assert (g.resized_width, g.resized_height) == (3836, 1092)  # round(3840 / 28) * 28, round(1080 / 28) * 28
     doc = {**DOC, "width": 3840, "height": 1080, "target_box": [1900, 500, 2000, 600]}
     x, y = 1950 / 3840 * g.resized_width, 550 / 1080 * g.resized_height
@@ -245,7 +251,7 @@ def test_opencua_pixels_are_read_with_its_smart_resize():
 
 def test_gta1_prompt_names_the_resized_size():
     text = prompts.build_prompt("the save button", "gta1", 3840, 1080)
-    w, h = BUDGETS[FAMILY_BUDGETS["gta1"]].resized(3840, 1080)  # GTA1 README: min 3136, max 4096 * 2160
+    w, h = BUDGETS[family_record("gta1").budget].resized(3840, 1080)  # GTA1 README: min 3136, max 4096 * 2160
     assert f"The image resolution is height {h} and width {w}." in text and text.endswith("(x,y)\nthe save button")
     with pytest.raises(ValueError, match="width and height"):
         prompts.build_prompt("x", "gta1")
@@ -286,7 +292,7 @@ def test_se_gui_reads_the_last_two_numbers_of_its_first_tool_call():
 
 
 def test_se_gui_budget_reproduces_the_resized_size_its_log_records():
-    from gui_models.coords import budget
+    from gui_core.coords import budget
 
     # SE-GUI's logged run over 3840x2160 ScreenSpot-Pro screenshots records resized_size [1400, 2492] (h, w): its
     # ScreenSpot-v2 budget, max_pixels 3512320; the ScreenSpot-Pro script's own is 7049280
@@ -311,7 +317,7 @@ def test_phi_ground_point_is_read_on_its_canvas_not_on_the_screenshot():
         "\nThe description of the element: \nthe save button\n\n\nLocate the above described element in the image. The "
         "output should be bounding box using relative coordinates multiplying 1000.\n")
     with pytest.raises(ValueError, match="fixed 1008x672 canvas"):
-        from gui_models.coords import budget
+        from gui_core.coords import budget
 
         budget("phi_ground", max_pixels=99999999)
 
@@ -329,10 +335,10 @@ def test_phi_ground_task_pastes_the_screenshot_into_its_canvas(tmp_path):
 
 
 def test_every_family_has_a_prompt_and_every_resized_family_a_budget():
-    families = {prompts.answer_family(p) for p in prompts.PROMPTS}
+    families = {prompts.answer_family(p) for p in prompts.prompt_names()}
     assert set(FAMILIES) - families == {"gui_owl"}  # GUI-Owl is read (StaR) but has no grounding prompt of ours
-    for fam, (frame, _) in FAMILIES.items():
-        assert (frame == "resized_px") == (fam in FAMILY_BUDGETS), fam
+    for rec in grounding_families():
+        assert (rec.frame == "resized_px") == (rec.budget is not None), rec.name
     assert prompts.build_prompt("x", "aguvis").startswith("You are a GUI agent. You are given a task and a screenshot of the "
                                                           "screen. You need to perform a series of pyautogui actions")
 

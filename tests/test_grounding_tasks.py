@@ -10,10 +10,11 @@ import pytest
 from PIL import Image
 
 from gui_metrics.manager import get_metric
-from gui_models.coords import Geometry
-from gui_models.grounding import parse_point
+from gui_core.coords import Geometry
+from gui_core.grounding import parse_point
 from gui_tasks.errors import DataError
-from gui_tasks.grounding import prompts, screenspot
+from gui_core import grounding_prompts as prompts
+from gui_tasks.grounding import screenspot
 from gui_tasks.grounding.lmms_task import score_params
 from gui_tasks.grounding.schema import validate_doc
 from gui_tasks.grounding.score import ScoreParams, score_response
@@ -216,7 +217,9 @@ def test_grounding_task_names_are_indexed_and_do_not_collide_with_builtins():
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from gui_models.grounding import FAMILIES  # noqa: E402
+from gui_core.family import grounding_families  # noqa: E402
+
+FAMILIES = [f.name for f in grounding_families()]
 
 
 @settings(max_examples=200)

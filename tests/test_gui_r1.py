@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gui_models.action_parsers import _r1_input_text, _r1_official_point, parse_action
-from gui_models.actions import Action
-from gui_models.coords import Geometry
+from gui_core.action_parsers import _r1_input_text, _r1_official_point, parse_action
+from gui_core.actions import Action
+from gui_core.coords import Geometry
 from gui_tasks.star import agentic, agentic_task
-from gui_tasks.star.families import build_prompt, family, format_action, parse, scoring_geometry
+from gui_core.agents import build_prompt, family, format_action, parse, scoring_geometry
 
 FIX = Path(__file__).parent / "fixtures" / "star_agentic"
 

@@ -90,7 +90,7 @@ def test_not_utf8_is_a_data_error_naming_the_file(tmp_path):
 
 def test_three_former_readers_are_the_one_reader(tmp_path):
     from gui_tasks import lmms_rows, results_io
-    from gui_tasks.xli import data
+    from gui_tasks.mpr.xli import data
 
     path = tmp_path / "x.jsonl"
     path.write_text("{oops\n")

@@ -7,7 +7,7 @@ import old_json_objects
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gui_models.action_parsers import json_objects
+from gui_core.action_parsers import json_objects
 from gui_tasks.parser_inventory import adversarial_inputs, hostile_numbers
 
 

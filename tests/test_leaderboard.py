@@ -285,7 +285,7 @@ def test_real_lmms_eval_run_is_submitted_validated_and_tampering_refused(real_su
     assert "384 responses re-scored" in proc.stdout and "DEBUG" not in proc.stderr
     data = json.loads(real_submission.read_text())
     sub = tmp_path / "sub.json"
-    from gui_tasks.mpr.answer import extract_letter
+    from gui_core.letters import extract_letter
 
     first = _en(data)["samples"][0]
     options = ["a", "b", "c", "d"]

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gui_tasks.knowledge import answer as gkb_answer
-from gui_tasks.mpr import answer as mpr_answer
+from gui_core import letters as mpr_answer
 from gui_tasks.parser_inventory import adversarial_inputs, hostile_numbers
 
 TESTS = Path(__file__).parent

@@ -12,7 +12,7 @@ from PIL import Image
 
 from gui_metrics.pss import pss_from_logits
 from gui_models.hf_backend import GuiHF
-from gui_models.logit_capture import Capture, CapturedResponse, Step, capture_of, digit_groups, key_tokens
+from gui_core.logit_capture import Capture, CapturedResponse, Step, capture_of, digit_groups, key_tokens
 from gui_tasks.grounding.score import ScoreParams, score_response
 
 PROMPTS = ["find [0.71, 0.23] the anchor icon", "where is 0.5", "Где кнопка?"]

@@ -16,7 +16,7 @@ from PIL import Image
 from fake_openai import FakeServer
 from gui_interventions import RequestContext
 from gui_metrics.pss import mean_of, no_capture_rate, range_mean
-from gui_models.logit_capture import Capture, Step
+from gui_core.logit_capture import Capture, Step
 from gui_models.generation_core import cut_at_stops
 from gui_models.openai_backend import (GuiOpenAI, capture_from_token_ids, capture_from_top_logprobs,
                                        generation_body)

@@ -1,5 +1,5 @@
 """Every parser of model output is bounded (issue 21, item 2): unbounded digit runs are never converted, and numbers
-that are not finite or lie outside the plausible range (``gui_models.coords.MAX_COORD``) are format errors."""
+that are not finite or lie outside the plausible range (``gui_core.coords.MAX_COORD``) are format errors."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gui_models.coords import MAX_COORD
+from gui_core.coords import MAX_COORD
 from gui_tasks.parser_inventory import PARSERS, hostile_numbers
 from gui_tasks.sphinx.actions import parse_action, repair_action
 from gui_tasks.sphinx.official_parse import parse_official_action
@@ -72,7 +72,7 @@ def test_points_and_ids_inside_the_range_still_parse():
 
 
 def test_gkb_calls_beyond_the_range_are_refused_as_data():
-    from gui_models.actions import from_call
+    from gui_core.actions import from_call
 
     assert from_call("click(point='10 20')", "original_px").point == (10.0, 20.0)
     for bad in ("click(point='2000000 20')", "click(point='" + "9" * 5000 + " 20')"):
@@ -113,7 +113,7 @@ def test_property_every_parser_bounded_on_generated_answers(parts):
 
 
 def test_reasoning_in_a_script_whose_lower_case_is_longer_keeps_the_action_whole():
-    from gui_models.action_parsers import after_reasoning, parse_action
+    from gui_core.action_parsers import after_reasoning, parse_action
 
     text = "İstanbul İçin düşünüyorum</THINK>click(start_box='(10,20)')"
     assert after_reasoning(text) == "click(start_box='(10,20)')"  # offsets taken in text.lower() cut 2 characters

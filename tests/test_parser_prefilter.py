@@ -1,4 +1,4 @@
-"""gui_models.prefilter: the first-character lookahead changes how fast a pattern scans, never what it matches."""
+"""gui_core.prefilter: the first-character lookahead changes how fast a pattern scans, never what it matches."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gui_models import action_parsers
-from gui_models.prefilter import compile_prefiltered, first_chars
+from gui_core import action_parsers
+from gui_core.prefilter import compile_prefiltered, first_chars
 
 PATTERNS = [
     (r"(?<![A-Za-z_])(LONG_CLICK|CLICK|TYPE|ENTER)(?![A-Za-z_])", re.I),

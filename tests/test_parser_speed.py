@@ -56,7 +56,7 @@ def test_parser_reads_adversarial_100k_texts_within_a_second(name, fresh_times):
 
 def test_known_offenders_are_linear():
     """The texts that hung the old parsers: OPENAPP + spaces (cubic), '{' * n (quadratic), UI-TARS digits."""
-    from gui_models.action_parsers import json_objects, parse_action
+    from gui_core.action_parsers import json_objects, parse_action
 
     for n in (20_000, 40_000):
         assert _timed(lambda t: parse_action(t, "os_atlas"), "OPENAPP x" + " " * n + "y") < 0.2
@@ -76,8 +76,8 @@ def test_known_offenders_are_linear():
                                   '{"POINT":[1e999, 5]}', '{"point_2d": [NaN, 2]}', "[1e400, 0.5]",
                                   "Action: CLICK <point>[[" + "9" * 400 + ", 5]]</point>"])
 def test_non_finite_numbers_are_format_errors(text):
-    from gui_models.action_parsers import parse_action
-    from gui_models.grounding import parse_point
+    from gui_core.action_parsers import parse_action
+    from gui_core.grounding import parse_point
 
     for fam in ("os_atlas", "ui_tars", "agentcpm_gui"):
         assert parse_action(text, fam).status != "parsed" or "nan" not in text.lower()

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import pytest
 
-from gui_models.actions import Action
-from gui_models.coords import BUDGETS, Geometry
+from gui_core.actions import Action
+from gui_core.coords import BUDGETS, Geometry
 from gui_tasks.errors import DataError
 from gui_tasks.sphinx import family_agents, lmms_task
 from gui_tasks.sphinx.simulator import Simulator
 from gui_tasks.sphinx.toggle_tasks import oracle_actions
 from gui_tasks.sphinx.yaml_spec import AGENT_FAMILIES
-from gui_tasks.star.families import format_action, prompt_geometry
+from gui_core.agents import format_action, prompt_geometry
 
 
 def _rows(fam: str, subset: str = "toggle") -> list[dict]:

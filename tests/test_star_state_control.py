@@ -10,11 +10,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gui_metrics.star import star_rates
-from gui_models.actions import Action
-from gui_models.coords import Geometry
+from gui_core.actions import Action
+from gui_core.coords import Geometry
 from gui_tasks.errors import DataError
 from gui_tasks.star import lmms_task, official, synth
-from gui_tasks.star.families import FAMILIES, build_prompt, family, format_action, parse
+from gui_core.agents import agent_families, build_prompt, family, format_action, parse
+
+FAMILIES = agent_families()
 from gui_tasks.star.schema import action_from_json, official_pair
 
 FIXTURES = Path(__file__).parent / "fixtures" / "star_official"

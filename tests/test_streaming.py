@@ -26,7 +26,7 @@ from fake_openai import FakeServer, last_text
 from gui_interventions import RequestContext, hookimpl
 from gui_interventions.manager import InterventionRun
 from gui_interventions.prompting import PromptAffix
-from gui_models.image_files import file_source
+from gui_core.image_files import file_source
 from gui_models.openai_backend import GuiOpenAI
 from gui_models.served_client import body_key, encode_image, request_key
 from gui_tasks.lmms_rows import load_image

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from gui_tasks.mpr.schema import LANGS
-from gui_tasks.synth.mpr import load_or_build, set_name
+from gui_tasks.mpr.synth import load_or_build, set_name
 
 
 def test_cache_is_reused_and_paths_point_into_it(tmp_path):
@@ -35,7 +35,7 @@ def test_half_written_set_is_not_reused(tmp_path):
 
 
 def test_two_processes_at_once_share_one_complete_set(tmp_path):
-    code = ("import sys, json; from pathlib import Path; from gui_tasks.synth.mpr import load_or_build; "
+    code = ("import sys, json; from pathlib import Path; from gui_tasks.mpr.synth import load_or_build; "
             "f = load_or_build(seed=5, per_dimension=1, root=Path(sys.argv[1])); print(json.dumps({k: str(v) for k, v in f.items()}))")
     procs = [subprocess.Popen([sys.executable, "-c", code, str(tmp_path)], stdout=subprocess.PIPE, text=True) for _ in range(2)]
     outs = [p.communicate(timeout=120)[0] for p in procs]

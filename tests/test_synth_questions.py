@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gui_tasks.mpr.schema import DIMENSIONS, LANGS
-from gui_tasks.synth.mpr import build_questions
+from gui_tasks.mpr.synth import build_questions
 from gui_tasks.synth.questions import (BOX, INTERACTION_OF, TASKS, _goal_reached, _outcome_ref, find, generate, localise,
                                        option_text, perform, play, positional, region_of, relation_of, stem_text)
 from gui_tasks.synth.scene import APPS, ICON_FUNCTIONS, screen, tap

@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 
 from gui_tasks.mpr.schema import LANGS
 from gui_tasks.synth import fonts
-from gui_tasks.synth.mpr import build_questions
+from gui_tasks.mpr.synth import build_questions
 from gui_tasks.synth.questions import option_text, stem_text
 from gui_tasks.synth.render import draw_text, fit, render, strings, text_width
 from gui_tasks.synth.scene import APPS, screen

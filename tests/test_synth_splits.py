@@ -13,7 +13,7 @@ import pytest
 
 from gui_tasks.mpr.schema import DIMENSIONS, LANGS
 from gui_tasks.synth.baselines import BASELINES, score, tokens
-from gui_tasks.synth.mpr import build_mpr_synth, text_docs
+from gui_tasks.mpr.synth import build_mpr_synth, text_docs
 from gui_tasks.synth.splits import SPLITS, brand_split, check_split, owner_split, split_of
 from gui_tasks.synth.scene import BRANDS
 
@@ -100,7 +100,7 @@ KN = 128  # questions per sub-task and language
 def gkb_docs() -> dict[str, dict[str, list[dict]]]:
     """{split: {lang: GUI-KB documents}} at KN per sub-task, built without rendering; the question is the one the tasks
     ask (the red-box question on Interface Perception)."""
-    from gui_tasks.synth.knowledge import text_docs as gkb_text_docs
+    from gui_tasks.knowledge.synth import text_docs as gkb_text_docs
 
     return {split: gkb_text_docs(split, 0, KN, LANGS) for split in SPLITS}
 
@@ -164,7 +164,7 @@ def test_gkb_yes_no_answers_balanced_and_option_texts_right_one_time_in_four(gkb
 def test_gkb_splits_share_no_rendered_screen(tmp_path):
     """100 GUI Knowledge Bench questions per sub-task and split (English screenshots): no image file of one split has
     the bytes of an image of another, and every row records its split."""
-    from gui_tasks.synth.knowledge import build_knowledge_synth
+    from gui_tasks.knowledge.synth import build_knowledge_synth
 
     hashes = {}
     for split in SPLITS:

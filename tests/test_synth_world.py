@@ -11,7 +11,7 @@ import pytest
 
 from gui_tasks.mpr.schema import DIMENSIONS, LANGS, validate_row
 from gui_tasks.synth import i18n
-from gui_tasks.synth.mpr import build_mpr_synth
+from gui_tasks.mpr.synth import build_mpr_synth
 from gui_tasks.synth.questions import INTERACTION_OF, region_of, relation_of
 from gui_tasks.synth.scene import ICON_FUNCTIONS, screen, tap
 

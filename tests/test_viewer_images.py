@@ -20,7 +20,7 @@ from PIL import Image
 from gui_interventions import RequestContext, hookimpl
 from gui_interventions.manager import InterventionRun
 from gui_interventions.sent_images import default_folder
-from gui_models.pixels import pixels_sha256
+from gui_core.pixels import pixels_sha256
 
 MODEL_ARGS = "pretrained=tiny,interventions=blind"
 

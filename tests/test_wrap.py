@@ -9,7 +9,7 @@ from PIL import Image
 
 from gui_interventions import build_run
 from gui_models.hf_backend import GuiHF
-from gui_models.logit_capture import capture_of, extras_of
+from gui_core.logit_capture import capture_of, extras_of
 from gui_models.wrap_backend import GuiWrap, GuiWrapChat
 from tolerance import assert_close
 from xli_helpers import hand_memory

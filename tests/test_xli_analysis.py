@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from gui_models.hf_backend import GuiHF
-from gui_tasks.xli.build import build_memory
-from gui_tasks.xli.data import DataSpec
-from gui_tasks.xli.plots import alignment, collect_states, draw_states, embed
-from gui_tasks.xli.search import Point, SearchResult, draw_landscape, run_search, write_outputs
+from gui_tasks.mpr.xli.build import build_memory
+from gui_tasks.mpr.xli.data import DataSpec
+from gui_tasks.mpr.xli.plots import alignment, collect_states, draw_states, embed
+from gui_tasks.mpr.xli.search import Point, SearchResult, draw_landscape, run_search, write_outputs
 
 VAL = DataSpec(seed=0, per_dimension=1, split="search")
 
@@ -84,7 +84,7 @@ def test_states_after_steering_move_and_english_is_shared(lm, memory_dir):
 
 
 def test_search_and_tsne_commands(tiny_checkpoint, memory_dir, tmp_path, capsys):
-    from gui_tasks.xli import cli
+    from gui_tasks.mpr.xli import cli
 
     common = ["--checkpoint", str(tiny_checkpoint), "--device", "cpu", "--memory", memory_dir, "--per-dimension", "1"]
     assert cli.main(["search", *common, "--lang", "ja", "--layers", "1-2", "--alphas", "0.5", "--stage1-alpha", "0.1",

@@ -7,9 +7,9 @@ import torch
 
 from gui_interventions.xli_memory import XLIMemory
 from gui_models.hf_backend import GuiHF
-from gui_tasks.xli import cli
-from gui_tasks.xli.build import PairOutcome, _request, answer_pairs, build_memory, select
-from gui_tasks.xli.data import DataSpec, parallel_pairs
+from gui_tasks.mpr.xli import cli
+from gui_tasks.mpr.xli.build import PairOutcome, _request, answer_pairs, build_memory, select
+from gui_tasks.mpr.xli.data import DataSpec, parallel_pairs
 
 SPEC = DataSpec(seed=0, per_dimension=2, split="memory")
 

@@ -8,8 +8,8 @@ import subprocess
 import pytest
 
 from gui_tasks.cli import find_results, lmms_eval_command
-from gui_tasks.xli import cli as xli_cli
-from gui_tasks.xli.report import build_xli_table
+from gui_tasks.mpr.xli import cli as xli_cli
+from gui_tasks.mpr.xli.report import build_xli_table
 from gui_tasks.results_io import find_result_files, load_results
 
 pytestmark = pytest.mark.slow

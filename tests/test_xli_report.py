@@ -8,7 +8,7 @@ import pytest
 from test_report_fixtures import paper_metrics, task_config, write_run
 
 from gui_tasks.results_io import find_result_files, load_results
-from gui_tasks.xli.report import build_xli_table, main, render_text, xli_settings
+from gui_tasks.mpr.xli.report import build_xli_table, main, render_text, xli_settings
 
 # Seed Table 4, Qwen-2.5-VL-Instruct (without, with), and Table 6 ZH (reasoning chains).
 ZH = ((83.6, 88.8, 77.8, 88.8, 79.2, 74.3, 68.0, 68.0), (86.2, 89.2, 78.1, 91.5, 79.6, 74.6, 84.0, 76.0))

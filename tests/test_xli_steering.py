@@ -73,7 +73,7 @@ def test_memory_round_trip_and_lookup_by_name(tmp_path, monkeypatch):
 
 def test_memories_live_under_the_harness_cache_unless_told_otherwise(monkeypatch, tmp_path):
     from gui_interventions.xli_memory import memory_root
-    from gui_tasks.paths import cache_dir
+    from gui_core.paths import cache_dir
 
     monkeypatch.delenv("GUI_XLI_MEMORY_DIR", raising=False)
     monkeypatch.setenv("GUI_EVAL_CACHE", str(tmp_path / "cache"))

@@ -4,7 +4,7 @@
 YAML ``metadata`` (``source``: synthetic | screenspot | screenspot_v2 | screenspot_pro) into
 one JSONL for lmms-eval's own loader. It overrides ``process_results`` because lmms-eval's
 default strips every response into a new ``str`` before calling a YAML ``process_results``,
-which would drop the logit capture that ``gui_hf`` attaches (``gui_models.logit_capture``);
+which would drop the logit capture that ``gui_hf`` attaches (``gui_core.logit_capture``);
 the scoring parameters (prompt family, tau, PSS form, key digits) come from the same metadata.
 """
 
@@ -18,7 +18,9 @@ from PIL import Image
 
 from gui_metrics.lmms_bridge import sample_values
 from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
-from gui_tasks.grounding import prompts, screenspot
+from gui_core import grounding_prompts as prompts
+from gui_core.family import FAMILIES
+from gui_tasks.grounding import screenspot
 from gui_tasks.grounding.schema import validate_doc
 from gui_tasks.grounding.score import ScoreParams, score_response
 from gui_tasks.lmms_rows import RowsTask, load_image, read_jsonl, task_metadata
@@ -37,8 +39,16 @@ def score_params(meta: Mapping[str, Any]) -> ScoreParams:
     """Scoring parameters from task metadata; the answer family follows the prompt family (or ``answer_family``)."""
     prompt = str(meta.get("prompt", prompts.DEFAULT_PROMPT))
     if prompt not in prompts.PROMPTS:
-        raise DataError(f"unknown grounding prompt {prompt!r}", file="<task yaml>", field="metadata.prompt")
+        raise DataError(prompts.PROMPTS.unknown_message(prompt), file="<task yaml>", field="metadata.prompt")
     family = str(meta.get("answer_family") or prompts.answer_family(prompt))
+    if family not in FAMILIES:
+        raise DataError(FAMILIES.unknown_message(family), file="<task yaml>", field="metadata.answer_family")
+    # the frame is the family's (its record); a task naming another one is a configuration mistake, not a choice
+    frame = meta.get("coordinate_frame")
+    if frame is not None and frame != FAMILIES.get(family).frame:
+        raise DataError(f"coordinate_frame {frame!r} differs from family {family!r}'s frame "
+                        f"{FAMILIES.get(family).frame!r} (gui_core/families.py); remove the key or pick the family that "
+                        "answers in that frame", file="<task yaml>", field="metadata.coordinate_frame")
     rule = meta.get("inside_rule") or DEFAULT_INSIDE_RULE.get(str(meta.get("source")), "strict")
     return ScoreParams.from_mapping({**meta, "family": family, "inside_rule": rule})
 
@@ -99,9 +109,9 @@ def doc_to_visual_phi_ground(doc: Mapping[str, Any]) -> list[Image.Image]:
     """The screenshot as Phi-Ground sees it: scaled (LANCZOS) into its 1008x672 white canvas at the top left.
 
     microsoft/Phi-Ground README ``process_image`` (benchmark/test_screenspot_pro.py, ``--num_crops 7``); its answers are
-    0-1000 of this canvas (``gui_models.grounding`` reads them back with the ``phi_ground`` budget).
+    0-1000 of this canvas (``gui_core.grounding`` reads them back with the ``phi_ground`` budget).
     """
-    from gui_models.coords import BUDGETS
+    from gui_core.coords import BUDGETS
 
     image = doc_to_visual(doc)[0].convert("RGB")
     b = BUDGETS["phi_ground"]

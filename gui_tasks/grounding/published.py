@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from gui_models.logit_capture import CapturedResponse
+from gui_core.logit_capture import CapturedResponse
 from gui_tasks.errors import DataError
 from gui_tasks.input_files import read_json
 
@@ -146,6 +146,10 @@ def import_run(path: str | Path, task_name: str, out: str | Path, *, family: str
     if meta.get("benchmark") not in ("screenspot", "screenspot_v2", "screenspot_pro"):
         raise ValueError(f"task {task_name!r} is not a ScreenSpot task (benchmark {meta.get('benchmark')!r})")
     base = score_params(meta)
+    if family:
+        from gui_core.family import FAMILIES
+
+        family = FAMILIES.canonical(family)  # an unknown name: "did you mean", the accepted names (a ValueError)
     params = ScoreParams.from_mapping({**base.__dict__, **({"family": family} if family else {}), **dict(overrides or {})})
     task._params = params  # the task scores with these (GroundingTask.process_results)
     docs = task_docs(task)
@@ -179,6 +183,12 @@ def import_run(path: str | Path, task_name: str, out: str | Path, *, family: str
                  "not_comparable": len(details) - len(comparable), "disagreements": disagreements}
     meta.update(published=published, answer_family=params.family, inside_rule=params.inside_rule,
                 strictness=params.strictness)
+    if family:  # the answers were asked for with the family's own prompt: record its protocol, not the task's
+        from gui_core.family import family as family_record
+
+        own = family_record(family).prompts
+        if own:
+            meta.update(prompt=own[0].name, prompt_protocol=own[0].protocol)
     if overrides:
         meta.update({k: v for k, v in overrides.items()})
     name = _label(path, label)
@@ -210,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="gui-eval import", description=__doc__.splitlines()[0])
     ap.add_argument("file", help="a published per-sample result file (ScreenSpot-Pro results format, SE-GUI rec_results)")
     ap.add_argument("--task", required=True, help="our task whose documents the file covers, e.g. gui_screenspot_pro")
-    ap.add_argument("--family", default=None, help="answer family to read raw_response with (default: the task's)")
+    ap.add_argument("--family", default=None, help="answer family to read raw_response with (default: the task's; "
+                    "one of the grounding families in gui_core/families.py, docs/grounding_families.md)")
     ap.add_argument("--label", default=None, help="the run's model name (default: published-<file stem>)")
     ap.add_argument("--min-pixels", type=int, default=None, help="resize budget the run's model saw (resized-pixel families)")
     ap.add_argument("--max-pixels", type=int, default=None)

@@ -7,7 +7,7 @@ distances), the PSS value form, and which digits are key tokens.
 
 Answers in pixels of the resized image (Qwen2.5-VL, UI-TARS-1.5) are mapped back with the size the model
 really saw: ``extras["model_image_sizes"][0]`` of the response when the backend reports it, else the family's
-resize budget (``resize_budget``, default the released checkpoints' one, ``gui_models.grounding.FAMILY_BUDGETS``;
+resize budget (``resize_budget``, default the released checkpoints' one, its family record's ``budget``;
 ``min_pixels`` / ``max_pixels`` override it). Each record says which (``frame_source``) and the size used.
 """
 
@@ -17,11 +17,11 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping
 
-from gui_models.geometry import answer_geometry, map_back
-from gui_models.coords import convert, reported_size
+from gui_core.geometry import answer_geometry, map_back
+from gui_core.coords import convert, reported_size
 from gui_metrics.pss import DEFAULT_FORM, PSS_C, classify_response, digit_entropy, perplexity, point_to_box_distance, pss_from_logits
-from gui_models.grounding import parse_point
-from gui_models.logit_capture import Capture, capture_of, extras_of, key_tokens
+from gui_core.grounding import parse_point
+from gui_core.logit_capture import Capture, capture_of, extras_of, key_tokens
 
 # Not given by the paper; Table 1's smallest relative-distance band is 0.05.
 DEFAULT_TAU = 0.05
@@ -45,9 +45,9 @@ class ScoreParams:
     key_digits: str = "leading"
     min_pixels: int | None = None
     max_pixels: int | None = None
-    resize_budget: str | None = None  # gui_models.coords.BUDGETS name; None: the family's own
+    resize_budget: str | None = None  # gui_core.coords.BUDGETS name; None: the family's own
     inside_rule: str = "strict"  # gui_metrics.pss.INSIDE_RULES; the ScreenSpot tasks use "inclusive" (official scorers)
-    strictness: str = "official"  # gui_models.grounding.STRICTNESS: the family's own parser, or "lenient"
+    strictness: str = "official"  # gui_core.grounding.STRICTNESS: the family's own parser, or "lenient"
 
     @classmethod
     def from_mapping(cls, meta: Mapping[str, Any]) -> "ScoreParams":
@@ -62,14 +62,14 @@ class ScoreParams:
         if params.tau_frame != "relative":
             raise ValueError(f"tau_frame {params.tau_frame!r}: only 'relative' is implemented")
         from gui_metrics.pss import INSIDE_RULES
-        from gui_models.grounding import STRICTNESS
+        from gui_core.grounding import STRICTNESS
 
         if params.inside_rule not in INSIDE_RULES:
             raise ValueError(f"inside_rule {params.inside_rule!r} unknown; known: {', '.join(INSIDE_RULES)}")
         if params.strictness not in STRICTNESS:
             raise ValueError(f"strictness {params.strictness!r} unknown; known: {', '.join(STRICTNESS)}")
         if params.resize_budget is not None:
-            from gui_models.coords import BUDGETS
+            from gui_core.coords import BUDGETS
 
             if params.resize_budget not in BUDGETS:
                 raise ValueError(f"resize_budget {params.resize_budget!r} unknown; known: {', '.join(BUDGETS)}")
@@ -140,15 +140,15 @@ def logit_summary(text: str, capture: Capture | None, literal, params: ScorePara
 
 
 def frame_check(answer: Any, doc: Mapping[str, Any], params: ScoreParams, model_size: list[int] | None) -> dict[str, bool] | None:
-    """Whether the answer's numbers would be correct if read in each frame (``gui_models.coords.FRAMES``).
+    """Whether the answer's numbers would be correct if read in each frame (``gui_core.coords.FRAMES``).
 
     A mis-declared family (pixels read as 0-1000, 0-1000 read as pixels) scores far better in another frame: the
     reports compare these per-frame accuracies (``frame_check_summary``). ``resized_px`` uses the size the model
     saw when the backend reported it, else the resize budget of the task (or the family's own, else Qwen2.5-VL's).
     """
     from gui_metrics.pss import INSIDE_RULES
-    from gui_models.coords import FRAMES, Geometry, budget
-    from gui_models.grounding import FAMILY_BUDGETS
+    from gui_core.coords import FRAMES, Geometry, budget
+    from gui_core.family import budget_of
 
     if answer.point is None or not all(math.isfinite(v) for v in answer.point):
         return None
@@ -157,7 +157,7 @@ def frame_check(answer: Any, doc: Mapping[str, Any], params: ScoreParams, model_
         if model_size is not None:
             geometry = Geometry.seen(width, height, model_size)
         else:
-            b = budget(params.resize_budget or FAMILY_BUDGETS.get(params.family, "qwen2_5_vl"),
+            b = budget(params.resize_budget or budget_of(params.family),
                        min_pixels=params.min_pixels, max_pixels=params.max_pixels)
             geometry = Geometry.from_budget(width, height, b)
     except ValueError:

@@ -7,16 +7,19 @@ Names avoid lmms-eval's built-in ``screenspot*`` tasks (built-in names win over 
 from __future__ import annotations
 
 from gui_metrics.pss import DEFAULT_FORM, ICON_SPLITS, PRO_SPLITS, PSS_C, SCREENSPOT_SPLITS
-from gui_models.grounding import FAMILIES, FAMILY_BUDGETS
-from gui_tasks.grounding.prompts import PROMPTS, answer_family, protocol
+from gui_core.family import PROMPTS, family
+from gui_core.grounding_prompts import answer_family, protocol
 from gui_tasks.grounding.score import DEFAULT_TAU
 
 VERSION = "1.1"  # 1.1: inclusive point-in-box for ScreenSpot (official rule), official strictness, frame_check
 SYNTH_SEED, SYNTH_N = 0, 40
-FAMILY_PROMPTS = ("os_atlas", "ui_tars", "ui_tars_1_5", "qwen2_5_vl", "agentcpm_gui", "qwen3_vl", "qwen2_vl", "aguvis", "opencua",
-                  "uground_v1", "gta1", "infigui_g1", "ui_venus", "holo1_5", "showui", "seeclick", "jedi", "se_gui", "phi_ground")
-# families whose runner changes the image before the model sees it: the doc_to_visual that does the same
-VISUALS = {"phi_ground": "doc_to_visual_phi_ground"}  # Phi-Ground: the screenshot pasted into its fixed canvas
+
+
+def family_prompts() -> list[str]:
+    """Every family's grounding prompt (the registry's, in registration order) but the PSS paper's own two."""
+    return [p for p in PROMPTS.names() if answer_family(p) != "relative"]
+
+
 LOWER_IS_BETTER = {"grounding_format_error_rate", "token_entropy_mean", "perplexity_mean", "pss_no_capture_rate",
                    "entropy_correct", "entropy_biased", "entropy_other", "share_biased", "share_misleading",
                    "share_confusion", "share_other"}
@@ -78,16 +81,17 @@ def render_all() -> dict[str, str]:
     def add(task, source, prompt, types, splits, benchmark, extra="", max_new=32, inside=None):
         fam = answer_family(prompt)
         # the frame of the answers and, for resized-pixel families, the budget used when the backend reports no size
-        extra = f"  coordinate_frame: {FAMILIES[fam][0]}\n" + (f"  resize_budget: {FAMILY_BUDGETS[fam]}\n" if fam in FAMILY_BUDGETS else "") + extra
+        rec = family(fam)
+        extra = f"  coordinate_frame: {rec.frame}\n" + (f"  resize_budget: {rec.budget}\n" if rec.budget else "") + extra
         inside = inside or ("strict" if source == "synthetic" else "inclusive")  # lmms_task.DEFAULT_INSIDE_RULE
         files[f"{task}.yaml"] = TEMPLATE.format(task=task, source=source, prompt=prompt, protocol=protocol(prompt),
-                                                inside_rule=inside, visual=VISUALS.get(fam, "doc_to_visual"),
+                                                inside_rule=inside, visual=rec.visual,
                                                 metrics=_metrics(types, splits), version=VERSION, benchmark=benchmark,
                                                 tau=DEFAULT_TAU, form=DEFAULT_FORM, c=PSS_C, extra=extra, max_new_tokens=max_new)
 
     synth = f"  seed: {SYNTH_SEED}\n  n: {SYNTH_N}\n"
     add("icon_localization_synth", "synthetic", "relative", SYNTH_TYPES, ICON_SPLITS, "icon_localization", extra=synth)
-    for fam in FAMILY_PROMPTS:
+    for fam in family_prompts():
         add(f"icon_localization_synth_{fam}", "synthetic", fam, SYNTH_TYPES, ICON_SPLITS, "icon_localization", extra=synth,
             max_new=64)
     for variant in ("screenspot", "screenspot_v2", "screenspot_pro"):
@@ -95,7 +99,6 @@ def render_all() -> dict[str, str]:
         add(f"gui_{variant}", variant, "relative", SCREENSPOT_TYPES, splits, variant)
         # the PSS paper's reading (Algorithm 1: strictly inside), a named option beside the official inclusive rule
         add(f"gui_{variant}_strict", variant, "relative", SCREENSPOT_TYPES, splits, variant, inside="strict")
-        for fam in FAMILY_PROMPTS:
+        for fam in family_prompts():
             add(f"gui_{variant}_{fam}", variant, fam, SCREENSPOT_TYPES, splits, variant, max_new=64)
-    assert set(FAMILY_PROMPTS) <= set(PROMPTS)
     return files

@@ -4,7 +4,7 @@ with the fallbacks real models need.
 Model outputs are untrusted: :func:`parse_answer` never raises. It tries, in order, JSON objects
 (fenced in code blocks or not, with trailing text, with single quotes, Python-style), then an
 ``"answer": X`` pair inside broken JSON, then free text: for multiple choice the letter extraction of
-``gui_tasks.mpr.answer.extract_letter`` (bare letters, "Answer: C", ...), for yes/no questions the
+``gui_core.letters.extract_letter`` (bare letters, "Answer: C", ...), for yes/no questions the
 words yes / no / unknown in any case. What cannot be read is ``malformed`` (or ``empty``), a format
 error for the metrics, never an exception.
 """
@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal, Sequence
 
-from gui_tasks.mpr.answer import extract_letter
+from gui_core.letters import extract_letter
 
 # Recorded in task metadata and results; bump when parse_answer's behaviour changes.
 PARSER_PROTOCOL = "gkb-json-v1"

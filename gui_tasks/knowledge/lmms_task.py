@@ -16,7 +16,7 @@ import datasets
 from PIL import Image
 
 from gui_metrics.lmms_bridge import sample_values
-from gui_models.actions import CALL_TYPES
+from gui_core.actions import CALL_TYPES
 from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
 from gui_tasks.knowledge import official
 from gui_tasks.knowledge.answer import parse_answer
@@ -55,7 +55,7 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         announce_skipped(bad, "GUI Knowledge Bench question files")
         return rows
     if source == "synthetic":
-        from gui_tasks.synth.knowledge import load_or_build
+        from gui_tasks.knowledge.synth import load_or_build
 
         lang = str(meta.get("lang", "en"))
         if lang not in LANGS:

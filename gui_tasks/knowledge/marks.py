@@ -16,7 +16,7 @@ from typing import Any, Mapping, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
-from gui_models.actions import Action
+from gui_core.actions import Action
 
 RED = (230, 30, 30)
 RUNNER_RED_BGR = (0, 0, 255)  # draw_annotation's default colour (OpenCV's BGR order): pure red

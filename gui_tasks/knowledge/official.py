@@ -48,7 +48,7 @@ from typing import Any, Iterator, Sequence
 
 from PIL import Image
 
-from gui_models.actions import CALL_TYPES, from_call
+from gui_core.actions import CALL_TYPES, from_call
 from gui_tasks.data_check import BenchmarkCheck, TaskCount
 from gui_tasks.errors import BadRows, DataError
 from gui_tasks.input_files import lines, parse_json_line, read_bytes, read_json
@@ -174,7 +174,7 @@ def _embedded_images(raw: dict[str, Any], *, file: Path, row: int) -> dict[str, 
             data = v.get("bytes")
             if not isinstance(data, (bytes, bytearray)) or not data:
                 raise DataError("inline image without bytes", file=str(file), row=row, field=f"{name}[{k}]")
-            from gui_tasks.paths import cache_dir
+            from gui_core.paths import cache_dir
 
             suffix = Path(str(v.get("path") or "")).suffix or ".png"
             target = cache_dir() / "gkb_images" / (hashlib.sha1(data).hexdigest() + suffix)

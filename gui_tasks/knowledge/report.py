@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from gui_metrics.knowledge import KNOWLEDGE_TYPES, SUBTASKS, UNPARSED, confusion_matrix, unknown_calibration
-from gui_models.actions import DESKTOP_CALLS, MOBILE_CALLS
+from gui_core.actions import DESKTOP_CALLS, MOBILE_CALLS
 from gui_tasks import vision_gain
 from gui_tasks.results_io import RunResults, find_result_files, load_results, load_task_samples, skipped_rows_notes
 

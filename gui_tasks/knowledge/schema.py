@@ -30,9 +30,9 @@ import json
 from typing import Any, Mapping
 
 from gui_metrics.knowledge import KNOWLEDGE_TYPES, SUBTASK_TYPE, SUBTASKS, YES_NO
-from gui_models.actions import CALL_TYPES, DESKTOP_CALLS, MOBILE_CALLS
+from gui_core.actions import CALL_TYPES, DESKTOP_CALLS, MOBILE_CALLS
 from gui_tasks.errors import DataError
-from gui_tasks.mpr.schema import LANGS
+from gui_core.languages import LANGS
 
 PLATFORMS: tuple[str, ...] = ("desktop", "mobile")
 QUESTION_TYPES: tuple[str, ...] = ("multiple_choice", "yes_or_no")

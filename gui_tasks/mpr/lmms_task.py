@@ -16,7 +16,7 @@ from gui_metrics.lmms_bridge import sample_values
 from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
 from gui_tasks.lmms_rows import RowsTask, doc_to_visual, read_jsonl
 from gui_tasks.mpr import official
-from gui_tasks.mpr.answer import extract_letter
+from gui_core.letters import extract_letter
 from gui_tasks.mpr.prompts import LETTERS, build_prompt, protocol_from_kwargs
 from gui_tasks.mpr.schema import DIMENSIONS, LANGS, validate_row
 
@@ -51,7 +51,7 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         announce_skipped(bad, f"MPR-GUI {lang} question files")
         return rows
     if source == "synthetic":
-        from gui_tasks.synth.mpr import load_or_build
+        from gui_tasks.mpr.synth import load_or_build
 
         files = load_or_build(seed=int(meta.get("seed", 0)), per_dimension=int(meta.get("per_dimension", 8)), langs=(lang,),
                               split=str(meta.get("synth_split", "eval")))

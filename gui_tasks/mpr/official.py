@@ -26,7 +26,7 @@ from typing import Any, Iterator
 from gui_tasks.data_check import BenchmarkCheck, TaskCount
 from gui_tasks.errors import BadRows, DataError
 from gui_tasks.input_files import lines, parse_json_line
-from gui_tasks.mpr.answer import normalise_answer, split_inline_options_ordered
+from gui_tasks.mpr.options import normalise_answer, split_inline_options_ordered
 
 HUB_ID = "chenruihan/MPR-GUI-Bench"
 QUESTIONS_REPO = "github.com/chenruihan32/MPR-GUI-Bench (folder qas/)"

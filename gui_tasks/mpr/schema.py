@@ -11,11 +11,10 @@ from typing import Any, Mapping
 
 # The dimensions (seed section 3.2) and FPR-ACC weights (appendix A.7) live with the metric
 # that uses them: gui_metrics may not import gui_tasks, so the dependency points this way.
+from gui_core.languages import LANGS
 from gui_metrics.mpr import DIMENSIONS, FPR_WEIGHTS
 from gui_tasks.errors import DataError
 
-# Seed section 3.1: six strictly aligned languages.
-LANGS: tuple[str, ...] = ("en", "zh", "fr", "ru", "ja", "th")
 WEIGHTS: Mapping[str, float] = FPR_WEIGHTS
 LETTERS = "ABCD"
 SOURCES: tuple[str, ...] = ("synthetic", "official")

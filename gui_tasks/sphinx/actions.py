@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gui_models.action_parsers import finite_number, plausible_index
+from gui_core.action_parsers import finite_number, plausible_index
 
 PARSER_PROTOCOL = "sphinx-table2-v2"  # v2: number literals bounded (MAX_NUMBER_CHARS), implausible ids and points are format errors
 REPAIR_PROTOCOL = "sphinx-rule-repair-v1"
@@ -53,7 +53,7 @@ class _Implausible(Exception):
 
 
 def _coord(s: str) -> float | int:
-    v = finite_number(s)  # bounded literal, finite, |v| <= MAX_COORD (gui_models.coords)
+    v = finite_number(s)  # bounded literal, finite, |v| <= MAX_COORD (gui_core.coords)
     if v is None:
         raise _Implausible(s)
     return int(v) if v.is_integer() else v

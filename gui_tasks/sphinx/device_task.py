@@ -39,7 +39,7 @@ from gui_metrics.lmms_bridge import sample_values
 from gui_tasks.errors import DataError
 from gui_tasks.lmms_layout import UNTIL_KEY, pack_rounds, rounds_of
 from gui_tasks.lmms_rows import RowsTask
-from gui_tasks.paths import cache_dir
+from gui_core.paths import cache_dir
 from gui_tasks.sphinx import family_agents, official
 from gui_tasks.sphinx.actions import format_action
 from gui_tasks.sphinx.adb import AdbDevice, AdbError, AdbObservation

@@ -1,7 +1,7 @@
 """GUI agents in their own formats on the SPHINX simulator and toggle tasks (StaR appendix A.4-A.5).
 
 StaR evaluates its dynamic toggle benchmark with each agent in its own action format; the step tasks already speak
-them (``gui_tasks.star.families``: UI-TARS, OS-Atlas, AgentCPM-GUI, GUI-Owl, Qwen2.5-VL and the resized-pixel
+them (``gui_core.agents``: UI-TARS, OS-Atlas, AgentCPM-GUI, GUI-Owl, Qwen2.5-VL and the resized-pixel
 checkpoints). Here a family's prompt asks for the next step on the current screenshot (UI-TARS also sees the four
 previous ones, A.5), its history lists the earlier actions in its own syntax, its parser reads the answer, and the
 parsed action, in the family's coordinate frame, becomes a SPHINX action in screen pixels (``to_sphinx``):
@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from gui_models.actions import Action
-from gui_models.coords import Geometry, model_geometry
+from gui_core.actions import Action
+from gui_core.coords import Geometry, model_geometry
 from gui_tasks.sphinx.hierarchy import Hierarchy, center
-from gui_tasks.star.families import FAMILIES, build_prompt, family, family_budget, format_action, parse, prompt_geometry
+from gui_core.agents import build_prompt, family, family_budget, format_action, parse, prompt_geometry
 
 TYPE_TARGET = "first-editable-field"
 OBSERVATION = "screenshot"  # the families answer on screenshots (StaR A.5)
@@ -130,5 +130,5 @@ def history_images(name: str) -> int:
     return family(name).history_images
 
 
-__all__ = ["FAMILIES", "OBSERVATION", "TYPE_TARGET", "check_family", "frames", "history", "history_images", "prompt",
+__all__ = ["OBSERVATION", "TYPE_TARGET", "check_family", "frames", "history", "history_images", "prompt",
            "prompt_protocol", "parser_protocol", "read", "to_sphinx"]

@@ -25,7 +25,7 @@ from gui_models.generation_core import cut_at_stops
 from gui_tasks.lmms_layout import INTERACTION_KEY, UNTIL_KEY, agentic_rounds, pack_rounds, rounds_of
 from gui_tasks.lmms_rows import RowsTask
 from gui_tasks.errors import DataError
-from gui_tasks.paths import cache_dir
+from gui_core.paths import cache_dir
 from gui_tasks.sphinx import family_agents
 from gui_tasks.sphinx.actions import format_action, parse_action
 from gui_tasks.sphinx.hierarchy import DEFAULT_RENDERING, RENDERINGS

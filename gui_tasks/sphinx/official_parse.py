@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gui_models.action_parsers import plausible_index
+from gui_core.action_parsers import plausible_index
 
 OFFICIAL_PARSER_PROTOCOL = "sphinx-official-parse-v2"  # v2: number literals bounded (MAX_NUMBER_CHARS), implausible ids and points are format errors
 # Knowledge probing as knowledge_probing.py scores it (PKU-ASE-RISE/Sphinx @ 20f84094386942d59f8d1a3c33b78c160e4ead9c;
@@ -68,7 +68,7 @@ def _read(s: str, by_point: bool) -> dict[str, Any] | None:
     if m is None:
         return None
     g = m.groups()
-    # digit runs beyond the plausible range (gui_models.coords.MAX_COORD) are format errors, never int() unbounded
+    # digit runs beyond the plausible range (gui_core.coords.MAX_COORD) are format errors, never int() unbounded
     nums = [plausible_index(v) for v in g[:4 if verb == "swipe" else 2]] if by_point else [plausible_index(g[0])]
     if any(v is None for v in nums):
         return None

@@ -16,7 +16,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from gui_tasks.paths import cache_dir
+from gui_core.paths import cache_dir
 from gui_tasks.sphinx.hierarchy import Hierarchy
 from gui_tasks.sphinx.observation import inner_text
 from gui_tasks.sphinx.navigation import NAV_SPECS, eval_action, nav_tasks

@@ -38,10 +38,10 @@ import os
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
-from gui_models.action_match import classify_touch
-from gui_models.action_parsers import GestureToScroll, scroll_direction
-from gui_models.actions import Action
-from gui_models.coords import Geometry, convert, convert_box
+from gui_core.action_match import classify_touch
+from gui_core.action_parsers import GestureToScroll, scroll_direction
+from gui_core.actions import Action
+from gui_core.coords import Geometry, convert, convert_box
 from gui_tasks.errors import DataError
 from gui_tasks.input_files import read_json, read_jsonl
 from gui_tasks.star.schema import action_to_json

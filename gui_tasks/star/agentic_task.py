@@ -29,15 +29,15 @@ import datasets
 from PIL import Image
 
 from gui_metrics.lmms_bridge import sample_values
-from gui_models.action_match import RULES, STAR_AGENTIC
-from gui_models.coords import Geometry
+from gui_core.action_match import RULES, STAR_AGENTIC
+from gui_core.coords import Geometry
 from gui_models.generation_core import cut_at_stops
 from gui_tasks.errors import DataError
 from gui_tasks.lmms_layout import INTERACTION_KEY, UNTIL_KEY, agentic_rounds, pack_rounds, rounds_of
 from gui_tasks.lmms_rows import RowsTask, load_image, read_jsonl
-from gui_tasks.mpr.schema import LANGS
+from gui_core.languages import LANGS
 from gui_tasks.star import agentic, judges, own_history, synth
-from gui_tasks.star.families import build_prompt, family, format_action, parse, prompt_geometry, scoring_geometry
+from gui_core.agents import build_prompt, family, format_action, parse, prompt_geometry, scoring_geometry
 from gui_tasks.star.lmms_task import budget_meta, frame_options
 from gui_tasks.star.schema import action_from_json
 
@@ -182,9 +182,9 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         out.append(doc)
     _DROPPED[_key(meta)] = dropped
     if history_protocol(meta) == "own":
-        if fam not in own_history.OWN_HISTORY_FAMILIES:
+        if fam not in own_history.own_history_families():
             raise DataError(f"history 'own' is StaR's UI-TARS protocol (A.5; its evaluator builds it for UI-TARS only): "
-                            f"agent_family {fam!r} is not one of {own_history.OWN_HISTORY_FAMILIES}", file="<task yaml>",
+                            f"agent_family {fam!r} is not one of {own_history.own_history_families()}", file="<task yaml>",
                             field="metadata.history")
         eps = own_history.episodes(out)
         bound = max_episode_steps(meta)

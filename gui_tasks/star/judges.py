@@ -27,9 +27,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from gui_models.action_match import RULES, aitw_grown, match
-from gui_models.actions import Action
-from gui_models.coords import Geometry
+from gui_core.action_match import RULES, aitw_grown, match
+from gui_core.actions import Action
+from gui_core.coords import Geometry
 from gui_tasks.star import cpm_official, star_official
 from gui_tasks.star.schema import action_from_json
 

@@ -13,14 +13,14 @@ from typing import Any, Mapping
 import datasets
 
 from gui_metrics.lmms_bridge import sample_values
-from gui_models.action_match import RULES, STAR_STATE_CONTROL, match
-from gui_models.actions import Action
-from gui_models.coords import Geometry
+from gui_core.action_match import RULES, STAR_STATE_CONTROL, match
+from gui_core.actions import Action
+from gui_core.coords import Geometry
 from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
 from gui_tasks.lmms_rows import RowsTask, doc_to_visual, read_jsonl
-from gui_tasks.mpr.schema import LANGS
+from gui_core.languages import LANGS
 from gui_tasks.star import official, synth
-from gui_tasks.star.families import build_prompt, family, format_action, parse, prompt_geometry, scoring_geometry
+from gui_core.agents import build_prompt, family, format_action, parse, prompt_geometry, scoring_geometry
 from gui_tasks.star.schema import action_from_json, official_pair, validate_doc
 
 RECORD_KINDS = ("star",)
@@ -85,8 +85,8 @@ FRAME_OPTION_KEYS = ("coordinate_frame", "resize_budget", "min_pixels", "max_pix
 
 def frame_options(meta: Mapping[str, Any]) -> dict[str, Any]:
     """The frame/parser options of task metadata, validated, as document fields (the same keys on every row)."""
-    from gui_models.action_parsers import READINGS
-    from gui_models.coords import BUDGETS, FRAMES
+    from gui_core.action_parsers import READINGS
+    from gui_core.coords import BUDGETS, FRAMES
 
     frame = str(meta.get("coordinate_frame") or "")
     if frame and frame not in FRAMES:

@@ -116,7 +116,7 @@ def read_records(path: Path, root: Path | None, bad: BadRows | None = None) -> I
 
 def data_check(root: Path | None = None) -> BenchmarkCheck:
     """Every ``state_control_benchmark_*.json`` of a copy, read with the task loader: documents (records x 2), bad rows."""
-    from gui_models.action_match import STAR_STATE_CONTROL
+    from gui_core.action_match import STAR_STATE_CONTROL
     from gui_tasks.star.schema import official_pair
 
     root = Path(root).expanduser() if root is not None else data_root()

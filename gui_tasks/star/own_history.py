@@ -32,7 +32,15 @@ HISTORY_STEPS = 4  # StaR evaluator: history[-8:] = four (screenshot, answer) pa
 HISTORY_LAYOUT = "single_turn"
 # families StaR gives their own history: UI-TARS (evaluators.py builds it only for agentType "uitars"; its "gemini" and
 # "gpt" agents, which borrow the UI-TARS prompt like our alias "proprietary", get none) and the UI-TARS-1.5 checkpoints
-OWN_HISTORY_FAMILIES = ("ui_tars", "ui_tars_1_5")
+
+
+def own_history_families() -> list[str]:
+    """The families whose records say their own answers are replayed as history (``AgentProtocol.own_history``)."""
+    from gui_core.agents import agent_families
+
+    return [name for name, f in agent_families().items() if f.own_history]
+
+
 # Most steps one episode may have: lmms-eval's agentic loop stops at max_agentic_steps without telling the task.
 MAX_EPISODE_STEPS = 128
 

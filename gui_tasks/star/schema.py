@@ -24,10 +24,10 @@ import json
 import math
 from typing import Any, Mapping
 
-from gui_models.action_match import RULES
-from gui_models.actions import Action
+from gui_core.action_match import RULES
+from gui_core.actions import Action
 from gui_tasks.errors import DataError
-from gui_tasks.star.families import family
+from gui_core.agents import family
 
 POLARITIES = ("positive", "negative")
 ANNOTATION_FIELDS = ("is_switch", "feature", "state_before_action", "state_after_action", "action_effect")
@@ -104,7 +104,7 @@ def _require(raw: Mapping[str, Any], key: str, file: str, row: int) -> Any:
 def official_pair(raw: Mapping[str, Any], *, file: str, row: int, image_path: str, agent_family: str,
                   match_rule: str) -> list[dict[str, Any]]:
     """The positive and negative documents of one official record (README field table of the StaR repository)."""
-    from gui_models.action_parsers import parse_action
+    from gui_core.action_parsers import parse_action
 
     pos_text = _require(raw, "posAtlasAction", file, row)
     parsed = parse_action(pos_text, "os_atlas")

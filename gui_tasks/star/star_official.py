@@ -22,8 +22,8 @@ import math
 import re
 from typing import Any, Mapping, Sequence
 
-from gui_models.coords import MAX_COORD, MAX_NUMBER_CHARS
-from gui_models.actions import Action
+from gui_core.coords import MAX_COORD, MAX_NUMBER_CHARS
+from gui_core.actions import Action
 
 # qwen_translate_action's fixed strings -> StaR ActionType names (evaluator/utils.py)
 _FIXED = {"PRESS_BACK": "PRESSBACK", "PRESS_HOME": "PRESSHOME", "ENTER": "ENTER", "COMPLETE": "TASKCOMPLETE",

@@ -15,11 +15,11 @@ import random
 from pathlib import Path
 from typing import Any, Sequence
 
-from gui_models.action_match import STAR_STATE_CONTROL
-from gui_models.actions import Action
-from gui_models.coords import Geometry, convert_box
-from gui_tasks.mpr.schema import LANGS
-from gui_tasks.paths import cache_dir
+from gui_core.action_match import STAR_STATE_CONTROL
+from gui_core.actions import Action
+from gui_core.coords import Geometry, convert_box
+from gui_core.languages import LANGS
+from gui_core.paths import cache_dir
 from gui_tasks.star.schema import action_to_json, validate_doc
 from gui_tasks.synth import i18n
 from gui_tasks.synth.cache import build_once

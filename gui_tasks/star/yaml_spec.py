@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from gui_metrics.agentic import STEP_METRICS
 from gui_metrics.star import STAR_METRICS
-from gui_models.action_match import STAR_AGENTIC, STAR_STATE_CONTROL
-from gui_models.coords import BUDGETS
-from gui_tasks.star.families import family
+from gui_core.action_match import STAR_AGENTIC, STAR_STATE_CONTROL
+from gui_core.coords import BUDGETS
+from gui_core.agents import family
 from gui_tasks.star.judges import DEFAULT_JUDGE, JUDGE_DATASETS
 from gui_tasks.star.own_history import MAX_EPISODE_STEPS
-from gui_tasks.mpr.schema import LANGS
+from gui_core.languages import LANGS
 
 VERSION = "1.0"
 SYNTH_SEED, SYNTH_PAIRS, SYNTH_EPISODES = 0, 32, 15

@@ -12,7 +12,7 @@ import json
 import random
 from pathlib import Path
 
-from gui_tasks.paths import cache_dir
+from gui_core.paths import cache_dir
 from gui_tasks.synth.icons import ICONS, NAMES, TILE_COLORS, UNCOMMON, draw_icon, rarity, wallpaper
 from gui_tasks.synth.cache import build_once
 

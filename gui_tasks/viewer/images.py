@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from gui_models.cores import usable_cores
-from gui_models.pixels import pixels_sha256  # one pixel hash: documents, sent images and the viewer alike
+from gui_core.pixels import pixels_sha256  # one pixel hash: documents, sent images and the viewer alike
 from gui_tasks.rescore import file_sha256  # one file hash, cached by path, size and modification time
 
 IMAGE_MODES = ("thumbs", "copy", "links")

@@ -2,8 +2,8 @@
 
 Points are taken from the logged records, which already mapped the answer from the frame the model answered
 in (``record["frame"]``, ``frame_source``, ``model_size``) back to the screenshot (``gui_tasks.grounding.score``
-through ``gui_models.geometry.answer_geometry`` / ``map_back``; StaR through ``gui_models.coords``); here
-they only change unit (relative or 0-1000 grid -> original pixels) with ``gui_models.coords.convert``.
+through ``gui_core.geometry.answer_geometry`` / ``map_back``; StaR through ``gui_core.coords``); here
+they only change unit (relative or 0-1000 grid -> original pixels) with ``gui_core.coords.convert``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from gui_models.coords import Geometry, convert, convert_box
+from gui_core.coords import Geometry, convert, convert_box
 
 SHAPES = ("rect", "point", "arrow", "text")
 
@@ -72,7 +72,7 @@ SCROLL_VECTORS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0
 
 
 def _action_shapes(action, geo: Geometry, role: str, width: int, height: int) -> list[Shape]:
-    """A typed ``gui_models.actions.Action`` (its point in ``action.frame`` of ``geo``) drawn in original pixels:
+    """A typed ``gui_core.actions.Action`` (its point in ``action.frame`` of ``geo``) drawn in original pixels:
     its point, drag end, scroll arrow, typed text."""
     out: list[Shape] = []
     p = None
@@ -82,7 +82,7 @@ def _action_shapes(action, geo: Geometry, role: str, width: int, height: int) ->
     if action.end_point is not None and p is not None and _finite(action.end_point):
         end = convert(action.end_point, action.frame, "original_px", geo)
         out.append(Shape(f"{role}_drag", "arrow", (*p, *end), f"{role}: drag"))
-    direction = str(action.direction or "").lower()  # gui_models.actions.DIRECTIONS are upper case
+    direction = str(action.direction or "").lower()  # gui_core.actions.DIRECTIONS are upper case
     if action.type == "SCROLL" and direction in SCROLL_VECTORS:
         cx, cy = p or (width / 2, height / 2)
         dx, dy = SCROLL_VECTORS[direction]
@@ -97,10 +97,10 @@ def _action_shapes(action, geo: Geometry, role: str, width: int, height: int) ->
 def agentic_shapes(doc: Mapping[str, Any], record: Mapping[str, Any], response: str) -> list[Shape]:
     """StaR agentic step (A.3): element boxes (0-1000 grid), the gold action and the predicted one.
 
-    The response is parsed again with the task's own parser and options (``gui_tasks.star.families.parse``); its
+    The response is parsed again with the task's own parser and options (``gui_core.agents.parse``); its
     frame is read in the geometry the record names (``model_size`` when the family answers in resized pixels)."""
     from gui_tasks.star.agentic_task import output_gesture
-    from gui_tasks.star.families import parse
+    from gui_core.agents import parse
     from gui_tasks.star.lmms_task import budget_meta
     from gui_tasks.star.schema import action_from_json
 

@@ -12,7 +12,7 @@ from typing import Any, Iterable, Sequence
 
 import pluggy
 
-from gui_metrics.plugin_dists import ep_dist_name
+from gui_core.plugin_dists import ep_dist_name
 from gui_tasks.viewer import hookspecs
 from gui_tasks.viewer.overlays import SHAPES, Shape
 from gui_tasks.viewer.payloads import RunView, SampleView, Section

@@ -805,7 +805,7 @@ def _move_into_place(tmp: Path, out: Path) -> None:
 
 def _image_roots(sides: Sequence[Side]) -> list[Path]:
     """The run's own folders (every results file's folder) and the data cache: where a samples file's images may be."""
-    from gui_tasks.paths import cache_dir
+    from gui_core.paths import cache_dir
 
     roots = {r.path.resolve().parent for side in sides for r in side.runs}
     roots |= {Path(side.path).resolve() for side in sides if Path(side.path).is_dir()}  # the RUN_DIR given

@@ -1,0 +1,137 @@
+"""What a model family is, as one frozen record, and the registry that holds the records (``gui_core.families``).
+
+A family's facts used to live in seven parallel tables; now everything a task, a scorer, the YAML generator, the
+parser inventory, the conformance corpora and the docs need to know about a family is read from its record:
+its grounding prompt(s) with their protocol ids, the coordinate frame of its numbers, the resize budget of its
+released checkpoints (and canvas: ``gui_core.coords.BUDGETS``), the reader of its grounding answers and the reader
+its authors' code uses (``official``), the agent protocol (action parser, frame under the agent prompt, prompt id,
+history screenshots, own-history layout), its scroll semantics (from its action parser), the visual transform its
+runner applies, and citations to the authors' files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from gui_core.coords import BUDGETS, FRAMES, Frame
+from gui_core.registry import Registry
+
+# reader(body, frame, family) -> PointAnswer | None (None: the family's syntax is absent); see gui_core.grounding
+Reader = Callable[..., Optional[object]]
+
+
+@dataclass(frozen=True)
+class GroundingPrompt:
+    """One grounding prompt of a family: its name (the ``prompt:`` a task names), protocol id and template.
+
+    Templates are ``str.format`` strings with ``{instruction}`` and, where the family's prompt states it, the size of
+    the image the model sees, ``{resized_width}`` / ``{resized_height}`` (braces of JSON written doubled)."""
+
+    name: str
+    protocol: str
+    template: str
+
+
+@dataclass(frozen=True)
+class AgentProtocol:
+    """How the family acts as a step-wise agent (StaR appendix C, A.5): its action parser, the frame of its clicks
+    under its agent prompt, the prompt's protocol id, earlier screenshots shown with the history (UI-TARS: four)
+    and whether its own earlier answers can be replayed as history (UI-TARS own-history protocol)."""
+
+    parser: str
+    frame: Frame
+    prompt_id: str
+    history_images: int = 0
+    own_history: bool = False
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    title: str  # how the docs and reports name it
+    frame: Frame  # the frame of the numbers in its grounding answers
+    budget: str | None = None  # resize budget (gui_core.coords.BUDGETS) of its released checkpoints
+    prompts: tuple[GroundingPrompt, ...] = ()
+    reader: Reader | None = None  # its own grounding syntax (None: bare points / boxes / its action syntax)
+    syntax: str = ""  # that syntax, in words
+    official_reader: Reader | None = None  # where the authors' parser reads differently from ``reader``
+    action_parser: str | None = None  # an action answer's point is a grounding answer too (gui_core.action_parsers)
+    reads_qwen_json: bool = False  # {"point_2d": ...} / {"bbox_2d": ...} grounding JSON (Qwen2.5-VL style)
+    visual: str = "doc_to_visual"  # the doc_to_visual of gui_tasks.grounding.lmms_task that shows what its runner shows
+    agent: AgentProtocol | None = None
+    agent_from: str | None = None  # borrows another family's agent protocol (StaR A.5: Qwen2-VL uses OS-Atlas's)
+    grounds: bool = True  # its answers are read as grounding answers (gui_core.grounding.parse_point)
+    sources: tuple[str, ...] = field(default=())  # the authors' files the facts above come from
+
+    def __post_init__(self) -> None:
+        if self.frame not in FRAMES:
+            raise ValueError(f"family {self.name!r}: frame {self.frame!r} unknown; known: {', '.join(FRAMES)}")
+        if self.budget is not None and self.budget not in BUDGETS:
+            raise ValueError(f"family {self.name!r}: resize budget {self.budget!r} unknown; known: {', '.join(BUDGETS)}")
+        if self.frame == "resized_px" and self.budget is None:
+            raise ValueError(f"family {self.name!r} answers in resized pixels but names no resize budget")
+        if self.agent is not None and self.agent_from is not None:
+            raise ValueError(f"family {self.name!r} has its own agent protocol and borrows {self.agent_from!r}'s")
+
+    @property
+    def scroll_semantics(self) -> str | None:
+        """What its scroll word names ("scroll" direction or "finger" movement): its action parser's semantics."""
+        from gui_core.action_parsers import SCROLL_SEMANTICS
+
+        parser = self.agent.parser if self.agent else self.action_parser
+        return SCROLL_SEMANTICS.get(parser) if parser else None
+
+
+def _load_builtins() -> None:
+    import gui_core.families  # noqa: F401  (registers the built-in records)
+
+
+FAMILIES: Registry[Family] = Registry("model family", loader=_load_builtins)
+# grounding prompt name -> the family it belongs to (filled by register_family)
+PROMPTS: Registry[Family] = Registry("grounding prompt", loader=_load_builtins)
+
+
+def register_family(fam: Family, *, aliases: tuple[str, ...] = ()) -> Family:
+    """Register a family record (third parties too); its prompt names must be new as well."""
+    FAMILIES._load()
+    for p in fam.prompts:
+        if p.name in PROMPTS._items:
+            raise ValueError(f"grounding prompt {p.name!r} is already registered (family "
+                             f"{PROMPTS._items[p.name].name!r})")
+    FAMILIES.register(fam.name, fam, aliases=aliases)
+    for p in fam.prompts:
+        PROMPTS.register(p.name, fam)
+    return fam
+
+
+def family(name: str) -> Family:
+    """The record of family ``name`` (aliases resolved); an unknown name is a configuration error with "did you mean"."""
+    return FAMILIES.get(name)
+
+
+def grounding_prompt(name: str) -> GroundingPrompt:
+    """The grounding prompt called ``name`` (any family's)."""
+    fam = PROMPTS.get(name)
+    return next(p for p in fam.prompts if p.name == name)
+
+
+def budget_of(name: str, default: str = "qwen2_5_vl") -> str:
+    """The resize budget a family's answers in resized pixels are read with: its record's, else ``default``."""
+    return family(name).budget or default
+
+
+def grounding_families() -> list[Family]:
+    """Every family whose answers are read as grounding answers, in registration order."""
+    return [f for f in FAMILIES.values() if f.grounds]
+
+
+def agent_family_of(name: str) -> Family:
+    """The family whose agent protocol ``name`` uses (itself, or the one it borrows from)."""
+    fam = family(name)
+    if fam.agent is None and fam.agent_from is not None:
+        fam = family(fam.agent_from)
+    if fam.agent is None:
+        agents = [f.name for f in FAMILIES.values() if f.agent is not None]
+        raise ValueError(f"family {name!r} has no agent protocol; families with one: {', '.join(agents)}")
+    return fam

@@ -1,0 +1,87 @@
+"""A named registry (model families, judges, ...): one record per name, collisions refused, unknown names answered
+with "did you mean" and the accepted values. Modelled on lm-eval-harness's registry (``../shared/docs/STYLE.md``)."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Callable, Generic, Iterator, TypeVar
+
+T = TypeVar("T")
+
+
+class UnknownName(ValueError):
+    """A configuration names something the registry does not hold; the message lists the accepted names."""
+
+
+class Registry(Generic[T]):
+    """Records by name, in registration order; aliases resolve to the record registered under another name."""
+
+    def __init__(self, kind: str, *, loader: Callable[[], object] | None = None) -> None:
+        self.kind = kind
+        self._items: dict[str, T] = {}
+        self._aliases: dict[str, str] = {}
+        self._loader = loader  # imports the module that registers the built-in records, on first use
+        self._loaded = loader is None
+
+    def _load(self) -> None:
+        if not self._loaded:
+            self._loaded = True
+            assert self._loader is not None
+            self._loader()
+
+    def register(self, name: str, item: T, *, aliases: tuple[str, ...] = ()) -> T:
+        """Add ``item`` under ``name`` (and its aliases); a name already taken by another record is an error."""
+        for key in (name, *aliases):
+            if not isinstance(key, str) or not key:
+                raise ValueError(f"a {self.kind} needs a non-empty string name, got {key!r}")
+            clash = ((key in self._items and (key != name or self._items[key] is not item))
+                     or (key in self._aliases and (key == name or self._aliases[key] != name)))
+            if clash:
+                raise ValueError(f"{self.kind} {key!r} is already registered")
+        self._items[name] = item
+        for alias in aliases:
+            self._aliases[alias] = name
+        return item
+
+    def canonical(self, name: str) -> str:
+        """The registered name ``name`` stands for (itself, or the record an alias points to)."""
+        self._load()
+        key = self._aliases.get(name, name)
+        if key not in self._items:
+            raise UnknownName(self.unknown_message(name))
+        return key
+
+    def get(self, name: str) -> T:
+        return self._items[self.canonical(name)]
+
+    __getitem__ = get
+
+    def unknown_message(self, name: object) -> str:
+        known = [*self._items, *self._aliases]
+        close = difflib.get_close_matches(str(name), known, n=3, cutoff=0.6)
+        hint = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
+        return f"unknown {self.kind} {name!r}{hint}; known: {', '.join(sorted(known))}"
+
+    def names(self) -> list[str]:
+        """Registered names in registration order (aliases left out)."""
+        self._load()
+        return list(self._items)
+
+    def aliases(self) -> dict[str, str]:
+        self._load()
+        return dict(self._aliases)
+
+    def values(self) -> list[T]:
+        self._load()
+        return list(self._items.values())
+
+    def __contains__(self, name: object) -> bool:
+        self._load()
+        return name in self._items or name in self._aliases
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names())
+
+    def __len__(self) -> int:
+        self._load()
+        return len(self._items)
