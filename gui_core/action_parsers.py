@@ -712,6 +712,21 @@ def _r1_action(fam: str, word: str, point: tuple[float, float] | None, text: str
     return _ok(fam, Action(kind), detail)
 
 
+def gui_r1_official_fields(text: str) -> tuple[str | None, tuple[float, float], str]:
+    """What GUI-R1's inference scripts store for an answer (``inference_vllm_android.py``): ``extract_action``'s word
+    (None without one), ``extract_coord``'s point ((0, 0) when it reads none; digit runs beyond ``MAX_NUMBER_CHARS``
+    also (0, 0)) and ``extract_input_text``'s text. Its ``eval_omni.py`` scores these, whatever the word is."""
+    answer = _r1_answer(text)
+    if answer is None:
+        return None, (0.0, 0.0), "no input text"
+    m = _R1_ACTION.search(answer)
+    pair = _r1_official_point(answer)
+    point = (0.0, 0.0)
+    if pair is not None and max(len(pair[0]), len(pair[1])) <= MAX_NUMBER_CHARS:
+        point = (float(int(pair[0])), float(int(pair[1])))
+    return (m.group(1) if m else None), point, _r1_input_text(answer)
+
+
 @register_parser("gui_r1", scroll="scroll")  # its data conversion is not published: read as AndroidControl's scroll direction
 def parse_gui_r1(text: str, *, gesture_to_scroll: GestureToScroll = "same", reading: Reading = "schema") -> ParsedAction:
     """GUI-R1: the ``<answer>[{'action': ..., 'point': [x, y], 'input_text': ...}]</answer>`` of its prompt.

@@ -34,3 +34,22 @@ def test_judge_agrees_with_the_authors_code_on_every_pair(name, tmp_path, monkey
     n, type_ok, exact_ok, wrong = compare(cases, tmp_path, monkeypatch)
     detail = "\n".join(map(str, wrong[:20]))
     assert (type_ok, exact_ok) == (n, n), f"{name}: type {type_ok}/{n}, exact {exact_ok}/{n}\n{detail}"
+
+
+def test_docs_judge_table_is_the_registry():
+    from gui_tasks.star import judges
+
+    docs = (Path(__file__).parents[1] / "docs" / "star_judges.md").read_text()
+    assert judges.judge_table() in docs
+    assert set(FILES) <= set(judges.JUDGE_REGISTRY.names())
+
+
+def test_judge_registry_refuses_a_second_record_and_suggests_names():
+    from gui_tasks.star import judges
+
+    with pytest.raises(ValueError, match="already registered"):
+        judges.register_judge(judges.Judge("aitw", ("aitz",), "x", ()))
+    assert "did you mean 'guievalkit'" in judges.check("guievalkt", "aitz")
+    assert judges.check("gui_r1", "aitz") == "judge 'gui_r1' is not defined for aitz (it judges androidcontrol, gui_odyssey)"
+    with pytest.raises(ValueError, match="commit"):
+        judges.Judge("mine", ("aitz",), "x", (judges.Source("me/repo", ("a.py",), "abc"),))
