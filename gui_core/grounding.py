@@ -321,7 +321,8 @@ def parse_point(text: Any, family: str, strictness: str = "official") -> PointAn
 
     fam = FAMILIES.get(family)
     if not fam.grounds:
-        raise ValueError(f"family {family!r} has no grounding reading; families with one: {', '.join(grounding_families())}")
+        known = [f.name for f in FAMILIES.values() if f.grounds]
+        raise ValueError(f"family {family!r} has no grounding reading; families with one: {', '.join(known)}")
     family = fam.name
     if strictness not in STRICTNESS:
         raise ValueError(f"unknown strictness {strictness!r}; known: {', '.join(STRICTNESS)}")

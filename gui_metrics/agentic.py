@@ -138,7 +138,21 @@ def step_rates(records: Sequence[Record]) -> dict[str, float]:
     return {name: agg(steps) for name, (agg, _, _) in STEP_METRICS.items()}
 
 
+def _is_episode(r: Record) -> bool:
+    return isinstance(r.get("steps"), list)
+
+
+def _per_sample(name: str, agg):
+    """A sample's own value: a step rate is a mean over steps (a step item scores, an episode item does not: its
+    share of steps is a ratio); episode success is a mean over episodes (an episode item scores, a step does not)."""
+    if name == "step_success_rate":
+        return lambda r: agg(step_records([r])) if _is_episode(r) else None
+    return lambda r: None if _is_episode(r) else agg([r])
+
+
 @hookimpl
 def gui_metrics_register() -> list[MetricSpec]:
-    return [MetricSpec(name, _over_steps(agg), hib, frozenset({"step"}), f"StaR appendix A.2-A.3 {doc}")
+    # the category mean averages per-category episode rates: composite (cluster bootstrap only)
+    return [MetricSpec(name, _over_steps(agg), hib, frozenset({"step"}), f"StaR appendix A.2-A.3 {doc}",
+                       per_sample=_per_sample(name, agg), composite=name == "step_category_mean_success_rate")
             for name, (agg, hib, doc) in STEP_METRICS.items()]

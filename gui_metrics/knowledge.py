@@ -148,7 +148,7 @@ def gui_metrics_register() -> list[MetricSpec]:
     specs += [MetricSpec(f"gkb_{s}_acc", _subtask_acc(s), True, _GKB, f"Accuracy on sub-task {s} (seed Table 2).")
               for s in SUBTASKS]
     specs += [MetricSpec(f"gkb_{k}_acc", _type_acc(k), True, _GKB, f"Accuracy on knowledge type {k}.",
-                         params={"pooling": TYPE_POOLING}) for k in KNOWLEDGE_TYPES]
+                         params={"pooling": TYPE_POOLING}, composite=TYPE_POOLING == "macro") for k in KNOWLEDGE_TYPES]
     specs += [MetricSpec(f"gkb_unknown_{k}", _calibration(k), hib, _GKB, f"Yes/no/unknown calibration: {k} of 'unknown'.")
               for k, hib in (("pred_rate", False), ("gold_rate", False), ("precision", True), ("recall", True))]
     return specs

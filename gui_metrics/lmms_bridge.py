@@ -8,7 +8,7 @@ the per-sample values through :func:`sample_values`.
 from __future__ import annotations
 
 import sys
-from typing import Any, Iterable, Mapping
+from typing import Any, Hashable, Iterable, Mapping, Sequence
 
 from gui_metrics.manager import all_metrics, metric_owner, metrics_for
 
@@ -47,6 +47,36 @@ def _aggregation(name: str, fn):
     return aggregate
 
 
-def sample_values(kinds: Iterable[str], record: Mapping[str, Any]) -> dict[str, Any]:
-    """``process_results`` output: the per-sample value of every metric for these kinds."""
-    return {spec.name: spec.score(record) for kind in kinds for spec in metrics_for(kind)}
+# The per-sample field lmms-eval reads for its standard errors, --baseline and --repeats (TaskConfig.score_key).
+SCORE_KEY = "score"
+
+
+def sample_values(kinds: Iterable[str], record: Mapping[str, Any], *, cluster: tuple[str, Hashable] | None = None,
+                  primary: Sequence[str] = ()) -> dict[str, Any]:
+    """``process_results`` output: the per-sample value of every metric for these kinds, in lmms-eval's shape.
+
+    Each metric's value is the record plus ``score`` (``MetricSpec.sample_score``: the sample's own value for that
+    metric; absent when the sample is outside its population or the metric is composite) plus the cluster field
+    (``cluster = (cluster_key, id)``: the screenshot, episode or application the sample shares with others).
+    lmms-eval's ``calculate_clt_aggregate_metric`` reads ``score`` and the task's ``cluster_key`` from these.
+    A top-level ``score`` (no metric: logged, not aggregated) is the first of ``primary`` that has one, which
+    lmms-eval's ``--baseline`` reads from both runs' samples.
+    """
+    out: dict[str, Any] = {}
+    for kind in kinds:
+        for spec in metrics_for(kind):
+            value = spec.score(record)
+            if isinstance(value, Mapping):
+                value = {k: v for k, v in value.items() if k != SCORE_KEY}
+                if cluster is not None:
+                    value[cluster[0]] = cluster[1]
+                score = spec.sample_score(record)
+                if score is not None:
+                    value[SCORE_KEY] = score
+            out[spec.name] = value
+    for name in primary:
+        value = out.get(name)
+        if isinstance(value, Mapping) and SCORE_KEY in value:
+            out[SCORE_KEY] = value[SCORE_KEY]
+            break
+    return out

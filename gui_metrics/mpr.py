@@ -83,6 +83,7 @@ def gui_metrics_register() -> list[MetricSpec]:
             _MPR,
             "FPR-ACC: dimension accuracies weighted 1 x6, 1.5 (RI), 2 (SI) (seed appendix A.7).",
             params={"weights": dict(FPR_WEIGHTS), "missing_dimensions": "renormalise over present"},
+            composite=True,  # a weighted mean of dimension accuracies, not a mean over questions
         ),
         MetricSpec("format_error_rate", format_error_rate, False, _MCQ, "Share of responses with no extractable option letter."),
     ]

@@ -267,6 +267,15 @@ def _specs() -> list[MetricSpec]:
     for d in DISTANCE_BANDS:
         specs.append(MetricSpec(f"within_dist_{round(d * 100):03d}", lambda rs, d=d: within_distance(rs, d), True, g,
                                 f"Share of points closer than {d} (relative) to the target box (Table 1)."))
+    # ScreenSpot-Pro's official report (eval_screenspot_pro.py): overall text / icon accuracy and each group's "Avg"
+    from gui_metrics.grounding_official import PRO_GROUP_NAMES, group_figure, overall_figure
+
+    for name in ("text_acc", "icon_acc"):
+        specs.append(MetricSpec(f"sspro_{name}", overall_figure(name), True, g,
+                                f"ScreenSpot-Pro official {name} over every sample (eval_screenspot_pro.py overall)."))
+    for group in PRO_GROUP_NAMES:
+        specs.append(MetricSpec(f"sspro_avg_{group.lower()}", group_figure(group), True, g,
+                                f"ScreenSpot-Pro official accuracy of group {group} (leaderboard 'Avg')."))
     # Context-aware cropping (section 5, Tables 6-7): the first prediction, before the crop.
     specs.append(MetricSpec("crop_first_acc", lambda rs: accuracy(rs, "first"), True, crop, "Accuracy before cropping (Table 6)."))
     for t in ("correct", "biased", "other"):

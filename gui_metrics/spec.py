@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
@@ -27,8 +28,28 @@ class MetricSpec:
     description: str
     score: Callable[[Mapping[str, Any]], Any] = _identity
     params: Mapping[str, Any] = field(default_factory=dict)
+    composite: bool = False
+    """True when the metric is not the mean of one value per sample (FPR-ACC's weighted dimensions, a ratio pooled
+    over runs, a per-task or per-episode rate): lmms-eval then gets no per-sample ``score`` for it (its CLT columns
+    stay N/A) and its interval comes from the cluster bootstrap alone (docs/statistics.md)."""
+    per_sample: Callable[[Mapping[str, Any]], Any] | None = None
+    """The sample's own value, whose mean over the samples where it is not None is the metric; default
+    ``aggregate([record])`` (NaN -> None: the sample is outside the metric's population). Ignored when composite."""
 
     def __post_init__(self) -> None:
         if not self.name or not self.name.replace("_", "").isalnum():
             raise ValueError(f"metric name must be a non-empty identifier, got {self.name!r}")
         object.__setattr__(self, "applies_to", frozenset(self.applies_to))
+
+    def sample_score(self, record: Mapping[str, Any]) -> float | None:
+        """The per-sample value lmms-eval reads as ``score`` (see ``per_sample``); None when there is none."""
+        if self.composite:
+            return None
+        try:
+            value = self.per_sample(record) if self.per_sample is not None else self.aggregate([self.score(record)])
+        except (KeyError, TypeError, ValueError, ZeroDivisionError):  # a record this metric cannot read: no score
+            return None
+        if value is None or isinstance(value, str):
+            return None
+        value = float(value)
+        return value if math.isfinite(value) else None

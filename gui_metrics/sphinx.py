@@ -98,7 +98,8 @@ def gui_metrics_register() -> list[MetricSpec]:
                    "SPHINX Table 7 Continue.: steps labelled continue judged right"),
         MetricSpec("sphinx_stop_acc", lambda rs: _mean(rs, "correct", answer="stop"), True, comp,
                    "SPHINX Table 7 Stop.: final steps judged right"),
-        MetricSpec("sphinx_perfect", perfect_rate, True, comp, "SPHINX Table 7 Perfect.: tasks with every step judged right"),
+        MetricSpec("sphinx_perfect", perfect_rate, True, comp, "SPHINX Table 7 Perfect.: tasks with every step judged right",
+                   composite=True),  # a rate over tasks, the samples are steps
         MetricSpec("sphinx_completion_format_error_rate", _format_errors, False, comp, "completion answers other than one word"),
         # Table 8 (3.3.4)
         MetricSpec("sphinx_grounding_acc_original", lambda rs: _mean(rs, "correct"), True, grd, "SPHINX Table 8 grounding, as written"),
@@ -114,9 +115,9 @@ def gui_metrics_register() -> list[MetricSpec]:
         MetricSpec("sphinx_sr", success_rate, True, kinds, "SPHINX 3.2.1 success rate: all evaluators satisfied"),
         MetricSpec("sphinx_acp", average_completion, True, kinds, "SPHINX 3.2.1 average completion proportion"),
         MetricSpec("sphinx_repetition_rate", repetition_rate, False, kinds,
-                   "SPHINX 3.2.5 invariant: actions repeating an earlier action of the run"),
+                   "SPHINX 3.2.5 invariant: actions repeating an earlier action of the run", composite=True),  # pooled ratio
         MetricSpec("sphinx_format_error_rate", format_error_rate, False, kinds,
-                   "SPHINX 3.2.5 invariant: outputs not in the action format"),
+                   "SPHINX 3.2.5 invariant: outputs not in the action format", composite=True),  # pooled ratio
         # StaR A.4 toggle tasks read per kind: a model that never acts passes every Verify task and no other
         MetricSpec("toggle_normal_sr", lambda rs: toggle_success(rs, "normal"), True, kinds,
                    "StaR A.4 toggle tasks whose state must change: success rate"),

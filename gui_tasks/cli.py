@@ -61,6 +61,12 @@ def _report(args: argparse.Namespace) -> int:
     return main(args.rest)
 
 
+def _compare(args: argparse.Namespace) -> int:
+    from gui_tasks.compare import main
+
+    return main(args.rest)
+
+
 def _xli(args: argparse.Namespace) -> int:
     from gui_tasks.mpr.xli.cli import main
 
@@ -321,6 +327,11 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("report", help="Table 2-style language x dimension report from lmms-eval results")
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_report)
+
+    s = sub.add_parser("compare", help="paired comparison of two runs: per metric and slice, difference, 95% CI, "
+                                       "McNemar/permutation p-value, Holm-adjusted")
+    s.add_argument("rest", nargs=argparse.REMAINDER)
+    s.set_defaults(func=_compare)
 
     s = sub.add_parser("star-report", help="Table 7-style StaR state-control report (deltas against zero-shot)")
     s.add_argument("rest", nargs=argparse.REMAINDER)

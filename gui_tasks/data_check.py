@@ -105,6 +105,8 @@ CHECKERS: dict[str, str] = {
     "screenspot": "gui_tasks.grounding.screenspot:data_check_screenspot",
     "screenspot_v2": "gui_tasks.grounding.screenspot:data_check_v2",
     "screenspot_pro": "gui_tasks.grounding.screenspot:data_check_pro",
+    "uivision": "gui_tasks.grounding.uivision:data_check",
+    "mmbench_gui_l2": "gui_tasks.grounding.mmbench_gui:data_check",
 }
 
 

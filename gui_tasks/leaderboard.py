@@ -33,7 +33,8 @@ from gui_models.model_args import check_model_args
 from gui_tasks.rescore import (UnhashableValue, aggregate, canonical_json, doc_sha256, load_task, score, scores_sha256,
                                sha256_text, task_docs, task_folder, task_metadata)
 from gui_tasks.protocols import VIEW_ARGS, interventions_of, protocol_label, view_args_of  # noqa: F401 (re-exported)
-from gui_tasks.results_io import RunResults, TaskResult, _pretrained, find_result_files, is_finite, load_results, load_task_samples
+from gui_tasks.results_io import (RunResults, TaskResult, _pretrained, find_result_files, is_finite, load_results,
+                                  load_task_samples, task_definition)
 
 SCHEMA = "gui-eval-submission/3"
 MAX_BYTES = 1 << 30  # a submission file larger than this is refused before it is read
@@ -217,7 +218,7 @@ def _task_entry(run: RunResults, res: TaskResult, interventions: list[str], load
         raise SubmissionError(f"{where}: a sample has no integer doc_id")
     logged = [{"doc_id": s["doc_id"], "target": str(s.get("target")), "response": s.get("filtered_resps")} for s in samples]
     try:
-        again = _rescore(res.task, res.metadata, logged, loader)
+        again = _rescore(res.task, task_definition(res.metadata), logged, loader)
         _check_metrics(where, res.metrics, again["metrics"], _required_metrics(res.metadata, again["metric_list"]))
     except SubmissionError as exc:
         raise SubmissionError(f"{run.path.name}: {exc}") from exc
@@ -232,7 +233,7 @@ def _task_entry(run: RunResults, res: TaskResult, interventions: list[str], load
         "prompt_protocol": res.metadata["prompt_protocol"],
         "parser_protocol": res.metadata["parser_protocol"],
         "protocol": protocol_label(res.metadata["prompt_protocol"], interventions, run.model_args),
-        "metadata": _norm(res.metadata),
+        "metadata": _norm(task_definition(res.metadata)),  # the run's intervals and repeats are results, not the task
         "metrics": _json_metrics(again["metrics"]),
         "higher_is_better": {m: res.higher_is_better.get(m) for m in sorted(again["metrics"])},
         "n_samples": len(entries),

@@ -238,6 +238,9 @@ def attach() -> None:
     register_with_lmms_eval()
     install_data_error_report()
     install_metric_check()
+    from gui_tasks.lmms_stats import install_stats_hook
+
+    install_stats_hook()
 
 
 _DATA_ERRORS: list[str] = []  # "task: message" of every bad-data error met while building tasks

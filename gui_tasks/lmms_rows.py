@@ -17,12 +17,13 @@ import tempfile
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Hashable, Iterator, Mapping
 
 from lmms_eval.api.task import ConfigurableMessagesTask, ConfigurableTask
 from PIL import Image, ImageFile
 
 from gui_core.image_files import mark_file_source
+from gui_metrics.lmms_bridge import SCORE_KEY
 from gui_tasks import input_files
 from gui_tasks.errors import DataError, skip_bad_rows, take_skipped
 from gui_tasks.lmms_layout import INTERACTION_KEY, UNTIL_KEY, current_task_type, multi_round_layout, multi_round_refusal
@@ -58,6 +59,13 @@ def write_rows(rows: list[dict[str, Any]], kind: str, meta: Mapping[str, Any]) -
     return path
 
 
+def screen_name(path: Any) -> str:
+    """A screenshot's cluster id: its folder and file name ("au-6/camera_8.jpg"), the same on every machine (the
+    absolute path is not: it would change the per-sample values that submissions hash)."""
+    parts = str(path).replace("\\", "/").rstrip("/").split("/")
+    return "/".join(parts[-2:])
+
+
 class RowsTask(ConfigurableMessagesTask):
     """A task whose rows come from ``rows(metadata)``; subclasses name ``KIND`` and implement ``rows``.
 
@@ -67,6 +75,21 @@ class RowsTask(ConfigurableMessagesTask):
     """
 
     KIND = "task"
+    # The field that names a sample's cluster (lmms-eval's TaskConfig.cluster_key; docs/statistics.md): samples that
+    # share it are not independent. The YAML may set another ``cluster_key`` (a field of the record) instead.
+    CLUSTER_KEY: str | None = "screenshot"
+    # Why ``--repeats`` cannot ask this task's documents several times (None: it can); the task then runs once.
+    NOT_REPEATABLE: str | None = None
+
+    @classmethod
+    def cluster_key(cls, meta: Mapping[str, Any]) -> str | None:
+        """The cluster field of this task's samples (``CLUSTER_KEY``; a subclass may choose by metadata)."""
+        return cls.CLUSTER_KEY
+
+    def cluster_of(self, doc: Mapping[str, Any]) -> Hashable | None:
+        """The cluster a document belongs to (default: its screenshot(s)); None: the sample stands alone."""
+        images = doc.get("images") or ([doc["image"]] if doc.get("image") else [])
+        return "|".join(screen_name(i) for i in images) or None
 
     @classmethod
     def agentic_rounds(cls, meta: Mapping[str, Any]) -> int | None:
@@ -89,7 +112,14 @@ class RowsTask(ConfigurableMessagesTask):
         if rounds is not None:
             config["output_type"] = "generate_until_agentic"
             config["generation_kwargs"] = {**(config.get("generation_kwargs") or {}), "max_agentic_steps": rounds}
+        config.setdefault("score_key", SCORE_KEY)  # what lmms-eval's CLT, --baseline and --repeats read
+        own_cluster = "cluster_key" not in config
+        if own_cluster:
+            config["cluster_key"] = self.cluster_key(meta or {})
         super().__init__(*args, config=config, **kwargs)  # sets OUTPUT_TYPE from the YAML
+        self._own_cluster = own_cluster and self.config.cluster_key is not None
+        self._scored = self.process_results  # the YAML's function or the subclass's method
+        self.process_results = self._process_results_with_stats  # an instance attribute: what the evaluator calls
         self.interaction = {"generate_until_agentic": "agentic", "generate_until_multi_round": "multi_round"}.get(self.OUTPUT_TYPE)
         self.not_run = refusal if rounds is None else None
         record = self.config.metadata if isinstance(getattr(self.config, "metadata", None), dict) else {}
@@ -106,13 +136,57 @@ class RowsTask(ConfigurableMessagesTask):
             print(f"gui-eval: {self.config.task}: {self.not_run}", file=sys.stderr)
             record["not_run"] = self.not_run
 
+    def _process_results_with_stats(self, doc: Mapping[str, Any], results: list[Any], *args: Any, **kwargs: Any) -> dict[str, Any]:
+        """The task's per-sample values plus the cluster field in each, and a top-level ``score``: the first metric of
+        the task's ``metric_list`` that has one (what lmms-eval's ``--baseline`` pairs across runs)."""
+        out = self._scored(doc, results, *args, **kwargs)
+        if not isinstance(out, dict):
+            return out
+        if self._own_cluster:
+            cluster = self.cluster_of(doc)
+            for value in out.values():
+                if isinstance(value, dict):
+                    value.setdefault(self.config.cluster_key, cluster)
+        if SCORE_KEY not in out:
+            for m in self.config.metric_list or []:
+                value = out.get(m.get("metric") if isinstance(m, dict) else None)
+                if isinstance(value, dict) and SCORE_KEY in value:
+                    out[SCORE_KEY] = value[SCORE_KEY]
+                    break
+        return out
+
+    def construct_requests(self, doc_id: int, ctx: str, **kwargs: Any):
+        """One request per repeat under ``--repeats N`` (lmms-eval 0.7.3 clones one request N times, so its
+        stability metrics, which need N requests per document, never run): each its own ``Instance`` of ``idx``
+        0..N-1, with ``repeats`` 1 so that the evaluator does not clone it again."""
+        made = self._construct_one(doc_id, ctx, **kwargs)
+        repeats = int(getattr(self.config, "repeats", 1) or 1)
+        if repeats <= 1 or made is None:
+            return made
+        from lmms_eval.api.instance import Instance
+
+        if self.NOT_REPEATABLE:  # ask once, and say so in the results
+            meta = self.config.metadata if isinstance(getattr(self.config, "metadata", None), dict) else {}
+            if "repeats_refused" not in meta:
+                meta["repeats_refused"] = self.NOT_REPEATABLE
+                print(f"gui-eval: {self.config.task}: --repeats {repeats} not applied: {self.NOT_REPEATABLE}", file=sys.stderr)
+            repeats = 1
+        out = []
+        for inst in made if isinstance(made, list) else [made]:
+            for k in range(repeats):
+                new = Instance(request_type=inst.request_type, arguments=inst.arguments, idx=inst.idx * repeats + k,
+                               metadata={**inst.metadata, "repeats": 1})
+                new.doc = inst.doc
+                out.append(new)
+        return out
+
     def build_all_requests(self, *args: Any, **kwargs: Any) -> None:
         if self.not_run:  # no request at all (lmms-eval refuses a task whose requests are empty; it skips one without)
             self._instances = []
             return None
         return super().build_all_requests(*args, **kwargs)
 
-    def construct_requests(self, doc_id: int, ctx: str, **kwargs: Any):
+    def _construct_one(self, doc_id: int, ctx: str, **kwargs: Any):
         if self.interaction == "agentic":  # the task's stop strings (after any --gen_kwargs), which the backend may drop
             self.lmms_eval_specific_kwargs[UNTIL_KEY] = (self.config.generation_kwargs or {}).get("until")
         layout = self.multi_round_layout if self.OUTPUT_TYPE == "generate_until_multi_round" else self.request_layout

@@ -38,6 +38,13 @@ class TaskResult:
     def is_group(self) -> bool:
         return bool(self.subtasks)
 
+    def interval(self, metric: str) -> tuple[float, float] | None:
+        """The metric's 95% interval (cluster bootstrap, ``gui_tasks.lmms_stats``) as recorded with the results, if any."""
+        rec = (self.metadata.get("intervals") or {}).get(metric if "," in metric else f"{metric},{NO_FILTER}")
+        if not isinstance(rec, Mapping) or not is_finite(rec.get("low")) or not is_finite(rec.get("high")):
+            return None
+        return float(rec["low"]), float(rec["high"])
+
 
 @dataclass(frozen=True)
 class RunResults:
@@ -175,6 +182,15 @@ def _split_metrics(values: Mapping[str, Any]) -> tuple[dict[str, float], dict[st
     return metrics, stderr
 
 
+# Task-metadata keys a run adds after evaluating (gui_tasks.lmms_stats): results, not the task's definition.
+RUN_RESULT_KEYS = frozenset({"intervals", "repeats", "repeats_refused"})
+
+
+def task_definition(metadata: Mapping[str, Any]) -> dict[str, Any]:
+    """A task's metadata without what the run added after evaluating (``RUN_RESULT_KEYS``): what defines the task."""
+    return {k: v for k, v in metadata.items() if k not in RUN_RESULT_KEYS}
+
+
 def _metadata(config: Mapping[str, Any]) -> dict[str, Any]:
     meta = config.get("metadata") or {}
     if isinstance(meta, list):  # lmms-eval may keep several metadata dicts
@@ -242,3 +258,27 @@ def load_task_samples(run: RunResults, task: str) -> list[dict[str, Any]]:
 def is_finite(value: Any) -> bool:
     """A real number that is neither NaN nor infinite (bools excluded)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def interval_lines(runs: Iterable[RunResults], benchmarks: Iterable[str] | None = None,
+                   metrics: Iterable[str] | None = None) -> list[str]:
+    """Every figure of these runs' tasks with its recorded 95% interval, one line per task (docs/statistics.md):
+    ``model task: metric value [low, high], ...``; tasks of other ``benchmarks`` and runs without intervals are skipped."""
+    wanted = set(benchmarks) if benchmarks is not None else None
+    keep = list(metrics) if metrics is not None else None
+    lines = []
+    for run in runs:
+        for task, res in sorted(run.tasks.items()):
+            if res.is_group or (wanted is not None and res.metadata.get("benchmark") not in wanted):
+                continue
+            names = [m for m in (keep if keep is not None else sorted(res.metrics)) if m in res.metrics]
+            parts = []
+            for m in names:
+                ci = res.interval(m)
+                if ci is not None and is_finite(res.metrics[m]):
+                    parts.append(f"{m} {res.metrics[m]:.4f} [{ci[0]:.4f}, {ci[1]:.4f}]")
+            if parts:
+                lines.append(f"{run.model_label} {task}: " + ", ".join(parts))
+    if lines:
+        lines.insert(0, "95% intervals (cluster bootstrap, docs/statistics.md):")
+    return lines

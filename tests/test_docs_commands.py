@@ -37,6 +37,9 @@ SUBSTITUTIONS = {
     "/data/GUI-Knowledge-Bench": str(FIXTURES / "gui_knowledge"),
     "/data/StaR": str(FIXTURES / "star_official"),
     "/data/ScreenSpot-v2": str(FIXTURES / "screenspot_v2"),
+    "/data/ScreenSpot-Pro": str(FIXTURES / "screenspot_pro_official"),
+    "/data/UI-Vision": str(FIXTURES / "uivision_official"),
+    "/data/MMBench-GUI": str(FIXTURES / "mmbench_gui_l2"),
     "/data/Sphinx": str(FIXTURES / "sphinx"),
     "http://127.0.0.1:8000/v1": "{server}",  # a vLLM server: the scripted local server stands in
     "https://api.openai.com/v1": "{server}",  # a hosted API: likewise

@@ -97,3 +97,23 @@ def test_docs_family_table_has_every_grounding_family_with_its_records_frame_and
         _name, _prompt, frame, budget, *_ = rows[rec.name]
         assert frame.split(" ")[0] == rec.frame, rec.name
         assert budget.startswith(f"`{rec.budget}`") if rec.budget else budget in ("-", ) or budget.startswith("("), rec.name
+
+
+def test_a_grounding_task_must_score_the_prompt_it_sends():
+    from gui_tasks.errors import DataError
+    from gui_tasks.grounding.lmms_task import check_prompt_agrees, score_params
+
+    check_prompt_agrees({"prompt": "gta1"}, {"prompt": "gta1"})
+    with pytest.raises(DataError, match="sends prompt 'gta1' .* scores answers for prompt 'ui_venus'"):
+        check_prompt_agrees({"prompt": "ui_venus"}, {"prompt": "gta1"})
+    with pytest.raises(DataError, match="coordinate_frame 'grid1000' differs from family 'gta1'"):
+        score_params({"prompt": "gta1", "coordinate_frame": "grid1000", "source": "screenspot_pro"})
+    with pytest.raises(DataError, match="unknown grounding prompt 'gta' \\(did you mean 'gta1'"):
+        score_params({"prompt": "gta", "source": "screenspot_pro"})
+
+
+def test_a_family_without_a_grounding_reading_is_refused_by_name():
+    from gui_core.grounding import parse_point
+
+    with pytest.raises(ValueError, match="family 'gui_r1' has no grounding reading; families with one: relative, os_atlas"):
+        parse_point("(1, 2)", "gui_r1")

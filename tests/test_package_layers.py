@@ -39,7 +39,7 @@ def test_crop_plugin_and_grounding_scoring_share_one_geometry():
 
 BENCHMARKS = ("grounding", "knowledge", "mpr", "sphinx", "star")
 # gui_tasks modules above the benchmarks: they may import any benchmark.
-APPS = ("cli", "viewer", "leaderboard", "verify", "parser_inventory")
+APPS = ("cli", "viewer", "leaderboard", "verify", "parser_inventory", "compare")
 
 
 def _layer(module: str) -> tuple[str, str | None]:

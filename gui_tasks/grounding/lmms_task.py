@@ -20,19 +20,19 @@ from gui_metrics.lmms_bridge import sample_values
 from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
 from gui_core import grounding_prompts as prompts
 from gui_core.family import FAMILIES
-from gui_tasks.grounding import screenspot
+from gui_tasks.grounding import mmbench_gui, screenspot, uivision
 from gui_tasks.grounding.schema import validate_doc
-from gui_tasks.grounding.score import ScoreParams, score_response
+from gui_tasks.grounding.score import REFUSAL_PROMPT, ScoreParams, score_response
 from gui_tasks.lmms_rows import RowsTask, load_image, read_jsonl, task_metadata
 
 RECORD_KINDS = ("grounding", "crop")
-SOURCES = ("synthetic",) + screenspot.VARIANTS
+SOURCES = ("synthetic",) + screenspot.VARIANTS + (uivision.SOURCE, mmbench_gui.SOURCE)
 
 
 # Point-in-box rule per source when the task metadata names none: the official ScreenSpot scorers count a point on the
 # box edge as inside (ScreenSpot-Pro eval_screenspot_pro.py::eval_sample_positive_gt); icon boards follow the PSS
 # paper's Algorithm 1 (strictly inside).
-DEFAULT_INSIDE_RULE = {"synthetic": "strict", **{v: "inclusive" for v in screenspot.VARIANTS}}
+DEFAULT_INSIDE_RULE = {"synthetic": "strict", **{v: "inclusive" for v in screenspot.VARIANTS + (uivision.SOURCE, mmbench_gui.SOURCE)}}
 
 
 def score_params(meta: Mapping[str, Any]) -> ScoreParams:
@@ -53,14 +53,38 @@ def score_params(meta: Mapping[str, Any]) -> ScoreParams:
     return ScoreParams.from_mapping({**meta, "family": family, "inside_rule": rule})
 
 
+def check_prompt_agrees(meta: Mapping[str, Any], kwargs: Mapping[str, Any] | None) -> None:
+    """The prompt a task sends (``lmms_eval_specific_kwargs.prompt``) and the one its scoring reads answers for
+    (``metadata.prompt``) are two YAML fields: they must name the same prompt, or answers are read in another family's
+    syntax and frame."""
+    sent = prompts.prompt_family(kwargs)
+    scored = str(meta.get("prompt", prompts.DEFAULT_PROMPT))
+    if sent != scored and not meta.get("answer_family"):
+        raise DataError(f"the task sends prompt {sent!r} (lmms_eval_specific_kwargs) but scores answers for prompt "
+                        f"{scored!r} (metadata.prompt): set both to the same prompt", file="<task yaml>",
+                        field="metadata.prompt")
+
+
 class GroundingTask(RowsTask):
     """A grounding task whose rows come from ``metadata`` and whose samples keep their logit captures."""
 
     KIND = "grounding"
 
+    @classmethod
+    def cluster_key(cls, meta: Mapping[str, Any]) -> str | None:
+        """ScreenSpot-Pro: the application (its 23 applications' screens look alike); elsewhere the screenshot."""
+        return "application" if meta.get("source") == "screenspot_pro" else "screenshot"
+
+    def cluster_of(self, doc: Mapping[str, Any]) -> Any:
+        if self.config.cluster_key == "application":
+            return str(json.loads(doc.get("meta") or "{}").get("application") or "") or None
+        return super().cluster_of(doc)
+
     def __init__(self, *args: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, config=config, **kwargs)
-        self._params = score_params(task_metadata(self.config))
+        meta = task_metadata(self.config)
+        self._params = score_params(meta)
+        check_prompt_agrees(meta, getattr(self, "lmms_eval_specific_kwargs", None))
 
     @classmethod
     def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -69,7 +93,7 @@ class GroundingTask(RowsTask):
     def download(self, dataset_kwargs: dict | None = None) -> None:
         super().download(dataset_kwargs)
         meta = getattr(self.config, "metadata", None)
-        if isinstance(meta, dict) and meta.get("source") in screenspot.VARIANTS:
+        if isinstance(meta, dict) and meta.get("source") in screenspot.VARIANTS + (uivision.SOURCE, mmbench_gui.SOURCE):
             rows = self.dataset[self.config.test_split or "test"]
             meta["boxes_clipped"] = screenspot.boxes_clipped([{"meta": m} for m in rows["meta"]])  # lands in the results
 
@@ -89,8 +113,20 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         return read_jsonl(path)
     if source in screenspot.VARIANTS:
         bad = BadRows(skip_bad_rows(dict(meta)))
-        docs = screenspot.load_docs(source, screenspot.data_root(source), bad)
+        # ScreenSpot-Pro's Chinese / negative samples (eval_screenspot_pro.py --language / --gt_type)
+        docs = screenspot.load_docs(source, screenspot.data_root(source), bad, str(meta.get("language") or "en"),
+                                    str(meta.get("gt_type") or "positive"))
         announce_skipped(bad, f"{source} rows")  # loud, and counted in the task's results metadata (bad_rows_skipped)
+        return docs
+    if source == mmbench_gui.SOURCE:  # MMBench-GUI L2: both levels, every platform (the official mode "all")
+        bad = BadRows(skip_bad_rows(dict(meta)))
+        docs = mmbench_gui.load_docs(mmbench_gui.data_root(), bad, str(meta.get("level") or "all"))
+        announce_skipped(bad, "mmbench_gui_l2 rows")
+        return docs
+    if source == uivision.SOURCE:  # UI-Vision element grounding: one setting per task (metadata.setting)
+        bad = BadRows(skip_bad_rows(dict(meta)))
+        docs = uivision.load_docs(uivision.data_root(), str(meta.get("setting")), bad)
+        announce_skipped(bad, "uivision rows")
         return docs
     raise DataError(f"task metadata source {source!r} must be one of {SOURCES}", file="<task yaml>", field="metadata.source")
 
@@ -123,8 +159,10 @@ def doc_to_visual_phi_ground(doc: Mapping[str, Any]) -> list[Image.Image]:
 
 def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None) -> str:
     kw = lmms_eval_specific_kwargs or {}
-    return prompts.build_prompt(doc["instruction"], prompts.prompt_family(kw), doc.get("width"), doc.get("height"),
+    text = prompts.build_prompt(doc["instruction"], prompts.prompt_family(kw), doc.get("width"), doc.get("height"),
                                 kw.get("resize_budget"))
+    # ScreenSpot-Pro negative tasks: OS-Atlas-7B's ground_allow_negative sentence after the family's prompt
+    return text + REFUSAL_PROMPT if kw.get("refusal") else text
 
 
 def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any]:

@@ -15,8 +15,9 @@ the VLM-R1 ``rec_results`` layout: ``{"accuracy": percent, "results": [{"image",
 "ground_truth", "model_output", "extracted_answer", "correct": 0 | 1}, ...]}``); its ``resized_size`` is passed to our
 scorer as the size the model saw. The format is told by the file's top-level keys and recorded.
 
-Only positive English samples in the plain instruction style are comparable (the official script also runs negative,
-Chinese and other instruction styles): the others are counted and left out.
+Only the samples of the task's kind are comparable: positive English ones for ``gui_screenspot_pro``, Chinese ones for
+``gui_screenspot_pro_cn``, negative ones for ``gui_screenspot_pro_negative`` (the file's ``lang`` / ``gt_type``), in the
+plain instruction style; the others are counted and left out.
 """
 
 from __future__ import annotations
@@ -99,8 +100,9 @@ def _se_gui_details(raw: dict[str, Any], path: Path) -> tuple[list[dict[str, Any
     return details, figures, SE_GUI_FORMAT
 
 
-def _comparable(d: Mapping[str, Any]) -> bool:
-    return (d.get("gt_type", "positive") == "positive" and d.get("lang", "en") == "en"
+def _comparable(d: Mapping[str, Any], language: str = "en", gt_type: str = "positive") -> bool:
+    """A detail of the task's kind: its language and ground-truth type (ScreenSpot-Pro's cn / negative tasks)."""
+    return (d.get("gt_type", "positive") == gt_type and d.get("lang", "en") == language
             and d.get("instruction_style", "instruction") == "instruction")
 
 
@@ -108,15 +110,16 @@ def _image_key(path: Any) -> str:
     return re.split(r"[\\/]", str(path))[-1]
 
 
-def _match(details: list[dict[str, Any]], docs: list[dict[str, Any]], source: str) -> tuple[list[tuple[int, dict]], list[str]]:
-    """``(doc_id, detail)`` pairs: by the row id (``<source>-<id>``), else by (screenshot file name, instruction)."""
+def _match(details: list[dict[str, Any]], docs: list[dict[str, Any]], source: str,
+           suffix: str = "") -> tuple[list[tuple[int, dict]], list[str]]:
+    """``(doc_id, detail)`` pairs: by the row id (``<source>-<id><suffix>``), else by (screenshot file name, instruction)."""
     by_id = {d["id"]: i for i, d in enumerate(docs)}
     by_image: dict[tuple[str, str], int] = {}
     for i, d in enumerate(docs):
         by_image.setdefault((_image_key(d["image"]), d["instruction"].strip()), i)
     pairs, unmatched = [], []
     for det in details:
-        i = by_id.get(f"{source}-{det.get('id')}")
+        i = by_id.get(f"{source}-{det.get('id')}{suffix}")
         if i is None:
             i = by_image.get((_image_key(det.get("img_path", "")), str(det.get("prompt_to_evaluate", "")).strip()))
         if i is None:
@@ -153,8 +156,10 @@ def import_run(path: str | Path, task_name: str, out: str | Path, *, family: str
     params = ScoreParams.from_mapping({**base.__dict__, **({"family": family} if family else {}), **dict(overrides or {})})
     task._params = params  # the task scores with these (GroundingTask.process_results)
     docs = task_docs(task)
-    comparable = [d for d in details if _comparable(d)]
-    pairs, unmatched = _match(comparable, docs, source)
+    language, gt_type = str(meta.get("language") or "en"), str(meta.get("gt_type") or "positive")
+    comparable = [d for d in details if _comparable(d, language, gt_type)]
+    suffix = "" if (language, gt_type) == ("en", "positive") else f"-{language if language != 'en' else gt_type}"
+    pairs, unmatched = _match(comparable, docs, source, suffix)
     if not pairs:
         raise DataError(f"no detail matches a document of {task_name} (ids like {source}-<id>, or screenshot + instruction)",
                         file=str(path), field="details")

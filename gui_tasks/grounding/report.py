@@ -21,11 +21,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
+from gui_metrics.grounding_official import official_report
 from gui_metrics.pss import ALL_TYPES, DISTANCE_BANDS, is_type, within_distance
 from gui_metrics.stats import bootstrap_ci, wasserstein_distance, welch_t_test
-from gui_tasks.results_io import find_result_files, load_results, load_task_samples
+from gui_tasks.results_io import find_result_files, interval_lines, load_results, load_task_samples
 
-BENCHMARKS = ("icon_localization", "screenspot", "screenspot_v2", "screenspot_pro")
+# The figures whose 95% intervals the report lists (docs/statistics.md): accuracy, PSS and the response-type shares.
+INTERVAL_METRICS = ("grounding_acc", "pss_mean", "share_correct", "share_biased", "share_misleading", "share_confusion",
+                    "share_other", "grounding_format_error_rate")
+
+BENCHMARKS = ("icon_localization", "screenspot", "screenspot_v2", "screenspot_pro", "uivision", "mmbench_gui_l2")
 RECORD_METRIC = "grounding_acc"  # every grounding metric logs the same per-sample record; read it from this one
 TYPE_COLORS = {"correct": "#2e7d32", "biased": "#f9a825", "misleading": "#ef6c00", "confusion": "#c62828", "other": "#c62828",
                "invalid": "#9e9e9e"}
@@ -108,9 +113,11 @@ def summarise(series: Series) -> dict[str, Any]:
            "accuracy_by_split": acc, "within_distance": {str(d): within_distance(recs, d) for d in DISTANCE_BANDS},
            "by_type": by_type, "welch_t_tests_pss": tests, "wasserstein_biased_vs_other": wd,
            "params": recs[0].get("params") if recs else None, "frame_check": frame_check_summary(recs),
-           "published": series.meta.get("published"),
+           "published": series.meta.get("published"),  # an imported published run (gui-eval import): its own figure
            # the release as loaded: boxes clipped to their image, bad rows skipped on request (GUI_EVAL_SKIP_BAD_ROWS)
-           "boxes_clipped": series.meta.get("boxes_clipped"), "bad_rows_skipped": series.meta.get("bad_rows_skipped")}  # an imported published run (gui-eval import): its own figure
+           "boxes_clipped": series.meta.get("boxes_clipped"), "bad_rows_skipped": series.meta.get("bad_rows_skipped"),
+           # ScreenSpot-Pro layout: eval_screenspot_pro.py's own metrics on the same answers (gui_metrics.grounding_official)
+           "official_report": official_report(series.benchmark, recs)}
     if series.cropped:
         firsts = [r["first"] for r in recs if "first" in r]
         out["before_crop"] = {
@@ -157,6 +164,28 @@ def _fmt(x: Any, digits: int = 3) -> str:
     return "-" if x is None else f"{x:.{digits}f}" if isinstance(x, float) else str(x)
 
 
+def uivision_final_avg(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """UI-Vision's "Final Avg" (its README: the plain mean of the basic, functional and spatial figures) on each of the
+    three summaries of one run and prompt family, when all three settings were run; the summaries, updated."""
+    from gui_tasks.grounding.uivision import SETTINGS
+
+    groups: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
+    for s in summaries:
+        for setting in SETTINGS:
+            if s["benchmark"] == "uivision" and s["task"].startswith(f"gui_uivision_{setting}"):
+                key = (str(s.get("run")), s["task"][len(f"gui_uivision_{setting}"):])
+                groups.setdefault(key, {})[setting] = s
+    for members in groups.values():
+        if len(members) == len(SETTINGS):
+            figures = {k: m["official_report"]["overall_simple"]["action_acc"] for k, m in members.items()
+                       if m.get("official_report")}
+            if len(figures) == len(SETTINGS):
+                entry = {**figures, "final_avg": sum(figures.values()) / len(figures)}
+                for m in members.values():
+                    m["uivision_final_avg"] = entry
+    return summaries
+
+
 def markdown(summaries: Sequence[dict[str, Any]]) -> str:
     lines = ["# PSS report", ""]
     for s in summaries:
@@ -171,6 +200,11 @@ def markdown(summaries: Sequence[dict[str, Any]]) -> str:
             lines += [f"Published figure (the file's own scorer): {_fmt(pub.get('accuracy'))} (on the {pub.get('matched')} "
                       f"matched samples {_fmt(pub.get('accuracy_on_matched'))}); ours {_fmt(pub.get('ours_on_matched'))}; "
                       f"{pub.get('disagreements')} sample(s) disagree. Source: {pub.get('file')}", ""]
+        lines += _official_lines(s.get("official_report"))
+        if s.get("uivision_final_avg"):
+            f = s["uivision_final_avg"]
+            lines += [f"UI-Vision Final Avg (mean of the three settings): {_fmt(f['final_avg'])} (basic {_fmt(f['basic'])}, "
+                      f"functional {_fmt(f['functional'])}, spatial {_fmt(f['spatial'])})", ""]
         fc = s.get("frame_check")
         if fc:
             if fc["warning"]:
@@ -203,6 +237,41 @@ def markdown(summaries: Sequence[dict[str, Any]]) -> str:
                       "", f"Accuracy before {_fmt(s['before_crop']['accuracy'])}, after {_fmt(s['accuracy'])} (Table 6)."]
         lines.append("")
     return "\n".join(lines)
+
+
+def _official_lines(rep: dict[str, Any] | None) -> list[str]:
+    """eval_screenspot_pro.py's leaderboard view: each group's text / icon / Avg, each application, overall text / icon."""
+    if not rep:
+        return []
+    if "Average accuracy" in rep:  # MMBench-GUI L2: level2_calculate_scores (percent)
+        lines = [f"Official report (MMBench-GUI level2_calculate_scores): average {_fmt(rep['Average accuracy'], 2)}, "
+                 f"basic {_fmt(rep['Basic accuracy'], 2)}, advanced {_fmt(rep['Advanced accuracy'], 2)}", "",
+                 "| level | platform | total | icon | text | n | wrong format |", "|---|---|---|---|---|---|---|"]
+        for level in ("basic", "advanced"):
+            for platform, f in (rep.get(level) or {}).items():
+                lines.append(f"| {level} | {platform} | {_fmt(f['Total accuracy'], 2)} | {_fmt(f['Icon accuracy'], 2)} | "
+                             f"{_fmt(f['Text accuracy'], 2)} | {f['Total num']} | {f['Error format num']} |")
+        return lines + [""]
+    if "overall_simple" in rep:  # UI-Vision: the script's one figure, then our breakdown of the same verdicts
+        o = rep["overall_simple"]
+        lines = [f"Official report (eval_uivision.py overall_simple): action_acc {_fmt(float(o['action_acc']))}, "
+                 f"wrong format {o['wrong_format_num']} of {o['num_total']}", "",
+                 "| by | value | accuracy | n |", "|---|---|---|---|"]
+        for key, table in rep["breakdown_not_in_official_script"].items():
+            lines += [f"| {key} | {v} | {_fmt(float(f['action_acc']))} | {f['num_total']} |" for v, f in table.items()]
+        return lines + [""]
+    o = rep["overall"]
+    lines = ["Official report (eval_screenspot_pro.py): overall " + f"{_fmt(float(o['action_acc']))}, text "
+             f"{_fmt(float(o['text_acc']))}, icon {_fmt(float(o['icon_acc']))}, wrong format {o['wrong_format_num']} of "
+             f"{o['num_total']}", "", "| group | text | icon | Avg | n |", "|---|---|---|---|---|"]
+    for key, f in rep["leaderboard_simple_style"].items():
+        lines.append(f"| {key.split(':', 1)[1]} | {_fmt(float(f['text_acc']))} | {_fmt(float(f['icon_acc']))} | "
+                     f"{_fmt(float(f['action_acc']))} | {f['num_total']} |")
+    lines += ["", "| application | accuracy | text | icon | n |", "|---|---|---|---|---|"]
+    for key, f in rep["leaderboard_detailed_style"].items():
+        lines.append(f"| {key.split(':', 1)[1]} | {_fmt(float(f['action_acc']))} | {_fmt(float(f['text_acc']))} | "
+                     f"{_fmt(float(f['icon_acc']))} | {f['num_total']} |")
+    return lines + [""]
 
 
 def draw(series: Sequence[Series], out: Path) -> list[Path]:
@@ -284,7 +353,7 @@ def build_report(paths: Sequence[str | Path], out: str | Path) -> list[Path]:
         raise FileNotFoundError(f"no grounding task results (benchmarks {BENCHMARKS}) under {list(map(str, paths))}")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    summaries = [summarise(s) for s in series]
+    summaries = uivision_final_avg([summarise(s) for s in series])
     files = draw(series, out)
     (out / "report.json").write_text(json.dumps(summaries, indent=2, default=str), encoding="utf-8")
     (out / "report.md").write_text(markdown(summaries), encoding="utf-8")
@@ -305,6 +374,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     for f in files:
         print(f)
+    for line in interval_lines([load_results(p) for p in find_result_files(args.runs)], metrics=INTERVAL_METRICS):
+        print(line)
     for s in json.loads((Path(args.out) / "report.json").read_text(encoding="utf-8")):
         if (s.get("frame_check") or {}).get("warning"):
             print(f"gui-eval pss-report: {s['task']}: {s['frame_check']['warning']}", file=sys.stderr)

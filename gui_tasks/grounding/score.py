@@ -13,6 +13,7 @@ resize budget (``resize_budget``, default the released checkpoints' one, its fam
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping
@@ -74,6 +75,15 @@ class ScoreParams:
             if params.resize_budget not in BUDGETS:
                 raise ValueError(f"resize_budget {params.resize_budget!r} unknown; known: {', '.join(BUDGETS)}")
         return params
+
+
+def _meta(doc: Mapping[str, Any]) -> dict[str, Any]:
+    meta = doc.get("meta")
+    try:
+        out = json.loads(meta) if isinstance(meta, str) else meta
+    except ValueError:
+        return {}
+    return out if isinstance(out, dict) else {}
 
 
 def _rel_box(box, width: int, height: int) -> list[float]:
@@ -170,6 +180,8 @@ def frame_check(answer: Any, doc: Mapping[str, Any], params: ScoreParams, model_
 def _judge(doc: Mapping[str, Any], text: str, capture: Capture | None, params: ScoreParams,
            window: list[int] | None = None, model_size: list[int] | None = None) -> dict[str, Any]:
     width, height = int(doc["width"]), int(doc["height"])
+    meta = _meta(doc)
+    published, relative = meta.get("bbox_published"), meta.get("target_relative")
     start = answer_start(text)
     answer = parse_point(text[start:], params.family, strictness=params.strictness)
     out: dict[str, Any] = {"status": answer.status, "detail": answer.detail, "point": None, "correct": False,
@@ -186,13 +198,48 @@ def _judge(doc: Mapping[str, Any], text: str, capture: Capture | None, params: S
         if window is None:
             out["frame_check"] = frame_check(answer, doc, params, model_size)
         if all(math.isfinite(v) for v in point):
-            target = _rel_box(doc["target_box"], width, height)
+            # the box as published when it pokes outside the image (ScreenSpot-Pro): the official scorers test the point
+            # against it unclipped (eval_sample_positive_gt), so a point just outside the image edge can still hit
+            target = _rel_box(published or doc["target_box"], width, height)
+            if relative is not None:  # a release that publishes relative boxes (MMBench-GUI): tested as published
+                target = [float(v) for v in relative]
             others = None if doc.get("other_boxes") is None else [_rel_box(b, width, height) for b in doc["other_boxes"]]
             rtype = classify_response(point, target, others, params.tau, params.inside_rule)
             out.update(point=[point[0], point[1]], correct=rtype == "correct", response_type=rtype,
                        distance=point_to_box_distance(point, target))
     out.update(logit_summary(text, capture, answer.literal, params, start))
     return out
+
+
+# ScreenSpot-Pro's negative samples: OS-Atlas-7B's ground_allow_negative (likaixin2000/ScreenSpot-Pro-GUI-Grounding
+# models/osatlas7b.py @ bd8bbbb) asks 'If the target does not exist, respond with "Target does not exist".' and reads
+# an answer as positive when it holds a box or point, else negative when it holds that phrase (any case), else
+# wrong_format; eval_sample_negative_gt counts only "negative" as correct. Our negative tasks ask and read the same.
+REFUSAL_PROMPT = ' If the target does not exist, respond with "Target does not exist".'
+REFUSAL_PHRASE = "target does not exist"
+
+
+def negative_result(record: Mapping[str, Any], text: str) -> str:
+    """The official ``result`` of an answer to a negative sample: positive (a point was read), negative, wrong_format."""
+    if record.get("status") == "parsed" and record.get("point") is not None:
+        return "positive"
+    return "negative" if REFUSAL_PHRASE in text[answer_start(text):].lower() else "wrong_format"
+
+
+def _negative(record: dict[str, Any], text: str) -> None:
+    """Re-judge a negative sample (the target is taken to be absent): correct only when the model refuses."""
+    result = negative_result(record, text)
+    record.update(negative_result=result, correct=result == "negative",
+                  response_type="correct" if result == "negative" else "other" if result == "positive" else "invalid")
+
+
+def official_correctness(record: Mapping[str, Any]) -> str:
+    """The official scripts' per-sample verdict: correct, wrong, or wrong_format (no point / no readable answer)."""
+    if "negative_result" in record:
+        return {"negative": "correct", "positive": "wrong"}.get(record["negative_result"], "wrong_format")
+    if record.get("correct"):
+        return "correct"
+    return "wrong" if record.get("point") is not None else "wrong_format"
 
 
 def score_response(doc: Mapping[str, Any], response: Any, params: ScoreParams) -> dict[str, Any]:
@@ -204,6 +251,11 @@ def score_response(doc: Mapping[str, Any], response: Any, params: ScoreParams) -
     size = reported_size(extras.get("model_image_sizes"), 0)  # grounding requests carry one image
     record = {"id": doc["id"], "split": doc["split"], "source": doc["source"],
               **_judge(doc, str(text), capture_of(response), params, window, size)}
+    meta = _meta(doc)
+    if meta.get("gt_type") == "negative":
+        _negative(record, str(text))
+    if isinstance(meta.get("report"), dict):  # the keys an official report groups by (ScreenSpot-Pro layout)
+        record["official"] = {**meta["report"], "correctness": official_correctness(record)}
     if extras.get("image_frame") is not None:  # served engines: the size sent and the declared resize (gui_openai)
         record["served_frame"] = extras["image_frame"]
     if crop is not None:

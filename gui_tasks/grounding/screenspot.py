@@ -20,6 +20,13 @@ empty after clipping is a bad row (``DataError``), skipped only on request (``$G
 
 Folders come from ``$SCREENSPOT_DATA_DIR``, ``$SCREENSPOT_V2_DATA_DIR``, ``$SCREENSPOT_PRO_DATA_DIR``.
 Only the target box is known, so misleading and confusion merge into "other" (``other_boxes: None``).
+
+ScreenSpot-Pro in full, as its official script runs it (``likaixin2000/ScreenSpot-Pro-GUI-Grounding``
+``eval_screenspot_pro.py`` @ bd8bbbb, ``main``): ``--language cn`` asks every row with its ``instruction_cn`` (the
+script allows Chinese only for positive rows in the ``instruction`` style); ``--gt_type negative`` asks every row
+again (the same English instruction) through the model's ``ground_allow_negative`` and scores it correct only when
+the model answers that the target does not exist (``eval_sample_negative_gt``). ``load_pro(language=, gt_type=)``
+builds those documents; each carries the fields the script's report groups by (``meta["report"]``).
 """
 
 from __future__ import annotations
@@ -42,19 +49,26 @@ _FILES = {"screenspot": ("screenspot_{}.json", "screenspot_imgs"), "screenspot_v
 # paper Table 1); ScreenSpot-v2 1,272 (OS-Atlas paper, section 4.1: the same instructions, corrected).
 PUBLISHED_DOCS = {"screenspot": 1272, "screenspot_v2": 1272, "screenspot_pro": 1581}
 PRO_GROUPS = {"dev": "dev", "creative": "creative", "cad": "cad", "scientific": "scientific", "office": "office", "os": "os"}
+# eval_screenspot_pro.py @ bd8bbbb: LANGUAGES and GT_TYPES; "cn" is allowed only with positive rows (main raises otherwise)
+PRO_LANGUAGES = ("en", "cn")
+PRO_GT_TYPES = ("positive", "negative")
 
 
-def data_root(variant: str) -> Path:
-    """The local copy of ``variant`` named by its environment variable."""
-    env = ENV[variant]
+def env_root(env: str, what: str) -> Path:
+    """The local copy of the official ``what`` release named by the environment variable ``env`` (every grounding loader)."""
     local = os.environ.get(env)
     if not local:
-        raise DataError(f"set ${env} to a local copy of the official {variant} release (this harness does not download it)",
+        raise DataError(f"set ${env} to a local copy of the official {what} release (this harness does not download it)",
                         file=f"${env}")
     root = Path(local).expanduser()
     if not root.is_dir():
         raise DataError(f"${env} points to {root}, which is not a directory", file=str(root))
     return root
+
+
+def data_root(variant: str) -> Path:
+    """The local copy of ``variant`` named by its environment variable."""
+    return env_root(ENV[variant], variant)
 
 
 def _read_json(path: Path) -> list[dict[str, Any]]:
@@ -144,7 +158,8 @@ def load_seeclick(variant: str, root: Path, bad: BadRows | None = None) -> list[
     return docs
 
 
-def _pro_row(variant: str, root: Path, path: Path, i: int, row: dict[str, Any], split_of) -> dict[str, Any]:
+def _pro_row(variant: str, root: Path, path: Path, i: int, row: dict[str, Any], split_of, language: str = "en",
+             gt_type: str = "positive") -> dict[str, Any]:
     """One row in the ScreenSpot-Pro layout (Pro and the v2 variants): bbox [x1, y1, x2, y2] pixels."""
     if not isinstance(row, dict):
         raise DataError(f"expected a JSON object, got {type(row).__name__}", file=str(path), row=i)
@@ -157,9 +172,16 @@ def _pro_row(variant: str, root: Path, path: Path, i: int, row: dict[str, Any], 
                         field="img_size")
     split = split_of(row, path, i)
     rid = str(row.get("id", f"{path.stem}-{i:04d}"))
-    return _doc(variant, f"{variant}-{rid}", _field(row, "instruction", path, i), image, size, box, split,
+    text_field = "instruction_cn" if language == "cn" else "instruction"
+    # the keys the official report groups by, as the script's sample_result writes them (group None in the v2 variants)
+    report = {"platform": row.get("platform"), "group": row.get("group"), "application": row.get("application"),
+              "ui_type": row.get("ui_type"), "lang": language,
+              "gt_type": gt_type, "instruction_style": "instruction", "id": row.get("id")}
+    suffix = "" if (language, gt_type) == ("en", "positive") else f"-{language if language != 'en' else gt_type}"
+    return _doc(variant, f"{variant}-{rid}{suffix}", _field(row, text_field, path, i), image, size, box, split,
                 {"application": row.get("application"), "platform": row.get("platform"), "bbox_format": "xyxy_px",
-                 "layout": "pro" if variant == "screenspot_pro" else "variants"}, path, i)
+                 "layout": "pro" if variant == "screenspot_pro" else "variants", "report": report,
+                 **({"gt_type": gt_type} if gt_type != "positive" else {})}, path, i)
 
 
 def _pro_split(row: dict[str, Any], path: Path, i: int) -> str:
@@ -177,12 +199,18 @@ def _annotation_files(root: Path, what: str) -> list[Path]:
     return files
 
 
-def load_pro(root: Path, bad: BadRows | None = None) -> list[dict[str, Any]]:
-    """ScreenSpot-Pro rows: bbox [x1, y1, x2, y2] in pixels, split = group_uitype."""
+def load_pro(root: Path, bad: BadRows | None = None, language: str = "en", gt_type: str = "positive") -> list[dict[str, Any]]:
+    """ScreenSpot-Pro rows: bbox [x1, y1, x2, y2] in pixels, split = group_uitype; ``language`` / ``gt_type`` as the
+    official script's ``--language`` / ``--gt_type`` (Chinese only for positive rows, as there)."""
+    if language not in PRO_LANGUAGES or gt_type not in PRO_GT_TYPES:
+        raise ValueError(f"ScreenSpot-Pro language {language!r} / gt_type {gt_type!r}; known: {PRO_LANGUAGES} / {PRO_GT_TYPES}")
+    if language == "cn" and gt_type != "positive":  # eval_screenspot_pro.py main: AttributeError there
+        raise ValueError("only positive samples are supported for Chinese instructions (eval_screenspot_pro.py)")
     bad = _bad(bad)
     docs: list[dict[str, Any]] = []
     for path in _annotation_files(root, "ScreenSpot-Pro"):
-        docs += bad.keep(lambda item, path=path: _pro_row("screenspot_pro", root, path, item[0], item[1], _pro_split),
+        docs += bad.keep(lambda item, path=path: _pro_row("screenspot_pro", root, path, item[0], item[1], _pro_split,
+                                                          language, gt_type),
                          enumerate(_read_json(path)))
     return docs
 
@@ -214,13 +242,18 @@ def layout(variant: str, root: Path) -> str:
     return "seeclick"
 
 
-def load_docs(variant: str, root: Path, bad: BadRows | None = None) -> list[dict[str, Any]]:
-    """Canonical documents of a local copy; bad rows raise, or go to ``bad`` when it skips (``$GUI_EVAL_SKIP_BAD_ROWS``)."""
+def load_docs(variant: str, root: Path, bad: BadRows | None = None, language: str = "en",
+              gt_type: str = "positive") -> list[dict[str, Any]]:
+    """Canonical documents of a local copy; bad rows raise, or go to ``bad`` when it skips (``$GUI_EVAL_SKIP_BAD_ROWS``).
+
+    ``language`` / ``gt_type`` select ScreenSpot-Pro's Chinese or negative samples (other releases have only en/positive)."""
     if variant not in VARIANTS:
         raise ValueError(f"unknown ScreenSpot variant {variant!r}; known: {VARIANTS}")
     kind = layout(variant, root)
     if kind == "pro":
-        return load_pro(root, bad)
+        return load_pro(root, bad, language, gt_type)
+    if (language, gt_type) != ("en", "positive"):
+        raise ValueError(f"{variant} has English positive rows only (got language {language!r}, gt_type {gt_type!r})")
     if kind == "variants":
         return load_v2_variants(root, bad)
     return load_seeclick(variant, root, bad)
@@ -243,6 +276,12 @@ def data_check_of(variant: str, root: Path | None):
     check.add_images(docs)
     check.counts.append(TaskCount(f"gui_{variant} [{layout(variant, check.root)} layout]", len(docs),
                                   PUBLISHED_DOCS[variant], "release"))
+    if variant == "screenspot_pro":  # the official script's other samples: every row in Chinese, every row as a negative
+        for task, kw in (("gui_screenspot_pro_cn", {"language": "cn"}), ("gui_screenspot_pro_negative", {"gt_type": "negative"})):
+            more = BadRows(skip=True)
+            got = load_pro(check.root, more, **kw)
+            check.errors.extend(e for e in more.errors if e.field == "instruction_cn")  # the rest are counted above
+            check.counts.append(TaskCount(task, len(got), PUBLISHED_DOCS[variant], "release: every row (eval_screenspot_pro.py)"))
     clipped = boxes_clipped(docs)
     check.notes.append(f"boxes clipped to their image: {clipped}" + (
         " (" + ", ".join(f"{d['id']} {json.loads(d['meta'])['bbox_published']} -> {d['target_box']}"

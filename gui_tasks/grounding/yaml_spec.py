@@ -1,15 +1,17 @@
 """The grounding task YAMLs (``yaml_tasks/grounding``), written by ``scripts/gen_yaml_tasks.py``:
-icon_localization_synth and the gui_screenspot* tasks, each also with every agent family's prompt.
+icon_localization_synth, the gui_screenspot* tasks (ScreenSpot-Pro also in Chinese and with its negative samples) and
+the gui_uivision_<setting> and gui_mmbench_gui_l2 tasks, each also with every agent family's prompt.
 
 Names avoid lmms-eval's built-in ``screenspot*`` tasks (built-in names win over included ones).
 """
 
 from __future__ import annotations
 
-from gui_metrics.pss import DEFAULT_FORM, ICON_SPLITS, PRO_SPLITS, PSS_C, SCREENSPOT_SPLITS
+from gui_metrics.pss import DEFAULT_FORM, ICON_SPLITS, PRO_GROUPS, PRO_SPLITS, PSS_C, SCREENSPOT_SPLITS
 from gui_core.family import PROMPTS, family
 from gui_core.grounding_prompts import answer_family, protocol
 from gui_tasks.grounding.score import DEFAULT_TAU
+from gui_tasks.grounding.uivision import SETTINGS as UIVISION_SETTINGS
 
 VERSION = "1.1"  # 1.1: inclusive point-in-box for ScreenSpot (official rule), official strictness, frame_check
 SYNTH_SEED, SYNTH_N = 0, 40
@@ -51,7 +53,7 @@ generation_kwargs:
 lmms_eval_specific_kwargs:
   default:
     prompt: {prompt}
-metric_list:
+{kwargs}metric_list:
 {metrics}
 metadata:
   version: "{version}"
@@ -69,8 +71,14 @@ metadata:
 {extra}"""
 
 
-def _metrics(types, splits) -> str:
-    names = COMMON + [f"pss_{t}" for t in types] + [f"share_{t}" for t in types] + [f"grounding_acc_{s}" for s in splits]
+NEGATIVE_FAMILIES = ("os_atlas",)
+# ScreenSpot-Pro's official report beside ours (gui_metrics.grounding_official): text / icon and each group's "Avg"
+SSPRO_OFFICIAL = ["sspro_text_acc", "sspro_icon_acc"] + [f"sspro_avg_{g}" for g in PRO_GROUPS]
+
+
+def _metrics(types, splits, official=()) -> str:
+    names = (COMMON + [f"pss_{t}" for t in types] + [f"share_{t}" for t in types] + [f"grounding_acc_{s}" for s in splits]
+             + list(official))
     return "\n".join(f"  - metric: {m}\n    aggregation: {m}\n    higher_is_better: {'false' if m in LOWER_IS_BETTER else 'true'}"
                      for m in names)
 
@@ -78,7 +86,7 @@ def _metrics(types, splits) -> str:
 def render_all() -> dict[str, str]:
     files: dict[str, str] = {}
 
-    def add(task, source, prompt, types, splits, benchmark, extra="", max_new=32, inside=None):
+    def add(task, source, prompt, types, splits, benchmark, extra="", max_new=32, inside=None, kwargs="", official=()):
         fam = answer_family(prompt)
         # the frame of the answers and, for resized-pixel families, the budget used when the backend reports no size
         rec = family(fam)
@@ -86,7 +94,8 @@ def render_all() -> dict[str, str]:
         inside = inside or ("strict" if source == "synthetic" else "inclusive")  # lmms_task.DEFAULT_INSIDE_RULE
         files[f"{task}.yaml"] = TEMPLATE.format(task=task, source=source, prompt=prompt, protocol=protocol(prompt),
                                                 inside_rule=inside, visual=rec.visual,
-                                                metrics=_metrics(types, splits), version=VERSION, benchmark=benchmark,
+                                                metrics=_metrics(types, splits, official), version=VERSION, benchmark=benchmark,
+                                                kwargs=kwargs,
                                                 tau=DEFAULT_TAU, form=DEFAULT_FORM, c=PSS_C, extra=extra, max_new_tokens=max_new)
 
     synth = f"  seed: {SYNTH_SEED}\n  n: {SYNTH_N}\n"
@@ -96,9 +105,30 @@ def render_all() -> dict[str, str]:
             max_new=64)
     for variant in ("screenspot", "screenspot_v2", "screenspot_pro"):
         splits = PRO_SPLITS if variant == "screenspot_pro" else SCREENSPOT_SPLITS
-        add(f"gui_{variant}", variant, "relative", SCREENSPOT_TYPES, splits, variant)
+        official = SSPRO_OFFICIAL if variant == "screenspot_pro" else ()
+        add(f"gui_{variant}", variant, "relative", SCREENSPOT_TYPES, splits, variant, official=official)
         # the PSS paper's reading (Algorithm 1: strictly inside), a named option beside the official inclusive rule
-        add(f"gui_{variant}_strict", variant, "relative", SCREENSPOT_TYPES, splits, variant, inside="strict")
+        add(f"gui_{variant}_strict", variant, "relative", SCREENSPOT_TYPES, splits, variant, inside="strict", official=official)
         for fam in family_prompts():
-            add(f"gui_{variant}_{fam}", variant, fam, SCREENSPOT_TYPES, splits, variant, max_new=64)
+            add(f"gui_{variant}_{fam}", variant, fam, SCREENSPOT_TYPES, splits, variant, max_new=64, official=official)
+    # ScreenSpot-Pro in full (eval_screenspot_pro.py --language cn / --gt_type negative): Chinese instructions for every
+    # family (run_ss_pro_cn.sh runs them all), and every row asked again with the refusal sentence, correct only when the
+    # model refuses: the generic prompt and the one family of ours whose wrapper there asks for a refusal
+    # (models/osatlas7b.py, osatlas4b.py ground_allow_negative; the Qwen2.5-VL and Kimi-VL wrappers raise NotImplementedError)
+    for suffix, extra, kwargs, fams in (("cn", "  language: cn\n", "", tuple(family_prompts())),
+                                        ("negative", "  gt_type: negative\n", "    refusal: true\n", NEGATIVE_FAMILIES)):
+        for fam in ("relative",) + fams:
+            name = f"gui_screenspot_pro_{suffix}" + ("" if fam == "relative" else f"_{fam}")
+            add(name, "screenspot_pro", fam, SCREENSPOT_TYPES, PRO_SPLITS, "screenspot_pro", extra=extra,
+                max_new=32 if fam == "relative" else 64, kwargs=kwargs, official=SSPRO_OFFICIAL)
+    # UI-Vision element grounding (eval_uivision.py --task element, one annotation file per setting)
+    for setting in UIVISION_SETTINGS:
+        for fam in ["relative"] + family_prompts():
+            name = f"gui_uivision_{setting}" + ("" if fam == "relative" else f"_{fam}")
+            add(name, "uivision", fam, SCREENSPOT_TYPES, (), "uivision", extra=f"  setting: {setting}\n",
+                max_new=32 if fam == "relative" else 64)
+    # MMBench-GUI L2 (GUIElementGrounding mode "all": basic and advanced, every platform, one task as its scorer wants)
+    for fam in ["relative"] + family_prompts():
+        add("gui_mmbench_gui_l2" + ("" if fam == "relative" else f"_{fam}"), "mmbench_gui_l2", fam, SCREENSPOT_TYPES, (),
+            "mmbench_gui_l2", max_new=32 if fam == "relative" else 64)
     return files

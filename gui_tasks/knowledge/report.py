@@ -20,7 +20,8 @@ from typing import Any, Sequence
 from gui_metrics.knowledge import KNOWLEDGE_TYPES, SUBTASKS, UNPARSED, confusion_matrix, unknown_calibration
 from gui_core.actions import DESKTOP_CALLS, MOBILE_CALLS
 from gui_tasks import vision_gain
-from gui_tasks.results_io import RunResults, find_result_files, load_results, load_task_samples, skipped_rows_notes
+from gui_tasks.results_io import (RunResults, find_result_files, interval_lines, load_results, load_task_samples,
+                                  skipped_rows_notes)
 
 __all__ = ["vision_gains", "build_report", "render_text", "write_markdown", "write_csv", "draw_confusion", "find_result_files", "main"]
 
@@ -221,6 +222,8 @@ def main(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)
         return 1
     print(render_text(report), end="")
+    for line in interval_lines(runs, ("gui_knowledge",)):
+        print(line)
     gains = vision_gains(report)
     if gains:
         print("\nGain from vision (interventions=blind runs beside the same model's sighted runs):")

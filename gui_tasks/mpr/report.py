@@ -41,6 +41,7 @@ class Row:
     tasks: tuple[str, ...]  # the lmms-eval tasks the row was built from
     limited: tuple[int, int] | None = None  # (effective, original) documents when run with --limit
     skipped: int = 0  # bad official rows skipped on request (GUI_EVAL_SKIP_BAD_ROWS), from the task metadata
+    intervals: dict[str, tuple[float, float]] = field(default_factory=dict)  # column -> 95% interval, percent (recorded)
 
     @property
     def group(self) -> tuple[str, str, str]:
@@ -67,6 +68,7 @@ def build_table(results: Sequence[RunResults | str | Path], task_prefix: str | N
     tasks: dict[tuple[str, str, str, str], list[str]] = {}
     limited: dict[tuple[str, str, str, str], tuple[int, int]] = {}
     skipped: dict[tuple[str, str, str, str], int] = {}
+    intervals: dict[tuple[str, str, str, str], dict[str, tuple[float, float]]] = {}
     for run in sorted(results, key=lambda r: str(r.path)):
         for task, res in run.tasks.items():
             meta = res.metadata
@@ -80,6 +82,12 @@ def build_table(results: Sequence[RunResults | str | Path], task_prefix: str | N
                 value = res.metrics.get(f"mpr_acc_{str(dim).lower()}")
                 if dim in DIMENSIONS and value is not None and not math.isnan(value):
                     row[dim] = value
+                    ci = res.interval(f"mpr_acc_{str(dim).lower()}")
+                    if ci is not None:
+                        intervals.setdefault(key, {})[dim] = (_pct(ci[0]), _pct(ci[1]))
+            ci = res.interval("fpr_acc")
+            if ci is not None and set(meta.get("dimensions") or DIMENSIONS) >= set(DIMENSIONS):  # one task, all eight
+                intervals.setdefault(key, {})["FPR-ACC"] = (_pct(ci[0]), _pct(ci[1]))
             n = res.n_samples or {}
             if "format_error_rate" in res.metrics:
                 fmt.setdefault(key, []).append((res.metrics["format_error_rate"], int(n.get("effective") or 1)))
@@ -95,7 +103,8 @@ def build_table(results: Sequence[RunResults | str | Path], task_prefix: str | N
         values["FPR-ACC"] = _pct(fpr_acc(dims)) if len(dims) == len(DIMENSIONS) else math.nan
         errs = fmt.get(key, [])
         fmt_err = _pct(sum(e * n for e, n in errs) / sum(n for _, n in errs)) if errs else math.nan
-        rows.append(Row(*key, values, None, fmt_err, tuple(tasks[key]), limited.get(key), skipped.get(key, 0)))
+        rows.append(Row(*key, values, None, fmt_err, tuple(tasks[key]), limited.get(key), skipped.get(key, 0),
+                        intervals.get(key, {})))
     en = {r.group: r.values["FPR-ACC"] for r in rows if r.lang == "en"}
     rows = [
         Row(**{**r.__dict__, "gap_to_en": r.values["FPR-ACC"] - en[r.group] if r.lang != "en" and r.group in en else None})
@@ -156,7 +165,18 @@ def render_text(table: MPRTable, show_model: bool | None = None) -> str:
     lines = ["  ".join(c.ljust(w) if i < n_text else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
              for r in data]
     lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines + [f"Note: {n}" for n in table.notes]) + "\n"
+    return "\n".join(lines + [f"Note: {n}" for n in table.notes] + interval_notes(table)) + "\n"
+
+
+def interval_notes(table: MPRTable) -> list[str]:
+    """Each row's 95% intervals as the run recorded them (cluster bootstrap over screenshots, docs/statistics.md)."""
+    out = []
+    for r in table.rows:
+        parts = [f"{c} {r.values[c]:.1f} [{r.intervals[c][0]:.1f}, {r.intervals[c][1]:.1f}]" for c in COLUMNS
+                 if c in r.intervals and not math.isnan(r.values[c])]
+        if parts:
+            out.append(f"{_label(r, table.rows)} {r.lang.upper()}: " + ", ".join(parts))
+    return ["95% intervals (cluster bootstrap over screenshots, docs/statistics.md):", *out] if out else []
 
 
 def write_markdown(table: MPRTable, path: str | Path, show_model: bool | None = None) -> None:
@@ -166,6 +186,7 @@ def write_markdown(table: MPRTable, path: str | Path, show_model: bool | None = 
     text = "| " + " | ".join(head) + " |\n|" + "---|" * n_text + "---:|" * (len(head) - n_text) + "\n"
     text += "".join("| " + " | ".join(cells(table, r, show_model)) + " |\n" for r in table.rows)
     text += "".join(f"\n{n}\n" for n in table.notes)
+    text += "".join(f"\n{n}\n" for n in interval_notes(table))
     Path(path).write_text(text, encoding="utf-8")
 
 

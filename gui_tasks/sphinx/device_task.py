@@ -116,6 +116,12 @@ class SphinxDeviceTask(RowsTask):
     """``sphinx_device*``: the official user tasks on a device (module docstring)."""
 
     KIND = "sphinx_device"
+    CLUSTER_KEY = "episode"  # one document is one episode on the device
+    NOT_REPEATABLE = ("a device episode is kept per document (resume store, one device state), so repeats of one "
+                      "document would share it; run the task N times with separate GUI_EVAL_CACHE folders instead")
+
+    def cluster_of(self, doc: Mapping[str, Any]) -> Any:
+        return doc["id"]
 
     @classmethod
     def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:

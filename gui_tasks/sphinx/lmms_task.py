@@ -53,6 +53,10 @@ def _tasks() -> dict[str, NavTask | ToggleTask]:
 
 class SphinxNavTask(RowsTask):
     KIND = "sphinx_nav"
+    CLUSTER_KEY = "episode"  # one document is one episode: every sample its own cluster
+
+    def cluster_of(self, doc: Mapping[str, Any]) -> Any:
+        return doc["id"]
 
     @classmethod
     def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from gui_tasks.results_io import RunResults, find_result_files, limited_notes, load_results, skipped_rows_notes
+from gui_tasks.results_io import RunResults, find_result_files, interval_lines, limited_notes, load_results, skipped_rows_notes
 
 TEXT_MODE, NAV_VISION_MODE, STATIC_VISION_MODE, GROUNDING_VISION_MODE = "full_text", "set_of_mark", "screenshot", "set_of_mark"
 SOURCES = ("simulator", "device", "official", "synthetic")
@@ -329,6 +329,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         tables = {name: md + "".join(f"\nNote: {n}\n" for n in notes) for name, md in tables.items()}
     for name, md in tables.items():
         print(f"### {name}\n{md}")
+    for line in interval_lines(runs, ("sphinx", "sphinx_sim")):
+        print(line)
     if args.out:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)

@@ -18,7 +18,7 @@ from PIL import Image
 
 from gui_metrics.lmms_bridge import sample_values
 from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
-from gui_tasks.lmms_rows import RowsTask
+from gui_tasks.lmms_rows import RowsTask, task_metadata
 from gui_tasks.sphinx import official, synth
 from gui_tasks.sphinx.actions import PRESS, format_action, is_exact, parse_action, repair_action
 from gui_tasks.sphinx.hierarchy import DEFAULT_RENDERING, RENDERINGS, Hierarchy, center
@@ -174,8 +174,24 @@ def focused_rows(seed: int, n: int = FOCUSED_N) -> list[dict[str, Any]]:
     return rows
 
 
+# The samples that share something, per static kind (docs/statistics.md): a knowledge question's MCQ and its four
+# T/F probes, a completion task's steps, a grounding screenshot; focused-context prompts stand alone.
+STATIC_CLUSTERS = {"knowledge": ("question", "qid"), "completion": ("episode", "task"), "grounding": ("screenshot", "image"),
+                   "focused": (None, None)}
+
+
 class SphinxStaticTask(RowsTask):
     KIND = "sphinx_static"
+
+    @classmethod
+    def cluster_key(cls, meta: Mapping[str, Any]) -> str | None:
+        return STATIC_CLUSTERS.get(str(meta.get("kind")), (None, None))[0]
+
+    def cluster_of(self, doc: Mapping[str, Any]) -> Any:
+        field = STATIC_CLUSTERS.get(str(task_metadata(self.config).get("kind")), (None, None))[1]
+        if field == "image":
+            return super().cluster_of(doc)  # the screenshot's folder and name, not its absolute path
+        return doc.get(field) if field else None
 
     @classmethod
     def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -56,6 +56,10 @@ class StarAgenticTask(RowsTask):
     """``star_<dataset>*``: step documents from ``metadata``."""
 
     KIND = "star_agentic"
+    CLUSTER_KEY = "episode"  # the steps of one episode share its goal and screens
+
+    def cluster_of(self, doc: Mapping[str, Any]) -> Any:
+        return f"{doc.get('dataset', '')}/{doc.get('episode_id', '')}"
 
     @classmethod
     def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -20,7 +20,8 @@ from typing import Sequence
 
 from gui_metrics.agentic import CATEGORIES
 from gui_metrics.star import STAR_METRICS
-from gui_tasks.results_io import RunResults, find_result_files, limited_notes, load_results, setting_args, skipped_rows_notes
+from gui_tasks.results_io import (RunResults, find_result_files, interval_lines, limited_notes, load_results, setting_args,
+                                  skipped_rows_notes)
 
 COLUMNS = ("star_o_tmr", "star_o_amr", "star_p_tmr", "star_p_amr", "star_p_fnr", "star_n_amr", "star_n_fptr", "star_n_fpr")
 HEADERS = ("O-TMR", "O-AMR", "P-TMR", "P-AMR", "P-FNR", "N-AMR", "N-FPTR", "N-FPR")
@@ -236,6 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         out.mkdir(parents=True, exist_ok=True)
     notes = "".join(f"Note: {n}\n" for n in skipped_rows_notes(runs, "star_state_control") + skipped_rows_notes(runs, "star_agentic")
                     + limited_notes(runs, ("star_state_control", "star_agentic")))
+    notes += "".join(f"{line}\n" for line in interval_lines(runs, ("star_state_control", "star_agentic")))
     if rows:
         text = render_text(rows) + notes
         print(text, end="")

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from gui_tasks.grounding.report import BENCHMARKS as REPORT_BENCHMARKS
+
 # lmms-eval's own keys of a samples line (evaluator.py 0.7.3); every other dict value is a metric's value.
 LOG_KEYS = frozenset({"doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "token_counts", "doc_hash",
                       "prompt_hash", "target_hash", "input", "input_media"})
 OUTCOMES = ("correct", "wrong", "format_error", "unscored")
-GROUNDING = frozenset({"icon_localization", "screenspot", "screenspot_v2", "screenspot_pro"})
+# the grounding benchmarks whose samples get the box / point overlays: those the grounding report reads
+GROUNDING = frozenset(REPORT_BENCHMARKS)
 
 
 def sample_record(sample: Mapping[str, Any]) -> dict[str, Any]:

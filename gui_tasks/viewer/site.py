@@ -653,6 +653,14 @@ def _reports(side: Side) -> str:
     return "".join(out)
 
 
+def _with_ci(res: Any, metric: str, value: Any) -> str:
+    """A figure with its 95% interval when the run recorded one (docs/statistics.md)."""
+    ci = res.interval(metric)
+    if ci is None:
+        return _fmt(value)
+    return f"{_fmt(value)} [{_fmt(ci[0])}, {_fmt(ci[1])}]"
+
+
 def _run_section(side: Side, site: Site | None = None) -> str:
     from gui_tasks.leaderboard import interventions_of
 
@@ -668,8 +676,8 @@ def _run_section(side: Side, site: Site | None = None) -> str:
             md = res.metadata
             n = res.n_samples or {}
             proto = "+".join(p for p in (str(md.get("prompt_protocol") or ""), *inter) if p)
-            metrics = ", ".join(f"{k} {_fmt(v)}" for k, v in sorted(res.metrics.items()) if "format_error" not in k)
-            fmt = ", ".join(f"{k} {_fmt(v)}" for k, v in sorted(res.metrics.items()) if "format_error" in k)
+            metrics = ", ".join(f"{k} {_with_ci(res, k, v)}" for k, v in sorted(res.metrics.items()) if "format_error" not in k)
+            fmt = ", ".join(f"{k} {_with_ci(res, k, v)}" for k, v in sorted(res.metrics.items()) if "format_error" in k)
             rows.append("<tr>" + "".join(f"<td>{e(x)}</td>" for x in (
                 name, md.get("benchmark", ""), f"{n.get('effective', '')}/{n.get('original', '')}" if n else "group",
                 proto, md.get("parser_protocol", ""), res.version, fmt, metrics)) + "</tr>")
@@ -711,21 +719,49 @@ def _diff(site: Site) -> tuple[list[list[Any]], str]:
         response_changed = responses(x.sample, multi_round=multi) != responses(y.sample, multi_round=multi)
         score_changed = _score_values(x) != _score_values(y)
         pairs.append([x.number, y.number, change, int(response_changed), int(score_changed)])
-    metrics_a = {(t, m): v for r in site.sides[0].runs for t, res in r.tasks.items() for m, v in res.metrics.items()}
-    metrics_b = {(t, m): v for r in site.sides[1].runs for t, res in r.tasks.items() for m, v in res.metrics.items()}
-    rows = []
-    for key in sorted(set(metrics_a) & set(metrics_b)):
-        va, vb = metrics_a[key], metrics_b[key]
-        rows.append("<tr>" + "".join(f"<td>{e(x)}</td>" for x in key)
-                    + "".join(f"<td class='num'>{e(_fmt(x))}</td>" for x in (va, vb, vb - va)) + "</tr>")
     counts = diff_counts(pairs)
     summary = (f"{counts['pairs']} samples in both runs: responses changed {counts['responses_changed']}, "
                f"scores changed {counts['scores_changed']}; outcomes: fixed {counts['fixed']}, broken {counts['broken']}, "
                f"changed otherwise {counts['changed']}, same {counts['same']}")
-    table = (f"<h2>Differences: run 2 against run 1</h2><p id='diff-summary'>{e(summary)}</p>"
-             "<table class='diff'><tr><th>task</th><th>metric</th><th>run 1</th><th>run 2</th><th>run 2 - run 1</th></tr>"
-             + "".join(rows) + "</table>")
+    table = (f"<h2>Differences: run 2 against run 1</h2><p id='diff-summary'>{e(summary)}</p>" + _diff_table(site))
     return pairs, table
+
+
+def _side_tasks(site: Site, side: int) -> dict[str, Any]:
+    """One side's logged samples per task, as ``gui-eval compare`` reads a run (``gui_tasks.compare.TaskSamples``)."""
+    from gui_tasks.compare import TaskSamples, _doc_key
+
+    out: dict[str, TaskSamples] = {}
+    for x in site.entries:
+        if x.side != side:
+            continue
+        if x.task not in out:
+            res = x.run.tasks.get(x.task)
+            config = res.config if res is not None else {}
+            metrics = [str(m.get("metric")) for m in config.get("metric_list") or [] if isinstance(m, dict)]
+            out[x.task] = TaskSamples(x.task, {}, config.get("cluster_key"), metrics)
+        out[x.task].samples[_doc_key(x.sample)] = x.sample
+    return out
+
+
+def _diff_table(site: Site) -> str:
+    """The paired comparison of ``gui-eval compare`` (run 2 as A, run 1 as B): per metric and slice, the difference,
+    its 95% interval (paired cluster bootstrap), the McNemar or permutation p-value and the Holm-adjusted one."""
+    from gui_tasks.compare import compare_tasks
+
+    c = compare_tasks(_side_tasks(site, 1), _side_tasks(site, 0), "run 2", "run 1")
+    head = ("task", "metric", "slice", "n", "run 1", "run 2", "run 2 - run 1", "95% CI", "test", "p", f"p ({c.correction})")
+    rows = []
+    for r in c.rows:
+        cells = [r.task, r.metric, r.slice, str(r.n), _fmt(r.b), _fmt(r.a), _fmt(r.diff), f"[{_fmt(r.low)}, {_fmt(r.high)}]",
+                 r.test, _fmt(r.p_value), _fmt(r.p_adjusted) + (" *" if r.significant else "")]
+        rows.append("<tr" + (" class='significant'" if r.significant else "") + ">"
+                    + "".join(("<td class='num'>" if i >= 3 else "<td>") + f"{e(x)}</td>" for i, x in enumerate(cells)) + "</tr>")
+    note = (f"95% CI: paired bootstrap over the task's clusters ({c.resamples} resamples, seed {c.seed}); p: exact McNemar "
+            f"for 0/1 scores, else paired permutation; adjusted for {len(c.rows)} tests ({c.correction}); * adjusted p < 0.05 "
+            "(docs/statistics.md).")
+    return ("<table class='diff'><tr>" + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>" + "".join(rows)
+            + f"</table><p class='diff-note'>{e(note)}</p>")
 
 
 def diff_counts(pairs: Sequence[Sequence[Any]]) -> dict[str, int]:

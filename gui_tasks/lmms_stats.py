@@ -1,0 +1,214 @@
+"""lmms-eval's aggregation step, completed for our metrics: a cluster-bootstrap interval for every figure.
+
+lmms-eval 0.7.3 prints three standard errors per metric (``evaluator_utils.TaskOutput``): ``Stderr`` from
+``stderr_for_metric``, which knows only its own aggregations (N/A for ours), and ``Stderr_CLT`` /
+``Stderr_Clustered`` from the per-sample ``score`` and the task's ``cluster_key`` (``calculate_clt_aggregate_metric``),
+which our per-sample values feed (``gui_metrics.lmms_bridge.sample_values``). The wrap installed here, only for
+metrics of ours, fills ``Stderr`` with the standard error of a seeded bootstrap that resamples whole clusters
+(``gui_metrics.stats``), which is the only one composite metrics (FPR-ACC, pooled ratios, per-episode rates) get,
+and records every metric's estimate, 95% interval and bootstrap parameters in the task's results metadata
+(``configs.<task>.metadata.intervals``). Under ``--repeats N`` it adds, for the task's first metric, the share of
+documents whose score differs across the repeats (``<metric>_flip_share``) and each document's variance
+(``metadata.repeats``). docs/statistics.md explains each figure.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any, Hashable, Sequence
+
+from gui_metrics import stats
+from gui_metrics.lmms_bridge import SCORE_KEY
+
+_MARK = "__gui_eval_patched__"
+
+
+def _ours(task: Any, metric: str):
+    """The MetricSpec of ``metric`` when the task aggregates it with one of our metrics, else None."""
+    try:
+        agg = task.aggregation().get(metric)
+    except Exception:  # a task without aggregations: not ours
+        return None
+    name = getattr(agg, "__gui_metric__", None)
+    if name is None:
+        return None
+    from gui_metrics.manager import all_metrics
+
+    return all_metrics().get(name)
+
+
+def _clusters(items: Sequence[Any], key: str | None) -> list[Hashable]:
+    """Each item's cluster; an item without one is its own cluster."""
+    out: list[Hashable] = []
+    for i, x in enumerate(items):
+        c = x.get(key) if key and isinstance(x, dict) else None
+        out.append(("cluster", c) if c is not None else ("sample", i))
+    return out
+
+
+def step_scores(items: Sequence[Any], clusters: Sequence[Hashable], spec: Any) -> tuple[list[Any], list[Hashable]] | None:
+    """A step rate over episode items (own-history runs: one item holds an episode's ``steps``) is the mean of its
+    steps' own scores pooled over episodes: those scores, each with its episode's cluster; None when not that case."""
+    if spec.composite or not items or not all(isinstance(x, dict) and isinstance(x.get("steps"), list) for x in items):
+        return None
+    values, out = [], []
+    for item, c in zip(items, clusters):
+        for step in item["steps"]:
+            values.append(spec.sample_score(step) if isinstance(step, dict) else None)
+            out.append(c)
+    return (values, out) if any(v is not None for v in values) else None
+
+
+def interval(items: Sequence[Any], spec: Any, cluster_key: str | None, *, resamples: int = stats.BOOTSTRAP_RESAMPLES,
+             seed: int = stats.BOOTSTRAP_SEED) -> stats.Interval:
+    """The cluster-bootstrap interval of one metric over its per-sample values as lmms-eval holds them: the mean of
+    ``score`` when the metric is a mean of per-sample values (of steps pooled over episodes for a step rate on
+    episode items, ``step_scores``), else its aggregation recomputed on each resample."""
+    clusters = _clusters(items, cluster_key)
+    scores = [x.get(SCORE_KEY) if isinstance(x, dict) else x if isinstance(x, (int, float)) else None for x in items]
+    if not spec.composite and any(s is not None for s in scores):
+        return stats.cluster_bootstrap_mean(scores, clusters, resamples=resamples, seed=seed)
+    steps = step_scores(items, clusters, spec)
+    if steps is not None:
+        return stats.cluster_bootstrap_mean(steps[0], steps[1], resamples=resamples, seed=seed)
+    if not spec.composite and not math.isfinite(stats._float(_aggregate(spec, items))):  # an empty population: nothing
+        return stats.cluster_bootstrap_mean([], [], resamples=resamples, seed=seed)  # to resample (NaN interval)
+    return stats.cluster_bootstrap(list(items), lambda xs: spec.aggregate(list(xs)), clusters, resamples=resamples, seed=seed)
+
+
+def _aggregate(spec: Any, items: Sequence[Any]) -> Any:
+    try:
+        return spec.aggregate(list(items))
+    except (KeyError, TypeError, ValueError, ZeroDivisionError):
+        return math.nan
+
+
+def add_intervals(task_output: Any, bootstrap_iters: int) -> None:
+    """``<metric>_stderr`` = the cluster-bootstrap standard error, and ``metadata.intervals``, for our metrics."""
+    config = task_output.task_config if isinstance(task_output.task_config, dict) else {}
+    cluster_key = config.get("cluster_key")
+    resamples = max(2, min(int(bootstrap_iters), stats.BOOTSTRAP_RESAMPLES))
+    recorded: dict[str, Any] = {}
+    for (metric, filter_key), items in task_output.sample_metrics.items():
+        spec = _ours(task_output.task, metric)
+        if spec is None or not items:
+            continue
+        try:
+            iv = interval(items, spec, cluster_key, resamples=resamples)
+        except Exception as exc:  # a plugin's aggregation that fails on a resample: this interval is left out, not the run
+            recorded[f"{metric},{filter_key}"] = {"error": f"{type(exc).__name__}: {exc}", "cluster_key": cluster_key}
+            continue
+        if math.isfinite(iv.se):
+            task_output.agg_metrics[f"{metric}_stderr,{filter_key}"] = iv.se
+        recorded[f"{metric},{filter_key}"] = {**iv.as_dict(), "cluster_key": cluster_key, "composite": spec.composite}
+    if recorded and isinstance(config.get("metadata"), dict):
+        config["metadata"]["intervals"] = recorded
+
+
+def first_metric(config: dict[str, Any]) -> str | None:
+    """The first metric of a task's ``metric_list`` (its headline figure)."""
+    for m in config.get("metric_list") or []:
+        if isinstance(m, dict) and m.get("metric"):
+            return str(m["metric"])
+    return None
+
+
+def repeat_spread(per_doc: Sequence[Sequence[Any]]) -> dict[str, Any]:
+    """Across repeats: each document's score variance (population: p(1-p) for 0/1), the mean of those, and the share
+    of documents whose score is not the same in every repeat (a 0/1 outcome that flips)."""
+    variances, flips = [], 0
+    for scores in per_doc:
+        xs = [float(s) for s in scores if s is not None and math.isfinite(float(s))]
+        if not xs:
+            variances.append(None)
+            continue
+        m = sum(xs) / len(xs)
+        variances.append(sum((x - m) ** 2 for x in xs) / len(xs))
+        flips += len(set(xs)) > 1
+    scored = [v for v in variances if v is not None]
+    return {"n_tasks": len(scored), "flip_share": flips / len(scored) if scored else math.nan,
+            "mean_task_variance": sum(scored) / len(scored) if scored else math.nan, "per_task_variance": variances}
+
+
+def add_repeat_stats(task_output: Any) -> None:
+    """Under ``--repeats N``: the first metric's per-document variance and flip share (results and metadata)."""
+    config = task_output.task_config if isinstance(task_output.task_config, dict) else {}
+    if int(config.get("repeats") or 1) <= 1:
+        return
+    metric = first_metric(config)
+    for (name, filter_key), items in task_output.per_sample_metrics.items():
+        if name != metric or _ours(task_output.task, name) is None:
+            continue
+        per_doc = [[x.get(SCORE_KEY) if isinstance(x, dict) else None for x in doc] for doc in items if isinstance(doc, list)]
+        ids = [next((x.get("id") for x in doc if isinstance(x, dict) and x.get("id") is not None), i)
+               for i, doc in enumerate(items) if isinstance(doc, list)]
+        spread = repeat_spread(per_doc)
+        if isinstance(config.get("metadata"), dict):
+            gen = config.get("generation_kwargs") or {}
+            config["metadata"]["repeats"] = {
+                "metric": name, "repeats": int(config["repeats"]), "n_tasks": spread["n_tasks"],
+                "flip_share": spread["flip_share"], "mean_task_variance": spread["mean_task_variance"],
+                "per_task_variance": {str(i): v for i, v in zip(ids, spread["per_task_variance"])},
+                "sampling": {k: gen.get(k) for k in ("do_sample", "temperature", "top_p", "top_k", "seed") if k in gen},
+            }
+
+
+def baseline_samples_file(baseline: str, task: str) -> str:
+    """lmms-eval's ``--baseline`` reads one samples JSONL for every task; a results file or a run folder of ours
+    stands for each task's own samples file beside it (``<date>_samples_<task>.jsonl``). Anything else: as given."""
+    from pathlib import Path
+
+    p = Path(baseline)
+    if p.is_file() and p.name.endswith("_results.json"):
+        candidates = [p.with_name(p.name[: -len("_results.json")] + f"_samples_{task}.jsonl")]
+    elif p.is_dir():
+        candidates = sorted(p.rglob(f"*_samples_{task}.jsonl"))[-1:]
+    else:
+        return baseline
+    found = [c for c in candidates if c.is_file()]
+    if not found:
+        raise FileNotFoundError(f"no samples file of task {task} for --baseline {baseline} (was it run with --log_samples?)")
+    return str(found[0])
+
+
+def install_stats_hook() -> None:
+    """Wrap ``TaskOutput.calculate_aggregate_metric`` and ``calculate_stability_metrics``, and let ``--baseline``
+    name a results file or a run folder (once each, marked)."""
+    import sys
+
+    from lmms_eval import baselines
+    from lmms_eval.evaluator_utils import TaskOutput
+
+    load = baselines.load_baseline
+    if not getattr(load, _MARK, False):
+        @functools.wraps(load)
+        def load_baseline(baseline_arg, task_name):
+            return load(baseline_samples_file(baseline_arg, task_name), task_name)
+
+        setattr(load_baseline, _MARK, True)
+        baselines.load_baseline = load_baseline  # what lmms_eval.evaluator binds when it is imported after this
+    evaluator = sys.modules.get("lmms_eval.evaluator")  # imported before: its own name for the function
+    if evaluator is not None and not getattr(getattr(evaluator, "load_baseline", None), _MARK, True):
+        evaluator.load_baseline = baselines.load_baseline
+
+    agg = TaskOutput.calculate_aggregate_metric
+    if not getattr(agg, _MARK, False):
+        @functools.wraps(agg)
+        def calculate_aggregate_metric(self, bootstrap_iters=100000):
+            agg(self, bootstrap_iters=bootstrap_iters)
+            if isinstance(bootstrap_iters, int) and bootstrap_iters > 0:  # 0: the user turned standard errors off
+                add_intervals(self, bootstrap_iters)
+
+        setattr(calculate_aggregate_metric, _MARK, True)
+        TaskOutput.calculate_aggregate_metric = calculate_aggregate_metric
+
+    stab = TaskOutput.calculate_stability_metrics
+    if not getattr(stab, _MARK, False):
+        @functools.wraps(stab)
+        def calculate_stability_metrics(self):
+            stab(self)
+            add_repeat_stats(self)
+
+        setattr(calculate_stability_metrics, _MARK, True)
+        TaskOutput.calculate_stability_metrics = calculate_stability_metrics
