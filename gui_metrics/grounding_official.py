@@ -117,6 +117,8 @@ def official_report(benchmark: str, records: Sequence[Record]) -> dict[str, Any]
         return uivision_report(records)
     if benchmark == "mmbench_gui_l2":
         return mmbench_l2_report(records)
+    if benchmark == "osworld_g":
+        return osworld_g_report(records)
     return screenspot_pro_report(records)
 
 
@@ -160,3 +162,29 @@ def mmbench_l2_report(records: Sequence[Record]) -> dict[str, Any] | None:
     basic, advanced = level_score("basic"), level_score("advanced")
     return {"Average accuracy": (basic + advanced) / 2, "Basic accuracy": basic, "Advanced accuracy": advanced,
             **per_level}
+
+
+# --- OSWorld-G (the evaluation scripts' results dict, as Onifin/Holo3.1-OSWorld-G evaluation/holo_osworld_g.py @ 0fbdd89
+# and VLMEvalKit vlmeval/dataset/GUI/osworld_g.py @ d47d6c7 write it; the authors' repository could not be fetched) -----
+
+
+def osworld_g_report(records: Sequence[Record]) -> dict[str, Any] | None:
+    """``total, correct, accuracy`` (micro) and ``accuracy_dict_group``: per category of classification_result.json
+    (an item counts in each of its categories, ``unclassified`` when in none) total, correct, accuracy; beside them,
+    not in those scripts, the accuracy per box type (lmms-eval's osworld_g_{bbox,polygon,refusal}_acc)."""
+    rows = official_rows(records)
+    if not rows:
+        return None
+    groups: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        for g in r.get("groups") or ["unclassified"]:
+            entry = groups.setdefault(str(g), {"total": 0, "correct": 0, "accuracy": 0})
+            entry["total"] += 1
+            entry["correct"] += r["correctness"] == "correct"
+    for entry in groups.values():
+        entry["accuracy"] = entry["correct"] / entry["total"] if entry["total"] else 0.0
+    correct = sum(r["correctness"] == "correct" for r in rows)
+    by_type = {t: simple_figures([r for r in rows if r.get("box_type") == t])
+               for t in sorted({str(r.get("box_type")) for r in rows})}
+    return {"total": len(rows), "correct": correct, "accuracy": correct / len(rows), "accuracy_dict_group": groups,
+            "box_type_not_in_official_script": by_type}

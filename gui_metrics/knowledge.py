@@ -15,6 +15,7 @@ import math
 from typing import Any, Mapping, Sequence
 
 from gui_metrics import hookimpl
+from gui_metrics.letter_bias import letter_bias_specs
 from gui_metrics.spec import MetricSpec
 
 Record = Mapping[str, Any]
@@ -32,6 +33,10 @@ UNPARSED = "(no answer)"  # the confusion-matrix column of responses with no par
 # How a knowledge-type accuracy pools its sub-tasks: every question counts once ("micro"),
 # or every sub-task counts once ("macro"). The paper reports sub-tasks only (Table 2).
 TYPE_POOLING = "micro"
+# Answer labels of the letter-bias report (gui_metrics.letter_bias): up to seven option letters (seed section 3.4),
+# and the yes/no/unknown answers; metric names gkb_pred_share_a, gkb_gold_share_unknown, ...
+LETTERS: tuple[str, ...] = tuple("ABCDEFG")
+LETTER_PREFIX = "gkb"
 
 
 def accuracy(records: Sequence[Record]) -> float:
@@ -151,4 +156,4 @@ def gui_metrics_register() -> list[MetricSpec]:
                          params={"pooling": TYPE_POOLING}, composite=TYPE_POOLING == "macro") for k in KNOWLEDGE_TYPES]
     specs += [MetricSpec(f"gkb_unknown_{k}", _calibration(k), hib, _GKB, f"Yes/no/unknown calibration: {k} of 'unknown'.")
               for k, hib in (("pred_rate", False), ("gold_rate", False), ("precision", True), ("recall", True))]
-    return specs
+    return specs + letter_bias_specs(LETTER_PREFIX, _GKB, LETTERS + YES_NO)

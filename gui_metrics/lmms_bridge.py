@@ -29,7 +29,7 @@ def register_with_lmms_eval() -> list[str]:
             print(f"gui-eval: metric {name!r} of plugin {metric_owner(name)} left out: lmms-eval already has an "
                   "aggregation of that name; rename the metric", file=sys.stderr, flush=True)
             continue
-        agg = _aggregation(spec.name, spec.aggregate)
+        agg = _aggregation(spec.name, spec.aggregate_items)
         reg.AGGREGATION_REGISTRY[name] = agg
         reg.METRIC_AGGREGATION_REGISTRY[name] = agg
         reg.HIGHER_IS_BETTER_REGISTRY[name] = spec.higher_is_better

@@ -11,6 +11,7 @@ import math
 from typing import Any, Mapping, Sequence
 
 from gui_metrics import hookimpl
+from gui_metrics.letter_bias import letter_bias_specs
 from gui_metrics.spec import MetricSpec
 
 # Seed section 3.2: four perception and four reasoning dimensions, in the column order of Table 2.
@@ -69,6 +70,8 @@ def _fpr(records: Sequence[Mapping[str, Any]]) -> float:
 
 
 _MCQ = frozenset({"mcq"})
+LETTERS: tuple[str, ...] = ("A", "B", "C", "D")  # four options (seed section 3.4)
+LETTER_PREFIX = "mcq"  # letter-bias metric names: mcq_letter_tv, mcq_pred_share_a, ... (gui_metrics.letter_bias)
 _MPR = frozenset({"mpr"})
 
 
@@ -91,4 +94,4 @@ def gui_metrics_register() -> list[MetricSpec]:
         MetricSpec(f"mpr_acc_{d.lower()}", _dimension_accuracy(d), True, _MPR, f"Accuracy on MPR-GUI dimension {d}.")
         for d in DIMENSIONS
     ]
-    return specs
+    return specs + letter_bias_specs(LETTER_PREFIX, _MCQ, LETTERS)

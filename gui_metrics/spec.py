@@ -6,6 +6,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
+from gui_metrics.circular import per_question
+
 
 def _identity(record: Mapping[str, Any]) -> Any:
     return record
@@ -18,7 +20,9 @@ class MetricSpec:
     ``applies_to`` names the kinds of per-sample record the metric understands (a task
     family such as ``"mcq"``); a task emits a record of its kind for every metric that
     applies to it. ``score`` maps a record to the per-sample value lmms-eval stores;
-    ``aggregate`` turns the list of those values into the reported number.
+    ``aggregate`` turns the list of those values into the reported number. On a circular task
+    (``gui_metrics.circular``) the records of one question's rotations reach ``aggregate`` collapsed into one,
+    unless ``per_request`` (the metric reads every request, e.g. the letter shares of ``gui_metrics.letter_bias``).
     """
 
     name: str
@@ -35,15 +39,23 @@ class MetricSpec:
     per_sample: Callable[[Mapping[str, Any]], Any] | None = None
     """The sample's own value, whose mean over the samples where it is not None is the metric; default
     ``aggregate([record])`` (NaN -> None: the sample is outside the metric's population). Ignored when composite."""
+    per_request: bool = False
+    """Reads every request of a circular task (letter shares), not one collapsed record per question."""
 
     def __post_init__(self) -> None:
         if not self.name or not self.name.replace("_", "").isalnum():
             raise ValueError(f"metric name must be a non-empty identifier, got {self.name!r}")
         object.__setattr__(self, "applies_to", frozenset(self.applies_to))
 
+    def aggregate_items(self, items: Sequence[Any]) -> float:
+        """The metric over lmms-eval's per-sample values: on a circular task the rotations of each question are first
+        collapsed into one record (``gui_metrics.circular.per_question``), unless ``per_request``."""
+        return self.aggregate(list(items) if self.per_request else per_question(items))
+
     def sample_score(self, record: Mapping[str, Any]) -> float | None:
-        """The per-sample value lmms-eval reads as ``score`` (see ``per_sample``); None when there is none."""
-        if self.composite:
+        """The per-sample value lmms-eval reads as ``score`` (see ``per_sample``); None when there is none. A request
+        of a circular task has none for a per-question metric: its score is the question's, over all rotations."""
+        if self.composite or (not self.per_request and record.get("circular_id") is not None):
             return None
         try:
             value = self.per_sample(record) if self.per_sample is not None else self.aggregate([self.score(record)])

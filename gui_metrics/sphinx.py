@@ -13,9 +13,14 @@ import math
 from typing import Any, Mapping, Sequence
 
 from gui_metrics import hookimpl
+from gui_metrics.letter_bias import letter_bias_specs
 from gui_metrics.spec import MetricSpec
 
 Record = Mapping[str, Any]
+# Letter-bias report labels (gui_metrics.letter_bias): knowledge probing's MCQ letters and T/F answers, completion's two
+# answers; metric names sphinx_probe_pred_share_a, sphinx_completion_gold_share_stop, ...
+PROBE_LABELS: tuple[str, ...] = ("A", "B", "C", "D", "T", "F")
+COMPLETION_LABELS: tuple[str, ...] = ("continue", "stop")
 
 
 def ran(records: Sequence[Record]) -> list[Record]:
@@ -110,6 +115,8 @@ def gui_metrics_register() -> list[MetricSpec]:
         MetricSpec("sphinx_focused_failure_rate", lambda rs: _mean(rs, "violation"), False, foc,
                    "SPHINX Table 9 focused context: responses other than exactly the requested action"),
     ]
+    static += letter_bias_specs("sphinx_probe", probe, PROBE_LABELS, with_accuracy=True)
+    static += letter_bias_specs("sphinx_completion", comp, COMPLETION_LABELS, with_accuracy=True)
     kinds = frozenset({"trajectory"})
     return static + [
         MetricSpec("sphinx_sr", success_rate, True, kinds, "SPHINX 3.2.1 success rate: all evaluators satisfied"),

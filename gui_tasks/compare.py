@@ -292,7 +292,7 @@ def compare_tasks(run_a: Mapping[str, TaskSamples], run_b: Mapping[str, TaskSamp
             if steps is not None:  # a step rate over episodes: its steps' scores, pooled, episodes resampled
                 ra, rb, cl = steps
             composite = spec is not None and (spec.composite or not any(isinstance(r, Mapping) and SCORE_KEY in r for r in ra))
-            agg = spec.aggregate if composite else None
+            agg = spec.aggregate_items if composite else None
             if not composite and not any(isinstance(r, Mapping) and SCORE_KEY in r for r in ra):
                 continue  # neither a score nor a known aggregation: nothing to test
             row = _row(task, metric, "all", ra, rb, cl, agg, resamples=resamples, seed=seed, permutations=permutations)
@@ -300,7 +300,7 @@ def compare_tasks(run_a: Mapping[str, TaskSamples], run_b: Mapping[str, TaskSamp
                 rows.append(row)
         headline = metrics[0] if a.metrics or b.metrics else _headline(sa, metrics)
         spec = specs.get(headline)
-        agg = spec.aggregate if spec is not None and spec.composite else None
+        agg = spec.aggregate_items if spec is not None and spec.composite else None
         for name, fields in SLICES.items():
             values = [_field(s, r if isinstance(r, Mapping) else {}, fields) for s, r in zip(sa, (s.get(headline) for s in sa))]
             distinct = sorted({str(v) for v in values if v is not None})

@@ -107,6 +107,7 @@ CHECKERS: dict[str, str] = {
     "screenspot_pro": "gui_tasks.grounding.screenspot:data_check_pro",
     "uivision": "gui_tasks.grounding.uivision:data_check",
     "mmbench_gui_l2": "gui_tasks.grounding.mmbench_gui:data_check",
+    "osworld_g": "gui_tasks.grounding.osworld_g:data_check",
 }
 
 

@@ -62,7 +62,9 @@ HASHING = {
 # Metrics that are undefined (NaN) when their denominator is empty: the precision and recall of "unknown" are NaN for
 # a model that never answers "unknown" / data without an "unknown" gold (gui_metrics/knowledge.py). A submission
 # records them as null; every other metric must be finite.
-UNDEFINED_WHEN_EMPTY = frozenset({"gkb_unknown_precision", "gkb_unknown_recall"})
+# The letter bias (gui_metrics.letter_bias) is NaN when no response had a readable letter.
+UNDEFINED_WHEN_EMPTY = frozenset({"gkb_unknown_precision", "gkb_unknown_recall", "mcq_letter_tv", "gkb_letter_tv",
+                                  "sphinx_probe_letter_tv", "sphinx_completion_letter_tv"})
 Loader = Callable[[str], Any]
 
 

@@ -74,12 +74,12 @@ def interval(items: Sequence[Any], spec: Any, cluster_key: str | None, *, resamp
         return stats.cluster_bootstrap_mean(steps[0], steps[1], resamples=resamples, seed=seed)
     if not spec.composite and not math.isfinite(stats._float(_aggregate(spec, items))):  # an empty population: nothing
         return stats.cluster_bootstrap_mean([], [], resamples=resamples, seed=seed)  # to resample (NaN interval)
-    return stats.cluster_bootstrap(list(items), lambda xs: spec.aggregate(list(xs)), clusters, resamples=resamples, seed=seed)
+    return stats.cluster_bootstrap(list(items), lambda xs: spec.aggregate_items(xs), clusters, resamples=resamples, seed=seed)
 
 
 def _aggregate(spec: Any, items: Sequence[Any]) -> Any:
     try:
-        return spec.aggregate(list(items))
+        return spec.aggregate_items(items)
     except (KeyError, TypeError, ValueError, ZeroDivisionError):
         return math.nan
 

@@ -5,7 +5,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from gui_metrics.knowledge import KNOWLEDGE_TYPES, SUBTASKS
+from gui_metrics.knowledge import KNOWLEDGE_TYPES, SUBTASKS, YES_NO
+from gui_metrics.knowledge import LETTER_PREFIX as GKB_LETTER_PREFIX
+from gui_metrics.knowledge import LETTERS as GKB_LETTERS
+from gui_metrics.letter_bias import bias_metric_names, lower_is_better
+from gui_metrics.mpr import LETTER_PREFIX, LETTERS
 from gui_tasks.knowledge.answer import PARSER_PROTOCOL as GKB_PARSER
 from gui_tasks.knowledge.official import DEFAULT_READING as GKB_READING
 from gui_tasks.knowledge.prompts import PROMPT_PROTOCOL as GKB_PROMPT
@@ -29,7 +33,7 @@ class: !function gui_tasks.mpr.lmms_task.MPRTask
 dataset_path: json
 test_split: test
 output_type: generate_until
-process_docs: !function gui_tasks.mpr.lmms_task.process_docs_{source}
+process_docs: !function gui_tasks.mpr.lmms_task.process_docs_{source}{circular}
 doc_to_visual: !function gui_tasks.mpr.lmms_task.doc_to_visual
 doc_to_text: !function gui_tasks.mpr.lmms_task.doc_to_text
 doc_to_target: !function gui_tasks.mpr.lmms_task.doc_to_target
@@ -67,10 +71,12 @@ metadata:
 """
 
 
-def _metrics(dims: tuple[str, ...]) -> str:
+def _metrics(dims: tuple[str, ...], circular: bool = False) -> str:
     names = [m for m in MCQ_METRICS if not m.startswith("mpr_acc_") or m[8:].upper() in dims]
+    names += bias_metric_names(LETTER_PREFIX, LETTERS, circular)  # letter-bias report (gui_metrics.letter_bias)
     return "\n".join(
-        f"  - metric: {m}\n    aggregation: {m}\n    higher_is_better: {'false' if m in LOWER_IS_BETTER else 'true'}" for m in names
+        f"  - metric: {m}\n    aggregation: {m}\n    higher_is_better: {'false' if m in LOWER_IS_BETTER or lower_is_better(m) else 'true'}"
+        for m in names
     )
 
 
@@ -83,14 +89,18 @@ def render_all() -> dict[str, str]:
         for mode, protocol, max_new in (("", DIRECT, 16), ("_cot", REASONING, 512)):
             for lang in LANGS:
                 variants = [("", DIMENSIONS)] + ([(f"_{d.lower()}", (d,)) for d in DIMENSIONS] if not mode else [])
+                # _circular: CircularEval, every rotation of the options (gui_tasks.circular), direct answers only
+                variants += [("_circular", DIMENSIONS)] if not mode else []
                 for suffix, dims in variants:
                     task = f"{prefix}{mode}_{lang}{suffix}"
+                    circular = suffix == "_circular"
                     files[f"{task}.yaml"] = TEMPLATE.format(
-                        task=task, source=source, max_new_tokens=max_new, protocol=protocol, metrics=_metrics(dims),
-                        version=VERSION, lang=lang, dims=", ".join(dims), extra=extra, parser=PARSER_PROTOCOL,
+                        task=task, source=source, max_new_tokens=max_new, protocol=protocol, metrics=_metrics(dims, circular),
+                        version=VERSION, lang=lang, dims=", ".join(dims), parser=PARSER_PROTOCOL,
+                        circular="_circular" if circular else "", extra=extra + ("  circular: true\n" if circular else ""),
                     )
-                    if not suffix:
-                        groups.setdefault(f"{prefix}{mode}", []).append(task)
+                    if suffix in ("", "_circular"):
+                        groups.setdefault(f"{prefix}{mode}{suffix}", []).append(task)
     for group, tasks in groups.items():
         files[f"{group}.yaml"] = GROUP.format(group=group, tasks="\n".join(f"  - {t}" for t in tasks), version=VERSION)
     return files
@@ -113,7 +123,7 @@ class: !function gui_tasks.knowledge.lmms_task.KnowledgeTask
 dataset_path: json
 test_split: test
 output_type: generate_until
-process_docs: !function gui_tasks.knowledge.lmms_task.process_docs_{source}
+process_docs: !function gui_tasks.knowledge.lmms_task.process_docs_{source}{circular}
 doc_to_visual: !function gui_tasks.knowledge.lmms_task.doc_to_visual
 doc_to_text: !function gui_tasks.knowledge.lmms_task.doc_to_text
 doc_to_target: !function gui_tasks.knowledge.lmms_task.doc_to_target
@@ -154,17 +164,22 @@ metadata:
 # 1024 leaves room for the "think step by step" thought before the JSON answer (appendix A.3).
 GKB_SYNTH_SEED, GKB_SYNTH_PER_SUBTASK, GKB_MAX_NEW_TOKENS = 0, 8, 1024
 YES_NO_SUBTASKS = ("state", "goal", "plan")  # sub-tasks with yes/no/unknown questions (seed sections 3.3, 3.5)
+YES_NO_ONLY_SUBTASKS = ("goal",)  # no options to rotate: no _circular task, no letter shares
 
 
-def _gkb_metrics(subtask: str) -> str:
+def _gkb_metrics(subtask: str, circular: bool = False) -> str:
     names = ["gkb_acc", "gkb_format_error_rate", f"gkb_{subtask}_acc"]
     if subtask in YES_NO_SUBTASKS:
         names += ["gkb_unknown_pred_rate", "gkb_unknown_gold_rate", "gkb_unknown_precision", "gkb_unknown_recall"]
     if subtask == "type":
         names.append("gkb_click_bias")
+    # letter-bias report (gui_metrics.letter_bias): option letters unless the sub-task is yes/no only, yes/no/unknown
+    labels = (GKB_LETTERS if subtask not in YES_NO_ONLY_SUBTASKS else ()) + (YES_NO if subtask in YES_NO_SUBTASKS else ())
+    names += bias_metric_names(GKB_LETTER_PREFIX, labels, circular)
     lower = {"gkb_format_error_rate", "gkb_unknown_pred_rate", "gkb_unknown_gold_rate", "gkb_click_bias"}
     return "\n".join(
-        f"  - metric: {m}\n    aggregation: {m}\n    higher_is_better: {'false' if m in lower else 'true'}" for m in names
+        f"  - metric: {m}\n    aggregation: {m}\n    higher_is_better: {'false' if m in lower or lower_is_better(m) else 'true'}"
+        for m in names
     )
 
 
@@ -190,12 +205,16 @@ def render_gkb() -> dict[str, str]:
                     f"  knowledge_tip: {'true' if variant == 'official_tip' else 'false'}\n"
                     # official rows are read as the official runner reads them (gui_tasks.knowledge.official.READINGS)
                     + (f"  reading: {GKB_READING}\n" if source == "official" else ""))
-        for sub in subtasks:
-            task = f"{prefix}_{sub}"
+        # _circular (main protocol): CircularEval, every rotation of a question's options (gui_tasks.circular)
+        circulars = (False, True) if variant == "official" else (False,)
+        for sub, circular in ((s, c) for c in circulars for s in subtasks if not (c and s in YES_NO_ONLY_SUBTASKS)):
+            tag = "_circular" if circular else ""
+            task = f"{prefix}_{sub}{tag}"
             files[f"{task}.yaml"] = GKB_TEMPLATE.format(
-                task=task, source=source, max_new_tokens=GKB_MAX_NEW_TOKENS, metrics=_gkb_metrics(sub), version=VERSION,
-                lang=lang, subtask=sub, variant=variant, prompt=GKB_PROMPT, parser=GKB_PARSER, extra=protocol + extra)
-            groups.setdefault(group, []).append(task)
+                task=task, source=source, max_new_tokens=GKB_MAX_NEW_TOKENS, metrics=_gkb_metrics(sub, circular),
+                version=VERSION, lang=lang, subtask=sub, variant=variant, prompt=GKB_PROMPT, parser=GKB_PARSER,
+                circular=tag, extra=protocol + extra + ("  circular: true\n" if circular else ""))
+            groups.setdefault(group + tag, []).append(task)
     for group, tasks in groups.items():
         files[f"{group}.yaml"] = GKB_GROUP.format(group=group, tasks="\n".join(f"  - {t}" for t in tasks), version=VERSION)
     return files

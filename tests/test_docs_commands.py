@@ -40,6 +40,7 @@ SUBSTITUTIONS = {
     "/data/ScreenSpot-Pro": str(FIXTURES / "screenspot_pro_official"),
     "/data/UI-Vision": str(FIXTURES / "uivision_official"),
     "/data/MMBench-GUI": str(FIXTURES / "mmbench_gui_l2"),
+    "/data/OSWorld-G": str(FIXTURES / "osworld_g"),
     "/data/Sphinx": str(FIXTURES / "sphinx"),
     "http://127.0.0.1:8000/v1": "{server}",  # a vLLM server: the scripted local server stands in
     "https://api.openai.com/v1": "{server}",  # a hosted API: likewise

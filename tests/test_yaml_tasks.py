@@ -28,7 +28,10 @@ def test_task_index_of_our_folder_alone():
     assert {f"mpr_gui_synth_{l}" for l in langs} <= names
     assert {f"mpr_gui_cot_{l}" for l in langs} <= names
     assert {"mpr_gui", "mpr_gui_synth", "mpr_gui_cot", "mpr_gui_synth_cot"} <= set(tm.all_groups)
-    assert len([n for n in names if n.startswith("mpr_gui_zh_")]) == 8
+    assert len([n for n in names if n.startswith("mpr_gui_zh_") and not n.endswith("_circular")]) == 8
+    circular = {"mpr_gui_zh_circular", "mpr_gui_synth_zh_circular", "gui_knowledge_type_circular",
+                "gui_knowledge_synth_ja_effect_circular", "sphinx_knowledge_circular", "sphinx_knowledge_synth_circular"}
+    assert circular <= names and {"mpr_gui_circular", "gui_knowledge_synth_circular"} <= set(tm.all_groups)
     assert {"star_state_control", "star_state_control_synth", "star_state_control_synth_th", "star_state_control_ui_tars",
             "star_androidcontrol_low", "star_aitz_gui_owl", "star_gui_odyssey", "star_agentic_synth_ja"} <= names
     assert {"star_state_control_synth_6lang", "star_agentic"} <= set(tm.all_groups)

@@ -20,19 +20,20 @@ from gui_metrics.lmms_bridge import sample_values
 from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
 from gui_core import grounding_prompts as prompts
 from gui_core.family import FAMILIES
-from gui_tasks.grounding import mmbench_gui, screenspot, uivision
+from gui_tasks.grounding import mmbench_gui, osworld_g, screenspot, uivision
 from gui_tasks.grounding.schema import validate_doc
 from gui_tasks.grounding.score import REFUSAL_PROMPT, ScoreParams, score_response
 from gui_tasks.lmms_rows import RowsTask, load_image, read_jsonl, task_metadata
 
 RECORD_KINDS = ("grounding", "crop")
-SOURCES = ("synthetic",) + screenspot.VARIANTS + (uivision.SOURCE, mmbench_gui.SOURCE)
+SOURCES = ("synthetic",) + screenspot.VARIANTS + (uivision.SOURCE, mmbench_gui.SOURCE, osworld_g.SOURCE)
 
 
 # Point-in-box rule per source when the task metadata names none: the official ScreenSpot scorers count a point on the
 # box edge as inside (ScreenSpot-Pro eval_screenspot_pro.py::eval_sample_positive_gt); icon boards follow the PSS
 # paper's Algorithm 1 (strictly inside).
-DEFAULT_INSIDE_RULE = {"synthetic": "strict", **{v: "inclusive" for v in screenspot.VARIANTS + (uivision.SOURCE, mmbench_gui.SOURCE)}}
+DEFAULT_INSIDE_RULE = {"synthetic": "strict",
+                       **{v: "inclusive" for v in screenspot.VARIANTS + (uivision.SOURCE, mmbench_gui.SOURCE, osworld_g.SOURCE)}}
 
 
 def score_params(meta: Mapping[str, Any]) -> ScoreParams:
@@ -128,6 +129,12 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         docs = uivision.load_docs(uivision.data_root(), str(meta.get("setting")), bad)
         announce_skipped(bad, "uivision rows")
         return docs
+    if source == osworld_g.SOURCE:  # OSWorld-G: one instruction set per task (metadata.instructions)
+        bad = BadRows(skip_bad_rows(dict(meta)))
+        docs = osworld_g.load_docs(osworld_g.data_root(), str(meta.get("instructions") or "original"), bad,
+                                   str(meta.get("polygon_rule") or "official"), bool(meta.get("refusal_phrase")))
+        announce_skipped(bad, "osworld_g rows")
+        return docs
     raise DataError(f"task metadata source {source!r} must be one of {SOURCES}", file="<task yaml>", field="metadata.source")
 
 
@@ -155,6 +162,16 @@ def doc_to_visual_phi_ground(doc: Mapping[str, Any]) -> list[Image.Image]:
     canvas = Image.new("RGB", b.canvas, (255, 255, 255))
     canvas.paste(image.resize(b.resized(image.width, image.height), Image.LANCZOS), (0, 0))
     return [canvas]
+
+
+def doc_to_visual_infigui_g1(doc: Mapping[str, Any]) -> list[Image.Image]:
+    """The screenshot as InfiGUI-G1's evaluation feeds it: resized (bicubic, PIL's default there) to the ``infigui_g1``
+    budget's size, at most 5600*28*28 pixels, then smart-resized (InfiXAI/InfiGUI-G1 eval/eval.py
+    ``prepare_sample_data``: a 3840x2160 screenshot becomes 2800x1568)."""
+    from gui_core.coords import BUDGETS
+
+    image = doc_to_visual(doc)[0]
+    return [image.resize(BUDGETS["infigui_g1"].resized(image.width, image.height), Image.BICUBIC)]
 
 
 def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None) -> str:

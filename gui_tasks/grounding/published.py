@@ -231,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--min-pixels", type=int, default=None, help="resize budget the run's model saw (resized-pixel families)")
     ap.add_argument("--max-pixels", type=int, default=None)
     ap.add_argument("--inside-rule", default=None, help="point-in-box rule (default: the task's; inclusive for ScreenSpot)")
-    ap.add_argument("--strictness", default=None, help="official (default) or lenient")
+    ap.add_argument("--strictness", default=None, help="official (default: the authors' parser), benchmark or lenient")
     ap.add_argument("--out", default="runs/imported")
     args = ap.parse_args(argv)
     overrides = {k: v for k, v in (("min_pixels", args.min_pixels), ("max_pixels", args.max_pixels),

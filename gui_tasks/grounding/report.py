@@ -30,7 +30,7 @@ from gui_tasks.results_io import find_result_files, interval_lines, load_results
 INTERVAL_METRICS = ("grounding_acc", "pss_mean", "share_correct", "share_biased", "share_misleading", "share_confusion",
                     "share_other", "grounding_format_error_rate")
 
-BENCHMARKS = ("icon_localization", "screenspot", "screenspot_v2", "screenspot_pro", "uivision", "mmbench_gui_l2")
+BENCHMARKS = ("icon_localization", "screenspot", "screenspot_v2", "screenspot_pro", "uivision", "mmbench_gui_l2", "osworld_g")
 RECORD_METRIC = "grounding_acc"  # every grounding metric logs the same per-sample record; read it from this one
 TYPE_COLORS = {"correct": "#2e7d32", "biased": "#f9a825", "misleading": "#ef6c00", "confusion": "#c62828", "other": "#c62828",
                "invalid": "#9e9e9e"}
@@ -251,6 +251,15 @@ def _official_lines(rep: dict[str, Any] | None) -> list[str]:
             for platform, f in (rep.get(level) or {}).items():
                 lines.append(f"| {level} | {platform} | {_fmt(f['Total accuracy'], 2)} | {_fmt(f['Icon accuracy'], 2)} | "
                              f"{_fmt(f['Text accuracy'], 2)} | {f['Total num']} | {f['Error format num']} |")
+        return lines + [""]
+    if "accuracy_dict_group" in rep:  # OSWorld-G: the evaluation scripts' results dict, then the box types
+        lines = [f"Official report (OSWorld-G evaluation scripts): accuracy {_fmt(float(rep['accuracy']))}, "
+                 f"{rep['correct']} of {rep['total']}", "", "| category | accuracy | correct | n |", "|---|---|---|---|"]
+        lines += [f"| {g} | {_fmt(float(f['accuracy']))} | {f['correct']} | {f['total']} |"
+                  for g, f in rep["accuracy_dict_group"].items()]
+        lines += ["", "| box type | accuracy | n |", "|---|---|---|"]
+        lines += [f"| {t} | {_fmt(float(f['action_acc']))} | {f['num_total']} |"
+                  for t, f in rep["box_type_not_in_official_script"].items()]
         return lines + [""]
     if "overall_simple" in rep:  # UI-Vision: the script's one figure, then our breakdown of the same verdicts
         o = rep["overall_simple"]

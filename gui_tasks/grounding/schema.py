@@ -2,6 +2,7 @@
 
     id           str   stable id ("icon-synth-0003", "screenspot_v2-mobile-0012")
     source       str   "synthetic" | "screenspot" | "screenspot_v2" | "screenspot_pro" | "uivision" | "mmbench_gui_l2"
+                       | "osworld_g"
     instruction  str   what to locate
     image        str   absolute path of the screenshot
     width,height int   original image size in pixels

@@ -1,6 +1,6 @@
 """The grounding task YAMLs (``yaml_tasks/grounding``), written by ``scripts/gen_yaml_tasks.py``:
 icon_localization_synth, the gui_screenspot* tasks (ScreenSpot-Pro also in Chinese and with its negative samples) and
-the gui_uivision_<setting> and gui_mmbench_gui_l2 tasks, each also with every agent family's prompt.
+the gui_uivision_<setting>, gui_mmbench_gui_l2 and gui_osworld_g[_refined] tasks, each also with every agent family's prompt.
 
 Names avoid lmms-eval's built-in ``screenspot*`` tasks (built-in names win over included ones).
 """
@@ -8,12 +8,14 @@ Names avoid lmms-eval's built-in ``screenspot*`` tasks (built-in names win over 
 from __future__ import annotations
 
 from gui_metrics.pss import DEFAULT_FORM, ICON_SPLITS, PRO_GROUPS, PRO_SPLITS, PSS_C, SCREENSPOT_SPLITS
-from gui_core.family import PROMPTS, family
+from gui_core.family import PROMPTS, family, grounding_prompt
 from gui_core.grounding_prompts import answer_family, protocol
 from gui_tasks.grounding.score import DEFAULT_TAU
 from gui_tasks.grounding.uivision import SETTINGS as UIVISION_SETTINGS
 
-VERSION = "1.1"  # 1.1: inclusive point-in-box for ScreenSpot (official rule), official strictness, frame_check
+# 1.1: inclusive point-in-box for ScreenSpot (official rule), official strictness, frame_check
+# 1.2: official strictness is the authors' own parser (issue 35); benchmark strictness; JEDI / UGround / InfiGUI prompts
+VERSION = "1.2"
 SYNTH_SEED, SYNTH_N = 0, 40
 
 
@@ -88,6 +90,7 @@ def render_all() -> dict[str, str]:
 
     def add(task, source, prompt, types, splits, benchmark, extra="", max_new=32, inside=None, kwargs="", official=()):
         fam = answer_family(prompt)
+        max_new = grounding_prompt(prompt).max_new_tokens or max_new  # a prompt whose runner lets the model write more
         # the frame of the answers and, for resized-pixel families, the budget used when the backend reports no size
         rec = family(fam)
         extra = f"  coordinate_frame: {rec.frame}\n" + (f"  resize_budget: {rec.budget}\n" if rec.budget else "") + extra
@@ -131,4 +134,11 @@ def render_all() -> dict[str, str]:
     for fam in ["relative"] + family_prompts():
         add("gui_mmbench_gui_l2" + ("" if fam == "relative" else f"_{fam}"), "mmbench_gui_l2", fam, SCREENSPOT_TYPES, (),
             "mmbench_gui_l2", max_new=32 if fam == "relative" else 64)
+    # OSWorld-G (GroundingEval._eval: bbox, polygon, refusal): the original and the refined instruction sets, each its
+    # own task (the release's two annotation files; papers report one or the other)
+    for instructions in ("original", "refined"):
+        for fam in ["relative"] + family_prompts():
+            name = "gui_osworld_g" + ("_refined" if instructions == "refined" else "") + ("" if fam == "relative" else f"_{fam}")
+            add(name, "osworld_g", fam, SCREENSPOT_TYPES, (), "osworld_g",
+                extra=f"  instructions: {instructions}\n  polygon_rule: official\n", max_new=32 if fam == "relative" else 64)
     return files

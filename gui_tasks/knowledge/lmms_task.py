@@ -17,6 +17,7 @@ from PIL import Image
 
 from gui_metrics.lmms_bridge import sample_values
 from gui_core.actions import CALL_TYPES
+from gui_tasks.circular import Layout, circular_fields, expand_dataset
 from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
 from gui_tasks.knowledge import official
 from gui_tasks.knowledge.answer import parse_answer
@@ -104,6 +105,28 @@ def process_docs_synthetic(dataset: datasets.Dataset) -> datasets.Dataset:
     return datasets.Dataset.from_list(interleave_subtasks(docs))
 
 
+def _relabel_marks(doc: dict[str, Any], moved: Mapping[str, str]) -> None:
+    """Marks labelled with an option letter (action parameters: one point per option) follow their option."""
+    marks = json.loads(doc.get("marks") or "[]")
+    if any(m.get("label") in moved for m in marks):
+        doc["marks"] = json.dumps([{**m, "label": moved[m["label"]]} if m.get("label") in moved else m for m in marks])
+
+
+# Multiple-choice questions rotate with their option screenshots (effect) and action names (type); yes/no stay.
+CIRCULAR_LAYOUT = Layout(parallel=("option_images", "option_actions"), relabel=_relabel_marks,
+                         rotates=lambda doc: doc["question_type"] == "multiple_choice")
+
+
+def process_docs_official_circular(dataset: datasets.Dataset) -> datasets.Dataset:
+    """The official documents, multiple-choice ones once per rotation of their options (``gui_tasks.circular``)."""
+    return expand_dataset(process_docs_official(dataset), CIRCULAR_LAYOUT)
+
+
+def process_docs_synthetic_circular(dataset: datasets.Dataset) -> datasets.Dataset:
+    """The synthetic documents, multiple-choice ones once per rotation of their options (``gui_tasks.circular``)."""
+    return expand_dataset(process_docs_synthetic(dataset), CIRCULAR_LAYOUT)
+
+
 def _open(path: str) -> Image.Image:
     return load_image(path)
 
@@ -145,6 +168,7 @@ def score_response(doc: Mapping[str, Any], response: str | None) -> dict[str, An
         "status": parsed.status, "rule": parsed.rule, "correct": parsed.status == "parsed" and parsed.answer == doc["answer"],
         "gold_action": _option_action(doc, doc["answer"]) if is_type else None,
         "pred_action": _option_action(doc, parsed.answer) if is_type else None,
+        "choices": list(letters) if letters else list(doc["options"]), **circular_fields(doc),
     }
 
 

@@ -19,8 +19,10 @@ from typing import Any, Sequence
 
 from gui_metrics.knowledge import KNOWLEDGE_TYPES, SUBTASKS, UNPARSED, confusion_matrix, unknown_calibration
 from gui_core.actions import DESKTOP_CALLS, MOBILE_CALLS
-from gui_tasks import vision_gain
-from gui_tasks.results_io import (RunResults, find_result_files, interval_lines, load_results, load_task_samples,
+from gui_metrics.circular import per_question
+from gui_metrics.knowledge import LETTER_PREFIX
+from gui_tasks import letter_bias_report, vision_gain
+from gui_tasks.results_io import (RunResults, find_result_files, interval_lines, is_finite, load_results, load_task_samples,
                                   skipped_rows_notes)
 
 __all__ = ["vision_gains", "build_report", "render_text", "write_markdown", "write_csv", "draw_confusion", "find_result_files", "main"]
@@ -29,6 +31,7 @@ TYPE_LABELS = {"interface_perception": "Interface Perception", "interaction_pred
                "instruction_understanding": "Instruction Understanding"}
 COLUMNS: tuple[str, ...] = (*SUBTASKS, *KNOWLEDGE_TYPES, "overall")
 RECORD_METRIC = "gkb_acc"  # the samples file keeps the per-sample record under every metric name; read this one
+CIRCULAR_TAG = "+circular"  # appended to the variant of a row built from _circular tasks
 
 
 @dataclass(frozen=True)
@@ -72,8 +75,12 @@ def build_report(results: Sequence[RunResults | str | Path]) -> KnowledgeReport:
             meta = res.metadata
             if meta.get("benchmark") != "gui_knowledge" or res.is_group:
                 continue
-            key = (run.model_label, str(meta.get("source", "")), str(meta.get("variant", "plain")), str(meta.get("lang", "en")))
+            # a circular task (every rotation of the options, gui_tasks.circular) scores differently: its own row
+            variant = str(meta.get("variant", "plain")) + (CIRCULAR_TAG if meta.get("circular") else "")
+            key = (run.model_label, str(meta.get("source", "")), variant, str(meta.get("lang", "en")))
             n_eff = int((res.n_samples or {}).get("effective") or 0)
+            if meta.get("circular") and is_finite(res.metrics.get("gkb_circular_questions")):
+                n_eff = int(res.metrics["gkb_circular_questions"])  # questions, not requests, weigh the pooled columns
             if res.n_samples and res.n_samples.get("effective") != res.n_samples.get("original"):
                 limited.add(key)
             for sub in meta.get("subtasks") or SUBTASKS:
@@ -85,7 +92,8 @@ def build_report(results: Sequence[RunResults | str | Path]) -> KnowledgeReport:
             tasks.setdefault(key, []).append(task)
             path = run.samples_path(task)
             if path.is_file():
-                records.setdefault(key, []).extend(s[RECORD_METRIC] for s in load_task_samples(run, task) if RECORD_METRIC in s)
+                recs = [s[RECORD_METRIC] for s in load_task_samples(run, task) if RECORD_METRIC in s]
+                records.setdefault(key, []).extend(per_question(recs))  # one record per question on a circular task
             else:
                 notes.append(f"{task}: no samples file (run with --log_samples for calibration and confusion matrices)")
     rows = []
@@ -205,6 +213,12 @@ def vision_gains(report: KnowledgeReport) -> list[vision_gain.GainRow]:
     return vision_gain.pair(report.rows, lambda r: (r.source, r.variant))
 
 
+def letter_bias(runs: Sequence[RunResults]) -> list[letter_bias_report.BiasRow]:
+    """The letter-bias rows of the GUI Knowledge Bench tasks (the model's accuracy: ``gkb_acc``)."""
+    return letter_bias_report.collect(runs, LETTER_PREFIX, "gkb_acc",
+                                      lambda task, res: res.metadata.get("benchmark") == "gui_knowledge")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``gui-eval knowledge-report PATH... [--out DIR]``."""
     ap = argparse.ArgumentParser(prog="gui-eval knowledge-report", description="GUI Knowledge Bench report (Table 2, A.5).")
@@ -228,6 +242,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if gains:
         print("\nGain from vision (interventions=blind runs beside the same model's sighted runs):")
         print(vision_gain.render_text(gains, COLUMNS), end="")
+    bias = letter_bias(runs)
+    if bias:
+        print("\nLetter bias (answered vs. gold share of each option letter and yes/no/unknown answer):")
+        print(letter_bias_report.render_text(bias, "gkb_acc"), end="")
     if args.out:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
@@ -239,6 +257,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 written.append(str(out / f"confusion_{platform}.png"))
         if gains:
             written += [str(p) for p in vision_gain.write_all(gains, COLUMNS, out)]
+        if bias:
+            letter_bias_report.draw(bias, out / "letter_bias.png")
+            written.append(str(out / "letter_bias.png"))
         print("wrote " + ", ".join(written))
     return 0
 

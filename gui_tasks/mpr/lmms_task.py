@@ -13,6 +13,7 @@ from typing import Any, Iterable, Mapping
 import datasets
 
 from gui_metrics.lmms_bridge import sample_values
+from gui_tasks.circular import circular_fields, expand_dataset
 from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
 from gui_tasks.lmms_rows import RowsTask, doc_to_visual, read_jsonl
 from gui_tasks.mpr import official
@@ -22,7 +23,7 @@ from gui_tasks.mpr.schema import DIMENSIONS, LANGS, validate_row
 
 RECORD_KINDS = ("mcq", "mpr")
 __all__ = ["MPRTask", "doc_to_visual", "doc_to_text", "doc_to_target", "process_docs_official", "process_docs_synthetic",
-           "process_results", "score_response", "task_rows"]
+           "process_docs_official_circular", "process_docs_synthetic_circular", "process_results", "score_response", "task_rows"]
 
 
 class MPRTask(RowsTask):
@@ -95,6 +96,16 @@ def process_docs_synthetic(dataset: datasets.Dataset) -> datasets.Dataset:
     return _to_dataset(docs)
 
 
+def process_docs_official_circular(dataset: datasets.Dataset) -> datasets.Dataset:
+    """The official documents, each once per rotation of its four options (CircularEval, ``gui_tasks.circular``)."""
+    return expand_dataset(process_docs_official(dataset))
+
+
+def process_docs_synthetic_circular(dataset: datasets.Dataset) -> datasets.Dataset:
+    """The synthetic documents, each once per rotation of its four options (CircularEval, ``gui_tasks.circular``)."""
+    return expand_dataset(process_docs_synthetic(dataset))
+
+
 def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None) -> str:
     return build_prompt(doc["question"], doc["options"], protocol_from_kwargs(lmms_eval_specific_kwargs))
 
@@ -115,6 +126,8 @@ def score_response(doc: Mapping[str, Any], response: str | None) -> dict[str, An
         "status": parsed.status,
         "rule": parsed.rule,
         "correct": parsed.status == "parsed" and parsed.letter == doc["answer"],
+        "choices": list(LETTERS[: len(doc["options"])]),
+        **circular_fields(doc),
     }
 
 

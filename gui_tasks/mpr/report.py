@@ -19,12 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from gui_metrics.mpr import DIMENSIONS, fpr_acc
+from gui_metrics.mpr import DIMENSIONS, LETTER_PREFIX, fpr_acc
+from gui_metrics.stats import MIN_CORRELATION_N, Correlation, pearson, spearman
 from gui_tasks.mpr.schema import LANGS
-from gui_tasks import vision_gain
+from gui_tasks import letter_bias_report, vision_gain
 from gui_tasks.results_io import RunResults, find_result_files, load_results
 
 COLUMNS: tuple[str, ...] = (*DIMENSIONS, "FPR-ACC")
+CIRCULAR_TAG = "+circular"  # appended to the prompt protocol of a row built from _circular tasks
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,9 @@ def build_table(results: Sequence[RunResults | str | Path], task_prefix: str | N
                 continue
             if task_prefix and not task.startswith(task_prefix):
                 continue
-            key = (run.model_label, str(meta.get("source", "")), str(meta.get("prompt_protocol", "")), str(meta["lang"]))
+            # a circular task (every rotation of the options, gui_tasks.circular) scores differently: its own row
+            protocol = str(meta.get("prompt_protocol", "")) + (CIRCULAR_TAG if meta.get("circular") else "")
+            key = (run.model_label, str(meta.get("source", "")), protocol, str(meta["lang"]))
             row = cells.setdefault(key, {})
             for dim in meta.get("dimensions") or DIMENSIONS:
                 value = res.metrics.get(f"mpr_acc_{str(dim).lower()}")
@@ -242,6 +246,82 @@ def draw(table: MPRTable, path: str | Path) -> None:
     plt.close(fig)
 
 
+# Seed Table 3: Pearson r of RI, SI and Avg. (their mean) with FPR-ACC. Recomputing it from the seed's Table 2 gives
+# 0.7373, 0.7152 and 0.7795 exactly over its 42 model x language rows (tests/test_mpr_table3.py), so the points are the
+# rows of Table 2, not one point per model.
+TABLE3 = (("RI vs. FPR-ACC", lambda v: v["RI"]), ("SI vs. FPR-ACC", lambda v: v["SI"]),
+          ("Avg. vs. FPR-ACC", lambda v: (v["RI"] + v["SI"]) / 2))
+
+
+@dataclass(frozen=True)
+class Table3Row:
+    """One line of Table 3 for one (source, prompt protocol): Pearson and Spearman over the table's rows."""
+
+    source: str
+    protocol: str
+    metric: str
+    pearson: Correlation
+    spearman: Correlation
+    models: int  # distinct models among the points
+
+
+def table3(table: MPRTable) -> list[Table3Row]:
+    """Seed Table 3 per (source, prompt protocol): each complete row (model x language with all eight dimensions) is
+    a point; rows missing RI, SI or FPR-ACC are left out."""
+    out = []
+    for source, protocol in dict.fromkeys((r.source, r.protocol) for r in table.rows):
+        pts = [r for r in table.rows if (r.source, r.protocol) == (source, protocol)
+               and not any(math.isnan(r.values[c]) for c in ("RI", "SI", "FPR-ACC"))]
+        fpr = [r.values["FPR-ACC"] for r in pts]
+        models = len({r.model for r in pts})
+        for name, fn in TABLE3:
+            xs = [fn(r.values) for r in pts]
+            out.append(Table3Row(source, protocol, name, pearson(xs, fpr), spearman(xs, fpr), models))
+    return out
+
+
+def _num(x: float, fmt: str = "{:.4f}") -> str:
+    return "-" if x is None or math.isnan(x) else fmt.format(x)
+
+
+def render_table3(rows: Sequence[Table3Row]) -> str:
+    """Table 3 as text, with a note where the points are too few to read (``MIN_CORRELATION_N``) or all one model's."""
+    head = ["Source", "Protocol", "Metric", "Pearson r", "p", "Spearman rho", "p", "n", "models"]
+    data = [head] + [[r.source, r.protocol, r.metric, _num(r.pearson.r), _num(r.pearson.p_value, "{:.3g}"), _num(r.spearman.r),
+                      _num(r.spearman.p_value, "{:.3g}"), str(r.pearson.n), str(r.models)] for r in rows]
+    widths = [max(len(x[i]) for x in data) for i in range(len(head))]
+    lines = ["  ".join(c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in enumerate(zip(x, widths))).rstrip() for x in data]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    notes = []
+    for (source, protocol) in dict.fromkeys((r.source, r.protocol) for r in rows):
+        first = next(r for r in rows if (r.source, r.protocol) == (source, protocol))
+        n = first.pearson.n
+        if n < MIN_CORRELATION_N:
+            notes.append(f"{source} {protocol}: n = {n} < {MIN_CORRELATION_N} points, too few to read: with 4 or fewer "
+                         "points no rank order can reach p < 0.05 (the exact two-sided Spearman p of a perfect order of 4 "
+                         "is 2/4! = 0.083) and Pearson's test has at most 2 degrees of freedom; add models or languages")
+        if first.models == 1:
+            notes.append(f"{source} {protocol}: every point is one model's: this correlates languages, not models")
+    return "\n".join(lines + [f"Note: {n}" for n in notes]) + "\n"
+
+
+def write_table3_csv(rows: Sequence[Table3Row], path: str | Path) -> None:
+    with Path(path).open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["source", "prompt_protocol", "metric", "pearson_r", "pearson_p", "spearman_rho", "spearman_p", "n", "models",
+                    "too_small"])
+        for r in rows:
+            w.writerow([r.source, r.protocol, r.metric, _num(r.pearson.r, "{!r}"), _num(r.pearson.p_value, "{!r}"),
+                        _num(r.spearman.r, "{!r}"), _num(r.spearman.p_value, "{!r}"), r.pearson.n, r.models, r.pearson.too_small])
+
+
+def letter_bias(runs: Sequence[RunResults], task_prefix: str | None = None) -> list[letter_bias_report.BiasRow]:
+    """The letter-bias rows of the MPR-GUI tasks (the model's accuracy: ``mcq_acc``)."""
+    return letter_bias_report.collect(
+        runs, LETTER_PREFIX, "mcq_acc",
+        lambda task, res: res.metadata.get("benchmark") == "mpr_gui" and (not task_prefix or task.startswith(task_prefix)))
+
+
 def vision_gains(table: MPRTable) -> list[vision_gain.GainRow]:
     """Blind rows beside their sighted rows (same model settings, source, prompt protocol, language)."""
     return vision_gain.pair(table.rows, lambda r: (r.source, r.protocol))
@@ -273,6 +353,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if gains:
         print("\nGain from vision (interventions=blind runs beside the same model's sighted runs):")
         print(vision_gain.render_text(gains, COLUMNS), end="")
+    corr = table3(table)
+    if corr and len({r.model for r in table.rows}) > 1:
+        print("\nTable 3: correlation of RI, SI and their mean (Avg.) with FPR-ACC; points: model x language rows")
+        print(render_table3(corr), end="")
+    bias = letter_bias(runs, args.task_prefix)
+    if bias:
+        print("\nLetter bias (answered vs. gold share of each option letter):")
+        print(letter_bias_report.render_text(bias, "mcq_acc"), end="")
     if args.out:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
@@ -280,6 +368,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         write_csv(table, out / "table.csv")
         draw(table, out / "table.png")
         print(f"wrote {out / 'table.md'}, {out / 'table.csv'}, {out / 'table.png'}")
+        if corr and len({r.model for r in table.rows}) > 1:
+            write_table3_csv(corr, out / "table3.csv")
+            print(f"wrote {out / 'table3.csv'}")
+        if bias:
+            letter_bias_report.draw(bias, out / "letter_bias.png")
+            print(f"wrote {out / 'letter_bias.png'}")
         if gains:
             print("wrote " + ", ".join(map(str, vision_gain.write_all(gains, COLUMNS, out))))
     return 0

@@ -57,6 +57,28 @@ Current screen ({header}):
 {observation}
 Is the goal achieved now? Answer with one word only: "stop" if the goal is achieved, "continue" if more actions are needed."""
 
+# CircularEval of completion judgment (``sphinx_completion*_circular``, gui_tasks.circular): the prompt names the two
+# answers in the order of the document's ``answer_order``; the published order first, then the other one. The swapped
+# official sentence is ours (the official prompt has one order only).
+COMPLETION_ORDER = ("stop", "continue")
+COMPLETION_ANSWER_SENTENCES = {
+    "paper-prose": {COMPLETION_ORDER: '"stop" if the goal is achieved, "continue" if more actions are needed.',
+                    ("continue", "stop"): '"continue" if more actions are needed, "stop" if the goal is achieved.'},
+    "official": {COMPLETION_ORDER: "If we have finished, say YES, else say NO.",
+                 ("continue", "stop"): "If we have not finished, say NO, else say YES."},
+}
+
+
+def order_completion_answers(text: str, rendering: str, order: tuple[str, ...]) -> str:
+    """A completion prompt with its answer sentence in ``order`` (the published order leaves it as it is)."""
+    sentences = COMPLETION_ANSWER_SENTENCES[rendering]
+    if order == COMPLETION_ORDER:
+        return text
+    if sentences[COMPLETION_ORDER] not in text:
+        raise ValueError(f"completion prompt of rendering {rendering!r} lacks its answer sentence")
+    return text.replace(sentences[COMPLETION_ORDER], sentences[order])
+
+
 # Section 3.3.4: a low-level instruction grounded to one element and action.
 GROUNDING_PROMPT = """\
 You are operating an Android phone. Carry out this instruction: {instruction}

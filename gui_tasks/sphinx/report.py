@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from gui_tasks import letter_bias_report
 from gui_tasks.results_io import RunResults, find_result_files, interval_lines, limited_notes, load_results, skipped_rows_notes
 
 TEXT_MODE, NAV_VISION_MODE, STATIC_VISION_MODE, GROUNDING_VISION_MODE = "full_text", "set_of_mark", "screenshot", "set_of_mark"
@@ -49,6 +50,7 @@ def _rows(runs: Sequence[RunResults]) -> dict[str, dict[tuple[str, str, str], di
             label = f"{run.model_label} [{source}]" + (f" [{md['rendering']}]" if md.get("rendering", "official") != "official" else "")
             label += f" [agent {md['agent']}]" if md.get("agent", "ours") != "ours" else ""  # the official agents: own rows
             label += f" [agent_family {md['agent_family']}]" if md.get("agent_family") else ""  # agents in their own format
+            label += " [circular]" if md.get("circular") else ""  # CircularEval (gui_tasks.circular): its own rows
             key = (label, str(md.get("observation", TEXT_MODE)), str(md.get("subset", "")))
             out.setdefault(kind, {}).setdefault(key, {}).update(t.metrics)
     return out
@@ -191,7 +193,20 @@ def build_report(runs: Sequence[RunResults]) -> dict[str, str]:
         out["table8"] = table8(by["grounding"])
     if "navigation" in by or "focused" in by:
         out["table9"] = table9(by.get("navigation", {}), by.get("focused", {}))
+    bias = letter_bias(runs)
+    if bias:
+        out["letter_bias"] = letter_bias_report.render_text(bias, "acc")
     return out
+
+
+def letter_bias(runs: Sequence[RunResults]) -> list[letter_bias_report.BiasRow]:
+    """Letter-bias rows of knowledge probing (A-D and T/F) and completion judgment (continue/stop)."""
+    rows = []
+    for prefix, kind in (("sphinx_probe", "knowledge"), ("sphinx_completion", "completion")):
+        rows += letter_bias_report.collect(runs, prefix, f"{prefix}_acc",
+                                           lambda task, res, k=kind: res.metadata.get("benchmark") == "sphinx"
+                                           and res.metadata.get("kind") == k)
+    return rows
 
 
 def draw_capabilities(runs: Sequence[RunResults], path: Path) -> bool:
@@ -338,6 +353,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             (out / f"{name}.md").write_text(md, encoding="utf-8")
         if runs and draw_capabilities(runs, out / "capabilities.png"):
             print(f"wrote {out / 'capabilities.png'}")
+        bias = letter_bias(runs)
+        if bias:
+            letter_bias_report.draw(bias, out / "letter_bias.png")
+            print(f"wrote {out / 'letter_bias.png'}")
         if args.trajectories:
             pages = render_trajectories(Path(args.trajectories), out / "trajectories")
             print(f"wrote {len(pages)} trajectory pages to {out / 'trajectories'}")

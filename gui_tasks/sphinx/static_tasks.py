@@ -17,6 +17,8 @@ from typing import Any, Mapping
 from PIL import Image
 
 from gui_metrics.lmms_bridge import sample_values
+from gui_metrics.sphinx import COMPLETION_LABELS
+from gui_tasks.circular import Layout, circular_fields, expand, expand_dataset
 from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
 from gui_tasks.lmms_rows import RowsTask, task_metadata
 from gui_tasks.sphinx import official, synth
@@ -221,6 +223,21 @@ class SphinxStaticTask(RowsTask):
         return [{**r, "kind": kind, "observation": mode, "rendering": rendering, "bad_rows_skipped": bad.count} for r in rows]
 
 
+def process_docs_knowledge_circular(dataset):
+    """Knowledge probing under CircularEval: each MCQ once per rotation of its options A-D (``gui_tasks.circular``);
+    the T/F probes have no options to rotate and are asked once."""
+    return expand_dataset(dataset)
+
+
+def process_docs_completion_circular(dataset):
+    """Completion judgment under CircularEval: each step asked twice, the prompt naming its two answers in each order
+    (``answer_order``, ``prompts.order_completion_answers``); right only if both answers are."""
+    import datasets
+
+    docs = [{**dict(d), "answer_order": list(P.COMPLETION_ORDER)} for d in dataset]
+    return datasets.Dataset.from_list(expand(docs, Layout(options="answer_order", answer_letter=False)))
+
+
 # --- prompts and visuals ----------------------------------------------------------------------------
 def _screen_of(doc: Mapping[str, Any]) -> tuple[Hierarchy, Image.Image | None]:
     """The document's screen: its hierarchy (sized by the screenshot when there is one) and screenshot."""
@@ -278,6 +295,13 @@ def official_prompt(doc: Mapping[str, Any]) -> str:
 
 
 def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None) -> str:
+    text = _text(doc)
+    if doc["kind"] == "completion" and doc.get("answer_order"):  # a circular task's rotation
+        return P.order_completion_answers(text, _rendering(doc), tuple(doc["answer_order"]))
+    return text
+
+
+def _text(doc: Mapping[str, Any]) -> str:
     kind = doc["kind"]
     if kind == "knowledge":
         if doc["probe"] == "mcq":
@@ -338,7 +362,8 @@ def score_knowledge(doc: Mapping[str, Any], text: str) -> dict[str, Any]:
     parsed = text.upper() in asked if official_reading else strict is not None
     return {"capability": doc["capability"], "probe": doc["probe"], "qid": doc["qid"], "status": _status(s, True if parsed else None),
             "correct": original == doc["answer"], "correct_repaired": repaired == doc["answer"], "predicted": repaired,
-            "scoring": "official" if official_reading else "stripped"}
+            "scoring": "official" if official_reading else "stripped", "answer": doc["answer"], "choices": list(asked),
+            **circular_fields(doc)}
 
 
 def score_completion(doc: Mapping[str, Any], text: str) -> dict[str, Any]:
@@ -347,14 +372,15 @@ def score_completion(doc: Mapping[str, Any], text: str) -> dict[str, Any]:
         status, finished = judge_completion_official(text)
         pred = "stop" if finished else "continue"
         return {"task": doc["task"], "group": doc["group"], "answer": doc["answer"], "status": status,
-                "correct": pred == doc["answer"], "correct_repaired": pred == doc["answer"], "predicted": pred, "rendering": "official"}
+                "correct": pred == doc["answer"], "correct_repaired": pred == doc["answer"], "predicted": pred, "rendering": "official",
+                "choices": list(COMPLETION_LABELS), **circular_fields(doc)}
     s = text.strip()
     original = s.lower().strip(".\"'") if s.lower().strip(".\"'") in ("continue", "stop") else None
     m = _CS.findall(s)
     repaired = original or (m[-1].lower() if m else None)
     return {"task": doc["task"], "group": doc["group"], "answer": doc["answer"], "status": _status(s, original),
             "correct": original == doc["answer"], "correct_repaired": repaired == doc["answer"], "predicted": repaired,
-            "rendering": "paper-prose"}
+            "rendering": "paper-prose", "choices": list(COMPLETION_LABELS), **circular_fields(doc)}
 
 
 def _hits(doc: Mapping[str, Any], act: dict[str, Any] | None, h: Hierarchy) -> bool:

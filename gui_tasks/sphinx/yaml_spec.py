@@ -18,6 +18,8 @@ phone or emulator through adb (``device_task``; benchmark ``sphinx_sim``, source
 
 from __future__ import annotations
 
+from gui_metrics.letter_bias import bias_metric_names, lower_is_better
+from gui_metrics.sphinx import COMPLETION_LABELS, PROBE_LABELS
 from gui_tasks.sphinx import family_agents
 from gui_tasks.sphinx.actions import PARSER_PROTOCOL, REPAIR_PROTOCOL
 from gui_tasks.sphinx.device_task import DEVICE_MAX_STEPS
@@ -116,6 +118,20 @@ STATIC_TEMPLATE = TEMPLATE.format(module="static_tasks", cls="SphinxStaticTask",
 """
 
 
+# Letter-bias report on the multiple-choice static tasks (gui_metrics.letter_bias), and their CircularEval twins
+# (``_circular``, gui_tasks.circular): knowledge probing asks every rotation of each MCQ's options, completion
+# judgment names its two answers in both orders
+BIAS_LABELS = {"knowledge": ("sphinx_probe", PROBE_LABELS), "completion": ("sphinx_completion", COMPLETION_LABELS)}
+CIRCULAR_DOCS = "process_docs: !function gui_tasks.sphinx.static_tasks.process_docs_{kind}_circular\n"
+
+
+def _bias(kind: str, circular: bool = False) -> tuple[tuple[str, bool], ...]:
+    if kind not in BIAS_LABELS:
+        return ()
+    prefix, labels = BIAS_LABELS[kind]
+    return ((f"{prefix}_acc", True),) + tuple((m, not lower_is_better(m)) for m in bias_metric_names(prefix, labels, circular))
+
+
 def _metrics(pairs) -> str:
     return "\n".join(f"  - metric: {m}\n    aggregation: {m}\n    higher_is_better: {str(h).lower()}" for m, h in pairs)
 
@@ -177,13 +193,21 @@ def render_all() -> dict[str, str]:
                     task = f"sphinx_{kind}{tag}{MODE_SUFFIX[mode]}{RENDERING_SUFFIX[rendering]}"
                     prompt, parser = _protocols(kind, rendering)
                     budget = OFFICIAL_MAX_NEW_TOKENS if prompt == OFFICIAL_PROMPT_PROTOCOL else STATIC_MAX_NEW_TOKENS
-                    for scoring in (KNOWLEDGE_SCORINGS if kind == "knowledge" else (None,)):
+                    variants = [(s, False) for s in (KNOWLEDGE_SCORINGS if kind == "knowledge" else (None,))]
+                    variants += [(DEFAULT_KNOWLEDGE_SCORING if kind == "knowledge" else None, True)] if kind in BIAS_LABELS else []
+                    for scoring, circular in variants:
                         name = task + ("" if scoring in (None, DEFAULT_KNOWLEDGE_SCORING) else f"_{scoring}")
+                        name += "_circular" if circular else ""
                         text = STATIC_TEMPLATE.format(
                             task=name, kind=kind, source=source, mode=mode, rendering=rendering,
-                            metrics=_metrics(STATIC_METRICS[kind]), version=VERSION, max_new_tokens=budget, prompt=prompt,
+                            metrics=_metrics(STATIC_METRICS[kind] + _bias(kind, circular)), version=VERSION,
+                            max_new_tokens=budget, prompt=prompt,
                             parser=OFFICIAL_KNOWLEDGE_PROTOCOL if scoring == "official" else parser, repair=REPAIR_PROTOCOL,
                             rule=GROUNDING_RULE)
+                        if circular:
+                            text = text.replace("output_type: generate_until\n",
+                                                "output_type: generate_until\n" + CIRCULAR_DOCS.format(kind=kind), 1)
+                            text += "  circular: true\n"
                         if scoring is not None:
                             text += f"  knowledge_scoring: {scoring}\n"
                         if scoring == "official":  # evaluate_mcqa reads the answer as the model wrote it: lmms-eval must
