@@ -71,11 +71,16 @@ class Budget:
     canvas: tuple[int, int] | None = None
     """A fixed (width, height) canvas the image is scaled into, keeping its aspect ratio, and pasted at the top left
     (Phi-Ground); None: the Qwen smart resize within [min_pixels, max_pixels]."""
+    shrink_pixels: int | None = None
+    """The image is first scaled (aspect kept, sides rounded) to at most this many pixels, then smart-resized
+    (InfiGUI-G1's ``resize_image`` before ``smart_resize``); None: smart resize only."""
 
     def resized(self, width: int, height: int) -> tuple[int, int]:
         """(width, height) of the image the model sees (for a canvas: of the scaled screenshot inside it)."""
         if self.canvas is not None:
             return fit_canvas(width, height, *self.canvas)
+        if self.shrink_pixels is not None:
+            width, height = shrink_to(width, height, self.shrink_pixels)
         h, w = smart_resize(height, width, self.factor, self.min_pixels, self.max_pixels)
         return w, h
 
@@ -83,7 +88,20 @@ class Budget:
         out = {"name": self.name, "min_pixels": self.min_pixels, "max_pixels": self.max_pixels, "factor": self.factor}
         if self.canvas is not None:
             out["canvas"] = list(self.canvas)
+        if self.shrink_pixels is not None:
+            out["shrink_pixels"] = self.shrink_pixels
         return out
+
+
+def shrink_to(width: int, height: int, max_pixels: int) -> tuple[int, int]:
+    """(width, height) scaled to at most ``max_pixels``, aspect kept, sides rounded (unchanged when already within).
+
+    InfiXAI/InfiGUI-G1 eval/data.py ``resize_image`` (eval.py: ``--max-image-tokens`` 5600, times 28 * 28).
+    """
+    if width * height <= max_pixels:
+        return width, height
+    scale = math.sqrt(max_pixels / (width * height))
+    return round(width * scale), round(height * scale)
 
 
 def fit_canvas(width: int, height: int, canvas_width: int, canvas_height: int) -> tuple[int, int]:
@@ -125,6 +143,10 @@ BUDGETS: dict[str, Budget] = {b.name: b for b in (
     Budget("se_gui", 3136, 7049280, source="YXB-NKU/SE-GUI src/eval/test_grounding_r1_nothink.py"),
     # microsoft/Phi-Ground README / benchmark/test_screenspot_pro.py process_image, num_crops 7 (Phi-Ground-4B-7C):
     # the screenshot scaled into a 336*3 x 336*2 white canvas at the top left (min/max pixels: the canvas)
+    # InfiXAI/InfiGUI-G1 eval/eval.py prepare_sample_data: resize_image(w, h, 5600 * 28 * 28) (--max-image-tokens
+    # 5600), then smart_resize(max_pixels=12845056) with qwen_vl_utils' min 4 * 28 * 28; the image is resized to that
+    Budget("infigui_g1", 3136, 12845056, source="InfiXAI/InfiGUI-G1 eval/eval.py (prepare_sample_data), eval/data.py",
+           shrink_pixels=5600 * 28 * 28),
     Budget("phi_ground", 1008 * 672, 1008 * 672, factor=1, source="microsoft/Phi-Ground README.md (process_image)",
            canvas=(1008, 672)),
 )}
@@ -144,7 +166,7 @@ def budget(name: str, *, min_pixels: int | None = None, max_pixels: int | None =
                          "do not apply")
     if not 0 < lo <= hi:
         raise ValueError(f"resize budget needs 0 < min_pixels <= max_pixels, got min_pixels={lo}, max_pixels={hi}")
-    return Budget(f"{name}+override", lo, hi, b.factor, b.source)
+    return Budget(f"{name}+override", lo, hi, b.factor, b.source, shrink_pixels=b.shrink_pixels)
 
 
 @dataclass(frozen=True)

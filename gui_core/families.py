@@ -7,10 +7,16 @@ own. docs/grounding_families.md's table and the YAML generator are read from the
 from __future__ import annotations
 
 from gui_core.family import AgentProtocol, Family, GroundingPrompt, register_family
+from gui_core import grounding_authors as authors
 from gui_core.grounding import (_read_box, _read_holo, _read_infigui, _read_jedi, _read_paren_pair, _read_phi_ground,
                                 _read_pyautogui, _read_qwen2_5_vl_official, _read_qwen2_vl, _read_qwen3_vl, _read_se_gui,
-                                _read_seeclick, _read_showui)
-from gui_core.grounding_prompts import _COMPUTER_USE_TEMPLATE, AGUVIS_SYSTEM, PAPER_SYSTEM, PHI_GROUND_TEMPLATE
+                                _read_seeclick, _read_showui, _read_square_point)
+from gui_core.grounding_prompts import (_COMPUTER_USE_TEMPLATE, _INFIGUI_USER, _JEDI_TEMPLATE, AGUVIS_SYSTEM,
+                                        INFIGUI_THINK_SYSTEM, PAPER_SYSTEM, PHI_GROUND_TEMPLATE)
+
+# official_reader: the authors' own parser (gui_core.grounding_authors), checked against their code on the corpora of
+# tests/fixtures/differential/grounding (each names repository, commit and path); prompts are compared with the
+# quoted source text in tests/fixtures/prompts/grounding_sources.json.
 
 # PSS appendix A: "[x, y]" in [0, 1]. relative_bare: the instruction alone (the system prompt sent by the backend)
 register_family(Family(
@@ -27,14 +33,15 @@ register_family(Family(
 register_family(Family(
     'os_atlas', 'OS-Atlas', 'grid1000',
     prompts=(
-        GroundingPrompt('os_atlas', "grounding-os-atlas-v1",
+        # OS-Atlas-Base-7B's grounding prompt (README.md inference example: "(with bbox)"; "(with point)" is SeeClick's)
+        GroundingPrompt('os_atlas', "grounding-os-atlas-v2",
             'In this UI screenshot, what is the position of the element corresponding to the command "{instruction}" '
-            "(with point)?"),
+            "(with bbox)?"),
     ),
     syntax='CLICK <point>[[x, y]]</point>',
     action_parser='os_atlas',
     agent=AgentProtocol("os_atlas", "grid1000", "star-os-atlas-v1"),
-    sources=('OS-Copilot/OS-Atlas README (grounding prompt)', 'StaR appendix C Figure 8 (agent prompt), A.5 (0-1000 grid)')))
+    sources=('OS-Copilot/OS-Atlas README.md (OS-Atlas-Base-7B inference example: grounding prompt, <|box_start|> answer)', 'StaR appendix C Figure 8 (agent prompt), A.5 (0-1000 grid)')))
 
 register_family(Family(
     'ui_tars', 'UI-TARS', 'grid1000',
@@ -45,20 +52,23 @@ register_family(Family(
     syntax="click(start_box='(x,y)')",
     action_parser='ui_tars',
     agent=AgentProtocol("ui_tars", "grid1000", "star-ui-tars-v1", history_images=4, own_history=True),
-    sources=('bytedance/UI-TARS README (grounding prompt)', 'StaR appendix C Figure 7 (agent prompt), A.5 (four history screenshots; proprietary models use this prompt)')), aliases=('proprietary',))
+    sources=('bytedance/UI-TARS README_v1.md (grounding prompt + instruction)', 'StaR appendix C Figure 7 (agent prompt), A.5 (four history screenshots; proprietary models use this prompt)')), aliases=('proprietary',))
 
 register_family(Family(
     'ui_tars_1_5', 'UI-TARS-1.5', 'resized_px',
     budget='ui_tars_1_5',
     prompts=(
-        GroundingPrompt('ui_tars_1_5', "grounding-ui-tars-1.5-v1",
-            "Output only the coordinate of one point in your response. What element matches the following task: "
-            "{instruction}"),
+        # bytedance/UI-TARS codes/ui_tars/prompt.py GROUNDING_DOUBAO: the README's GROUNDING template ("useful for
+        # evaluating grounding capability"); its answer: Action: click(point='<point>x y</point>')
+        GroundingPrompt('ui_tars_1_5', "grounding-ui-tars-1.5-v2",
+            "You are a GUI agent. You are given a task and your action history, with screenshots. You need to perform the "
+            "next action to complete the task. \n\n## Output Format\n\nAction: ...\n\n\n## Action Space\n"
+            "click(point='<point>x1 y1</point>'')\n\n## User Instruction\n{instruction}"),
     ),
     syntax="click(point='<point>x y</point>')",
     action_parser='ui_tars_1_5',
     agent=AgentProtocol("ui_tars_1_5", "resized_px", "star-ui-tars-v1", history_images=4, own_history=True),
-    sources=('bytedance/UI-TARS README_coordinates.md (pixels of the smart-resized image)',)))
+    sources=('bytedance/UI-TARS README_coordinates.md (pixels of the smart-resized image); codes/ui_tars/prompt.py GROUNDING_DOUBAO (grounding prompt)',)))
 
 register_family(Family(
     'qwen2_5_vl', 'Qwen2.5-VL', 'resized_px',
@@ -69,7 +79,8 @@ register_family(Family(
             '{{"point_2d": [x, y]}}'),
     ),
     syntax='{"point_2d": [x, y]} / {"bbox_2d": [...]}',
-    official_reader=_read_qwen2_5_vl_official,
+    official_reader=authors.read_qwen2_5_vl,
+    tool_call_reader=_read_qwen2_5_vl_official,
     action_parser='qwen2_5_vl',
     reads_qwen_json=True,
     agent=AgentProtocol("qwen2_5_vl", "resized_px", "star-qwen2.5-vl-mobile-use-v1"),
@@ -104,6 +115,7 @@ register_family(Family(
             'Output the bounding box in the image corresponding to the instruction "{instruction}" with grounding.'),
     ),
     reader=_read_qwen2_vl,
+    official_reader=authors.read_qwen2_vl,
     syntax='<|box_start|>(x1,y1),(x2,y2)<|box_end|>',
     agent_from='os_atlas',
     sources=('likaixin2000/ScreenSpot-Pro-GUI-Grounding models/qwen2vl.py (box on the 0-1000 grid)', 'StaR A.5: Qwen2-VL uses the OS-Atlas agent prompt')))
@@ -133,8 +145,8 @@ register_family(Family(
 register_family(Family(
     'uground_v1', 'UGround-V1', 'grid1000',
     prompts=(
-        GroundingPrompt('uground_v1', "grounding-uground-v1-v1",
-            "Your task is to help the user identify the precise coordinates (x, y) of a specific area/element/object "
+        GroundingPrompt('uground_v1', "grounding-uground-v1-v2",
+            "\nYour task is to help the user identify the precise coordinates (x, y) of a specific area/element/object "
             "on the screen based on a description.\n\n- Your response should aim to point to the center or a "
             "representative point within the described area/element/object as accurately as possible.\n- If the "
             "description is unclear or ambiguous, infer the most relevant area or element based on its likely context "
@@ -142,8 +154,11 @@ register_family(Family(
             "\n\nDescription: {instruction}\n\nAnswer:"),
     ),
     reader=_read_paren_pair,
+    official_reader=authors.read_uground_v1,
     syntax='(x, y)',
-    sources=('osunlp UGround-V1 model card (Qwen2-VL based): "(x, y)" on [0, 1000)',)))
+    sources=('OSU-NLP-Group/UGround grounding/uground_qwen2vl_serve.py (format_openai_template: the prompt, opening with a '
+             'newline; process_question: eval, int(x / 1000 * width), no answer written on failure)',
+             'osunlp UGround-V1 model card (Qwen2-VL based): "(x, y)" on [0, 1000)')))
 
 register_family(Family(
     'gta1', 'GTA1', 'resized_px',
@@ -156,20 +171,26 @@ register_family(Family(
             "exactly:\n(x,y)\n{instruction}"),
     ),
     reader=_read_paren_pair,
+    official_reader=authors.read_gta1,
     syntax='(x,y)',
-    sources=('Yan98/GTA1 README.md (system prompt, AutoProcessor min/max pixels)',)))
+    sources=('Yan98/GTA1 README.md (system prompt, AutoProcessor min/max pixels, extract_coordinates)',)))
 
 register_family(Family(
     'infigui_g1', 'InfiGUI-G1', 'resized_px',
-    budget='qwen2_5_vl',
+    budget='infigui_g1',
     prompts=(
-        GroundingPrompt('infigui_g1', "grounding-infigui-g1-v1",
-            "The screen's resolution is {resized_width}x{resized_height}.\nLocate the UI element(s) for "
-            '"{instruction}", output the coordinates using JSON format: [{{"point_2d": [x, y]}}, ...]'),
+        # think mode, its evaluation's default (eval.py --think-mode 1): the think system prompt, then the user text
+        GroundingPrompt('infigui_g1', "grounding-infigui-g1-think-v1", INFIGUI_THINK_SYSTEM + "\n" + _INFIGUI_USER,
+                        max_new_tokens=1024),  # eval.py --max-tokens 1024
+        # --think-mode 0: the chat template's default system prompt, the user text alone
+        GroundingPrompt('infigui_g1_nothink', "grounding-infigui-g1-v1", _INFIGUI_USER),
     ),
     reader=_read_infigui,
+    official_reader=authors.read_infigui_g1,
     syntax='[{"point_2d": [x, y]}]',
-    sources=('InfiXAI/InfiGUI-G1 eval/prompts.py (non-thinking mode), eval/eval.py (resized resolution)',)))
+    visual='doc_to_visual_infigui_g1',
+    sources=('InfiXAI/InfiGUI-G1 eval/prompts.py (prompts, extract_coordinates, calculate_metrics), eval/eval.py '
+             '(--think-mode 1, --max-image-tokens 5600, --max-tokens 1024, resized resolution), eval/data.py (resize_image)',)))
 
 register_family(Family(
     'ui_venus', 'UI-Venus-Ground', 'resized_px',
@@ -179,8 +200,25 @@ register_family(Family(
             "Outline the position corresponding to the instruction: {instruction}. The output should be only [x1,y1,x2,y2]."),
     ),
     reader=_read_box,
+    official_reader=authors.read_ui_venus,
     syntax='[x1,y1,x2,y2]',
-    sources=('inclusionAI/UI-Venus models/grounding/ui_venus_ground_7b.py',)))
+    sources=('inclusionAI/UI-Venus models/grounding/ui_venus_ground_7b.py (commit fc7670d: prompt, budget, eval of the answer)',)))
+
+register_family(Family(
+    'ui_venus_1_5', 'UI-Venus-1.5', 'grid1000',
+    prompts=(
+        # the refusal variant eval_screenspot_pro.py uses (inference without do_not_use_refusal)
+        GroundingPrompt('ui_venus_1_5', "grounding-ui-venus-1.5-v1",
+            "Output the center point of the position corresponding to the following instruction: \n{instruction}. "
+            "\n\nThe output should just be the coordinates of a point, in the format [x,y]. Additionally, if the "
+            "task is infeasible (e.g., the task is not related to the image), the output should be [-1,-1].",
+            drop_final_period=True),
+    ),
+    reader=_read_square_point,
+    official_reader=authors.read_ui_venus_1_5,
+    syntax='[x,y]',
+    sources=('inclusionAI/UI-Venus models/grounding/ui_venus1_5_gd.py (_parse_point: [x,y] on the 0-1000 grid), '
+             'models/grounding/eval_screenspot_pro.py (prompt)',)))
 
 register_family(Family(
     'holo1_5', 'Holo1.5', 'resized_px',
@@ -193,6 +231,7 @@ register_family(Family(
             "and y: num pixels from the top edge\n          Your target is:\n{instruction}"),
     ),
     reader=_read_holo,
+    official_reader=authors.read_holo1_5,
     syntax='{"action": "click_absolute", "x": 1, "y": 2}',
     sources=('likaixin2000/ScreenSpot-Pro-GUI-Grounding models/holo1_5.py',)))
 
@@ -205,6 +244,7 @@ register_family(Family(
             "screenshot, scaled from 0 to 1.\n{instruction}"),
     ),
     reader=_read_showui,
+    official_reader=authors.read_showui,
     syntax='[x, y]',
     sources=('likaixin2000/ScreenSpot-Pro-GUI-Grounding models/showui.py',)))
 
@@ -216,20 +256,23 @@ register_family(Family(
             "(with point)?"),
     ),
     reader=_read_seeclick,
+    official_reader=authors.read_seeclick,
     syntax='(x,y)',
     sources=('njucckevin/SeeClick; likaixin2000/ScreenSpot-Pro-GUI-Grounding models/seeclick.py',)))
 
-# JEDI_GROUNDER_SYS_PROMPT (mm_agents/prompts.py) could not be read here: the Qwen2.5-VL computer_use tool prompt stands in for it (docs/grounding_families.md)
+# JEDI_GROUNDER_SYS_PROMPT (mm_agents/prompts.py, filled with .replace), then "\n" + the instruction as the user text
 register_family(Family(
     'jedi', 'JEDI', 'resized_px',
     budget='jedi',
     prompts=(
-        GroundingPrompt('jedi', "grounding-jedi-computer-use-v1",
-            _COMPUTER_USE_TEMPLATE + "\n\n{instruction}"),
+        GroundingPrompt('jedi', "grounding-jedi-v1",
+            _JEDI_TEMPLATE + "\n\n{instruction}"),
     ),
     reader=_read_jedi,
+    official_reader=authors.read_jedi,
     syntax='<tool_call>{"name": "computer_use", "arguments": {"coordinate": [x, y]}}</tool_call>',
-    sources=('xlang-ai/OSWorld mm_agents/jedi_7b_agent.py (parse_jedi_response, max_pixels 2700*28*28)',)))
+    sources=('xlang-ai/OSWorld mm_agents/jedi_7b_agent.py (parse_jedi_response, max_pixels 2700*28*28), '
+             'mm_agents/prompts.py (JEDI_GROUNDER_SYS_PROMPT), read from its copy in HITsz-TMG/WindowsWorld',)))
 
 register_family(Family(
     'se_gui', 'SE-GUI', 'resized_px',
@@ -239,6 +282,7 @@ register_family(Family(
             _COMPUTER_USE_TEMPLATE + "\n{instruction}"),
     ),
     reader=_read_se_gui,
+    official_reader=authors.read_se_gui,
     syntax='<tool_call>...[x, y]...</tool_call>',
     sources=('YXB-NKU/SE-GUI src/eval/test_grounding_r1_nothink*.py (system_content, extract_point_answer)',)))
 
@@ -251,6 +295,7 @@ register_family(Family(
             PHI_GROUND_TEMPLATE),
     ),
     reader=_read_phi_ground,
+    official_reader=authors.read_phi_ground,
     syntax='<point>x, y</point>',
     visual='doc_to_visual_phi_ground',
     sources=('microsoft/Phi-Ground benchmark/test_screenspot_pro.py (process_task, get_results); README.md (process_image)',)))

@@ -3,8 +3,9 @@
 A family's facts used to live in seven parallel tables; now everything a task, a scorer, the YAML generator, the
 parser inventory, the conformance corpora and the docs need to know about a family is read from its record:
 its grounding prompt(s) with their protocol ids, the coordinate frame of its numbers, the resize budget of its
-released checkpoints (and canvas: ``gui_core.coords.BUDGETS``), the reader of its grounding answers and the reader
-its authors' code uses (``official``), the agent protocol (action parser, frame under the agent prompt, prompt id,
+released checkpoints (and canvas: ``gui_core.coords.BUDGETS``), the reader of its grounding answers and its authors'
+own parser (``official_reader``: gui_core.grounding_authors, checked against their code on a differential
+corpus), the agent protocol (action parser, frame under the agent prompt, prompt id,
 history screenshots, own-history layout), its scroll semantics (from its action parser), the visual transform its
 runner applies, and citations to the authors' files.
 """
@@ -31,6 +32,8 @@ class GroundingPrompt:
     name: str
     protocol: str
     template: str
+    drop_final_period: bool = False  # one trailing "." of the instruction is dropped first (UI-Venus-1.5's script)
+    max_new_tokens: int | None = None  # new tokens its runner allows where the task's default is too few (None: default)
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,10 @@ class Family:
     prompts: tuple[GroundingPrompt, ...] = ()
     reader: Reader | None = None  # its own grounding syntax (None: bare points / boxes / its action syntax)
     syntax: str = ""  # that syntax, in words
-    official_reader: Reader | None = None  # where the authors' parser reads differently from ``reader``
+    # the authors' own parser of the whole answer (gui_core.grounding_authors): the ``official`` reading
+    official_reader: Callable[[str], Optional[object]] | None = None
+    # the ScreenSpot-Pro runner's reading of a computer_use tool call (the ``benchmark`` reading of Qwen2.5-VL)
+    tool_call_reader: Reader | None = None
     action_parser: str | None = None  # an action answer's point is a grounding answer too (gui_core.action_parsers)
     reads_qwen_json: bool = False  # {"point_2d": ...} / {"bbox_2d": ...} grounding JSON (Qwen2.5-VL style)
     visual: str = "doc_to_visual"  # the doc_to_visual of gui_tasks.grounding.lmms_task that shows what its runner shows

@@ -14,14 +14,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from gui_core.action_parsers import PARSERS, Status, after_reasoning, finite_number, json_objects, parse_action
 from gui_core.coords import Frame
+from gui_core.grounding_authors import PHI_GROUND_CANVAS
 
-# How strictly an answer is read: ``official`` reproduces the family's (or its benchmark's) own answer parser, the
-# one behind published numbers (default); ``lenient`` also reads a bare point or box anywhere in the answer.
-STRICTNESS = ("official", "lenient")
+# How strictly an answer is read: ``official`` runs the family's authors' own answer parser on the whole answer (its
+# record's ``official_reader``, gui_core.grounding_authors: their (0, 0) fallbacks and dropped answers included;
+# families without one read as ``benchmark``), the default; ``benchmark`` reads the family's syntax by the benchmark's
+# rule (after reasoning, an unreadable answer is a format error that counts as a miss); ``lenient`` also reads a bare
+# point or box anywhere.
+STRICTNESS = ("official", "benchmark", "lenient")
 
 # Numbers start only where no digit precedes (a search cannot restart inside a run of digits: linear time).
 _NUM = r"(?<![\d.])[-+]?\d+(?:\.\d+)?"
@@ -37,11 +41,13 @@ _POINT_TAG = re.compile(rf"<point>\s*({_NUM})[\s,]+({_NUM})\s*</point>")
 class PointAnswer:
     point: tuple[float, float] | None
     frame: Frame
-    status: Status
+    status: Status | Literal["dropped"]
     family: str
     detail: str = ""
     literal: tuple[float, float] | None = None
     """The two numbers as written (equal to ``point`` except for box answers, whose centre is used)."""
+    truncate: bool = False
+    """The authors' code truncates the point to whole pixels of the original screenshot (JEDI, UGround-V1)."""
 
 
 def _numbers(values: Any, n: int) -> list[float] | None:
@@ -171,6 +177,17 @@ def _read_infigui(body: str, frame: Frame, family: str) -> PointAnswer | None:
     return _point(_numbers(first, 2), frame, family, "point_2d")
 
 
+def _read_square_point(body: str, frame: Frame, family: str) -> PointAnswer | None:
+    """UI-Venus-1.5: the first ``[x,y]`` (else a ``[x1,y1,x2,y2]`` box's centre)."""
+    m = _SQUARE_PAIR.search(body)
+    if m:
+        return _point(_finite(*m.groups()), frame, family, "[x,y]")
+    return _read_box(body, frame, family)
+
+
+_SQUARE_PAIR = re.compile(rf"\[\s*({_NUM})\s*,\s*({_NUM})\s*\]")
+
+
 def _read_box(body: str, frame: Frame, family: str) -> PointAnswer | None:
     """UI-Venus-Ground: ``[x1,y1,x2,y2]``, read as its centre."""
     m = _SQUARE_QUAD.search(body)
@@ -281,10 +298,6 @@ def _read_se_gui(body: str, frame: Frame, family: str) -> PointAnswer | None:
     return _point(_finite(nums[-2], nums[-1]), frame, family, "tool call, last two numbers")
 
 
-# Phi-Ground-4B-7C's canvas (README process_image; benchmark/test_sspro.sh --num_crops 7): answers are 0-1000 of it.
-PHI_GROUND_CANVAS = (1008, 672)
-
-
 def _phi_ground_numbers(body: str, tag: str, n: int) -> list[float] | None | str:
     """``pred.split("<tag>")[1].split("</tag>")[0]`` split on ", " into ``n`` floats; "" when the tag is absent."""
     at = body.find(f"<{tag}>")
@@ -315,8 +328,24 @@ def _read_phi_ground(body: str, frame: Frame, family: str) -> PointAnswer | None
     return None
 
 
+def _official(reader: Any, text: str, frame: Frame, family: str) -> PointAnswer | None:
+    """The authors' reading (``gui_core.grounding_authors``) as a PointAnswer; None where it does not apply."""
+    found = reader(text)
+    if found is None:
+        return None
+    status = found.status
+    if status == "malformed" and not text.strip():
+        status = "empty"
+    if found.point is not None and not all(finite_number(v) is not None for v in found.point):
+        # beyond MAX_COORD or not finite: outside every box, a miss there too; a format error here (issue 21)
+        return PointAnswer(None, frame, "malformed", family, "non-finite or out-of-range coordinates")
+    return PointAnswer(found.point, frame, status, family, found.detail, found.literal, found.truncate)
+
+
 def parse_point(text: Any, family: str, strictness: str = "official") -> PointAnswer:
-    """The point of a grounding answer in ``family``'s frame, read ``official``-ly (the family's own parser) or leniently."""
+    """The point of a grounding answer in ``family``'s frame, read by its authors' parser (``official``), by the
+    benchmark's rule (``benchmark``) or leniently (``STRICTNESS``). ``text`` is the whole answer: the authors' parsers
+    see the reasoning too (as their code does); the other readings read after it."""
     from gui_core.family import FAMILIES
 
     fam = FAMILIES.get(family)
@@ -327,18 +356,22 @@ def parse_point(text: Any, family: str, strictness: str = "official") -> PointAn
     if strictness not in STRICTNESS:
         raise ValueError(f"unknown strictness {strictness!r}; known: {', '.join(STRICTNESS)}")
     frame, action_family = fam.frame, fam.action_parser
+    if strictness == "official" and fam.official_reader is not None:
+        found = _official(fam.official_reader, text if isinstance(text, str) else "", frame, family)
+        if found is not None:
+            return found
     if not isinstance(text, str) or not text.strip():
         return PointAnswer(None, frame, "empty", family, "empty output")
     body = after_reasoning(text)
-    if strictness == "official" and fam.official_reader is not None and _TOOL_CALL in body:
-        found = fam.official_reader(body, frame, family)
+    if strictness != "lenient" and fam.tool_call_reader is not None and _TOOL_CALL in body:
+        found = fam.tool_call_reader(body, frame, family)
         if found is not None:
             return found
     if fam.reader is not None:
         found = fam.reader(body, frame, family)
         if found is not None:
             return found
-        if strictness == "official":
+        if strictness != "lenient":
             return PointAnswer(None, frame, "malformed", family, f"no {fam.syntax}")
     if fam.reads_qwen_json and ("point_2d" in body or "bbox_2d" in body):
         found = _qwen_json(body, frame, family)

@@ -65,6 +65,78 @@ COMPUTER_USE_SYSTEM = (
 _COMPUTER_USE_TEMPLATE = (COMPUTER_USE_SYSTEM.replace("{", "{{").replace("}", "}}")
                           .replace("@SCREEN@", "{resized_width}x{resized_height}"))
 
+# xlang-ai/OSWorld mm_agents/prompts.py JEDI_GROUNDER_SYS_PROMPT (verbatim; xlang-ai/OSWorld itself was not
+# reachable here: read from its copy in HITsz-TMG/WindowsWorld@fbccd464f94fec9e284e139f97bf96d0b192f580, the same
+# text in limenlp/OS_Blind@240e58937a313c9d33695184631b461d63310799). mm_agents/jedi_7b_agent.py fills it with
+# .replace("{height}", ...).replace("{width}", ...): its doubled braces stay doubled in what the model reads.
+JEDI_GROUNDER_SYSTEM = (
+    'You are a helpful assistant.\n'
+    '\n'
+    '# Tools\n'
+    '\n'
+    'You may call one or more functions to assist with the user query.\n'
+    '\n'
+    'You are provided with function signatures within <tools></tools> XML tags:\n'
+    '<tools>\n'
+    '{{"type": "function", "function": {{"name": "computer_use", "description": "Use a mouse and '
+    'keyboard to interact with a computer, and take screenshots.\n'
+    '* This is an interface to a desktop GUI. You do not have access to a terminal or applications menu. '
+    'You must click on desktop icons to start applications.\n'
+    '* Some applications may take time to start or process actions, so you may need to wait and take '
+    'successive screenshots to see the results of your actions. E.g. if you click on Firefox and a '
+    "window doesn't open, try wait and taking another screenshot.\n"
+    "* The screen's resolution is {width}x{height}.\n"
+    '* Whenever you intend to move the cursor to click on an element like an icon, you should consult a '
+    'screenshot to determine the coordinates of the element before moving the cursor.\n'
+    '* If you tried clicking on a program or link but it failed to load, even after waiting, try '
+    'adjusting your cursor position so that the tip of the cursor visually falls on the element that you '
+    'want to click.\n'
+    '* Make sure to click any buttons, links, icons, etc with the cursor tip in the center of the '
+    'element. Don\'t click boxes on their edges unless asked.", "parameters": {{"properties": {{"action": '
+    '{{"description": "The action to perform. The available actions are:\n'
+    '* `key`: Performs key down presses on the arguments passed in order, then performs key releases in '
+    'reverse order.\n'
+    '* `type`: Type a string of text on the keyboard.\n'
+    '* `mouse_move`: Move the cursor to a specified (x, y) pixel coordinate on the screen.\n'
+    '* `left_click`: Click the left mouse button.\n'
+    '* `left_click_drag`: Click and drag the cursor to a specified (x, y) pixel coordinate on the '
+    'screen.\n'
+    '* `right_click`: Click the right mouse button.\n'
+    '* `middle_click`: Click the middle mouse button.\n'
+    '* `double_click`: Double-click the left mouse button.\n'
+    '* `scroll`: Performs a scroll of the mouse scroll wheel.\n'
+    '* `wait`: Wait specified seconds for the change to happen.\n'
+    '* `terminate`: Terminate the current task and report its completion status.", "enum": ["key", '
+    '"type", "mouse_move", "left_click", "left_click_drag", "right_click", "middle_click", '
+    '"double_click", "scroll", "wait", "terminate"], "type": "string"}}, "keys": {{"description": '
+    '"Required only by `action=key`.", "type": "array"}}, "text": {{"description": "Required only by '
+    '`action=type`.", "type": "string"}}, "coordinate": {{"description": "(x, y): The x (pixels from the '
+    'left edge) and y (pixels from the top edge) coordinates to move the mouse to. Required only by '
+    '`action=mouse_move`, `action=left_click_drag`, `action=left_click`, `action=right_click`, '
+    '`action=double_click`.", "type": "array"}}, "pixels": {{"description": "The amount of scrolling to '
+    'perform. Positive values scroll up, negative values scroll down. Required only by '
+    '`action=scroll`.", "type": "number"}}, "time": {{"description": "The seconds to wait. Required only '
+    'by `action=wait`.", "type": "number"}}, "status": {{"description": "The status of the task. '
+    'Required only by `action=terminate`.", "type": "string", "enum": ["success", "failure"]}}}}, '
+    '"required": ["action"], "type": "object"}}}}}}\n'
+    '</tools>\n'
+    '\n'
+    'For each function call, return a json object with function name and arguments within '
+    '<tool_call></tool_call> XML tags:\n'
+    '<tool_call>\n'
+    '{{"name": <function-name>, "arguments": <args-json-object>}}\n'
+    '</tool_call>'
+)
+_JEDI_TEMPLATE = (JEDI_GROUNDER_SYSTEM.replace("{", "{{").replace("}", "}}")
+                  .replace("{{height}}", "{resized_height}").replace("{{width}}", "{resized_width}"))
+
+# InfiXAI/InfiGUI-G1 eval/prompts.py InfiguiG1Prompt.generate_prompt: the think-mode system prompt (eval.py
+# --think-mode 1, the default) and the user text after its "<image>" (the resolution is the resized image's)
+INFIGUI_THINK_SYSTEM = ("You FIRST think about the reasoning process as an internal monologue and then provide the final "
+                        "answer.\nThe reasoning process MUST BE enclosed within <think> </think> tags.")
+_INFIGUI_USER = ("The screen's resolution is {resized_width}x{resized_height}.\nLocate the UI element(s) for "
+                 '"{instruction}", output the coordinates using JSON format: [{{"point_2d": [x, y]}}, ...]')
+
 # microsoft/Phi-Ground benchmark/test_screenspot_pro.py process_task (instruction first, then the image: "IF")
 PHI_GROUND_TEMPLATE = ("\nThe description of the element: \n{instruction}\n\n\nLocate the above described element in the "
                        "image. The output should be bounding box using relative coordinates multiplying 1000.\n")
@@ -82,7 +154,10 @@ def prompt_family(kwargs: Mapping[str, Any] | None) -> str:
 def build_prompt(instruction: str, prompt: str = DEFAULT_PROMPT, width: int | None = None, height: int | None = None,
                  resize_budget: str | None = None) -> str:
     """The prompt text; a template naming the resized image size (GTA1) needs the original ``width`` and ``height``."""
-    template = grounding_prompt(prompt).template
+    record = grounding_prompt(prompt)
+    template = record.template
+    if record.drop_final_period and instruction.endswith("."):
+        instruction = instruction[:-1]
     fields: dict[str, Any] = {"instruction": instruction}
     if "{resized_width}" in template:
         from gui_core.coords import BUDGETS

@@ -135,7 +135,13 @@ def inside_inclusive(point: Sequence[float], box: Box) -> bool:
 
 # Point-in-box rules, recorded with results as ``inside_rule``: ``strict`` (PSS paper, Algorithm 1 line 1) and
 # ``inclusive`` (the official ScreenSpot / -v2 / -Pro scorers, the default of the ScreenSpot tasks).
-INSIDE_RULES = {"strict": strictly_inside, "inclusive": inside_inclusive}
+def inside_half_open(point: Sequence[float], box: Box) -> bool:
+    """x1 <= x < x2 and y1 <= y < y2 (YXB-NKU/SE-GUI src/eval/test_grounding_r1_nothink.py ``point_in_box``)."""
+    x, y = float(point[0]), float(point[1])
+    return box[0] <= x < box[2] and box[1] <= y < box[3]
+
+
+INSIDE_RULES = {"strict": strictly_inside, "inclusive": inside_inclusive, "half_open": inside_half_open}
 
 
 def classify_response(point: Sequence[float], target: Box, others: Sequence[Box] | None, tau: float,
@@ -174,8 +180,14 @@ def _view(record: Record, stage: str) -> Record | None:
     return record if stage == "final" else record.get("first")
 
 
+def scored(records: Sequence[Record]) -> list[Record]:
+    """The records in the denominator: all but those the official reading drops (Phi-Ground's and UGround-V1's
+    scripts leave an answer they cannot parse out of their results)."""
+    return [r for r in records if not r.get("dropped")]
+
+
 def accuracy(records: Sequence[Record], stage: str = "final") -> float:
-    views = [v for v in (_view(r, stage) for r in records) if v is not None]
+    views = [v for v in (_view(r, stage) for r in scored(records)) if v is not None]
     return sum(bool(v["correct"]) for v in views) / len(views) if views else math.nan
 
 
@@ -189,7 +201,8 @@ def is_type(response_type: str | None, rtype: str) -> bool:
 
 
 def type_share(records: Sequence[Record], rtype: str) -> float:
-    """Share of samples of one response type (Figure 3); unparseable answers count in the denominator."""
+    """Share of samples of one response type (Figure 3); unparseable answers count in the denominator (dropped ones not)."""
+    records = scored(records)
     return sum(is_type(r["response_type"], rtype) for r in records) / len(records) if records else math.nan
 
 
@@ -216,6 +229,7 @@ DISTANCE_BANDS: tuple[float, ...] = (0.05, 0.10, 0.20, 0.30)
 
 def within_distance(records: Sequence[Record], d: float) -> float:
     """Share of samples whose point lies closer than ``d`` (relative units) to the target box; unparsed answers count as far."""
+    records = scored(records)
     return sum(r.get("distance") is not None and r["distance"] < d for r in records) / len(records) if records else math.nan
 
 

@@ -81,3 +81,7 @@ def take_skipped() -> int:
     n = sum(_SKIPPED)
     _SKIPPED.clear()
     return n
+
+
+# --- per-sample faults: the names live on the floor (gui_core.sample_faults) ---------------------------------------
+from gui_core.sample_faults import DOC_ERROR, SAMPLE_ERROR, describe_fault  # noqa: E402,F401

@@ -342,6 +342,15 @@ def install_data_error_report() -> None:
     ConfigurableTask.__init__ = __init__
 
 
+def note_stopped(task: str, why: str) -> None:
+    """A task stopped while it was built (``gui_tasks.lmms_rows``): repeated plainly as the last output of the run."""
+    import atexit
+
+    _DATA_ERRORS.append(f"task {task}: {why}")
+    if len(_DATA_ERRORS) == 1:
+        atexit.register(_print_data_errors)
+
+
 def _data_error_in(exc, kind):
     """The ``kind`` error behind ``exc``: itself, a tenacity ``RetryError``'s last attempt, or a cause/context."""
     seen = set()
@@ -357,7 +366,7 @@ def _data_error_in(exc, kind):
 
 def _print_data_errors() -> None:
     lines = [f"  {m}" for m in dict.fromkeys(_DATA_ERRORS)]
-    print("\ngui-eval: bad benchmark data, these tasks did not run:\n" + "\n".join(lines) +
+    print("\ngui-eval: these tasks did not run (the run's other tasks did):\n" + "\n".join(lines) +
           "\n  (fix the copy, or opt in to skipping bad rows with GUI_EVAL_SKIP_BAD_ROWS=1; "
           "`gui-eval data check BENCHMARK DIR` lists every bad row)", file=sys.stderr, flush=True)
 

@@ -145,6 +145,7 @@ PARSERS: dict[str, Callable[[str], Any]] = {
     "action:gui_r1:official": _official_gui_r1,
     "star:own_history_entry": _own_history_entry,
     **{f"grounding:{f}": _point(f) for f in GROUNDING_FAMILIES},
+    **{f"grounding:{f}:benchmark": _point(f, "benchmark") for f in GROUNDING_FAMILIES},
     **{f"grounding:{f}:lenient": _point(f, "lenient") for f in GROUNDING_FAMILIES},
     **{f"star:{f}": _star(f) for f in ("os_atlas", "gui_owl")},
     **{f"star_judge:{f}": _star_official(f) for f in ("os_atlas", "ui_tars", "agentcpm_gui")},  # StaR's own grammar

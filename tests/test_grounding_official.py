@@ -189,7 +189,9 @@ def test_official_reading_refuses_what_is_not_the_familys_syntax(family):
     text = "I think it is here: [0.5, 0.5] or there"
     if family in ("showui", "seeclick", "qwen2_vl"):  # their official parsers take any numbers; words alone give nothing
         text = "the settings icon"
-    assert parse_point(text, family).status == "malformed"
+    # the authors' code: no point, the click (0, 0) (GTA1, SE-GUI, UI-Venus-Ground-7B) or left out (Phi-Ground, UGround-V1)
+    assert parse_point(text, family).status in ("malformed", "dropped")
+    assert parse_point("the settings icon", family, "benchmark").status == "malformed"
 
 
 # --- 3. the leaderboard's families, on their authors' examples ------------------------------------------------------
@@ -210,7 +212,6 @@ AUTHORS_EXAMPLES = [
     ("infigui_g1", '[{"point_2d": [1203, 410]}, {"point_2d": [88, 20]}]', "resized_px", (1203.0, 410.0)),  # first one
     ("infigui_g1", '<think>the save icon</think>[{"point_2d": [640, 72]}]', "resized_px", (640.0, 72.0)),
     ("holo1_5", '{"action": "click_absolute", "x": 1240, "y": 410}', "resized_px", (1240.0, 410.0)),  # runner's schema
-    ("holo1_5", "Click(352, 348)", "resized_px", (352.0, 348.0)),  # Holo1.5 prompt: 'Click(x, y)'
     ("showui", "[0.73, 0.21]", "relative", (0.73, 0.21)),  # ShowUI: [x, y] scaled from 0 to 1
     ("seeclick", "(0.49,0.40)", "relative", (0.49, 0.40)),  # SeeClick: (x,y) two decimals
     ("seeclick", "(0.10,0.20,0.30,0.40)", "relative", (0.2, 0.3)),  # SeeClick pred_2_point: a box -> its centre
@@ -222,13 +223,16 @@ AUTHORS_EXAMPLES = [
     ("se_gui", GUIDE + "1357, 86]}}\n</tool_call>", "resized_px", (1357.0, 86.0)),
     # Phi-Ground (benchmark/test_screenspot_pro.py, --output_format point): 0-1000 of the 1008x672 canvas -> canvas px
     ("phi_ground", "<point>500, 250</point>", "resized_px", (504.0, 168.0)),
-    ("phi_ground", "<box>100, 200, 300, 400</box>", "resized_px", (201.6, 201.6)),  # --output_format xyxy: the centre
+    # the benchmark reading also takes Holo1.5's prompt syntax and Phi-Ground's --output_format xyxy box (its centre)
+    ("holo1_5", "Click(352, 348)", "resized_px", (352.0, 348.0), "benchmark"),  # Holo1.5 prompt: 'Click(x, y)'
+    ("phi_ground", "<box>100, 200, 300, 400</box>", "resized_px", (201.6, 201.6), "benchmark"),
 ]
 
 
-@pytest.mark.parametrize("family, text, frame, point", AUTHORS_EXAMPLES)
-def test_family_reads_its_authors_example_in_its_frame(family, text, frame, point):
-    answer = parse_point(text, family)
+@pytest.mark.parametrize("family, text, frame, point, strictness",
+                         [e if len(e) == 5 else (*e, "official") for e in AUTHORS_EXAMPLES])
+def test_family_reads_its_authors_example_in_its_frame(family, text, frame, point, strictness):
+    answer = parse_point(text, family, strictness)
     assert answer.status == "parsed" and answer.frame == frame and family_record(family).frame == frame
     assert answer.point == pytest.approx(point)
 
@@ -261,8 +265,11 @@ def test_infigui_g1_official_reading_needs_a_json_list_of_point_2d():
     assert parse_point('{"point_2d": [640, 72]}', "infigui_g1").status == "malformed"  # not a list
     assert parse_point('[{"point": [640, 72]}]', "infigui_g1").status == "malformed"
     assert parse_point('[{"point_2d": [640, 72]}]', "infigui_g1").point == (640.0, 72.0)
-    text = prompts.build_prompt("save", "infigui_g1", 1920, 1080)
+    assert parse_point('<think>[{"point_2d": [1, 2]}]</think>[{"point_2d": [640, 72]}]', "infigui_g1").point == (640.0, 72.0)
+    text = prompts.build_prompt("save", "infigui_g1_nothink", 1920, 1080)
     assert text.startswith("The screen's resolution is 1932x1092.\nLocate the UI element(s) for \"save\"")
+    think = prompts.build_prompt("save", "infigui_g1", 3840, 2160)  # think mode, its default; shrunk to 5600*28*28 first
+    assert think.startswith("You FIRST think") and "\nThe screen's resolution is 2800x1568.\n" in think
 
 
 def test_jedi_official_reading_is_osworlds_parse_jedi_response():
@@ -312,7 +319,8 @@ def test_phi_ground_point_is_read_on_its_canvas_not_on_the_screenshot():
     assert rec["correct"] and rec["frame"] == "resized_px" and rec["model_size"] == [1008, 567]
     assert rec["point"] == pytest.approx([0.5, 0.5])
     assert rec["frame_check"]["grid1000"] is False
-    assert parse_point("<point>500,421</point>", "phi_ground").status == "malformed"  # split(", ") gives one part
+    assert parse_point("<point>500,421</point>", "phi_ground").status == "dropped"  # split(", ") gives one part: left out
+    assert parse_point("<point>500,421</point>", "phi_ground", "benchmark").status == "malformed"  # counted
     assert prompts.build_prompt("the save button", "phi_ground") == (
         "\nThe description of the element: \nthe save button\n\n\nLocate the above described element in the image. The "
         "output should be bounding box using relative coordinates multiplying 1000.\n")
@@ -344,11 +352,14 @@ def test_every_family_has_a_prompt_and_every_resized_family_a_budget():
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.sampled_from(sorted(FAMILIES)), st.sampled_from(["official", "lenient"]), st.text(max_size=200))
+@given(st.sampled_from(sorted(FAMILIES)), st.sampled_from(["official", "benchmark", "lenient"]), st.text(max_size=200))
 def test_parsers_classify_any_text_and_never_raise(family, strictness, text):
     answer = parse_point(text, family, strictness)
-    assert answer.status in ("parsed", "malformed", "empty")
-    assert (answer.point is not None) == (answer.status == "parsed")
+    assert answer.status in ("parsed", "malformed", "empty", "dropped")
+    if answer.status == "parsed":
+        assert answer.point is not None
+    elif answer.point is not None:  # only an authors' fallback click: GTA1, SE-GUI, UI-Venus-Ground-7B answer (0, 0)
+        assert strictness == "official" and answer.point == (0.0, 0.0) and family in ("gta1", "se_gui", "ui_venus")
 
 
 @settings(max_examples=100, deadline=None)
@@ -433,12 +444,12 @@ def test_data_check_reads_every_screenspot_layout(benchmark, folder, layout, fou
     assert "boxes clipped to their image: 0\n" in out and f"screenshots fully decoded: {found} of {found}" in out
 
 
-def test_parser_inventory_lists_every_family_official_and_lenient():
+def test_parser_inventory_lists_every_family_official_benchmark_and_lenient():
     from gui_tasks.parser_inventory import GROUNDING_FAMILIES, PARSERS
 
     assert set(GROUNDING_FAMILIES) == set(FAMILIES)
     for fam in FAMILIES:
-        assert f"grounding:{fam}" in PARSERS and f"grounding:{fam}:lenient" in PARSERS
+        assert all(f"grounding:{fam}{s}" in PARSERS for s in ("", ":benchmark", ":lenient"))
 
 
 def test_strict_screenspot_tasks_name_the_papers_rule():

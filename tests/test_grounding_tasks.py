@@ -222,12 +222,14 @@ from gui_core.family import grounding_families  # noqa: E402
 FAMILIES = [f.name for f in grounding_families()]
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)  # the first Holo1.5 answer builds its pydantic schema
 @given(st.text(alphabet=st.sampled_from(list("[](),.0123456789 -xyCLICK<>point{}\"POINT:_2d")), max_size=60),
        st.sampled_from(sorted(FAMILIES)))
 def test_parse_point_never_raises_and_scores_any_text(text, family):
     ans = parse_point(text, family)
-    assert ans.status in {"parsed", "malformed", "empty"}
-    assert (ans.point is not None) == (ans.status == "parsed")
+    assert ans.status in {"parsed", "malformed", "empty", "dropped"}
+    assert ans.status != "parsed" or ans.point is not None
+    assert ans.status == "parsed" or ans.point in (None, (0.0, 0.0))  # (0, 0): an authors' fallback click
     rec = score_response(DOC, text, ScoreParams(family=family))
     assert rec["response_type"] in {"correct", "biased", "other", "invalid"}
+    assert rec.get("dropped", False) == (ans.status == "dropped")

@@ -3,6 +3,9 @@ grounding point) the parser must return, and the document or code each entry fol
 
 ``check(entry)`` runs one entry through the project's parser and says whether it conforms; the corpus tests
 and ``gui-eval``-independent tools use the same function, so a changed parser is checked against the sources.
+Grounding entries are read with the ``benchmark`` strictness (the family's syntax by the benchmark's rule) unless an
+entry's ``options`` name another; the ``official`` reading (the authors' own parser) is checked against the authors'
+code on the differential corpora (tests/fixtures/differential/grounding, tests/test_grounding_differential.py).
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ def check(entry: dict[str, Any], family: str) -> tuple[bool, str]:
     if entry.get("kind", "action") == "grounding":
         from gui_core.grounding import parse_point
 
-        got = parse_point(entry["output"], family)
+        got = parse_point(entry["output"], family, options.get("strictness", "benchmark"))
         ok = got.status == want["status"] and (
             got.status != "parsed" or (list(got.point) == [float(v) for v in want["point"]] and got.frame == want["frame"]))
         return ok, f"{got.status} {got.point} {got.frame} ({got.detail})"

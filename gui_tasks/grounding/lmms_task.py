@@ -196,6 +196,16 @@ def doc_to_visual_phi_ground(doc: Mapping[str, Any]) -> list[Image.Image]:
     return [canvas]
 
 
+def doc_to_visual_infigui_g1(doc: Mapping[str, Any]) -> list[Image.Image]:
+    """The screenshot as InfiGUI-G1's evaluation feeds it: resized (bicubic, PIL's default there) to the ``infigui_g1``
+    budget's size, at most 5600*28*28 pixels, then smart-resized (InfiXAI/InfiGUI-G1 eval/eval.py
+    ``prepare_sample_data``: a 3840x2160 screenshot becomes 2800x1568)."""
+    from gui_core.coords import BUDGETS
+
+    image = doc_to_visual(doc)[0]
+    return [image.resize(BUDGETS["infigui_g1"].resized(image.width, image.height), Image.BICUBIC)]
+
+
 def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None) -> str:
     kw = lmms_eval_specific_kwargs or {}
     text = prompts.build_prompt(doc["instruction"], prompts.prompt_family(kw), doc.get("width"), doc.get("height"),

@@ -48,7 +48,7 @@ class ScoreParams:
     max_pixels: int | None = None
     resize_budget: str | None = None  # gui_core.coords.BUDGETS name; None: the family's own
     inside_rule: str = "strict"  # gui_metrics.pss.INSIDE_RULES; the ScreenSpot tasks use "inclusive" (official scorers)
-    strictness: str = "official"  # gui_core.grounding.STRICTNESS: the family's own parser, or "lenient"
+    strictness: str = "official"  # gui_core.grounding.STRICTNESS: the authors' parser, the benchmark's rule, or lenient
 
     @classmethod
     def from_mapping(cls, meta: Mapping[str, Any]) -> "ScoreParams":
@@ -177,16 +177,26 @@ def frame_check(answer: Any, doc: Mapping[str, Any], params: ScoreParams, model_
     return {f: bool(inside(convert(answer.point, f, "relative", geometry), target)) for f in FRAMES}
 
 
+def truncated(point: tuple[float, float], width: int, height: int) -> tuple[float, float]:
+    """A relative point truncated to whole original pixels (``int(x * width)``), as JEDI's and UGround-V1's code do."""
+    return int(point[0] * width) / width, int(point[1] * height) / height
+
+
 def _judge(doc: Mapping[str, Any], text: str, capture: Capture | None, params: ScoreParams,
            window: list[int] | None = None, model_size: list[int] | None = None) -> dict[str, Any]:
     width, height = int(doc["width"]), int(doc["height"])
     meta = _meta(doc)
     published, relative = meta.get("bbox_published"), meta.get("target_relative")
     start = answer_start(text)
-    answer = parse_point(text[start:], params.family, strictness=params.strictness)
+    # The whole answer: an official reader sees the reasoning as the authors' code does (lmms-eval hands it over
+    # whole: reasoning_tags none); the benchmark and lenient readings read after it.
+    answer = parse_point(text, params.family, strictness=params.strictness)
     out: dict[str, Any] = {"status": answer.status, "detail": answer.detail, "point": None, "correct": False,
                            "response_type": "invalid", "distance": None, "frame": answer.frame}
-    if answer.status == "parsed" and answer.point is not None:
+    if answer.status == "dropped":  # the authors' script leaves it out of its results: not in the denominator
+        out["dropped"] = True
+    # A malformed answer with a point is the authors' fallback click (GTA1, SE-GUI, UI-Venus-Ground-7B: (0, 0)).
+    if answer.status != "dropped" and answer.point is not None:
         kw = dict(min_pixels=params.min_pixels, max_pixels=params.max_pixels, model_size=model_size, budget=params.resize_budget)
         if window is not None:  # the answer is in the crop's frame
             cw, ch = window[2] - window[0], window[3] - window[1]
@@ -194,6 +204,8 @@ def _judge(doc: Mapping[str, Any], text: str, capture: Capture | None, params: S
             point = map_back(rel, tuple(window), width, height)
         else:
             point, info = answer_geometry(answer, width, height, **kw)
+            if answer.truncate and all(math.isfinite(v) for v in point):
+                point = truncated(point, width, height)
         out.update(info)
         if window is None:
             out["frame_check"] = frame_check(answer, doc, params, model_size)
@@ -276,7 +288,8 @@ def score_response(doc: Mapping[str, Any], response: Any, params: ScoreParams) -
         _negative(record, str(text))
     if isinstance(meta.get("osworld_g"), dict):  # OSWorld-G: bbox / polygon / refusal by its scorer's rule
         _osworld_g(record, doc, meta["osworld_g"], str(text))
-    if isinstance(meta.get("report"), dict):  # the keys an official report groups by (ScreenSpot-Pro layout)
+    # the keys an official report groups by (ScreenSpot-Pro layout); an answer the authors' script drops is not in it
+    if isinstance(meta.get("report"), dict) and not record.get("dropped"):
         record["official"] = {**meta["report"], "correctness": official_correctness(record)}
     if extras.get("image_frame") is not None:  # served engines: the size sent and the declared resize (gui_openai)
         record["served_frame"] = extras["image_frame"]

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from gui_metrics.lmms_bridge import metric_list_yaml
 from gui_metrics.pss import DEFAULT_FORM, ICON_SPLITS, PRO_GROUPS, PRO_SPLITS, PSS_C, SCREENSPOT_SPLITS
-from gui_core.family import PROMPTS, family
+from gui_core.family import PROMPTS, family, grounding_prompt
 from gui_core.grounding_prompts import answer_family, protocol
 from gui_tasks.grounding.score import DEFAULT_TAU
 from gui_tasks.grounding.uivision import SETTINGS as UIVISION_SETTINGS
 
-VERSION = "1.1"  # 1.1: inclusive point-in-box for ScreenSpot (official rule), official strictness, frame_check
+# 1.1: inclusive point-in-box for ScreenSpot (official rule), official strictness, frame_check
+# 1.2: official strictness is the authors' own parser (issue 35); benchmark strictness; JEDI / UGround / InfiGUI prompts
+VERSION = "1.2"
 SYNTH_SEED, SYNTH_N = 0, 40
 
 
@@ -85,6 +87,7 @@ def render_all() -> dict[str, str]:
 
     def add(task, source, prompt, types, splits, benchmark, extra="", max_new=32, inside=None, kwargs="", official=()):
         fam = answer_family(prompt)
+        max_new = grounding_prompt(prompt).max_new_tokens or max_new  # a prompt whose runner lets the model write more
         # the frame of the answers and, for resized-pixel families, the budget used when the backend reports no size
         rec = family(fam)
         extra = f"  coordinate_frame: {rec.frame}\n" + (f"  resize_budget: {rec.budget}\n" if rec.budget else "") + extra

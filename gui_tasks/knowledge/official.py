@@ -46,9 +46,9 @@ import re
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from PIL import Image
 
 from gui_core.actions import CALL_TYPES, from_call
+from gui_core.images import ImageRefused, image_size
 from gui_tasks.data_check import BenchmarkCheck, TaskCount
 from gui_tasks.errors import BadRows, DataError
 from gui_tasks.input_files import lines, parse_json_line, read_bytes, read_json
@@ -352,8 +352,10 @@ def normalise_row(transport: dict[str, Any]) -> dict[str, Any]:
     images = _image_list(raw, "question_image_dir_list", **where)
     if not images:
         raise bad("question_image_dir_list", "no question screenshot")
-    with Image.open(images[0]) as im:
-        size = [int(im.size[0]), int(im.size[1])]
+    try:
+        size = list(image_size(images[0]))  # header only, under the pixel bound (gui_core.images)
+    except ImageRefused as exc:
+        raise bad("question_image_dir_list", f"screenshot {images[0]} refused: {exc}") from exc
     platform = platform_of(raw, file=file, row=row) if subtask in ("effect", "type", "parameter") else \
         ("mobile" if str(raw.get("os_type") or "").strip().lower() in MOBILE_OS else "desktop")
 

@@ -16,6 +16,7 @@ from typing import Any, Mapping
 
 from PIL import Image
 
+from gui_core.images import decode, image_size
 from gui_metrics.lmms_bridge import sample_values
 from gui_metrics.sphinx import COMPLETION_LABELS
 from gui_tasks.circular import Layout, circular_fields, expand, expand_dataset
@@ -257,8 +258,8 @@ def _screen_of(doc: Mapping[str, Any]) -> tuple[Hierarchy, Image.Image | None]:
     h = Hierarchy.from_file(doc["xml"])
     if not doc.get("image"):
         return h, None
-    with Image.open(doc["image"]) as im:
-        image = im.convert("RGB")
+    im = decode(doc["image"])  # bounded and complete (gui_core.images); a refusal is this sample's named error
+    image = im.convert("RGB") if im.mode != "RGB" else im
     return (h if h.size else Hierarchy(h.nodes, image.size)), image
 
 
@@ -274,8 +275,7 @@ def doc_to_visual(doc: Mapping[str, Any]) -> list[Image.Image]:
 
 
 def _screen_size(doc: Mapping[str, Any]) -> tuple[int, int]:
-    with Image.open(doc["image"]) as im:  # the size only: no need to decode the screenshot
-        return im.size
+    return image_size(doc["image"])  # the size only (header, under the pixel bound)
 
 
 def official_prompt(doc: Mapping[str, Any]) -> str:

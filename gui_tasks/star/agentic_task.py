@@ -193,6 +193,8 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         if reason:
             dropped[reason] = dropped.get(reason, 0) + 1
             continue
+        if judge not in judges.RECENT_APPS_JUDGES:
+            doc = _without_recent_apps(doc)
         out.append(doc)
     _DROPPED[_key(meta)] = dropped
     if history_protocol(meta) == "own":
@@ -208,6 +210,16 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
                             f"metadata", file="<task yaml>", field="metadata.max_episode_steps")
         return eps
     return out
+
+
+def _without_recent_apps(doc: dict[str, Any]) -> dict[str, Any]:
+    """The history without GUI-Odyssey's recent-apps steps, for judges that leave those steps out of the episode (as
+    StaR's preprocessed test files have no such step)."""
+    keep = [i for i, a in enumerate(doc.get("history_actions") or []) if action_from_json(a).type != "PRESS_RECENT"]
+    if len(keep) == len(doc.get("history_actions") or []):
+        return doc
+    return {**doc, "history_actions": [doc["history_actions"][i] for i in keep],
+            "history_images": [doc["history_images"][i] for i in keep]}
 
 
 def process_docs(dataset: datasets.Dataset) -> datasets.Dataset:
@@ -305,7 +317,6 @@ def score_response(doc: Mapping[str, Any], response: str | None) -> dict[str, An
             "type_match": v.type_match, "exact": v.exact, "judge": judge,
             "rule": doc["match_rule"] if judge == "paper" else judge, "judge_pred": v.pred, "judge_gold": v.gold,
             "judge_type": v.gold_type, "episode_category": data.get("category"),
-            "episode_steps_unscored": int(data.get("episode_steps_unscored") or 0),
             "agent_family": doc["agent_family"], "scroll_semantics": family(doc["agent_family"]).scroll_semantics,
             "output_gesture_to_scroll": output_gesture(doc), **frame}
 

@@ -21,7 +21,7 @@ from gui_metrics.star import STAR_METRICS
 from gui_core.action_match import STAR_AGENTIC, STAR_STATE_CONTROL
 from gui_core.coords import BUDGETS
 from gui_core.agents import family
-from gui_tasks.star.judges import DEFAULT_JUDGE, JUDGE_DATASETS
+from gui_tasks.star.judges import DEFAULT_JUDGE, JUDGE_REGISTRY
 from gui_tasks.star.own_history import MAX_EPISODE_STEPS
 from gui_core.languages import LANGS
 
@@ -167,11 +167,11 @@ def _agentic(files: dict[str, str]) -> None:
         for fam in OTHER_FAMILIES:
             add(f"{task}_{fam}", dataset, setting, "en", fam, extra)
         add(f"{task}_ui_tars_own_history", dataset, setting, "en", "ui_tars", extra, history="own")
-        # the other judges defined for the dataset (gui_tasks.star.judges), OS-Atlas prompt; any task takes another
+        # the other judges defined for the dataset (gui_tasks.star.judges), in the prompt of the family each reads; any task takes another
         # judge for one run through $GUI_EVAL_STAR_JUDGE
-        for judge, covered in JUDGE_DATASETS.items():
-            if dataset in covered and judge != DEFAULT_JUDGE[dataset]:
-                add(f"{task}_judge_{judge}", dataset, setting, "en", DEFAULT_FAMILY, extra, judge)
+        for j in JUDGE_REGISTRY.values():
+            if dataset in j.datasets and j.name != DEFAULT_JUDGE[dataset]:
+                add(f"{task}_judge_{j.name}", dataset, setting, "en", j.variant_family, extra, j.name)
     synth_extra = f"  seed: {SYNTH_SEED}\n  episodes: {SYNTH_EPISODES}\n"
     add("star_agentic_synth", "synthetic", "high", "en", DEFAULT_FAMILY, synth_extra)
     for fam in OTHER_FAMILIES:
