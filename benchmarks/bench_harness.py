@@ -3,8 +3,8 @@
     python benchmarks/bench_harness.py [--samples 400]
 
 Figures: per-sample overhead of document preparation (process_docs + image loading),
-prompt building, answer parsing and scoring (median and p95, ms); the time lmms-eval's
-task index spends on our YAML folder; synthetic generator throughput (screens/s).
+prompt building, answer parsing and scoring (median and p95, ms); synthetic generator throughput
+(screens/s). The task index has its own script: benchmarks/bench_task_index.py.
 """
 
 from __future__ import annotations
@@ -52,20 +52,6 @@ def per_sample_overhead(n: int) -> None:
     print(f"  total                     {_ms(total)}   (target: median < 2 ms)")
 
 
-def task_index_time(repeats: int = 5) -> None:
-    from lmms_eval.tasks import TaskManager
-
-    from gui_tasks.lmms_integration import yaml_tasks_dir
-
-    tm = TaskManager("ERROR", include_path=str(yaml_tasks_dir()), include_defaults=False)
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        index = tm._get_task_and_group(str(yaml_tasks_dir()))
-        times.append(time.perf_counter() - t)
-    print(f"lmms-eval task index over our YAMLs: {len(index)} entries, median {statistics.median(times):.3f} s (target < 1 s)")
-
-
 def generator_throughput() -> None:
     from gui_tasks.mpr.synth import build_mpr_synth
 
@@ -82,7 +68,6 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=400)
     args = ap.parse_args()
     per_sample_overhead(args.samples)
-    task_index_time()
     generator_throughput()
 
 

@@ -228,6 +228,7 @@ _ATLAS_WORD = compile_prefiltered(r"(?<![A-Za-z_])(LONG_CLICK|LONG_PRESS|CLICK|T
 _ATLAS_POINT = re.compile(rf"\s*(?:<point>\s*)?\[\[\s*({_NUM})\s*,\s*({_NUM})\s*\]\]")
 _ATLAS_DIR = re.compile(r"\s*(?:\[\s*)?([A-Za-z]+)")
 _ATLAS_SIMPLE = {"PRESS_BACK": "PRESS_BACK", "PRESS_HOME": "PRESS_HOME", "PRESS_ENTER": "PRESS_ENTER", "ENTER": "PRESS_ENTER",
+                 "PRESS_RECENT": "PRESS_RECENT",  # GUI-Odyssey's recent-apps key, in OS-Atlas's GUI-Odyssey test data
                  "IMPOSSIBLE": "IMPOSSIBLE", "COMPLETE": "COMPLETE", "WAIT": "WAIT"}
 
 
@@ -635,6 +636,7 @@ def parse_qwen2_5_vl(text: str, *, gesture_to_scroll: GestureToScroll = "inverse
 # is the typed text, the app name, or the scroll direction.
 _R1_WORDS = {"click": "CLICK", "long_press": "LONG_PRESS", "type": "TYPE", "open_app": "OPENAPP", "scroll": "SCROLL",
              "press_back": "PRESS_BACK", "press_home": "PRESS_HOME", "press_enter": "PRESS_ENTER", "wait": "WAIT",
+             "press_recent": "PRESS_RECENT",  # its GUI-Odyssey prompt's action list
              "complete": "COMPLETE", "impossible": "IMPOSSIBLE"}
 _R1_ACTION = re.compile(r"'action':\s*'(\w+)'")  # extract_action (guir1/inference/*.py, verl/utils/reward_score/r1gui.py)
 _R1_TEXT = re.compile(r"'input_text':\s*'")  # extract_input_text's r"'input_text':\s*'(.*?)'", its value found by hand
@@ -708,6 +710,21 @@ def _r1_action(fam: str, word: str, point: tuple[float, float] | None, text: str
         d = scroll_direction(text or "", False, mode) if (text or "").strip().lower() in ("up", "down", "left", "right") else None
         return _ok(fam, Action("SCROLL", direction=d), detail) if d else _bad(fam, f"scroll input_text {text!r} is no direction")
     return _ok(fam, Action(kind), detail)
+
+
+def gui_r1_official_fields(text: str) -> tuple[str | None, tuple[float, float], str]:
+    """What GUI-R1's inference scripts store for an answer (``inference_vllm_android.py``): ``extract_action``'s word
+    (None without one), ``extract_coord``'s point ((0, 0) when it reads none; digit runs beyond ``MAX_NUMBER_CHARS``
+    also (0, 0)) and ``extract_input_text``'s text. Its ``eval_omni.py`` scores these, whatever the word is."""
+    answer = _r1_answer(text)
+    if answer is None:
+        return None, (0.0, 0.0), "no input text"
+    m = _R1_ACTION.search(answer)
+    pair = _r1_official_point(answer)
+    point = (0.0, 0.0)
+    if pair is not None and max(len(pair[0]), len(pair[1])) <= MAX_NUMBER_CHARS:
+        point = (float(int(pair[0])), float(int(pair[1])))
+    return (m.group(1) if m else None), point, _r1_input_text(answer)
 
 
 @register_parser("gui_r1", scroll="scroll")  # its data conversion is not published: read as AndroidControl's scroll direction

@@ -15,9 +15,9 @@ from typing import Literal
 from gui_core.coords import FRAMES, MAX_COORD, MAX_NUMBER_CHARS, Frame, Geometry, convert
 
 ActionType = Literal["CLICK", "LONG_PRESS", "TYPE", "SCROLL", "OPENAPP", "PRESS_BACK", "PRESS_HOME", "PRESS_ENTER",
-                     "WAIT", "COMPLETE", "IMPOSSIBLE", "DOUBLE_CLICK", "RIGHT_CLICK", "DRAG", "HOTKEY"]
+                     "PRESS_RECENT", "WAIT", "COMPLETE", "IMPOSSIBLE", "DOUBLE_CLICK", "RIGHT_CLICK", "DRAG", "HOTKEY"]
 ACTION_TYPES: tuple[str, ...] = ("CLICK", "LONG_PRESS", "TYPE", "SCROLL", "OPENAPP", "PRESS_BACK", "PRESS_HOME",
-                                 "PRESS_ENTER", "WAIT", "COMPLETE", "IMPOSSIBLE", "DOUBLE_CLICK", "RIGHT_CLICK", "DRAG",
+                                 "PRESS_ENTER", "PRESS_RECENT", "WAIT", "COMPLETE", "IMPOSSIBLE", "DOUBLE_CLICK", "RIGHT_CLICK", "DRAG",
                                  "HOTKEY")
 Direction = Literal["UP", "DOWN", "LEFT", "RIGHT"]
 DIRECTIONS: tuple[str, ...] = ("UP", "DOWN", "LEFT", "RIGHT")

@@ -122,31 +122,90 @@ def scoring_geometry(fam: str, width: int, height: int, response: Any = None, *,
 
 
 # --- Figure 7: UI-TARS -------------------------------------------------------------------------------
-UI_TARS = """You are a GUI agent. You are given a task and your action history, with screenshots. You need to perform the next action to complete the task.
+# --- StaR's UI-TARS step prompts (ZrW00/StaR@3af0acd5 dataPreprocessor/templates.py, GPL-3.0; UI-TARS's prompt), byte
+# for byte, one per dataset: AITZ's lists enter() and drops long_press / open_app / wait, GUI-Odyssey's drops open_app /
+# wait. StaR fills ``{instruction}`` with ``str.format_map`` (preprocessors.py); tests/fixtures/star_prompts holds the
+# cited source text the test compares with.
+_UI_TARS_ANDROIDCONTROL = (
+    "\n"
+    "You are a GUI agent. You are given a task and your action history, with screenshots. You need to perform the next action to complete the task. \n"
+    "## Output Format\n"
+    "```\n"
+    "Thought: ...\n"
+    "Action: ...\n"
+    "```\n"
+    "## Action Space\n"
+    "\n"
+    "click(start_box='<|box_start|>(x1,y1)<|box_end|>')\n"
+    "long_press(start_box='<|box_start|>(x1,y1)<|box_end|>', time='')\n"
+    "type(content='')\n"
+    "scroll(direction='down or up or right or left')\n"
+    "open_app(app_name='')\n"
+    "press_back()\n"
+    "press_home()\n"
+    "wait()\n"
+    "finished() # Submit the task regardless of whether it succeeds or fails.\n"
+    "\n"
+    "\n"
+    "## Note\n"
+    "- Use English in `Thought` part.\n"
+    "- Summarize your next action (with its target element) in one sentence in `Thought` part.\n"
+    "\n"
+    "## User Instruction\n"
+    "{instruction}\n")
+_UI_TARS_AITZ = (
+    "\n"
+    "You are a GUI agent. You are given a task and your action history, with screenshots. You need to perform the next action to complete the task. \n"
+    "## Output Format\n"
+    "```\n"
+    "Thought: ...\n"
+    "Action: ...\n"
+    "```\n"
+    "## Action Space\n"
+    "\n"
+    "click(start_box='<|box_start|>(x1,y1)<|box_end|>')\n"
+    "type(content='')\n"
+    "scroll(direction='down or up or right or left')\n"
+    "enter()\n"
+    "press_back()\n"
+    "press_home()\n"
+    "finished() # Submit the task regardless of whether it succeeds or fails.\n"
+    "\n"
+    "\n"
+    "## Note\n"
+    "- Use English in `Thought` part.\n"
+    "- Summarize your next action (with its target element) in one sentence in `Thought` part.\n"
+    "\n"
+    "## User Instruction\n"
+    "{instruction}\n")
+_UI_TARS_GUI_ODYSSEY = (
+    "\n"
+    "You are a GUI agent. You are given a task and your action history, with screenshots. You need to perform the next action to complete the task. \n"
+    "## Output Format\n"
+    "```\n"
+    "Thought: ...\n"
+    "Action: ...\n"
+    "```\n"
+    "## Action Space\n"
+    "\n"
+    "click(start_box='<|box_start|>(x1,y1)<|box_end|>')\n"
+    "long_press(start_box='<|box_start|>(x1,y1)<|box_end|>', time='')\n"
+    "type(content='')\n"
+    "scroll(direction='down or up or right or left')\n"
+    "press_back()\n"
+    "press_home()\n"
+    "finished() # Submit the task regardless of whether it succeeds or fails.\n"
+    "\n"
+    "\n"
+    "## Note\n"
+    "- Use English in `Thought` part.\n"
+    "- Summarize your next action (with its target element) in one sentence in `Thought` part.\n"
+    "\n"
+    "## User Instruction\n"
+    "{instruction}\n")
+UI_TARS_PROMPTS: dict[str, str] = {"androidcontrol": _UI_TARS_ANDROIDCONTROL, "aitz": _UI_TARS_AITZ, "gui_odyssey": _UI_TARS_GUI_ODYSSEY}
+UI_TARS = UI_TARS_PROMPTS["androidcontrol"]  # every other dataset (the synthetic world, state control)
 
-## Output Format
-```
-Thought: ...
-Action: ...
-```
-
-## Action Space
-click(start_box='<|box_start|>(x1,y1)<|box_end|>')
-long_press(start_box='<|box_start|>(x1,y1)<|box_end|>', time='')
-type(content='')
-scroll(direction='down or up or right or left')
-open_app(app_name='')
-press_back()
-press_home()
-wait()
-finished() # Submit the task regardless of whether it succeeds or fails.
-
-## Note
-- Use English in `Thought` part.
-- Summarize your next action (with its target element) in one sentence in `Thought` part.
-
-## User Instruction
-{instruction}"""
 
 # --- Figure 8: OS-Atlas ------------------------------------------------------------------------------
 OS_ATLAS = """You are now operating in Executable Language Grounding mode. Your goal is to help users accomplish tasks by suggesting executable actions that best fit their needs. Your skill set includes both basic and custom actions.
@@ -351,6 +410,10 @@ def format_action(action: Action, fam: str, geometry: Geometry, meta: Mapping[st
     ``finger_words``: the action's SCROLL direction already names the finger's movement (AITZ and GUI-Odyssey gold,
     ``agentic_task.gold_scroll_space``), so the finger families write it as is instead of inverting it."""
     f = family(fam, meta)
+    if action.type == "PRESS_RECENT" and f.parser not in ("agentcpm_gui", "gui_r1", "os_atlas"):
+        # GUI-Odyssey's recent-apps key, written by its own name where the family's action space has no such action
+        # (AgentCPM-GUI: PRESS APPSELECT; GUI-R1's GUI-Odyssey prompt: press_recent; OS-Atlas: PRESS_RECENT)
+        return "PRESS_RECENT"
     finger = (lambda d: d) if finger_words else (lambda d: _FINGER[d])
     pt = action.point_in(f.frame, geometry) if action.point is not None else None
     t = action.type
@@ -365,7 +428,7 @@ def format_action(action: Action, fam: str, geometry: Geometry, meta: Mapping[st
             return f"{call}(start_box='<|box_start|>({_num(pt[0])},{_num(pt[1])})<|box_end|>')"
         return {"TYPE": f"type(content='{action.text}')", "SCROLL": f"scroll(direction='{(action.direction or '').lower()}')",
                 "OPENAPP": f"open_app(app_name='{action.text}')", "PRESS_BACK": "press_back()", "PRESS_HOME": "press_home()",
-                "PRESS_ENTER": "press_enter()", "WAIT": "wait()", "COMPLETE": "finished()", "IMPOSSIBLE": "finished()"}[t]
+                "PRESS_ENTER": "enter()", "WAIT": "wait()", "COMPLETE": "finished()", "IMPOSSIBLE": "finished()"}[t]
     if f.parser == "gui_r1":  # the answer literal of its prompt: Python repr, single quotes
         point = [int(round(pt[0])), int(round(pt[1]))] if pt is not None else [-100, -100]
         if t in ("TYPE", "OPENAPP"):
@@ -388,6 +451,8 @@ def format_action(action: Action, fam: str, geometry: Geometry, meta: Mapping[st
             obj["TYPE"] = action.text
         elif t in ("PRESS_BACK", "PRESS_HOME", "PRESS_ENTER"):
             obj["PRESS"] = t.split("_", 1)[1]
+        elif t == "PRESS_RECENT":  # schema_for_extraction.json: APPSELECT, "查看已打开APP列表按钮"
+            obj["PRESS"] = "APPSELECT"
         elif t == "WAIT":
             obj["duration"] = 1000
         elif t == "COMPLETE":
@@ -429,12 +494,12 @@ def build_prompt(fam: str, instruction: str, geometry: Geometry, history: Sequen
     ``## Action History`` lines as given (its own answers, ``own_history``), instead of lines made from ``history``."""
     f = family(fam, meta)
     if f.parser in ("ui_tars", "ui_tars_1_5"):
-        text = UI_TARS.format(instruction=instruction)
+        text = UI_TARS_PROMPTS.get(str((meta or {}).get("dataset")), UI_TARS).format_map({"instruction": instruction})
         lines = history_lines if history_lines is not None else [f"Step {i + 1}: Action: {h}" for i, h in enumerate(history)]
-        if lines:
-            text += "\n\n## Action History\n" + "\n".join(lines)
-        if low_level:
-            text += f"\n\n## Current Step\n{low_level}"
+        if lines:  # StaR sends them as chat turns; lmms-eval's request is one user turn (docs/star_judges.md)
+            text += "\n## Action History\n" + "\n".join(lines) + "\n"
+        if low_level:  # StaR's low setting: an assistant turn "Thought: {step instruction}\n" after the screenshot,
+            text += f"\nThought: {low_level}\n"  # closed by add_generation_prompt; here the user text's last line
         return text
     if f.parser == "os_atlas":
         prev = "\n".join(f"Step {i + 1}: {h}" for i, h in enumerate(history)) if history else "None"

@@ -29,23 +29,13 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from gui_core.pixels import pixels_sha256
+from gui_core.run_folder import argv_option, is_lmms_eval_cli, output_path
 
 ENV = "GUI_EVAL_SENT_IMAGES"
 OFF = ("0", "off", "none", "no")
 
 
-def _argv_option(argv: Sequence[str], name: str) -> str | None:
-    for i, arg in enumerate(argv):
-        if arg == name and i + 1 < len(argv):
-            return argv[i + 1]
-        if arg.startswith(name + "="):
-            return arg.split("=", 1)[1]
-    return None
-
-
-def _is_lmms_eval_cli(argv: Sequence[str]) -> bool:
-    head = Path(argv[0]).as_posix() if argv else ""
-    return "lmms_eval" in head or Path(head).name == "lmms-eval"
+_argv_option, _is_lmms_eval_cli = argv_option, is_lmms_eval_cli  # one reading of the command line (gui_core.run_folder)
 
 
 def default_folder(argv: Sequence[str] | None = None, environ: Any = None) -> Path | None:
@@ -56,13 +46,8 @@ def default_folder(argv: Sequence[str] | None = None, environ: Any = None) -> Pa
     env = environ.get(ENV)
     if env is not None:
         return None if env.strip().lower() in OFF or not env.strip() else Path(env)
-    out = _argv_option(argv, "--output_path") if _is_lmms_eval_cli(argv) else None
-    if not out:
-        return None
-    base = Path(out)
-    if base.suffix == ".json":  # lmms-eval also accepts a results file name as --output_path
-        base = base.parent
-    return base / "sent_images"
+    base = output_path(argv)
+    return None if base is None else base / "sent_images"
 
 
 def _same_image(a: Any, b: Any) -> bool:

@@ -6,10 +6,8 @@ action match under the rule in ``rule``) and ``status`` of the parse. Overall ra
 rate per category; a category with no steps aggregates to NaN (absent, not zero).
 
 Records also carry ``judge`` (``gui_tasks.star.judges``), ``episode_id``, ``judge_type`` (the judge's own action type
-of the gold: StaR's ``ActionType`` names under ``star``) and, on GUI-Odyssey, ``episode_category`` and
-``episode_steps_unscored``. From them: the episode success rate (every scored step of the episode exact: StaR's "Task
-Success Rate", GUI-Odyssey's SR, AgentCPM-GUI's success_rate; a GUI-Odyssey episode with a step no family here can
-express, the recent-apps key, never succeeds under the ``odyssey`` judge, whose SR counts that step), its mean over
+of the gold: StaR's ``ActionType`` names under ``star``) and, on GUI-Odyssey, ``episode_category``. From them: the episode success rate (every scored step of the episode exact: StaR's "Task Success Rate",
+GUI-Odyssey's SR, AgentCPM-GUI's success_rate), its mean over
 GUI-Odyssey's six task categories (``evaluate_GUIOdyssey.py`` metric "micro"), OS-Atlas's grounding accuracy (exact
 over type-matched steps whose gold is a click), and StaR's per-type TMR / AMR with its PRESS and SCROLL aggregates
 (``evaluator/evaluators.py computeMetricsWithJudgement``).
@@ -93,8 +91,6 @@ def _episodes(records: Sequence[Record]) -> dict[tuple[str, str], list[Record]]:
 
 
 def _succeeded(steps: Sequence[Record]) -> bool:
-    if any(r.get("judge") == "odyssey" and int(r.get("episode_steps_unscored") or 0) > 0 for r in steps):
-        return False
     return all(bool(r["exact"]) for r in steps)
 
 

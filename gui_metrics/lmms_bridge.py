@@ -80,3 +80,12 @@ def sample_values(kinds: Iterable[str], record: Mapping[str, Any], *, cluster: t
             out[SCORE_KEY] = value[SCORE_KEY]
             break
     return out
+
+
+def metric_list_yaml(names: Iterable[str]) -> str:
+    """The ``metric_list`` entries of a task YAML for these gui metrics: each aggregated by its own name, its
+    ``higher_is_better`` read from the metric's definition (never restated by the YAML generator)."""
+    from gui_metrics.manager import get_metric
+
+    return "\n".join(f"  - metric: {n}\n    aggregation: {n}\n    higher_is_better: "
+                     f"{'true' if get_metric(n).higher_is_better else 'false'}" for n in names)

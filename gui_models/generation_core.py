@@ -71,6 +71,27 @@ def parse_request(args: Sequence[Any], task_dict: Mapping[str, Any] | None) -> R
                           doc=doc, metadata={"layout": layout, "split": split, "task_prompt": text})
 
 
+def contained_request(run: InterventionRun, args: Sequence[Any], task_dict: Mapping[str, Any] | None) -> RequestContext:
+    """:func:`parse_request` and the request stage, contained: a fault for this one request (a document whose images
+    cannot be read, an intervention that raises) becomes the sample's named error (``gui_core.sample_faults``; the
+    task scores it as an empty answer) and the request goes on with no image and an empty prompt; the run goes on."""
+    try:
+        return run.request(parse_request(args, task_dict))
+    except Exception as exc:  # noqa: BLE001 - one request's fault, never the run's
+        from gui_core.sample_faults import describe_fault, record
+
+        layout = request_layout(args)
+        doc_id, task, split = args[3:6]
+        gen_kwargs = args[2] if layout == "chat" else args[1]
+        try:
+            doc = task_dict[task][split][doc_id] if task_dict and task in task_dict else {"id": doc_id}
+        except Exception:  # noqa: BLE001
+            doc = {"id": doc_id}
+        record(str(task), doc, describe_fault("its request (documents and interventions)", exc))
+        return RequestContext(text="", images=(), doc_id=int(doc_id), task=str(task), gen_kwargs=dict(gen_kwargs or {}),
+                              doc=doc, metadata={"layout": layout, "split": split, "task_prompt": "", "fault": True})
+
+
 def cut_at_stops(text: str, until: Any) -> str:
     """Truncate at the first stop string the task asked for (``until``: a string, a list or None).
 

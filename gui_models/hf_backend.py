@@ -33,7 +33,7 @@ from lmms_eval.api.model import lmms
 from tqdm import tqdm
 
 from gui_interventions import ForwardContext, RequestContext, build_run
-from gui_models.generation_core import (GenerateHooks, Generated, cut_at_stops, parse_request, record_sent_prompt,
+from gui_models.generation_core import (GenerateHooks, Generated, contained_request, cut_at_stops, record_sent_prompt,
                                         respond, run_multi_round)
 from gui_models.layers import capture_last_token, decoder_layers
 from gui_core.logit_capture import capture_mode, digit_groups
@@ -248,7 +248,7 @@ class GuiHF(lmms):
         return self.processor(text=prompts, images=images, return_tensors="pt", padding=True).to(self._device)
 
     def _request_context(self, request: Instance) -> RequestContext:
-        req = self.interventions.request(parse_request(request.args, getattr(self, "task_dict", None)))
+        req = contained_request(self.interventions, request.args, getattr(self, "task_dict", None))
         record_sent_prompt(request, req)
         return req
 

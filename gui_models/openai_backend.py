@@ -63,10 +63,13 @@ from lmms_eval.api.instance import GenerationResult, Instance, TokenCounts
 from lmms_eval.api.model import lmms
 from tqdm import tqdm
 
+from gui_core.sample_faults import record as record_fault
+from gui_core.sample_faults import served_fault
 from gui_interventions import RequestContext, build_run
 from gui_models.cores import usable_cores
-from gui_models.generation_core import Generated, cut_at_stops, parse_request, record_sent_prompt, respond, run_multi_round
 from gui_core.logit_capture import Capture, Step, capture_mode, digit_groups
+from gui_models.generation_core import (Generated, contained_request, cut_at_stops, record_sent_prompt, respond,
+                                        run_multi_round)
 from gui_models.model_args import check_gui_openai_args
 from gui_models.served_client import (FAST_PNG_LEVEL, TRANSPORTS, BadResponse, EncodedImage, ResponseCache, RetryPolicy,
                                       ServerError, ServerPool, encode_image, request_key)
@@ -413,7 +416,7 @@ class GuiOpenAI(lmms):
         def one(i: int) -> GenerationResult:
             instance = requests[i]
             with self._cpu:
-                req = self.interventions.request(parse_request(instance.args, task_dict))
+                req = contained_request(self.interventions, instance.args, task_dict)
                 record_sent_prompt(instance, req)
                 prepared = self.prepare(req)
             if not keep_images:
@@ -575,15 +578,16 @@ class GuiOpenAI(lmms):
                 if not isinstance(exc.__cause__, BadResponse):
                     raise
                 # the server answered, but never usably: this sample's answer is empty (a format error), the run goes on
-                return Generated("", None, None, {"bad_response": str(exc)[:500], "from_cache": False,
-                                                  "served_by": None, "usage": {}, "image_frame": self.frame.describe(sent)})
+                return _noted(req, Generated("", None, None, {"bad_response": str(exc)[:500], "from_cache": False,
+                                                              "served_by": None, "usage": {},
+                                                              "image_frame": self.frame.describe(sent)}))
         if "error" in checked:
             raise checked["error"]
-        if self.cache is not None and key is not None:
-            self.cache.put(key, response, server)
         out = checked.get("out") or self._parse(response, body, sent, server)
+        if self.cache is not None and key is not None and "tool_call_only" not in out.extras:
+            self.cache.put(key, response, server)  # a tool-call-only answer is recorded on its sample, never replayed
         out.extras["from_cache"] = False
-        return out
+        return _noted(req, out)
 
     def _damaged(self, path: Path, why: str) -> None:
         """A cache entry that cannot be used: named once (warning) and asked again; the new answer replaces it."""
@@ -617,6 +621,10 @@ class GuiOpenAI(lmms):
         if content is not None and not isinstance(content, str):
             raise BadResponse(f"from {server or 'the cache'}: message content is a {type(content).__name__}, not text")
         text_notes: dict[str, Any] = {}
+        calls = (choice.get("message") or {}).get("tool_calls")
+        if not content and isinstance(calls, list) and calls:  # an answer, but no text a task can read: said so
+            names = [str(((c or {}).get("function") or {}).get("name"))[:100] for c in calls[:10] if isinstance(c, Mapping)]
+            text_notes["tool_call_only"] = {"tool_calls": len(calls), "names": names}
         content = _clean_text(content or "", text_notes)
         limit = int(body.get("max_tokens") or self.max_new_tokens) * MAX_CHARS_PER_TOKEN
         if len(content) > limit:  # longer than the budget allows: cut, and counted
@@ -665,6 +673,16 @@ def _key_for(urls: Sequence[str], api_key_env: str | None) -> str | None:
     if all(urlsplit(u).scheme == "https" and (urlsplit(u).hostname or "") in DEFAULT_KEY_HOSTS for u in urls):
         return os.environ.get(DEFAULT_KEY_ENV)
     return None
+
+
+def _noted(req: RequestContext, out: Generated) -> Generated:
+    """``out``, after recording a response without usable text (``bad_response``, ``tool_call_only``) as its sample's
+    named error (``gui_core.sample_faults``; the task scores it as the empty answer it is). Every path (one request,
+    rounds, a response-stage re-run) passes here."""
+    fault = served_fault(out.extras)
+    if fault is not None and req.task:
+        record_fault(req.task, req.doc if req.doc is not None else {"id": req.doc_id}, fault)
+    return out
 
 
 def _clean_text(text: str, notes: dict[str, Any]) -> str:

@@ -322,15 +322,10 @@ class ServerPool:
             try:
                 extra = {k: v for k, v in body.items() if k not in _STANDARD}
                 std = {k: v for k, v in body.items() if k in _STANDARD}
-                # one total deadline per attempt (connect, headers, body), never past the retry budget
-                resp = await asyncio.wait_for(server.client.chat.completions.create(**std, extra_body=extra or None),
-                                              timeout=max(0.01, min(self.timeout_s, left)))
-                try:
-                    response = resp.model_dump(mode="json")
-                except Exception as exc:  # noqa: BLE001 - a body the client could not represent
-                    raise BadResponse(f"{type(exc).__name__}: {str(exc)[:200]}") from exc
-                if not isinstance(response, dict):
-                    raise BadResponse(f"a JSON {type(response).__name__}, not an object")
+                # one total deadline per attempt: connect, headers, the whole body and reading it, whatever its size,
+                # never past the retry budget (the body is read as JSON here, off the event loop: the client's own
+                # model of a 17 MB answer of 200,000 choices takes minutes, past any deadline)
+                response = await asyncio.wait_for(self._attempt(server, std, extra), timeout=max(0.01, min(self.timeout_s, left)))
                 if check is not None:
                     check(response, server.url)
                 return response, server.url
@@ -349,6 +344,21 @@ class ServerPool:
         raise ServerError(f"gui_openai: no answer from {where} after {len(tried)} attempt(s) in "
                           f"{time.monotonic() - start:.1f} s (max_retries={self.policy.attempts}, "
                           f"retry_budget_s={self.policy.budget_s:g}); last error: {_describe(last) if last else '?'}") from last
+
+    @staticmethod
+    async def _attempt(server: _Server, std: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
+        """One request: the response body as a JSON object; :class:`BadResponse` for a body that is not one (cut,
+        not JSON, not an object): an HTTP 200 that cannot be read is retried like a 5xx."""
+        raw = await server.client.chat.completions.with_raw_response.create(**std, extra_body=dict(extra) or None)
+        body = raw.http_response.content
+        try:
+            response = await asyncio.to_thread(json.loads, body)
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+            raise BadResponse(f"HTTP {raw.http_response.status_code} with a body that is not JSON ({len(body)} bytes: "
+                              f"{type(exc).__name__}: {str(exc)[:120]})") from exc
+        if not isinstance(response, dict):
+            raise BadResponse(f"a JSON {type(response).__name__}, not an object")
+        return response
 
     async def close(self) -> None:
         for s in self.servers:

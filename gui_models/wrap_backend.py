@@ -34,7 +34,7 @@ from tqdm import tqdm
 
 from gui_interventions import RequestContext, build_run
 from gui_interventions.manager import parse_selection
-from gui_models.generation_core import (GenerateHooks, Generated, cut_at_stops, parse_request, record_sent_prompt, respond,
+from gui_models.generation_core import (GenerateHooks, Generated, contained_request, cut_at_stops, record_sent_prompt, respond,
                                         run_multi_round)
 from gui_core.logit_capture import capture_mode, digit_groups
 from gui_models.model_args import split_wrap_args
@@ -197,7 +197,7 @@ class GuiWrap(lmms):
         for start in range(0, len(requests), self.window):
             reqs = []
             for r in requests[start:start + self.window]:
-                req = self.interventions.request(parse_request(r.args, self.task_dict))
+                req = contained_request(self.interventions, r.args, self.task_dict)
                 record_sent_prompt(r, req)
                 reqs.append(req)
             outs = self._run(reqs)

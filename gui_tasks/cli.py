@@ -188,6 +188,11 @@ def _data_check(args: argparse.Namespace) -> int:
     except (DataError, ConfigError) as exc:  # no local copy (an unset variable) and no hub access, for instance
         print(f"gui-eval data check: {exc}", file=sys.stderr)
         return 2
+    except Exception as exc:  # noqa: BLE001 - a fault in the copy is named, never a traceback
+        from gui_tasks.errors import describe_fault
+
+        print(f"gui-eval data check: {describe_fault(f'reading the {args.benchmark} copy', exc)}", file=sys.stderr)
+        return 2
     if not args.no_images:
         check.decode_images()
     print(f"{check.benchmark}: {check.root}")

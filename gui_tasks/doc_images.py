@@ -54,9 +54,9 @@ def image_pixels(value: Any, base_dir: str | os.PathLike | None = None) -> Image
 
 
 def _decode(source: Any) -> Image.Image | None:
+    from gui_core.images import ImageRefused, decode
+
     try:
-        im = Image.open(source)
-        im.load()  # decoded now; a file is closed by load()
-        return im
-    except (OSError, SyntaxError, ValueError, Image.DecompressionBombError):
+        return decode(source.getvalue() if isinstance(source, io.BytesIO) else source)  # bounded, complete
+    except (ImageRefused, OSError):
         return None

@@ -115,3 +115,7 @@ class ConfigError(ValueError):
         if page:
             text += f"; see {page}"
         super().__init__(" ".join(text.split()))
+
+
+# --- per-sample faults: the names live on the floor (gui_core.sample_faults) ---------------------------------------
+from gui_core.sample_faults import DOC_ERROR, SAMPLE_ERROR, describe_fault  # noqa: E402,F401

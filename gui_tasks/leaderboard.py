@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections import Counter
 import math
 import sys
 from importlib.metadata import PackageNotFoundError, version
@@ -117,7 +118,7 @@ def _norm(obj: Any) -> Any:
 
 
 def _rescore(name: str, metadata: dict[str, Any], samples: list[dict[str, Any]], loader: Loader,
-             partial: bool = False) -> dict[str, Any]:
+             version: Any = None, partial: bool = False) -> dict[str, Any]:
     """Re-score ``samples`` ({doc_id, target, response}) against the installed task ``name``.
 
     Returns doc hashes, scores hashes and metrics; refuses (SubmissionError) every mismatch with
@@ -140,13 +141,16 @@ def _rescore(name: str, metadata: dict[str, Any], samples: list[dict[str, Any]],
         if missing:
             raise SubmissionError(f"task {name}: the data have no documents of dimension(s) {missing}; "
                                   "a submission needs all eight")
+    if version is not None and str(version) != str(getattr(task, "VERSION", None)):
+        raise SubmissionError(f"task {name}: version {version!r} but the installed task is version "
+                              f"{getattr(task, 'VERSION', None)!r} (another task version?)")
     ids = [s["doc_id"] for s in samples]
     if partial and 0 < len(samples) <= len(docs):
         docs = docs[: len(samples)]  # --limit n runs documents 0..n-1 (lmms-eval's offset 0)
     if len(samples) != len(docs):
         raise SubmissionError(f"task {name}: the installed task has {len(docs)} documents, the run has {len(samples)} "
                               f"samples (--limit, a cut data cache or dropped samples?)")
-    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    dupes = sorted(i for i, n in Counter(ids).items() if n > 1)
     if dupes:
         raise SubmissionError(f"task {name}: duplicate doc ids {dupes[:10]}")
     if sorted(ids) != list(range(len(docs))):
@@ -220,6 +224,9 @@ def _task_entry(run: RunResults, res: TaskResult, interventions: list[str], load
                               f"a full submission needs every document: run without --limit, or submit it marked as "
                               f"partial with --partial ({SUBMISSIONS_PAGE})")
     _check_no_skipped_rows(where, res.metadata)
+    if res.metrics.get("sample_error"):
+        raise SubmissionError(f"{where}: {res.metrics['sample_error']:g} sample(s) met a fault (their sample_error names "
+                              "it: data, device or server); a submission needs every sample run: fix it and run again")
     missing_meta = [k for k in REQUIRED_METADATA if not res.metadata.get(k)]
     if missing_meta:
         raise SubmissionError(f"{where}: task metadata lacks {missing_meta}; only protocol-tagged tasks can be submitted "
@@ -399,8 +406,9 @@ def _check_plugins(sub: dict[str, Any]) -> None:
     from gui_tasks.provenance import intervention_plugins
 
     recorded = sub["versions"].get("plugins") or []
+    known = {canonical_json(p) for p in recorded}  # one pass over each list: linear in the entries (issue 37)
     for t in sub["tasks"]:
-        missing = [p for p in t["metadata"].get("plugins") or [] if p not in recorded]
+        missing = [p for p in t["metadata"].get("plugins") or [] if canonical_json(p) not in known]
         if missing:
             raise SubmissionError(f"task {t['task']}: plugin(s) {[p['distribution'] for p in missing]} of its metadata "
                                   "are missing from versions.plugins")
@@ -413,6 +421,16 @@ def _check_plugins(sub: dict[str, Any]) -> None:
     if _norm(mine) != _norm(installed):
         raise SubmissionError(f"intervention plugins differ from the installed ones: the file records {short(mine)}; "
                               f"this installation has {short(installed)} (another version, or its files changed)")
+
+
+def _check_versions(sub: dict[str, Any]) -> None:
+    """The recorded gui-eval and lmms-eval versions are those installed here: responses are re-scored with this
+    installation's parsers, so a file recorded under other versions (or with forged ones) is refused."""
+    for key, dist in (("gui_eval", "gui-eval"), ("lmms_eval", "lmms_eval")):
+        recorded, installed = sub["versions"].get(key), _dist_version(dist)
+        if recorded != installed:
+            raise SubmissionError(f"versions.{key} is {recorded!r} but this installation has {dist} {installed!r}: "
+                                  "validate with the versions the submission was made with")
 
 
 def _reject_constant(name: str) -> Any:
@@ -518,9 +536,13 @@ def validate_submission(sub: Any, *, rescore: bool = True, loader: Loader = load
     if model["interventions"] != interventions_of(model["args"]):
         raise SubmissionError(f"model interventions {model['interventions']} differ from the model args "
                               f"({interventions_of(model['args'])})")
+    _check_versions(sub)
     for t in sub["tasks"]:
         where = f"task {t['task']}"
         _check_no_skipped_rows(where, t["metadata"])
+        declared = t["metadata"].get("version", "Yaml")  # lmms-eval: a task's VERSION is its metadata version, else "Yaml"
+        if str(t["version"]) != str(declared):
+            raise SubmissionError(f"{where}: version {t['version']!r} differs from the task metadata's {declared!r}")
         for key in REQUIRED_METADATA:
             if t["metadata"].get(key) != t[key]:
                 raise SubmissionError(f"{where}: {key} {t[key]!r} differs from the task metadata ({t['metadata'].get(key)!r})")
@@ -543,7 +565,7 @@ def validate_submission(sub: Any, *, rescore: bool = True, loader: Loader = load
     if rescore:
         _check_plugins(sub)
         for t in sub["tasks"]:
-            again = _rescore(t["task"], t["metadata"], t["samples"], loader, partial="partial" in sub)
+            again = _rescore(t["task"], t["metadata"], t["samples"], loader, t["version"], partial="partial" in sub)
             if "partial" in sub and t.get("n_documents") != again["n_documents"]:
                 raise SubmissionError(f"task {t['task']}: n_documents {t.get('n_documents')} but the installed task has "
                                       f"{again['n_documents']}")

@@ -208,6 +208,52 @@ def record_plugins(task) -> None:
         config.metadata = {"plugins": plugins}
 
 
+def _index_folder(tm, ours: str, task_dir: str) -> dict:
+    """lmms-eval's index of one folder; ours is read with :func:`index_reader` (the others as lmms-eval reads them)."""
+    walk = type(tm)._get_task_and_group
+    if not _same_folder(task_dir, ours):
+        return walk(tm, task_dir)
+    from lmms_eval import utils
+
+    original = utils.load_yaml_config
+    utils.load_yaml_config = index_reader(original)
+    try:
+        return walk(tm, task_dir)
+    finally:
+        utils.load_yaml_config = original
+
+
+def index_reader(original):
+    """lmms-eval's ``load_yaml_config`` for one index walk of our folder, with its result unchanged but cheaper.
+
+    The index reads every ``*.yaml`` with ``mode="simple"`` through PyYAML's pure-Python ``FullLoader``, and
+    re-reads a task's ``include:`` bases for every task. Here each file is parsed once per walk, by the same
+    loader compiled (libyaml's ``CFullLoader``, when PyYAML has it), ``!function`` left unresolved as lmms-eval's
+    simple mode leaves it; include resolution stays lmms-eval's own (``original`` with the parsed dict). Any other
+    call (``mode="full"``, a dict) goes to ``original``.
+    """
+    import yaml
+    from lmms_eval import utils
+
+    class Loader(getattr(yaml, "CFullLoader", yaml.FullLoader)):  # type: ignore[misc]
+        pass
+
+    Loader.add_constructor("!function", utils.ignore_constructor)
+    cache: dict[str, dict] = {}
+
+    def load_yaml_config(yaml_path=None, yaml_config=None, yaml_dir=None, mode="full"):
+        if mode != "simple" or yaml_config is not None or yaml_path is None:
+            return original(yaml_path=yaml_path, yaml_config=yaml_config, yaml_dir=yaml_dir, mode=mode)
+        key = os.path.abspath(yaml_path)
+        if key not in cache:
+            with open(yaml_path, "rb") as file:
+                config = yaml.load(file, Loader=Loader)
+            cache[key] = original(yaml_config=config, yaml_dir=yaml_dir or os.path.dirname(yaml_path), mode=mode)
+        return dict(cache[key])  # a copy: the caller may pop keys ("include")
+
+    return load_yaml_config
+
+
 def install_task_path() -> None:
     """Patch ``TaskManager.initialize_tasks`` (once) to include our YAML folder and third-party task packages."""
     if os.environ.get("GUI_EVAL_NO_AUTO_TASKS"):
@@ -221,7 +267,11 @@ def install_task_path() -> None:
     @functools.wraps(original)
     def initialize_tasks(self, include_path=None, include_defaults=True):
         paths = _with_our_path(include_path)
-        index = original(self, include_path=paths, include_defaults=include_defaults)
+        self._get_task_and_group = functools.partial(_index_folder, self, str(yaml_tasks_dir()))
+        try:
+            index = original(self, include_path=paths, include_defaults=include_defaults)
+        finally:
+            del self._get_task_and_group  # the class's own method again
         return _index_with_plugins(self, index, paths)
 
     setattr(initialize_tasks, _MARK, True)
@@ -305,6 +355,12 @@ def _task_failed(name, exc) -> None:
         _failed(f"task {name or '?'} did not run: {exc.__class__.__name__}: {' '.join(str(exc).split())[:300]}")
 
 
+def note_stopped(task: str, why: str) -> None:
+    """A task stopped while it was built (``gui_tasks.lmms_rows``): repeated plainly at the end of the run's log."""
+    _DATA_ERRORS.append(f"task {task}: {why}")
+    _failed(f"task {task} did not run: {why}")
+
+
 def _data_error_in(exc, kind):
     """The ``kind`` error behind ``exc``: itself, a tenacity ``RetryError``'s last attempt, or a cause/context."""
     seen = set()
@@ -321,7 +377,7 @@ def _data_error_in(exc, kind):
 def _print_data_errors() -> None:
     lines = [f"  {m}" for m in dict.fromkeys(_DATA_ERRORS)]
     print("\ngui-eval: bad benchmark data (fix the copy, or opt in to skipping bad rows with GUI_EVAL_SKIP_BAD_ROWS=1; "
-          "`gui-eval data check BENCHMARK DIR` lists every bad row); these tasks did not run:\n" + "\n".join(lines),
+          "`gui-eval data check BENCHMARK DIR` lists every bad row); these tasks did not run (the run's other tasks did):\n" + "\n".join(lines),
           file=sys.stderr, flush=True)
 
 

@@ -14,20 +14,21 @@ import json
 import os
 import sys
 import tempfile
-import threading
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Hashable, Iterator, Mapping
+from typing import Any, Hashable, Mapping
 
 from lmms_eval.api.task import ConfigurableMessagesTask, ConfigurableTask
-from PIL import Image, ImageFile
+from PIL import Image
 
 from gui_core.image_files import mark_file_source
+from gui_core.images import ImageRefused, decode
+from gui_core.sample_faults import DOC_ERROR, SAMPLE_ERROR, doc_key, fault_of, record
 from gui_metrics.lmms_bridge import SCORE_KEY
 from gui_tasks import input_files
-from gui_tasks.errors import DataError, skip_bad_rows, take_skipped
+from gui_tasks.errors import DataError, describe_fault, skip_bad_rows, take_skipped
 from gui_tasks.lmms_layout import INTERACTION_KEY, UNTIL_KEY, current_task_type, multi_round_layout, multi_round_refusal
 from gui_core.paths import cache_dir
+from gui_tasks.task_keys import config_problems, report
 
 
 def task_metadata(config: Any) -> dict[str, Any]:
@@ -75,6 +76,16 @@ class RowsTask(ConfigurableMessagesTask):
     """
 
     KIND = "task"
+    # the metadata / lmms_eval_specific_kwargs keys this task's code reads (gui_tasks.task_keys; COMMON_METADATA too);
+    # None: not declared (a subclass elsewhere), not checked
+    METADATA_KEYS: frozenset[str] | None = None
+    KWARGS_KEYS: frozenset[str] | None = frozenset()
+
+    @classmethod
+    def conflicts(cls, meta: Mapping[str, Any], kwargs: Mapping[str, Any]) -> list[str]:
+        """Fields of one task config that disagree (``kwargs``: the default ``lmms_eval_specific_kwargs``)."""
+        return []
+
     # The field that names a sample's cluster (lmms-eval's TaskConfig.cluster_key; docs/statistics.md): samples that
     # share it are not independent. The YAML may set another ``cluster_key`` (a field of the record) instead.
     CLUSTER_KEY: str | None = "screenshot"
@@ -98,8 +109,11 @@ class RowsTask(ConfigurableMessagesTask):
         return None
 
     def __init__(self, *args: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        self._stopped: str | None = None
+        _contain(self)  # before lmms-eval's constructor, which downloads and renders a first document
         config = dict(config or {})
         config.pop("class", None)  # the YAML key that named this class is not a TaskConfig field
+        problems = config_problems(type(self), config)  # a key nothing reads, fields that disagree: this task only
         task_type, model = current_task_type()
         self.request_layout = task_type
         self.multi_round_layout = multi_round_layout(task_type, model)
@@ -121,7 +135,12 @@ class RowsTask(ConfigurableMessagesTask):
         self._scored = self.process_results  # the YAML's function or the subclass's method
         self.process_results = self._process_results_with_stats  # an instance attribute: what the evaluator calls
         self.interaction = {"generate_until_agentic": "agentic", "generate_until_multi_round": "multi_round"}.get(self.OUTPUT_TYPE)
-        self.not_run = refusal if rounds is None else None
+        self.not_run = self._stopped or (refusal if rounds is None else None)
+        self._aggregation_list[SAMPLE_ERROR] = count_sample_errors  # a sample's named error, counted in the results
+        self._higher_is_better[SAMPLE_ERROR] = False
+        if problems:
+            report(str(self.config.task), problems)
+            self.not_run = "configuration error: " + "; ".join(problems)
         record = self.config.metadata if isinstance(getattr(self.config, "metadata", None), dict) else {}
         if self.interaction:
             record["interaction"] = self.interaction  # lands in the results' task config: which path ran
@@ -209,47 +228,117 @@ class RowsTask(ConfigurableMessagesTask):
             self.config.metadata["bad_rows_skipped"] = skipped  # lands in the results' task config
 
 
-_STRICT_LOCK = threading.Lock()  # guards only the counter below, never a decode
-_STRICT_USERS = 0
-_STRICT_SAVED = False
+# --- containment: one fault costs one sample ----------------------------------------------------------------------
+# Every step between the outside world and a sample runs contained: a document whose images cannot be decoded, whose
+# prompt cannot be written or whose answer cannot be scored becomes a sample carrying a named error (``sample_error``:
+# the step and the cause; the document's own id names the sample), scored as an empty answer; the results count them
+# (``sample_error,none``). A task whose rows cannot be built at all is stopped (metadata ``not_run`` names why) and
+# the run's other tasks go on. lmms-eval 0.7.3 would otherwise end the whole run, writing nothing.
+def count_sample_errors(items: list[Any]) -> int:
+    """Aggregation of ``sample_error``: how many samples carry one."""
+    return sum(1 for x in items if x)
 
 
-@contextmanager
-def _strict_truncation() -> Iterator[None]:
-    """``PIL.ImageFile.LOAD_TRUNCATED_IMAGES`` off while at least one of our decodes runs, restored after the last.
+def _unwrapped(method: Any) -> Any:
+    """The function behind lmms-eval's tenacity retry (a fault is met again on every retry: five tries, 8 s lost)."""
+    return getattr(method, "__wrapped__", method)
 
-    A counter instead of a lock held around the decode: screenshots decode in parallel (Pillow releases the
-    interpreter lock), and the flag lmms-eval set is back as soon as no decode of ours is running.
-    """
-    global _STRICT_USERS, _STRICT_SAVED
-    with _STRICT_LOCK:
-        if _STRICT_USERS == 0:
-            _STRICT_SAVED, ImageFile.LOAD_TRUNCATED_IMAGES = ImageFile.LOAD_TRUNCATED_IMAGES, False
-        _STRICT_USERS += 1
-    try:
-        yield
-    finally:
-        with _STRICT_LOCK:
-            _STRICT_USERS -= 1
-            if _STRICT_USERS == 0:
-                ImageFile.LOAD_TRUNCATED_IMAGES = _STRICT_SAVED
+
+def _contain(task: "RowsTask") -> None:
+    """Wrap the task's data steps on the instance (subclass overrides included): download, doc_to_visual,
+    doc_to_text, doc_to_target and process_results."""
+    cls = type(task)
+    download, visual = cls.download.__get__(task), _unwrapped(cls.doc_to_visual).__get__(task)
+    text, target = _unwrapped(cls.doc_to_text).__get__(task), _unwrapped(cls.doc_to_target).__get__(task)
+    results = _unwrapped(cls.process_results).__get__(task)
+
+    def name() -> str:
+        return str(getattr(getattr(task, "config", None), "task", None) or cls.__name__)
+
+    def contained_download(dataset_kwargs: dict | None = None) -> None:
+        try:
+            return download(dataset_kwargs)
+        except Exception as exc:  # noqa: BLE001 - whatever stops this task must not stop the run
+            task._stopped = describe_fault("its rows could not be built", exc)
+            print(f"gui-eval: {name()}: stopped, {task._stopped}; the other tasks of the run go on", file=sys.stderr, flush=True)
+            from gui_tasks import lmms_integration
+
+            lmms_integration.note_stopped(name(), task._stopped)
+            row = {"id": f"{name()}:not-run", DOC_ERROR: task._stopped}
+            path = write_rows([row], "stopped", {"source": name()})
+            saved, task.config.process_docs = task.config.process_docs, None
+            task.DATASET_PATH, task.DATASET_NAME = "json", None
+            try:
+                ConfigurableTask.download(task, {**(dataset_kwargs or {}), "data_files": {"test": str(path)}})
+            finally:
+                task.config.process_docs = saved
+
+    def contained_visual(doc: Any) -> Any:
+        if fault_of(name(), doc):
+            return []
+        try:
+            return visual(doc)
+        except Exception as exc:  # noqa: BLE001 - a data, device or intervention fault: this sample only
+            record(name(), doc, describe_fault("its images (doc_to_visual)", exc))
+            return []
+
+    def contained_text(doc: Any, *args: Any, **kwargs: Any) -> Any:
+        own = doc.get(DOC_ERROR) if isinstance(doc, Mapping) else None
+        if own:
+            return f"(document not available: {own})"
+        try:
+            return text(doc, *args, **kwargs)
+        except Exception as exc:  # noqa: BLE001
+            return f"(document not available: {record(name(), doc, describe_fault('its prompt (doc_to_text)', exc))})"
+
+    def contained_target(doc: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return target(doc, *args, **kwargs)
+        except Exception as exc:  # noqa: BLE001
+            record(name(), doc, describe_fault("its target (doc_to_target)", exc))
+            return ""
+
+    def contained_results(doc: Any, outputs: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        error = fault_of(name(), doc)
+        if error is None:
+            try:
+                values = results(doc, outputs, *args, **kwargs)
+            except Exception as exc:  # noqa: BLE001 - a parser or metric fault: this sample only
+                error = record(name(), doc, describe_fault("scoring its answer (process_results)", exc))
+            else:
+                return values
+        try:  # the task's own values for an empty answer (a format error, no credit), so every mean counts the sample
+            values = results(doc, [""] * max(1, len(outputs or [])), *args, **kwargs)
+        except Exception:  # noqa: BLE001 - the sample then holds only its error
+            values = {}
+        named = f"document {doc_key(doc)}: "
+        return {**values, SAMPLE_ERROR: error if error.startswith(named) else named + error}
+
+    task.download = contained_download
+    task.doc_to_visual = contained_visual
+    task.doc_to_text = contained_text
+    task.doc_to_target = contained_target
+    task.process_results = contained_results
 
 
 def load_image(path: str, *, doc_id: Any = None, field: str = "images") -> Image.Image:
-    """Decode a screenshot completely, as RGB; a truncated or damaged file is a DataError naming it and the document.
+    """Decode a screenshot completely, as RGB, under the pixel bound (``gui_core.images``); a truncated, damaged or
+    oversized file is a DataError naming it and the document.
 
     lmms-eval sets ``PIL.ImageFile.LOAD_TRUNCATED_IMAGES = True`` at import, which makes Pillow pad a
-    truncated file with grey and carry on; here the flag is off while our files decode. An RGB PNG or JPEG
+    truncated file with grey and carry on; ``gui_core.images.decode`` refuses it by name. An RGB PNG or JPEG
     decoded as is carries the mark of ``gui_core.image_files`` (its file's bytes may be sent for it).
     """
     try:
-        with _strict_truncation(), Image.open(path) as im:
-            im.load()  # decode now, so the file can close; no extra copy when it is RGB already
-    except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
+        im = decode(path)
+    except (ImageRefused, OSError) as exc:
         where = f" (document {doc_id})" if doc_id is not None else ""
         raise DataError(f"image cannot be fully decoded{where}: {exc}", file=str(path), field=field) from exc
     if im.mode != "RGB":
-        return im.convert("RGB")
+        try:
+            return im.convert("RGB")
+        finally:
+            im.close()
     mark_file_source(im, path)
     return im
 

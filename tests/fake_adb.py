@@ -46,6 +46,46 @@ def _unescape(text: str) -> str:
     return "".join(out)
 
 
+NODE = '<node text="" resource-id="" class="android.widget.FrameLayout" package="com.sim.launcher" bounds="{}">'
+
+
+def _deep_dump(depth: int = 5000) -> bytes:
+    """A uiautomator dump 5,000 views deep (a recursive reader dies of RecursionError)."""
+    return ("<?xml version='1.0' ?><hierarchy rotation=\"0\">" + NODE.format("[0,0][10,10]") * depth + "</node>" * depth
+            + "</hierarchy>").encode()
+
+
+def _cut_png(sim: Simulator) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    sim.observe().screenshot().save(buf, format="PNG")
+    return buf.getvalue()[: len(buf.getvalue()) // 2]
+
+
+# $FAKE_ADB_HOSTILE: a comma-separated fault per observation, in order (observation k = the k-th uiautomator dump and
+# the screencap after it; "" = none): hostile devices, each a case of issue 37.
+HOSTILE_DUMPS = {
+    "deep": _deep_dump,
+    "bounds": lambda: ("<?xml version='1.0' ?><hierarchy rotation=\"0\">" + NODE.format("[0,0][100000000000000000000,"
+                       "100000000000000000000]") + "</node></hierarchy>").encode(),
+    "huge": lambda: b"<?xml version='1.0' ?><hierarchy>" + b" " * (40 << 20) + b"</hierarchy>",  # 40 MiB
+}
+HOSTILE_SHOTS = {"bomb": lambda sim: bomb_png(), "cut": _cut_png}
+
+
+def bomb_png(width: int = 100000, height: int = 100000) -> bytes:
+    """A PNG of a few dozen bytes whose header claims ``width`` x ``height`` pixels (a decompression bomb)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"")) + chunk(b"IEND", b""))
+
+
 def main(argv: list[str]) -> int:
     state_path = Path(os.environ["FAKE_ADB_STATE"])
     with open(os.environ["FAKE_ADB_LOG"], "a", encoding="utf-8") as log:
@@ -69,9 +109,20 @@ def main(argv: list[str]) -> int:
     sim = _sim(st)
     out: bytes = b""
     cmd = argv[1:] if argv[:1] in (["shell"], ["exec-out"]) else argv
+    hostile = [h for h in os.environ.get("FAKE_ADB_HOSTILE", "").split(",")]
+    fault = hostile[st.get("dumps", 1) - 1] if 0 < st.get("dumps", 0) <= len(hostile) else ""
     if cmd[:2] == ["uiautomator", "dump"]:
+        st["dumps"] = st.get("dumps", 0) + 1
         st["dump"] = sim.observe().hierarchy.to_xml()
         out = f"UI hierchary dumped to: {cmd[2]}\n".encode()
+    elif cmd[:1] == ["cat"] and fault in HOSTILE_DUMPS:
+        sys.stdout.buffer.write(HOSTILE_DUMPS[fault]())
+        state_path.write_text(json.dumps(st))
+        return 0
+    elif cmd[:2] == ["screencap", "-p"] and fault in HOSTILE_SHOTS:
+        sys.stdout.buffer.write(HOSTILE_SHOTS[fault](sim))
+        state_path.write_text(json.dumps(st))
+        return 0
     elif cmd[:1] == ["cat"]:
         out = st.get("dump", "").encode("utf-8")
     elif cmd[:2] == ["dumpsys", "window"]:

@@ -1,7 +1,8 @@
 """A tiny OpenAI-compatible chat server for fault tests: answers from a script of behaviours, counts what it got.
 
 Listens on 127.0.0.1 (ports 18000-18999), in a thread of the test process; ``stop()`` closes it.
-Behaviours per request, in order (the last one repeats): ``ok``, ``500``, ``429``, ``400``,
+Behaviours per request, in order (the last one repeats): ``ok``, ``500``, ``429``, ``400``, ``truncated`` (HTTP 200, a
+cut JSON body), ``toolcall`` (a tool call and no text), ``manychoices`` (a 17 MB answer of 200,000 choices),
 ``sleep`` (answers after ``sleep_s``: a client timeout), ``close`` (drops the connection unanswered), ``drip`` (one
 byte a second), ``302``/``307`` (to ``redirect_to``) and the
 bad HTTP 200 answers of ``BAD_200``. ``GET .../models`` reports ``models``; ``headers`` keeps every request's headers.
@@ -32,6 +33,17 @@ def completion(text: str, prompt_tokens: int = 3, completion_tokens: int = 1) ->
 BAD_200 = {"empty": {"id": "c", "object": "chat.completion", "choices": []},
            "error200": {"error": {"message": "upstream overloaded"}},
            "nullchoice": {"id": "c", "object": "chat.completion", "choices": [None]}}
+# A tool call and no text: an answer, but not one a GUI task can read.
+TOOL_CALL = {"id": "c", "object": "chat.completion", "created": 0, "model": "m",
+             "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+                 "role": "assistant", "content": None,
+                 "tool_calls": [{"id": "t1", "type": "function", "function": {"name": "click", "arguments": "{}"}}]}}]}
+
+
+def many_choices(n: int = 200_000) -> bytes:
+    """A 17 MB answer: ``n`` choices (issue 37)."""
+    choice = {"index": 0, "message": {"role": "assistant", "content": "B"}, "finish_reason": "stop", "logprobs": None}
+    return json.dumps({"id": "c", "object": "chat.completion", "created": 0, "model": "m", "choices": [choice] * n}).encode()
 
 
 class FakeServer:
@@ -108,7 +120,13 @@ class FakeServer:
                 payload = completion(answer) if status == 200 else {"error": {"message": f"scripted {status}"}}
                 if action in BAD_200:
                     payload = BAD_200[action]
+                if action == "toolcall":
+                    payload = TOOL_CALL
                 data = json.dumps(payload).encode()
+                if action == "truncated":  # HTTP 200, a JSON body cut in the middle (its length as sent)
+                    data = data[: len(data) // 2]
+                if action == "manychoices":
+                    data = many_choices()
                 try:
                     self.send_response(status)
                     self.send_header("Content-Type", "application/json")

@@ -143,6 +143,12 @@ def _intervened_hidden(sub):
     (lambda s: _en(s)["metadata"].update(bad_rows_skipped=2), "file", r"2 bad data row\(s\) were skipped"),
     (lambda s: s["tasks"][0].update(comment="x"), "file", "unexpected field 'comment'"),
     (lambda s: s["tasks"].append(copy.deepcopy(s["tasks"][0])), "file", "lists a task twice"),
+    # validate checks what it signs (issue 37): the task version and the package versions
+    (lambda s: _en(s).update(version="2.0"), "file", r"task mpr_gui_synth_en: version '2.0' differs from the task metadata's '1.0'"),
+    (lambda s: (_en(s).update(version="2.0"), _en(s)["metadata"].update(version="2.0")), "file",
+     r"metadata differs from the installed task in \['version'\]"),
+    (lambda s: s["versions"].update(gui_eval="9.9.9"), "file", r"versions.gui_eval is '9.9.9' but this installation has gui-eval"),
+    (lambda s: s["versions"].update(lmms_eval="0.1"), "file", r"versions.lmms_eval is '0.1' but this installation has lmms_eval"),
 ])
 def test_validate_refuses_tampered_submissions(honest, tmp_path, capsys, tamper, rehash, message):
     sub = copy.deepcopy(honest)

@@ -208,7 +208,7 @@ def test_missing_adb_and_silent_dump_failures_are_adb_errors():
     with pytest.raises(AdbError, match="could not get idle state"):
         dev.observe()
     dev, _ = _device(out={"screencap": b"not a png"})
-    with pytest.raises(AdbError, match="screencap -p: output is not an image"):
+    with pytest.raises(AdbError, match=r"screencap -p: screencap refused \(9 bytes\): not an image"):
         dev.observe().screenshot()
 
 

@@ -181,7 +181,7 @@ def test_a_ui_tars_episode_on_the_device_reads_its_grid_and_sees_its_previous_sc
     w, h = obs.screen.size
     el = next(e for e in obs.screen.elements if e.label == "settings")
     x, y = round(1000 * (el.box[0] + el.box[2]) / 2 / w), round(1000 * (el.box[1] + el.box[3]) / 2 / h)
-    assert device_task.doc_to_text(doc).startswith("You are a GUI agent.")
+    assert device_task.doc_to_text(doc).startswith("\nYou are a GUI agent.")  # StaR's template
     assert len(device_task.doc_to_visual(doc)) == 1
     answer = f"Thought: settings.\nAction: click(start_box='<|box_start|>({x},{y})<|box_end|>')"
     visuals, prompt, terminal, _o, _i = device_task.doc_to_text(doc, {}, previous_output=[answer], round_idx=1)

@@ -67,7 +67,7 @@ def test_ui_tars_actions_are_parsed_in_its_grid_and_its_prompt_and_history_are_i
     assert status == "parsed" and act["type"] == "click"
     assert act["point"] == pytest.approx((grid[0] * w / 1000, grid[1] * h / 1000))
     first = lmms_task.doc_to_text(doc)
-    assert first.startswith("You are a GUI agent.") and "Turn bluetooth on." in first and "## Action History" not in first
+    assert first.startswith("\nYou are a GUI agent.") and "Turn bluetooth on." in first and "## Action History" not in first
     visuals, prompt, terminal, _o, _i = lmms_task.doc_to_text(doc, round_idx=1, previous_output=[answer])
     assert not terminal and f"Step 1: Action: click(start_box='<|box_start|>({grid[0]},{grid[1]})<|box_end|>')" in prompt
     assert len(visuals) == 2 and visuals[0].size == (w, h)  # the previous screenshot, then the current one (A.5)

@@ -82,6 +82,7 @@ def _oracle_texts(doc):
 
 def test_rounds_replay_and_score_oracle_and_noise(tmp_path, monkeypatch):
     monkeypatch.setenv("GUI_EVAL_CACHE", str(tmp_path))
+    monkeypatch.setenv("GUI_EVAL_RUN_DIR", str(tmp_path))  # this run's files (gui_core.run_folder)
     rows = lmms_task.SphinxNavTask.rows({"subset": "all", "max_steps": 8, "observation": "simplified_text"})
     assert len(rows) == 28 and {r["rendering"] for r in rows} == {"official"}
     prose = lmms_task.SphinxNavTask.rows({"subset": "all", "max_steps": 8, "observation": "simplified_text", "rendering": "paper-prose"})
@@ -127,7 +128,7 @@ def test_simulator_navigation_end_to_end_on_tiny_checkpoint(tmp_path, tiny_check
     assert len(rows) == 2, log[-3000:]
     recs = [r["sphinx_sr"] for r in rows]
     assert res["sphinx_sr,none"] == pytest.approx(sum(all(r["satisfied"]) for r in recs) / 2)
-    files = sorted((tmp_path / "cache" / "sphinx_trajectories").glob("*__set_of_mark__official.json"))
+    files = sorted((out / "sphinx_trajectories").glob("*__set_of_mark__official.json"))  # the run's own folder
     assert len(files) == 2
     for f in files:
         traj = json.loads(f.read_text())
@@ -196,6 +197,7 @@ def test_react_answers_are_read_as_the_official_agent_reads_them(text, want):
 
 def test_react_prompt_is_the_official_agents_and_tracks_the_previous_action(tmp_path, monkeypatch):
     monkeypatch.setenv("GUI_EVAL_CACHE", str(tmp_path))
+    monkeypatch.setenv("GUI_EVAL_RUN_DIR", str(tmp_path))
     doc = _react_doc()
     first = lmms_task.doc_to_text(doc)
     assert first.startswith("You are an autonomous intelligent agent tasked with navigating a mobile app. You will be given "

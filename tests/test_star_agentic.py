@@ -65,11 +65,19 @@ def test_aitz_ui_positions_are_pixel_y_x_h_w_boxes_of_the_screenshot(data):
     assert not agentic_task.score_response(doc, "Action: CLICK <point>[[880, 320]]</point>")["exact"]
 
 
-def test_gui_odyssey_keys_scrolls_and_the_unmappable_recent_apps_step(data):
+def test_gui_odyssey_keys_scrolls_and_the_recent_apps_step(data):
     docs = rows("gui_odyssey")
     assert [gold(d).type for d in docs] == ["CLICK", "SCROLL", "TYPE", "PRESS_HOME", "COMPLETE"]
-    assert [d["step"] for d in docs] == [0, 1, 3, 4, 5]  # KEY_APPSELECT has no action in Table 3
+    assert [d["step"] for d in docs] == [0, 1, 3, 4, 5]  # StaR: KEY_APPSELECT has no action in Table 3
+    assert len(docs[2]["history_actions"]) == 2  # nor is it in the later steps' history
     assert gold(docs[0]).point == (877.0, 197.0) and gold(docs[1]).direction == "UP"
+    # GUI-Odyssey's own evaluation scores it (decode_action: PRESS_RECENT), OS-Atlas's answer names it
+    ody = rows("gui_odyssey", judge="odyssey", agent_family="os_atlas")
+    assert [gold(d).type for d in ody] == ["CLICK", "SCROLL", "PRESS_RECENT", "TYPE", "PRESS_HOME", "COMPLETE"]
+    assert len(ody[3]["history_actions"]) == 3
+    rec = agentic_task.score_response(ody[2], "thoughts:\nopen recents\nactions:\nPRESS_RECENT")
+    assert (rec["type_match"], rec["exact"]) == (True, True)
+    assert not agentic_task.score_response(ody[2], "actions:\nPRESS_HOME")["type_match"]
 
 
 @pytest.mark.parametrize("judge", ["paper", "star", "odyssey"])

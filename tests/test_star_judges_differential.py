@@ -23,9 +23,7 @@ import json
 from pathlib import Path
 
 import pytest
-from PIL import Image
-
-from gui_tasks.star import agentic, agentic_task
+from star_layouts import compare
 
 FIX = Path(__file__).parent / "fixtures" / "star_judges_differential"
 FILES = sorted(p.stem for p in FIX.glob("*.jsonl"))
@@ -36,86 +34,9 @@ def _cases(name: str) -> list[dict]:
     return [json.loads(line) for line in (FIX / f"{name}.jsonl").read_text().splitlines() if line.strip()]
 
 
-def _write_androidcontrol(root: Path, cases: list[dict]) -> None:
-    (root / "jsons").mkdir(parents=True)
-    (root / "images").mkdir()
-    (root / "layouts").mkdir()
-    for c in cases:
-        ep, actions = c["episode"], [c["action"]] if c["action"] else []
-        shots = [f"shot_{i}.png" for i in range(len(actions) + 1)]
-        trees = [f"tree_{i}.jsonl" for i in range(len(actions) + 1)]
-        meta = {"episode_id": int(ep), "goal": "Do the task", "screenshots": shots, "accessibility_trees": trees,
-                "screenshot_widths": [c["width"]] * len(shots), "screenshot_heights": [c["height"]] * len(shots),
-                "actions": actions, "step_instructions": ["Do the step"] * len(actions)}
-        (root / "jsons" / f"metadata_episode_{ep}.json").write_text(json.dumps(meta))
-        for s, t in zip(shots, trees):
-            (root / "images" / f"episode_{ep}_{s}").write_bytes(b"")
-            (root / "layouts" / f"episode_{ep}_{t}").write_text("\n".join(json.dumps(el) for el in c["layout"]))
-    (root / "android_control_splits.json").write_text(json.dumps({"test": [int(c["episode"]) for c in cases]}))
-
-
-def _write_aitz(root: Path, cases: list[dict]) -> None:
-    sizes: dict[tuple[int, int], Path] = {}
-    for c in cases:
-        step = c["raw"]
-        folder = root / Path(step["image_path"]).parent
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / f"{c['episode']}.json").write_text(json.dumps([step]))
-        size = (c["width"], c["height"])
-        if size not in sizes:
-            sizes[size] = root / f"blank_{size[0]}x{size[1]}.png"
-            Image.new("RGB", size).save(sizes[size])
-        (root / step["image_path"]).hardlink_to(sizes[size])
-
-
-def _write_odyssey(root: Path, cases: list[dict]) -> None:
-    for sub in ("annotations", "screenshots", "splits"):
-        (root / sub).mkdir(parents=True)
-    for c in cases:
-        ann = {"episode_id": c["episode"], "step_length": 1, "steps": [c["raw"]],
-               "device_info": {"product": "x", "release_version": "33", "sdk_version": "x", "h": 2400, "w": 1080,
-                               "device_name": "Medium Phone"},
-               "task_info": {"category": "General_Tool", "app": ["x"], "meta_task": "x", "task": "x", "instruction": "Do it"}}
-        (root / "annotations" / f"{c['episode']}.json").write_text(json.dumps(ann))
-        (root / "screenshots" / c["raw"]["screenshot"]).write_bytes(b"")
-    (root / "splits" / "random_split.json").write_text(json.dumps({"train": [], "test": [f"{c['episode']}.json" for c in cases]}))
-
-
-WRITERS = {"androidcontrol": _write_androidcontrol, "aitz": _write_aitz, "gui_odyssey": _write_odyssey}
-
-
 @pytest.mark.parametrize("name", FILES)
 def test_our_judge_agrees_with_the_official_code(name, tmp_path, monkeypatch):
-    cases = _cases(name)
-    judge, dataset = cases[0]["judge"], cases[0]["dataset"]
-    WRITERS[dataset](tmp_path, cases)
-    monkeypatch.delenv(agentic_task.JUDGE_ENV, raising=False)
-    monkeypatch.setenv(agentic.DATA_DIR_ENVS[dataset], str(tmp_path))
-    families = sorted({fam for c in cases for fam, _, _ in c["pairs"]})
-    docs = {}
-    for fam in families:
-        for d in agentic_task.task_rows({"dataset": dataset, "agent_family": fam, "judge": judge}):
-            # the case's step is the episode's first (AndroidControl closes each episode with a COMPLETE step)
-            if d["step"] == 0:
-                docs.setdefault(fam, {})[str(d["episode_id"])] = d
-    n = type_ok = exact_ok = 0
-    wrong = []
-    for c in cases:
-        for fam, response, expected in c["pairs"]:
-            n += 1
-            doc = docs.get(fam, {}).get(str(c["episode"]))
-            if expected == "dropped" or doc is None:
-                hit = expected == "dropped" and doc is None
-                type_ok += hit
-                exact_ok += hit
-                if not hit:
-                    wrong.append((c["episode"], fam, response, expected, "kept" if doc else "dropped"))
-                continue
-            rec = agentic_task.score_response(doc, response)
-            type_ok += rec["type_match"] == expected[0]
-            exact_ok += rec["exact"] == expected[1]
-            if [rec["type_match"], rec["exact"]] != expected:
-                wrong.append((c["episode"], fam, response, expected, [rec["type_match"], rec["exact"]], rec["judge_gold"]))
+    n, type_ok, exact_ok, wrong = compare(_cases(name), tmp_path, monkeypatch)
     detail = "\n".join(map(str, wrong[:15]))
     assert n > 400, n
     assert type_ok / n >= AGREEMENT and exact_ok / n >= AGREEMENT, f"{name}: type {type_ok}/{n}, exact {exact_ok}/{n}\n{detail}"

@@ -83,7 +83,7 @@ def test_step_three_prompt_holds_the_models_own_wrong_predictions(data):
     assert not terminal and outs == wrong and info is None
     assert text.endswith("## User Instruction\nTurn on Wi-Fi and search for cafes nearby\n\n## Action History\n"
                          "Step 1: Thought: Open the clock\nAction: open_app(app_name='Clock')\n"
-                         "Step 2: Thought: Tap the top bar\nAction: click(start_box='<|box_start|>(10,20)<|box_end|>')")
+                         "Step 2: Thought: Tap the top bar\nAction: click(start_box='<|box_start|>(10,20)<|box_end|>')\n")
     assert "Settings" not in text and "879.6" not in text  # no gold action leaks in
     assert len(visuals) == 3  # the two earlier screenshots, then the current one
     # the same step under the gold history lists the gold actions instead
@@ -110,7 +110,8 @@ def test_low_setting_keeps_the_step_instruction_and_uses_it_as_the_missing_thoug
     doc = episode(setting="low")
     text = agentic_task.doc_to_text(doc, {}, previous_output=["Action: open_app(app_name='Settings')"], round_idx=1)[1]
     assert "Step 1: Thought: Open the Settings app\nAction: open_app(app_name='Settings')" in text
-    assert text.endswith("## Current Step\nTurn on the Wi-Fi switch")
+    # StaR's low setting: the assistant turn "Thought: {step instruction}\n", here the user text's last line
+    assert text.endswith("')\n\nThought: Turn on the Wi-Fi switch\n")
 
 
 def test_the_episode_ends_after_its_last_step_and_the_agentic_loop_gets_every_round(data):

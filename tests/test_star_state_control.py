@@ -172,7 +172,7 @@ GEO = Geometry.identity(1080, 2400)
 
 def test_each_family_prompt_is_the_appendix_c_template():
     assert "Final goal: turn on Wi-Fi\nPrevious actions: None" in build_prompt("os_atlas", "turn on Wi-Fi", GEO)
-    assert build_prompt("ui_tars", "turn on Wi-Fi", GEO).startswith("You are a GUI agent.")
+    assert build_prompt("ui_tars", "turn on Wi-Fi", GEO).startswith("\nYou are a GUI agent.")  # StaR's template
     assert build_prompt("ui_tars", "x", GEO).rstrip().endswith("x")
     assert "<Question>turn on Wi-Fi</Question>" in build_prompt("agentcpm_gui", "turn on Wi-Fi", GEO)
     owl = build_prompt("gui_owl", "turn on Wi-Fi", GEO)

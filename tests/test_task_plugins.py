@@ -12,6 +12,7 @@ import pytest
 from fake_dist import write_dist
 
 from gui_tasks.lmms_integration import install_task_path, plugin_task_dirs, yaml_tasks_dir
+from gui_tasks.thin_yaml import inline
 
 TASK = "acme_mpr_synth_en_tiny"
 
@@ -23,7 +24,7 @@ def _package_source(root: Path) -> Path:
     pkg.mkdir(parents=True)
     (src / "acme_gui_tasks" / "__init__.py").write_text('"""Acme GUI tasks."""\n', encoding="utf-8")
     (pkg / "__init__.py").write_text('"""Task YAMLs (the folder is what lmms-eval indexes)."""\n', encoding="utf-8")
-    ours = (yaml_tasks_dir() / "mpr_gui" / "mpr_gui_synth_en.yaml").read_text(encoding="utf-8")
+    ours = inline(yaml_tasks_dir() / "mpr_gui" / "mpr_gui_synth_en.yaml")
     yaml = ours.replace("task: mpr_gui_synth_en", f"task: {TASK}").replace("per_dimension: 8", "per_dimension: 1")
     (pkg / f"{TASK}.yaml").write_text(yaml.split("\n", 1)[1], encoding="utf-8")  # without our "generated" header
     (src / "pyproject.toml").write_text('[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n',
@@ -112,7 +113,7 @@ def _yaml_plugin(site: Path, files: dict[str, str], package: str) -> Path:
 
 
 def _ours(task: str) -> str:
-    ours = (yaml_tasks_dir() / "mpr_gui" / "mpr_gui_synth_en.yaml").read_text(encoding="utf-8")
+    ours = inline(yaml_tasks_dir() / "mpr_gui" / "mpr_gui_synth_en.yaml")
     return ours.replace("task: mpr_gui_synth_en", f"task: {task}").split("\n", 1)[1]
 
 

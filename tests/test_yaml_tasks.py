@@ -79,3 +79,17 @@ def test_gui_knowledge_tasks_and_groups_are_indexed():
     assert {f"gui_knowledge_synth_{lang}_{s}" for lang in ("en", "zh", "th") for s in SUBTASKS} <= names
     assert {"gui_knowledge", "gui_knowledge_plain", "gui_knowledge_tip", "gui_knowledge_synth", "gui_knowledge_synth_ja",
             "gui_knowledge_synth_aug"} <= groups
+
+
+def test_every_yaml_metric_direction_is_the_metric_definition_s():
+    """``higher_is_better`` in every generated file (tasks and bases) is what the metric's own spec says."""
+    from gui_metrics.manager import all_metrics
+    from gui_tasks.thin_yaml import BASE_SUFFIX, load_plain
+
+    specs = all_metrics()
+    entries = [(p.name, e) for p in sorted(yaml_tasks_dir().glob(f"*/*[._]yaml")) if p.name.endswith((".yaml", BASE_SUFFIX))
+               for e in (load_plain(p.read_text(encoding="utf-8")) or {}).get("metric_list") or []]
+    assert len({e["metric"] for _, e in entries}) > 150
+    wrong = [(name, e["metric"]) for name, e in entries if e["higher_is_better"] is not specs[e["metric"]].higher_is_better]
+    assert not wrong
+    assert {e["metric"]: e["higher_is_better"] for _, e in entries}["format_error_rate"] is False

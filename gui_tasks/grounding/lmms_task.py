@@ -72,6 +72,35 @@ class GroundingTask(RowsTask):
     """A grounding task whose rows come from ``metadata`` and whose samples keep their logit captures."""
 
     KIND = "grounding"
+    # score_params / ScoreParams read these (coordinate_frame: checked against the family's); prompt_protocol is a
+    # record that conflicts() checks
+    METADATA_KEYS = frozenset({"source", "seed", "n", "prompt", "answer_family", "tau", "tau_frame", "pss_form", "pss_c",
+                               "key_digits", "min_pixels", "max_pixels", "resize_budget", "inside_rule", "strictness",
+                               "coordinate_frame", "prompt_protocol", "boxes_clipped",
+                               # task_rows (ScreenSpot-Pro, MMBench-GUI, UI-Vision, OSWorld-G)
+                               "language", "gt_type", "level", "setting", "instructions", "polygon_rule", "refusal_phrase"})
+    KWARGS_KEYS = frozenset({"prompt", "resize_budget", "refusal"})  # doc_to_text
+
+    @classmethod
+    def conflicts(cls, meta: Mapping[str, Any], kwargs: Mapping[str, Any]) -> list[str]:
+        """The prompt the model gets (``lmms_eval_specific_kwargs``) and the one scoring reads (``metadata``) agree
+        (:func:`check_prompt_agrees`), the records say what the code does, and a prompt that states the image size
+        states the one scoring maps answers back with."""
+        from gui_core.family import budget_of, grounding_prompt
+
+        prompt = prompts.prompt_family(kwargs)
+        check_prompt_agrees(meta, kwargs)  # a DataError: config_problems reports it as this task's
+        asked, scored = prompts.answer_family(prompt), score_params(meta).family  # score_params: coordinate_frame
+        out = []
+        if meta.get("prompt_protocol") not in (None, prompts.protocol(prompt)):
+            out.append(f"metadata prompt_protocol {meta['prompt_protocol']!r} is not the prompt's {prompts.protocol(prompt)!r}")
+        if "{resized_width}" in grounding_prompt(prompt).template:
+            said = kwargs.get("resize_budget") or budget_of(asked)
+            read = meta.get("resize_budget") or budget_of(scored)
+            if said != read:
+                out.append(f"the prompt states the {said!r} resize budget's size but scoring maps answers back with "
+                           f"{read!r} (metadata resize_budget): set both")
+        return out
 
     @classmethod
     def cluster_key(cls, meta: Mapping[str, Any]) -> str | None:
@@ -86,6 +115,9 @@ class GroundingTask(RowsTask):
     def __init__(self, *args: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, config=config, **kwargs)
         meta = task_metadata(self.config)
+        if self.not_run:  # a configuration error (RowsTask, conflicts): reported; this task sends nothing to score
+            self._params = ScoreParams()
+            return
         self._params = score_params(meta)
         check_prompt_agrees(meta, getattr(self, "lmms_eval_specific_kwargs", None))
 

@@ -74,9 +74,10 @@ def _row(root: Path, path: Path, i: int, row: Any) -> dict[str, Any]:
         raise DataError("no image_path (the official evaluation stops on such a row)", file=str(path), row=i,
                         field="image_path")
     image = root / "offline_images" / platform / str(row["image_path"])
-    size = _image_size(image, path, i)
-    rel = relative_box(_field(row, "bbox", path, i), size, path, i)
-    w, h = size
+    size = _image_size(image, path, i)  # or the reason the screenshot is refused: then the document carries it
+    frame = size if not isinstance(size, str) else (1000, 1000)  # a nominal frame for a refused screenshot's box
+    rel = relative_box(_field(row, "bbox", path, i), frame, path, i)
+    w, h = frame
     box = [rel[0] * w, rel[1] * h, rel[2] * w, rel[3] * h]
     report = {"grounding_type": level, "platform": platform, "data_type": data_type, "app_name": row.get("app_name")}
     rid = row.get("index", i)

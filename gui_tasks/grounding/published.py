@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import math
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,9 +71,35 @@ def _details(raw: Any, path: Path) -> tuple[list[dict[str, Any]], dict[str, Any]
         if "raw_response" not in d:
             raise DataError("missing field 'raw_response' (a file with predicted points only cannot be re-scored)",
                             file=str(path), row=i, field="raw_response")
-    figures = {"accuracy": overall.get("action_acc"), "num_total": overall.get("num_total"),
-               "num_correct": overall.get("num_correct_action"), "wrong_format": overall.get("wrong_format_num")}
+    figures = {"accuracy": _fraction(overall.get("action_acc"), path, "metrics.overall.action_acc"),
+               "num_total": _count(overall.get("num_total"), path, "metrics.overall.num_total"),
+               "num_correct": _count(overall.get("num_correct_action"), path, "metrics.overall.num_correct_action"),
+               "wrong_format": _count(overall.get("wrong_format_num"), path, "metrics.overall.wrong_format_num")}
     return raw["details"], figures, FORMAT
+
+
+MAX_SIDE = 1 << 16  # a model's input side in pixels beyond this is not an image size (10^400 would overflow the scorer)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _fraction(value: Any, path: Path, field_name: str, scale: float = 1.0) -> float | None:
+    """A published accuracy as a fraction in [0, 1] (``scale`` 100: given in percent), None when absent."""
+    if value is None:
+        return None
+    if not _number(value) or not 0 <= value / scale <= 1:
+        raise DataError(f"expected an accuracy in [0, {scale:g}], got {str(value)[:80]!r}", file=str(path), field=field_name)
+    return value / scale
+
+
+def _count(value: Any, path: Path, field_name: str) -> int | None:
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise DataError(f"expected a count (an integer >= 0), got {str(value)[:80]!r}", file=str(path), field=field_name)
+    return value
 
 
 def _se_gui_details(raw: dict[str, Any], path: Path) -> tuple[list[dict[str, Any]], dict[str, Any], str]:
@@ -87,14 +115,13 @@ def _se_gui_details(raw: dict[str, Any], path: Path) -> tuple[list[dict[str, Any
             raise DataError(f"'correct' must be 0 or 1, got {r['correct']!r}", file=str(path), row=i, field="correct")
         size = r.get("resized_size")
         if size is not None and not (isinstance(size, list) and len(size) == 2
-                                     and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in size)):
-            raise DataError(f"'resized_size' must be [height, width] in pixels, got {size!r}", file=str(path), row=i,
-                            field="resized_size")
+                                     and all(isinstance(v, int) and not isinstance(v, bool) and 0 < v <= MAX_SIDE for v in size)):
+            raise DataError(f"'resized_size' must be [height, width] in pixels (1..{MAX_SIDE}), got {str(size)[:80]}",
+                            file=str(path), row=i, field="resized_size")
         details.append({"id": None, "img_path": r["image"], "prompt_to_evaluate": r["question"],
                         "raw_response": r["model_output"], "correctness": "correct" if r["correct"] == 1 else "wrong",
                         "pred": r.get("extracted_answer"), "model_size": None if size is None else [size[1], size[0]]})
-    acc = raw.get("accuracy")
-    figures = {"accuracy": acc / 100 if isinstance(acc, (int, float)) and not isinstance(acc, bool) else None,
+    figures = {"accuracy": _fraction(raw.get("accuracy"), path, "accuracy", scale=100.0),
                "num_total": len(details), "num_correct": sum(d["correctness"] == "correct" for d in details),
                "wrong_format": None}
     return details, figures, SE_GUI_FORMAT
@@ -110,22 +137,29 @@ def _image_key(path: Any) -> str:
     return re.split(r"[\\/]", str(path))[-1]
 
 
-def _match(details: list[dict[str, Any]], docs: list[dict[str, Any]], source: str,
-           suffix: str = "") -> tuple[list[tuple[int, dict]], list[str]]:
-    """``(doc_id, detail)`` pairs: by the row id (``<source>-<id><suffix>``), else by (screenshot file name, instruction)."""
+def _match(details: list[tuple[int, dict[str, Any]]], docs: list[dict[str, Any]], source: str, path: Path,
+           rows_field: str, suffix: str = "") -> tuple[list[tuple[int, dict]], list[str]]:
+    """``(doc_id, detail)`` pairs: by the row id (``<source>-<id><suffix>``), else by (screenshot file name,
+    instruction); ``details`` are (row, detail). Two rows naming one document are a DataError naming both rows (a
+    repeated id would count one sample many times)."""
     by_id = {d["id"]: i for i, d in enumerate(docs)}
     by_image: dict[tuple[str, str], int] = {}
     for i, d in enumerate(docs):
         by_image.setdefault((_image_key(d["image"]), d["instruction"].strip()), i)
     pairs, unmatched = [], []
-    for det in details:
+    row_of: dict[int, int] = {}
+    for row, det in details:
         i = by_id.get(f"{source}-{det.get('id')}{suffix}")
         if i is None:
             i = by_image.get((_image_key(det.get("img_path", "")), str(det.get("prompt_to_evaluate", "")).strip()))
         if i is None:
             unmatched.append(str(det["id"]) if det.get("id") is not None
                              else f"{det.get('img_path')} | {det.get('prompt_to_evaluate')}")
+        elif i in row_of:
+            raise DataError(f"names document {docs[i]['id']} again (row {row_of[i]} did): one sample per document",
+                            file=str(path), row=row, field=f"{rows_field}.id" if det.get("id") is not None else rows_field)
         else:
+            row_of[i] = row
             pairs.append((i, det))
     return pairs, unmatched
 
@@ -157,9 +191,9 @@ def import_run(path: str | Path, task_name: str, out: str | Path, *, family: str
     task._params = params  # the task scores with these (GroundingTask.process_results)
     docs = task_docs(task)
     language, gt_type = str(meta.get("language") or "en"), str(meta.get("gt_type") or "positive")
-    comparable = [d for d in details if _comparable(d, language, gt_type)]
+    comparable = [(row, d) for row, d in enumerate(details) if _comparable(d, language, gt_type)]
     suffix = "" if (language, gt_type) == ("en", "positive") else f"-{language if language != 'en' else gt_type}"
-    pairs, unmatched = _match(comparable, docs, source, suffix)
+    pairs, unmatched = _match(comparable, docs, source, path, "results" if fmt == SE_GUI_FORMAT else "details", suffix)
     if not pairs:
         raise DataError(f"no detail matches a document of {task_name} (ids like {source}-<id>, or screenshot + instruction)",
                         file=str(path), field="details")
@@ -198,7 +232,6 @@ def import_run(path: str | Path, task_name: str, out: str | Path, *, family: str
         meta.update({k: v for k, v in overrides.items()})
     name = _label(path, label)
     folder = Path(out) / name
-    folder.mkdir(parents=True, exist_ok=True)
     stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H-%M-%S.%f")
     config = {"task": task_name, "metadata": meta, "output_type": "generate_until"}
     higher = {m: bool(fn) for m, fn in task.higher_is_better().items()} if hasattr(task, "higher_is_better") else {}
@@ -211,10 +244,17 @@ def import_run(path: str | Path, task_name: str, out: str | Path, *, family: str
                    "imported_from": str(path.resolve())},
         "model_name": name, "date": stamp, "lmms_eval_version": None, "published": published,
     }
+    folder.mkdir(parents=True, exist_ok=True)
     results_path = folder / f"{stamp}_results.json"
     samples_path = folder / f"{stamp}_samples_{task_name}.jsonl"
-    samples_path.write_text("".join(json.dumps(s, ensure_ascii=False) + "\n" for s in lines), encoding="utf-8")
-    results_path.write_text(json.dumps(results, indent=2, ensure_ascii=False, default=str), encoding="utf-8")
+    # both texts made before anything is written, each file written whole (a temporary file renamed): a failure leaves
+    # no half-written run
+    texts = [(samples_path, "".join(json.dumps(s, ensure_ascii=False) + "\n" for s in lines)),
+             (results_path, json.dumps(results, indent=2, ensure_ascii=False, default=str))]
+    for target, text in texts:
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, target)
     return Imported(results_path, samples_path, len(lines), unmatched, len(details) - len(comparable),
                     overall["accuracy"], published_matched, ours, disagreements)
 

@@ -32,13 +32,13 @@ builds those documents; each carries the fields the script's report groups by (`
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any
 
-from PIL import Image
-
-from gui_tasks.errors import ConfigError, BadRows, DataError, skip_bad_rows
+from gui_core.images import ImageRefused, image_size
+from gui_tasks.errors import DOC_ERROR, ConfigError, BadRows, DataError, skip_bad_rows
 from gui_tasks.input_files import read_json
 
 VARIANTS = ("screenspot", "screenspot_v2", "screenspot_pro")
@@ -90,11 +90,16 @@ def _numbers(value: Any, path: Path, i: int, field: str, n: int = 4) -> list[flo
     return [float(v) for v in value]
 
 
-def _image_size(image: Path, path: Path, i: int) -> tuple[int, int]:
+def _image_size(image: Path, path: Path, i: int) -> tuple[int, int] | str:
+    """The screenshot's size from its header, or the named reason it is refused (more pixels than the bound of
+    ``gui_core.images``, an unreadable header): that row's document then carries the error and its sample is scored
+    as an empty answer; the other documents run."""
     if not image.is_file():
         raise DataError(f"image {image} not found", file=str(path), row=i, field="img_filename")
-    with Image.open(image) as im:
-        return im.size
+    try:
+        return image_size(image)
+    except ImageRefused as exc:
+        return str(DataError(f"screenshot {image} refused: {exc}", file=str(path), row=i, field="img_filename"))
 
 
 def clip_box(box: list[float], width: int, height: int) -> list[float]:
@@ -104,19 +109,26 @@ def clip_box(box: list[float], width: int, height: int) -> list[float]:
             min(max(x2, 0.0), float(width)), min(max(y2, 0.0), float(height))]
 
 
-def _doc(variant: str, row_id: str, instruction: Any, image: Path, size: tuple[int, int], box: list[float], split: str,
+def _doc(variant: str, row_id: str, instruction: Any, image: Path, size: tuple[int, int] | str, box: list[float], split: str,
          meta: dict[str, Any], path: Path, i: int) -> dict[str, Any]:
     if not isinstance(instruction, str) or not instruction.strip():
         raise DataError("empty instruction", file=str(path), row=i, field="instruction")
+    error = size if isinstance(size, str) else None
+    if error is not None:  # a refused screenshot: a frame that holds the box, and the error on the document
+        size = (max(1, math.ceil(box[2])), max(1, math.ceil(box[3])))
+        meta = {**meta, "image_refused": True}
     w, h = size
     clipped = clip_box(box, w, h)
     if not (clipped[0] < clipped[2] and clipped[1] < clipped[3]):
         raise DataError(f"box {box} is empty after clipping to the {w}x{h} image", file=str(path), row=i, field="bbox")
     if clipped != box:  # published box pokes outside the image: clipped, counted, the published one kept
         meta = {**meta, "bbox_published": box}
-    return {"id": row_id, "source": variant, "instruction": instruction.strip(), "image": str(image.resolve()), "width": w,
-            "height": h, "target_box": clipped, "other_boxes": None, "split": split,
-            "meta": json.dumps({"file": path.name, "row": i, **meta}, sort_keys=True, ensure_ascii=False)}
+    doc = {"id": row_id, "source": variant, "instruction": instruction.strip(), "image": str(image.resolve()), "width": w,
+           "height": h, "target_box": clipped, "other_boxes": None, "split": split,
+           "meta": json.dumps({"file": path.name, "row": i, **meta}, sort_keys=True, ensure_ascii=False)}
+    if error is not None:
+        doc[DOC_ERROR] = error
+    return doc
 
 
 def boxes_clipped(docs: list[dict[str, Any]]) -> int:
@@ -167,7 +179,7 @@ def _pro_row(variant: str, root: Path, path: Path, i: int, row: dict[str, Any], 
     image = root / "images" / str(_field(row, "img_filename", path, i))
     size = _image_size(image, path, i)
     declared = row.get("img_size")
-    if declared is not None and [int(v) for v in _numbers(declared, path, i, "img_size", 2)] != list(size):
+    if declared is not None and not isinstance(size, str) and [int(v) for v in _numbers(declared, path, i, "img_size", 2)] != list(size):
         raise DataError(f"img_size {declared} differs from the image's {size[0]}x{size[1]}", file=str(path), row=i,
                         field="img_size")
     split = split_of(row, path, i)

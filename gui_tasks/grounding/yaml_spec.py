@@ -7,6 +7,7 @@ Names avoid lmms-eval's built-in ``screenspot*`` tasks (built-in names win over 
 
 from __future__ import annotations
 
+from gui_metrics.lmms_bridge import metric_list_yaml
 from gui_metrics.pss import DEFAULT_FORM, ICON_SPLITS, PRO_GROUPS, PRO_SPLITS, PSS_C, SCREENSPOT_SPLITS
 from gui_core.family import PROMPTS, family, grounding_prompt
 from gui_core.grounding_prompts import answer_family, protocol
@@ -26,9 +27,6 @@ def family_prompts() -> list[str]:
     return [p for p in PROMPTS.names() if answer_family(p) != "relative"]
 
 
-LOWER_IS_BETTER = {"grounding_format_error_rate", "token_entropy_mean", "perplexity_mean", "pss_no_capture_rate",
-                   "entropy_correct", "entropy_biased", "entropy_other", "share_biased", "share_misleading",
-                   "share_confusion", "share_other"}
 COMMON = ["grounding_acc", "grounding_format_error_rate", "pss_mean", "token_entropy_mean", "perplexity_mean",
           "pss_no_capture_rate", "pss_topk_low_mean", "pss_topk_high_mean", "entropy_correct", "entropy_biased", "entropy_other",
           "within_dist_005", "within_dist_010", "within_dist_020", "within_dist_030",
@@ -84,8 +82,7 @@ SSPRO_OFFICIAL = ["sspro_text_acc", "sspro_icon_acc"] + [f"sspro_avg_{g}" for g 
 def _metrics(types, splits, official=()) -> str:
     names = (COMMON + [f"pss_{t}" for t in types] + [f"share_{t}" for t in types] + [f"grounding_acc_{s}" for s in splits]
              + list(official))
-    return "\n".join(f"  - metric: {m}\n    aggregation: {m}\n    higher_is_better: {'false' if m in LOWER_IS_BETTER else 'true'}"
-                     for m in names)
+    return metric_list_yaml(names)
 
 
 def render_all() -> dict[str, str]:

@@ -33,6 +33,18 @@ class KnowledgeTask(RowsTask):
     """A GUI Knowledge Bench task whose rows come from ``metadata`` (source, subtasks, variant, lang)."""
 
     KIND = "gkb"
+    # task_rows reads these; the protocol ids and the variant's description (interface_perception_prompt,
+    # augmented_question_scope, knowledge_tip: what ``variant`` does) are records written by the generator
+    METADATA_KEYS = frozenset({"source", "lang", "subtasks", "variant", "reading", "seed", "per_subtask", "synth_split",
+                               "prompt_protocol", "parser_protocol", "interface_perception_prompt",
+                               "augmented_question_scope", "knowledge_tip", "circular"})  # circular: reports read it
+
+    @classmethod
+    def conflicts(cls, meta: Mapping[str, Any], kwargs: Mapping[str, Any]) -> list[str]:
+        """The records of what the variant does are the variant's (a task changes them through ``variant`` only)."""
+        record = official.variant_record(str(meta.get("variant", "plain")))
+        return [f"metadata {key} {meta[key]!r} is not what variant {meta.get('variant', 'plain')!r} does ({value!r}); "
+                "pick the variant that does it" for key, value in record.items() if key in meta and meta[key] != value]
 
     @classmethod
     def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -46,9 +46,9 @@ import re
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from PIL import Image
 
 from gui_core.actions import CALL_TYPES, from_call
+from gui_core.images import ImageRefused, image_size
 from gui_tasks.data_check import BenchmarkCheck, TaskCount
 from gui_tasks.errors import BadRows, DataError
 from gui_tasks.input_files import lines, parse_json_line, read_bytes, read_json
@@ -63,6 +63,14 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
 QUESTION_KEYS = ("question_id", "question_text", "knowledge", "question_type")
 INTERFACE_PERCEPTION = ("state", "widget", "layout")
 VISUAL_PROMPT_VARIANTS = ("official", "official_tip")  # red box + augmented_question on Interface Perception only
+
+
+def variant_record(variant: str) -> dict[str, object]:
+    """What a variant does, as task metadata records it beside ``variant`` (the YAML generator writes it and
+    ``KnowledgeTask.conflicts`` checks it: the rows follow ``variant`` alone)."""
+    scope = "all" if variant == "augmented" else "interface_perception" if variant in VISUAL_PROMPT_VARIANTS else "none"
+    return {"interface_perception_prompt": "plain" if variant == "plain" else "visual", "augmented_question_scope": scope,
+            "knowledge_tip": variant == "official_tip"}
 READINGS = ("runner", "trimmed")  # see the module docstring
 DEFAULT_READING = "runner"
 RUNNER_MOBILE_OS = "Android"  # build_interaction_prediction: `if os_type == 'Android'` (else the desktop space)
@@ -344,8 +352,10 @@ def normalise_row(transport: dict[str, Any]) -> dict[str, Any]:
     images = _image_list(raw, "question_image_dir_list", **where)
     if not images:
         raise bad("question_image_dir_list", "no question screenshot")
-    with Image.open(images[0]) as im:
-        size = [int(im.size[0]), int(im.size[1])]
+    try:
+        size = list(image_size(images[0]))  # header only, under the pixel bound (gui_core.images)
+    except ImageRefused as exc:
+        raise bad("question_image_dir_list", f"screenshot {images[0]} refused: {exc}") from exc
     platform = platform_of(raw, file=file, row=row) if subtask in ("effect", "type", "parameter") else \
         ("mobile" if str(raw.get("os_type") or "").strip().lower() in MOBILE_OS else "desktop")
 

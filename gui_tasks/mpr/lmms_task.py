@@ -30,6 +30,21 @@ class MPRTask(RowsTask):
     """An MPR-GUI task whose rows come from ``metadata`` (lang, source, dimensions)."""
 
     KIND = "mpr"
+    # task_rows reads these; prompt_protocol labels the report (mpr.report) and must be the prompt's; parser_protocol
+    # is the record of the parser that scores (answer.PARSER_PROTOCOL)
+    METADATA_KEYS = frozenset({"lang", "source", "dimensions", "seed", "per_dimension", "synth_split", "prompt_protocol",
+                               "parser_protocol", "circular"})  # circular: the CircularEval twin (reports read it)
+    KWARGS_KEYS = frozenset({"prompt_protocol"})  # doc_to_text (prompts.protocol_from_kwargs)
+
+    @classmethod
+    def conflicts(cls, meta: Mapping[str, Any], kwargs: Mapping[str, Any]) -> list[str]:
+        from gui_tasks.mpr.prompts import protocol_from_kwargs
+
+        asked = protocol_from_kwargs(kwargs)
+        if meta.get("prompt_protocol") not in (None, asked):
+            return [f"metadata prompt_protocol {meta['prompt_protocol']!r} (what the report says) is not the prompt the "
+                    f"model gets ({asked!r}, lmms_eval_specific_kwargs prompt_protocol)"]
+        return []
 
     @classmethod
     def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:

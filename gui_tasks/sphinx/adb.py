@@ -11,7 +11,6 @@ Every adb call goes through ``runner`` (``subprocess.run``-compatible), so tests
 
 from __future__ import annotations
 
-import io
 import re
 import subprocess
 import time
@@ -19,6 +18,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Callable, Mapping, Sequence
 
+from gui_core.images import ImageRefused, decode
 from gui_tasks.errors import DataError
 from gui_tasks.sphinx.hierarchy import DEFAULT_RENDERING, Hierarchy, center, parse_bounds
 from gui_tasks.sphinx.simulator import FINGER_MOTION, as_point
@@ -34,6 +34,69 @@ DUMP_PATH = "/sdcard/window_dump.xml"  # where uiautomator writes the view hiera
 SCREENCAP = ("exec-out", "screencap", "-p")  # PNG bytes on stdout, unmangled (exec-out has no tty)
 _EDITABLE = ("EditText", "AutoCompleteTextView")  # view classes whose current text ``text`` replaces
 _FOCUS = re.compile(r"(?P<key>mCurrentFocus|mFocusedApp)=.*?(?P<pkg>[\w.]+)/(?P<cls>[\w.$]+)")
+
+MAX_OUTPUT_BYTES = 32 << 20  # adb output read per call; more is refused (a 2560x1600 screencap PNG is < 16 MiB)
+# The grammar of what reaches the device shell (adb joins shell arguments with spaces and the device shell re-parses
+# them): a package name is dot-separated Java-identifier segments of [A-Za-z0-9_], each starting with a letter
+# (Android's applicationId rules, developer.android.com/build/configure-app-module); an activity class adds ``$``;
+# a serial is what ``adb devices`` prints: letters, digits and ``._:-`` (emulator-5554, 192.168.1.2:5555,
+# adb-XXXX._adb-tls-connect._tcp), starting with a letter or digit.
+PACKAGE = re.compile(r"[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)*")
+ACTIVITY = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)*|\.[A-Za-z_$][A-Za-z0-9_$.]*")
+SERIAL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]*")
+MAX_NAME = 255
+
+
+def check_name(kind: str, value: Any, grammar: re.Pattern[str] | None = None) -> str:
+    """``value`` when it is a valid ``kind`` (``package``, ``activity``, ``serial``) by its grammar; ValueError naming
+    it otherwise, before it can reach adb or a file path."""
+    grammar = grammar or {"package": PACKAGE, "activity": ACTIVITY, "serial": SERIAL}[kind]
+    if not isinstance(value, str) or len(value) > MAX_NAME or not grammar.fullmatch(value):
+        raise ValueError(f"{kind} {str(value)[:80]!r} is not a valid Android {kind} name (it never reaches adb)")
+    return value
+
+
+def bounded_run(argv: Sequence[str], *, timeout: float, max_bytes: int = MAX_OUTPUT_BYTES,
+                **_: Any) -> "subprocess.CompletedProcess[bytes]":
+    """``subprocess.run(argv, capture_output=True, timeout=...)`` that reads at most ``max_bytes`` of stdout (and of
+    stderr): a process that writes more is killed and AdbError names the bound (a 200 MB dump would otherwise be
+    held whole in memory and end up in a prompt)."""
+    import threading
+
+    proc = subprocess.Popen(list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    bufs: dict[str, bytearray] = {"out": bytearray(), "err": bytearray()}
+    over = threading.Event()
+
+    def pump(stream: Any, buf: bytearray) -> None:
+        while True:
+            chunk = stream.read1(1 << 16)
+            if not chunk:
+                return
+            if len(buf) + len(chunk) > max_bytes:
+                over.set()
+                proc.kill()
+                return
+            buf += chunk
+
+    threads = [threading.Thread(target=pump, args=(proc.stdout, bufs["out"]), daemon=True),
+               threading.Thread(target=pump, args=(proc.stderr, bufs["err"]), daemon=True)]
+    for t in threads:
+        t.start()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        raise
+    finally:
+        for t in threads:
+            t.join(timeout=5)
+        proc.stdout.close()
+        proc.stderr.close()
+    if over.is_set():
+        raise AdbError(argv, f"output larger than {max_bytes} bytes; refused")
+    return subprocess.CompletedProcess(list(argv), proc.returncode, bytes(bufs["out"]), bytes(bufs["err"]))
+
 
 Runner = Callable[..., "subprocess.CompletedProcess[bytes]"]
 
@@ -92,13 +155,13 @@ class AdbObservation:
         return self.device.run(*SCREENCAP)
 
     def screenshot(self):
-        """The screen as a PIL image, captured on the first call (take it before the next action)."""
-        from PIL import Image, UnidentifiedImageError
-
+        """The screen as a PIL image, captured on the first call (take it before the next action); decoded under the
+        pixel bound, a truncated or oversized screencap refused by name (``gui_core.images``)."""
         try:
-            return Image.open(io.BytesIO(self._png)).convert("RGB")
-        except UnidentifiedImageError as exc:
-            raise AdbError(self.device.argv(*SCREENCAP), f"output is not an image ({len(self._png)} bytes)") from exc
+            im = decode(self._png)
+        except ImageRefused as exc:
+            raise AdbError(self.device.argv(*SCREENCAP), f"screencap refused ({len(self._png)} bytes): {exc}") from exc
+        return im.convert("RGB") if im.mode != "RGB" else im
 
 
 class AdbDevice:
@@ -106,10 +169,14 @@ class AdbDevice:
     ``restart`` launch, ``sleep`` waits for ``press [wait]`` (injectable for tests); ``rendering`` numbers the
     elements an ``index`` names (that of the observations shown to the agent)."""
 
-    def __init__(self, serial: str | None = None, adb: str = "adb", runner: Runner = subprocess.run, *,
+    def __init__(self, serial: str | None = None, adb: str = "adb", runner: Runner = bounded_run, *,
                  package: str | None = None, sleep: Callable[[float], None] = time.sleep, wait_seconds: float = WAIT_SECONDS,
                  rendering: str = DEFAULT_RENDERING) -> None:
         self.rendering = rendering
+        if serial is not None:
+            check_name("serial", serial)
+        if package is not None:
+            check_name("package", package)
         self.serial, self.adb, self.runner = serial, adb, runner
         self.package, self.sleep, self.wait_seconds = package, sleep, wait_seconds
         self.last: AdbObservation | None = None
@@ -126,6 +193,8 @@ class AdbDevice:
             done = self.runner(argv, capture_output=True, timeout=ADB_TIMEOUT)
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise AdbError(argv, str(exc)) from exc
+        if len(done.stdout or b"") > MAX_OUTPUT_BYTES:  # an injected runner that read it all
+            raise AdbError(argv, f"output larger than {MAX_OUTPUT_BYTES} bytes; refused")
         if done.returncode != 0:
             err = (done.stderr or done.stdout or b"").decode("utf-8", "replace").strip()
             raise AdbError(argv, f"exit status {done.returncode}: {err}")
@@ -187,7 +256,8 @@ class AdbDevice:
 
     # --- actions -----------------------------------------------------------------------------
     def launch(self, package: str) -> None:
-        """Start ``package`` afresh at its launcher activity."""
+        """Start ``package`` afresh at its launcher activity (a name outside the package grammar is refused first)."""
+        check_name("package", package)
         self.shell("am", "force-stop", package)
         monkey = ("shell", "monkey", "-p", package, "-c", "android.intent.category.LAUNCHER", "1")
         out = self.run(*monkey)

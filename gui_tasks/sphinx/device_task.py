@@ -14,19 +14,23 @@ app is force-stopped and launched afresh, so the device's installed apps and acc
 A device holds one state, so the tasks run through lmms-eval's agentic loop (``generate_until_agentic``: one episode
 at a time, on every backend). lmms-eval writes every document's first prompt before any model call; so the episode's
 first observation is taken then, and when the model's first answer arrives the app is launched afresh again and the
-answer is carried out on the element it named in that observation (by its bounds). Episodes are saved under
-``cache_dir()/sphinx_device``: a killed run resumes with the episodes not yet scored (a finished one is re-read, not
-re-run; lmms-eval still asks the model for its first round unless a response cache answers it).
+answer is carried out on the element it named in that observation (by its bounds). Episodes are saved under the
+run's ``<--output_path>/sphinx_device`` (``gui_core.run_folder``): a killed run, started again with the same
+``--output_path``, resumes with the episodes not yet scored (a finished one is re-read, not re-run; lmms-eval still asks
+the model for its first round unless a response cache answers it); another run (another model) never reads them.
 
-A missing adb or an unknown serial leaves the whole task unrun (metadata ``not_run``, no request sent); a device that
-drops or an app that is not installed ends that episode as not run, with the reason in its record (``not_run``), and
-the SPHINX metrics leave it out. Observation modes, renderings and agent families are those of the simulator tasks.
+A missing adb or an unknown or malformed serial leaves the whole task unrun (metadata ``not_run``, no request sent); a
+device that drops, an app that is not installed, a package name outside its grammar, or any fault in what the device
+returns (a view tree deeper than ``hierarchy.MAX_DEPTH`` or with bounds beyond ``MAX_COORD``, adb output above
+``adb.MAX_OUTPUT_BYTES``, a screencap above the pixel bound or truncated) ends that episode as not run, with the
+reason in its record (``not_run``), and the SPHINX metrics leave it out; the run's other episodes and tasks go on. Observation modes, renderings and agent families are those of the simulator tasks.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -36,13 +40,14 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from gui_metrics.lmms_bridge import sample_values
-from gui_tasks.errors import DataError
+from gui_core.run_folder import run_folder
+from gui_tasks.errors import SAMPLE_ERROR, DataError, describe_fault
 from gui_tasks.lmms_layout import UNTIL_KEY, pack_rounds, rounds_of
 from gui_tasks.lmms_rows import RowsTask
 from gui_core.paths import cache_dir
 from gui_tasks.sphinx import family_agents, official
 from gui_tasks.sphinx.actions import format_action
-from gui_tasks.sphinx.adb import AdbDevice, AdbError, AdbObservation
+from gui_tasks.sphinx.adb import AdbDevice, AdbError, AdbObservation, check_name
 from gui_tasks.sphinx.evaluator import Step
 from gui_tasks.sphinx.hierarchy import DEFAULT_RENDERING, RENDERINGS, Hierarchy, format_bounds
 from gui_tasks.sphinx.lmms_task import ON_FORMAT_ERROR, read_output
@@ -74,6 +79,8 @@ def serial_for(r: int | None = None) -> str | None:
     serials = [s.strip() for s in os.environ.get(SERIALS_ENV, "").split(",") if s.strip()]
     if not serials:
         return None
+    for s in serials:  # a configuration error: the task is not run (preflight), never a path or a shell word
+        check_name("serial", s)
     r = rank() if r is None else r
     if r >= len(serials):
         raise ValueError(f"rank {r} has no device: {SERIALS_ENV} lists {len(serials)} serial(s) ({', '.join(serials)}); "
@@ -116,6 +123,9 @@ class SphinxDeviceTask(RowsTask):
     """``sphinx_device*``: the official user tasks on a device (module docstring)."""
 
     KIND = "sphinx_device"
+    METADATA_KEYS = frozenset({"subset", "max_steps", "observation", "rendering", "on_format_error", "agent", "agent_family",
+                               "prompt_protocol", "parser_protocol"}) | {"source"}
+
     CLUSTER_KEY = "episode"  # one document is one episode on the device
     NOT_REPEATABLE = ("a device episode is kept per document (resume store, one device state), so repeats of one "
                       "document would share it; run the task N times with separate GUI_EVAL_CACHE folders instead")
@@ -198,9 +208,20 @@ def _key(doc: Mapping[str, Any]) -> tuple:
     return doc["id"], doc["observation"], doc["rendering"], doc.get("agent_family", ""), doc["max_steps"]
 
 
+def _component(text: str) -> str:
+    """``text`` as one safe file-name component: ``/``, ``..``, control and shell characters cannot survive."""
+    safe = re.sub(r"[^A-Za-z0-9._-]", lambda m: f"%{ord(m.group()):02x}", text.replace("/", "__"))[:200]
+    return safe if safe.strip(".") else f"%2e{safe}"
+
+
 def _store_path(doc: Mapping[str, Any]) -> Path:
+    """This run's record of one episode (``<--output_path>/sphinx_device/...``), always inside that folder."""
+    root = run_folder(STORE, cache_dir() / STORE)
     tag = "__".join(str(x) for x in _key(doc)[1:] if x != "")
-    return cache_dir() / STORE / (serial_for() or "default") / tag / (str(doc["id"]).replace("/", "__") + ".json")
+    path = root / _component(serial_for() or "default") / _component(tag) / (_component(str(doc["id"])) + ".json")
+    if not path.resolve().is_relative_to(root.resolve()):  # defence in depth: the components above cannot escape
+        raise ValueError(f"episode store path {path} is outside {root}")
+    return path
 
 
 def _size(h: Hierarchy) -> tuple[int, int]:
@@ -277,7 +298,7 @@ def _start(doc: Mapping[str, Any]) -> Episode:
         ep.device = AdbDevice(serial_for(), adb_path(), rendering=doc["rendering"])
         ep.first = ep.device.reset({"package": doc["package"]})
         ep.first_images = _look(ep, doc, ep.first)
-    except (AdbError, DataError, ValueError) as exc:
+    except Exception as exc:  # noqa: BLE001 - any device fault (adb, its XML, its screencap) ends this episode only
         ep.not_run, ep.ended = _reason(doc, exc), True
     return ep
 
@@ -286,7 +307,9 @@ def _reason(doc: Mapping[str, Any], exc: Exception) -> str:
     text = str(exc)
     if "monkey aborted" in text or "No activities found" in text:
         return f"app {doc['package']!r} is not installed on the device: {text}"
-    return f"device error: {text}"
+    if isinstance(exc, (AdbError, DataError)):
+        return f"device error: {text}"
+    return "device error: " + describe_fault("episode " + str(doc.get("id")), exc)
 
 
 def episode(doc: Mapping[str, Any]) -> Episode:
@@ -335,7 +358,7 @@ def _advance(doc: Mapping[str, Any], ep: Episode, outputs: Sequence[str]) -> Non
             if ep.calls >= doc["max_steps"]:
                 ep.steps.append(Step(ep.last.hierarchy, ep.last.activity, {"action_type": "stop", "reason": "step_limit"}))
                 ep.ended = True
-        except (AdbError, DataError, ValueError) as exc:
+        except Exception as exc:  # noqa: BLE001 - any device fault ends this episode only, named in its record
             ep.not_run, ep.ended = _reason(doc, exc), True
 
 
@@ -392,11 +415,12 @@ def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any
         rec = {**base, **trajectory_record(NavTask(ToggleTask(str(doc["id"]), doc["instruction"], {}, ()), evaluators), steps,
                                            format_errors=ep.errors)}
         rec["steps"] = [{"activity": list(s.activity), "action": s.action} for s in steps]
+    if ep.not_run is not None:  # not stored (tried again on resume); its cause is the sample's named error
+        return {**sample_values({"trajectory"}, rec), SAMPLE_ERROR: f"document {doc['id']}: {ep.not_run}"}
     path = _store_path(doc)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     first = ep.first_prompt or doc["instruction"]
-    if ep.not_run is None:  # a not-run episode is tried again on resume
-        tmp.write_text(json.dumps({"id": doc["id"], "outputs": outs, "record": rec, "first_prompt": first}, default=list), encoding="utf-8")
-        os.replace(tmp, path)
+    tmp.write_text(json.dumps({"id": doc["id"], "outputs": outs, "record": rec, "first_prompt": first}, default=list), encoding="utf-8")
+    os.replace(tmp, path)
     return sample_values({"trajectory"}, rec)

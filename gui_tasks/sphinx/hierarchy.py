@@ -26,6 +26,12 @@ SYSTEM_UI = "com.android.systemui"
 # with the rule read from the paper's prose. The rendering that produced a prompt also parses its answer.
 RENDERINGS = ("official", "paper-prose")
 DEFAULT_RENDERING = "official"
+# Bounds on a view hierarchy from outside (a device's dump, a data file): Android's own view trees stay far below
+# them (uiautomator dumps of the SPHINX apps: < 30 levels, < 2,000 views). Beyond them the tree is refused by name.
+MAX_XML_BYTES = 16 << 20
+MAX_DEPTH = 256
+MAX_NODES = 50_000
+MAX_COORD = 1 << 20  # a screen coordinate beyond +-1,048,576 pixels is not a screen (Pillow cannot draw it)
 
 
 def parse_bounds(s: str, *, file: str = "<memory>", row: int | None = None, field_name: str = "bounds") -> Box:
@@ -33,6 +39,8 @@ def parse_bounds(s: str, *, file: str = "<memory>", row: int | None = None, fiel
     m = _BOUNDS.fullmatch(str(s))
     if not m:
         raise DataError(f"bad bounds {s!r}", file=file, row=row, field=field_name)
+    if any(len(g) > 8 for g in m.groups()) or any(abs(int(g)) > MAX_COORD for g in m.groups()):
+        raise DataError(f"bounds {str(s)[:80]!r} beyond +-{MAX_COORD} pixels", file=file, row=row, field=field_name)
     x1, y1, x2, y2 = map(int, m.groups())
     return x1, y1, x2, y2
 
@@ -123,26 +131,45 @@ class Hierarchy:
     # --- construction ------------------------------------------------------------------
     @classmethod
     def from_xml(cls, text: str, *, file: str = "<memory>") -> "Hierarchy":
-        """Parse a uiautomator dump; DataError names the file and the offending node."""
-        try:
-            root = ET.fromstring(text)
-        except ET.ParseError as exc:
-            raise DataError(f"invalid view hierarchy XML: {exc}", file=file) from exc
+        """Parse a uiautomator dump under the size, depth and node bounds (``MAX_XML_BYTES``, ``MAX_DEPTH``,
+        ``MAX_NODES``); DataError names the file and the offending node."""
+        if len(text) > MAX_XML_BYTES:
+            raise DataError(f"view hierarchy of {len(text)} characters; the bound is {MAX_XML_BYTES}", file=file)
+        parser = ET.XMLPullParser(events=("start", "end"))
         nodes: list[Node] = []
         kids: dict[int, list[int]] = {}
-
-        def walk(el: ET.Element, depth: int, parent: int | None) -> None:
-            for child in el:
-                if child.tag != "node":
-                    continue
-                i = len(nodes)
-                attrib = dict(child.attrib)
-                box = parse_bounds(attrib.get("bounds", ""), file=file, row=i, field_name="node.bounds")
-                nodes.append(Node(attrib, depth, parent, box))
-                kids.setdefault(parent if parent is not None else -1, []).append(i)
-                walk(child, depth + 1, i)
-
-        walk(root, 0, None)
+        stack: list[int | None] = []  # the enclosing views of the element being read (None: not a <node>)
+        depth = 0
+        try:
+            parser.feed(text)
+            parser.close()
+            events = list(parser.read_events())
+        except ET.ParseError as exc:
+            raise DataError(f"invalid view hierarchy XML: {exc}", file=file) from exc
+        for event, el in events:  # document order, without recursion
+            if event == "end":
+                depth -= 1
+                if stack:
+                    stack.pop()
+                continue
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise DataError(f"view hierarchy deeper than {MAX_DEPTH} levels", file=file, row=len(nodes))
+            if el.tag != "node" or depth == 1:
+                stack.append(None)
+                continue
+            parents = [p for p in stack if p is not None]
+            if None in stack[1:]:  # a <node> inside a non-node element is not a view (nor is anything below it)
+                stack.append(None)
+                continue
+            if len(nodes) >= MAX_NODES:
+                raise DataError(f"view hierarchy of more than {MAX_NODES} views", file=file, row=len(nodes))
+            i, parent = len(nodes), (parents[-1] if parents else None)
+            attrib = dict(el.attrib)
+            box = parse_bounds(attrib.get("bounds", ""), file=file, row=i, field_name="node.bounds")
+            nodes.append(Node(attrib, len(parents), parent, box))
+            kids.setdefault(parent if parent is not None else -1, []).append(i)
+            stack.append(i)
         if not nodes:
             raise DataError("view hierarchy has no <node>", file=file)
         return cls(tuple(Node(n.attrib, n.depth, n.parent, n.box, tuple(kids.get(i, ()))) for i, n in enumerate(nodes)))

@@ -3,7 +3,7 @@
 Round k's prompt is rebuilt by replaying the model's k previous outputs in a fresh simulator (the world
 is deterministic), so the task keeps no state between rounds. An episode ends at ``press [stop]``, at the
 first output that is not an action (the official agent stops there; ``on_format_error: skip`` ignores it
-instead), or after ``max_steps`` rounds. The trajectory is written to ``cache_dir()/sphinx_trajectories``.
+instead), or after ``max_steps`` rounds. The trajectory is written to the run's ``<--output_path>/sphinx_trajectories``.
 The observation mode (section 3.4.1), its rendering (``official`` / ``paper-prose``, which also numbers the
 elements the answers name), the step limit and the agent are task metadata, recorded with the results.
 
@@ -18,8 +18,10 @@ its answer reading (``official_parse.parse_react_action``).
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any, Mapping, NamedTuple, Sequence
 
+from gui_core.run_folder import run_folder
 from gui_metrics.lmms_bridge import sample_values
 from gui_models.generation_core import cut_at_stops
 from gui_tasks.lmms_layout import INTERACTION_KEY, UNTIL_KEY, agentic_rounds, pack_rounds, rounds_of
@@ -53,6 +55,10 @@ def _tasks() -> dict[str, NavTask | ToggleTask]:
 
 class SphinxNavTask(RowsTask):
     KIND = "sphinx_nav"
+    # the simulator episode's settings; prompt_protocol / parser_protocol record the agent's
+    METADATA_KEYS = frozenset({"subset", "max_steps", "observation", "rendering", "on_format_error", "agent", "agent_family",
+                               "prompt_protocol", "parser_protocol"})
+
     CLUSTER_KEY = "episode"  # one document is one episode: every sample its own cluster
 
     def cluster_of(self, doc: Mapping[str, Any]) -> Any:
@@ -316,6 +322,12 @@ def doc_to_target(doc: Mapping[str, Any]) -> str:
     return doc["id"]
 
 
+def trajectories_folder() -> Path:
+    """This run's trajectory files: ``<--output_path>/sphinx_trajectories`` (``gui_core.run_folder``), never a folder
+    shared by runs (two models' runs of one task would overwrite each other's)."""
+    return run_folder("sphinx_trajectories", cache_dir() / "sphinx_trajectories")
+
+
 def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any]:
     outs = rounds_of(results)  # a list, a tuple, lmms-eval's text of a tuple, or the agentic loop's pack_rounds
     interaction = "agentic" if agentic_rounds(results) is not None else "multi_round"
@@ -337,7 +349,7 @@ def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any
     if doc.get("agent_family"):
         rec["agent_family"] = doc["agent_family"]
         rec.update(family_agents.frames(doc["agent_family"], _size(sim.observe()))[2])  # frame, frame_source (budget)
-    out = cache_dir() / "sphinx_trajectories"
+    out = trajectories_folder()
     out.mkdir(parents=True, exist_ok=True)
     name = (doc["id"].replace("/", "__") + f"__{doc['observation']}__{_rendering(doc)}" + ("" if _agent(doc) == "ours" else f"__{_agent(doc)}")
             + (f"__{doc['agent_family']}" if doc.get("agent_family") else "") + ".json")

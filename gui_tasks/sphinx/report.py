@@ -348,17 +348,33 @@ def render_trajectories(folder: Path, out: Path) -> list[Path]:
     return pages
 
 
+TRAJECTORIES = "sphinx_trajectories"  # the run's folder of trajectory files (gui_tasks.sphinx.lmms_task)
+
+
+def run_trajectory_folders(runs: Sequence[Any]) -> list[Path]:
+    """Each run's own trajectory folder: ``<--output_path>/sphinx_trajectories`` beside its results file (lmms-eval
+    writes ``<--output_path>/<model>/<date>_results.json``), once per folder."""
+    found: dict[Path, None] = {}
+    for run in runs:
+        for base in (run.path.parent, run.path.parent.parent):
+            if (base / TRAJECTORIES).is_dir() and not (base / TRAJECTORIES).is_symlink():
+                found.setdefault((base / TRAJECTORIES).resolve())
+                break
+    return list(found)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """``gui-eval sphinx-report PATH... [--out DIR] [--trajectories DIR]``."""
+    """``gui-eval sphinx-report PATH... [--out DIR] [--trajectories [DIR]]``."""
     ap = argparse.ArgumentParser(prog="gui-eval sphinx-report", description="SPHINX Tables 4-9, StaR Table 5 toggle tasks per "
                                  "kind, capability chart, trajectory viewer.")
     ap.add_argument("paths", nargs="*", help="lmms-eval *_results.json files or folders holding them (searched recursively)")
     ap.add_argument("--out", default=None, help="write table4.md ... table9.md and capabilities.png into this folder")
-    ap.add_argument("--trajectories", default=None, help="render the trajectory files of this folder (navigation tasks write "
-                                                         "them to $GUI_EVAL_CACHE/sphinx_trajectories) into OUT/trajectories")
+    ap.add_argument("--trajectories", nargs="?", const="", default=None,
+                    help="render trajectory files into OUT/trajectories: those of this folder, or (no value) each given "
+                         "run's own (navigation tasks write them to <--output_path>/sphinx_trajectories)")
     args = ap.parse_args(argv)
     if not args.paths and not args.trajectories:
-        ap.error("give results paths, --trajectories, or both")
+        ap.error("give results paths, --trajectories DIR, or both")
     try:
         runs = [load_results(p) for p in find_result_files(args.paths)] if args.paths else []
     except ValueError as exc:
@@ -389,7 +405,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.trajectories:
             pages = render_trajectories(Path(args.trajectories), out / "trajectories")
             print(f"wrote {len(pages)} trajectory pages to {out / 'trajectories'}")
-    elif args.trajectories:
+        elif args.trajectories == "":
+            folders = run_trajectory_folders(runs)
+            for folder in folders:  # one run: OUT/trajectories; several: one folder per run
+                dest = out / "trajectories" if len(folders) == 1 else out / "trajectories" / folder.parent.name
+                pages = render_trajectories(folder, dest)
+                print(f"wrote {len(pages)} trajectory pages of {folder} to {dest}")
+            if not folders:
+                print("gui-eval sphinx-report: the runs given hold no sphinx_trajectories folder", file=sys.stderr)
+    elif args.trajectories is not None:
         print("gui-eval sphinx-report: --trajectories needs --out", file=sys.stderr)
         return 2
     return 0

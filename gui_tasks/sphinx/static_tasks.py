@@ -16,6 +16,7 @@ from typing import Any, Mapping
 
 from PIL import Image
 
+from gui_core.images import decode, image_size
 from gui_metrics.lmms_bridge import sample_values
 from gui_metrics.sphinx import COMPLETION_LABELS
 from gui_tasks.circular import Layout, circular_fields, expand, expand_dataset
@@ -184,6 +185,19 @@ STATIC_CLUSTERS = {"knowledge": ("question", "qid"), "completion": ("episode", "
 
 class SphinxStaticTask(RowsTask):
     KIND = "sphinx_static"
+    # the rows' and the scoring's settings; grounding_rule and repair_protocol record the code's rules (conflicts())
+    METADATA_KEYS = frozenset({"kind", "source", "seed", "observation", "rendering", "knowledge_scoring", "prompt_protocol",
+                               "parser_protocol", "repair_protocol", "grounding_rule", "circular"})  # circular: reports
+
+    @classmethod
+    def conflicts(cls, meta: Mapping[str, Any], kwargs: Mapping[str, Any]) -> list[str]:
+        from gui_tasks.sphinx.actions import REPAIR_PROTOCOL
+
+        out = []
+        for key, real in (("grounding_rule", GROUNDING_RULE), ("repair_protocol", REPAIR_PROTOCOL)):
+            if meta.get(key) not in (None, real):
+                out.append(f"metadata {key} {meta[key]!r} is not the rule the code applies ({real!r}); it is a record")
+        return out
 
     @classmethod
     def cluster_key(cls, meta: Mapping[str, Any]) -> str | None:
@@ -244,8 +258,8 @@ def _screen_of(doc: Mapping[str, Any]) -> tuple[Hierarchy, Image.Image | None]:
     h = Hierarchy.from_file(doc["xml"])
     if not doc.get("image"):
         return h, None
-    with Image.open(doc["image"]) as im:
-        image = im.convert("RGB")
+    im = decode(doc["image"])  # bounded and complete (gui_core.images); a refusal is this sample's named error
+    image = im.convert("RGB") if im.mode != "RGB" else im
     return (h if h.size else Hierarchy(h.nodes, image.size)), image
 
 
@@ -261,8 +275,7 @@ def doc_to_visual(doc: Mapping[str, Any]) -> list[Image.Image]:
 
 
 def _screen_size(doc: Mapping[str, Any]) -> tuple[int, int]:
-    with Image.open(doc["image"]) as im:  # the size only: no need to decode the screenshot
-        return im.size
+    return image_size(doc["image"])  # the size only (header, under the pixel bound)
 
 
 def official_prompt(doc: Mapping[str, Any]) -> str:

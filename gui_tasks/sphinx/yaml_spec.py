@@ -18,7 +18,8 @@ phone or emulator through adb (``device_task``; benchmark ``sphinx_sim``, source
 
 from __future__ import annotations
 
-from gui_metrics.letter_bias import bias_metric_names, lower_is_better
+from gui_metrics.letter_bias import bias_metric_names
+from gui_metrics.lmms_bridge import metric_list_yaml
 from gui_metrics.sphinx import COMPLETION_LABELS, PROBE_LABELS
 from gui_tasks.sphinx import family_agents
 from gui_tasks.sphinx.actions import PARSER_PROTOCOL, REPAIR_PROTOCOL
@@ -35,17 +36,15 @@ VERSION = "3.0"
 RENDERING_SUFFIX = {"official": "", "paper-prose": "_prose"}
 assert DEFAULT_RENDERING == "official"  # the unsuffixed tasks are the official rendering
 MODE_SUFFIX = {"full_text": "", "simplified_text": "_simplified", "screenshot": "_image", "set_of_mark": "_som"}
-NAV_METRICS = (("sphinx_sr", True), ("sphinx_acp", True), ("sphinx_repetition_rate", False), ("sphinx_format_error_rate", False))
+NAV_METRICS = ("sphinx_sr", "sphinx_acp", "sphinx_repetition_rate", "sphinx_format_error_rate")
 # StaR A.4 toggle tasks per kind (gui_metrics.sphinx): on the tasks holding toggle episodes (toggle, all)
-TOGGLE_METRICS = (("toggle_normal_sr", True), ("toggle_verify_sr", True), ("toggle_composite_score", True))
-STATIC_METRICS = {
-    "knowledge": (("sphinx_goal_acc_original", True), ("sphinx_goal_acc_repaired", True), ("sphinx_app_acc_original", True),
-                  ("sphinx_app_acc_repaired", True), ("sphinx_probe_format_error_rate", False)),
-    "completion": (("sphinx_continue_acc", True), ("sphinx_stop_acc", True), ("sphinx_perfect", True),
-                   ("sphinx_completion_format_error_rate", False)),
-    "grounding": (("sphinx_grounding_acc_original", True), ("sphinx_grounding_acc_repaired", True),
-                  ("sphinx_grounding_format_error_rate", False)),
-    "focused": (("sphinx_focused_failure_rate", False),),
+TOGGLE_METRICS = ("toggle_normal_sr", "toggle_verify_sr", "toggle_composite_score")
+STATIC_METRICS = {  # their directions come from the metric definitions (gui_metrics.sphinx)
+    "knowledge": ("sphinx_goal_acc_original", "sphinx_goal_acc_repaired", "sphinx_app_acc_original",
+                  "sphinx_app_acc_repaired", "sphinx_probe_format_error_rate"),
+    "completion": ("sphinx_continue_acc", "sphinx_stop_acc", "sphinx_perfect", "sphinx_completion_format_error_rate"),
+    "grounding": ("sphinx_grounding_acc_original", "sphinx_grounding_acc_repaired", "sphinx_grounding_format_error_rate"),
+    "focused": ("sphinx_focused_failure_rate",),
 }
 # Generation budgets (the paper gives none): navigation reasons before acting (section 4.2); the static
 # answers are one word, a letter or one action.
@@ -125,15 +124,15 @@ BIAS_LABELS = {"knowledge": ("sphinx_probe", PROBE_LABELS), "completion": ("sphi
 CIRCULAR_DOCS = "process_docs: !function gui_tasks.sphinx.static_tasks.process_docs_{kind}_circular\n"
 
 
-def _bias(kind: str, circular: bool = False) -> tuple[tuple[str, bool], ...]:
+def _bias(kind: str, circular: bool = False) -> tuple[str, ...]:
     if kind not in BIAS_LABELS:
         return ()
     prefix, labels = BIAS_LABELS[kind]
-    return ((f"{prefix}_acc", True),) + tuple((m, not lower_is_better(m)) for m in bias_metric_names(prefix, labels, circular))
+    return (f"{prefix}_acc",) + tuple(bias_metric_names(prefix, labels, circular))
 
 
-def _metrics(pairs) -> str:
-    return "\n".join(f"  - metric: {m}\n    aggregation: {m}\n    higher_is_better: {str(h).lower()}" for m, h in pairs)
+def _metrics(names) -> str:
+    return metric_list_yaml(names)
 
 
 def _protocols(kind: str, rendering: str) -> tuple[str, str]:

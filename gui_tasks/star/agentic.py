@@ -42,6 +42,7 @@ from gui_core.action_match import classify_touch
 from gui_core.action_parsers import GestureToScroll, scroll_direction
 from gui_core.actions import Action
 from gui_core.coords import Geometry, convert, convert_box
+from gui_core.images import ImageRefused, image_size
 from gui_tasks.errors import DataError
 from gui_tasks.input_files import read_json, read_jsonl
 from gui_tasks.star.schema import action_to_json
@@ -249,10 +250,10 @@ def read_aitz(root: Path, split: str = "test", *, gesture_to_scroll: GestureToSc
             if not rel:
                 raise DataError("missing image_path", file=file, row=i, field="image_path")
             image = _image(root / rel if not Path(rel).is_absolute() else Path(rel), file, i, "image_path")
-            from PIL import Image
-
-            with Image.open(image) as im:
-                geo = Geometry.identity(*im.size)
+            try:
+                geo = Geometry.identity(*image_size(image))  # header only, under the pixel bound
+            except ImageRefused as exc:
+                raise DataError(f"screenshot {image} refused: {exc}", file=file, row=i, field="image_path") from exc
             gold = aitz_action(st, gesture_to_scroll=gesture_to_scroll, file=file, row=i)
             try:
                 boxes = _aitz_boxes(st.get("ui_positions"), geo)
@@ -281,8 +282,8 @@ def odyssey_action(step: Mapping[str, Any], *, gesture_to_scroll: GestureToScrol
         if kind in ("CLICK", "LONG_PRESS") and isinstance(info, str):
             if info.upper() in _ODY_KEYS:  # special keys are recorded as CLICK with the key name
                 return Action(_ODY_KEYS[info.upper()])
-            if info.upper() == "KEY_APPSELECT":
-                raise RecentApps()
+            if info.upper() == "KEY_APPSELECT":  # format_converter.py decode_action: PRESS_RECENT
+                return Action("PRESS_RECENT")
             raise ValueError(f"unknown key {info!r}")
         if kind in ("CLICK", "LONG_PRESS"):
             x, y = info[0]
@@ -307,10 +308,6 @@ def odyssey_action(step: Mapping[str, Any], *, gesture_to_scroll: GestureToScrol
     raise DataError(f"unknown action {kind!r}", file=file, row=row, field="action")
 
 
-class RecentApps(Exception):
-    """The recent-apps key: no counterpart in StaR's action space (Table 3), so the step is not scored."""
-
-
 def read_gui_odyssey(root: Path, split: str = "random_split", *, gesture_to_scroll: GestureToScroll = "same") -> Iterator[dict[str, Any]]:
     split_path = root / "splits" / f"{split}.json"
     episodes = _read_json(split_path).get("test")
@@ -327,15 +324,11 @@ def read_gui_odyssey(root: Path, split: str = "random_split", *, gesture_to_scro
         except (KeyError, TypeError, ValueError) as exc:
             raise DataError(f"missing {exc}", file=file, field=str(exc).strip("'")) from exc
         history: list[tuple[str, Action]] = []
-        episode: list[dict[str, Any]] = []
-        unscored = 0
         for i, st in enumerate(steps):
             image = _image(root / "screenshots" / str(st.get("screenshot", "")), file, i, "screenshot")
-            try:
-                gold = odyssey_action(st, gesture_to_scroll=gesture_to_scroll, file=file, row=i)
-            except RecentApps:  # neither scored nor shown as history (no action of the space describes it)
-                unscored += 1
-                continue
+            # recent-apps steps (PRESS_RECENT) are kept: GUI-Odyssey's, OS-Atlas's and AgentCPM-GUI's evaluations score
+            # them; the judges that do not (StaR's space has no such action) leave them out (judges.drop_reason)
+            gold = odyssey_action(st, gesture_to_scroll=gesture_to_scroll, file=file, row=i)
             sam2 = st.get("sam2_bbox") or None  # [] on steps that are not CLICK / LONG_PRESS (introduction.md)
             if sam2 is not None and not (isinstance(sam2, list) and len(sam2) == 4
                                          and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in sam2)):
@@ -343,14 +336,10 @@ def read_gui_odyssey(root: Path, split: str = "random_split", *, gesture_to_scro
             target = sam2 if gold.type in ("CLICK", "LONG_PRESS") and sam2 is not None else None
             raw = {"action": st.get("action"), "info": st.get("info"), "sam2_bbox": sam2,
                    "category": ann.get("task_info", {}).get("category"), "step_length": ann.get("step_length")}
-            episode.append(_step_doc("gui_odyssey", ep, int(st.get("step", i)), str(goal),
-                                     str(st.get("low_level_instruction", "") or ""), image, geo, gold, list(history),
-                                     [target] if target else [], {"file": file, "row": i}, raw=raw, target_box=target))
+            yield _step_doc("gui_odyssey", ep, int(st.get("step", i)), str(goal),
+                            str(st.get("low_level_instruction", "") or ""), image, geo, gold, list(history),
+                            [target] if target else [], {"file": file, "row": i}, raw=raw, target_box=target)
             history.append((image, gold))
-        for doc in episode:  # the official episode success needs every step, also the recent-apps ones left out here
-            doc["judge_data"] = json.dumps({**json.loads(doc["judge_data"]), "episode_steps_unscored": unscored},
-                                           sort_keys=True, ensure_ascii=False)
-            yield doc
 
 
 def read_steps(dataset: str, root: Path, split: str | None, *, gesture_to_scroll: GestureToScroll) -> list[dict[str, Any]]:

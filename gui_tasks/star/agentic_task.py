@@ -56,6 +56,18 @@ class StarAgenticTask(RowsTask):
     """``star_<dataset>*``: step documents from ``metadata``."""
 
     KIND = "star_agentic"
+    # task_rows / frame_options / effective_judge read these; scroll_semantics is the family's record (conflicts())
+    METADATA_KEYS = frozenset({"source", "lang", "seed", "data_split", "agent_family", "match_rule", "coordinate_frame",
+                               "resize_budget", "min_pixels", "max_pixels", "parser_reading", "scroll_semantics"}) | {
+        "dataset", "setting", "episodes", "judge", "gesture_to_scroll", "output_gesture_to_scroll", "history",
+        "max_episode_steps", "steps_dropped", "history_steps", "history_layout"}
+
+    @classmethod
+    def conflicts(cls, meta: Mapping[str, Any], kwargs: Mapping[str, Any]) -> list[str]:
+        from gui_tasks.star.lmms_task import scroll_record_conflicts
+
+        return scroll_record_conflicts(meta)
+
     CLUSTER_KEY = "episode"  # the steps of one episode share its goal and screens
 
     def cluster_of(self, doc: Mapping[str, Any]) -> Any:
@@ -183,6 +195,8 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         if reason:
             dropped[reason] = dropped.get(reason, 0) + 1
             continue
+        if judge not in judges.RECENT_APPS_JUDGES:
+            doc = _without_recent_apps(doc)
         out.append(doc)
     _DROPPED[_key(meta)] = dropped
     if history_protocol(meta) == "own":
@@ -198,6 +212,16 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
                             f"metadata", file="<task yaml>", field="metadata.max_episode_steps")
         return eps
     return out
+
+
+def _without_recent_apps(doc: dict[str, Any]) -> dict[str, Any]:
+    """The history without GUI-Odyssey's recent-apps steps, for judges that leave those steps out of the episode (as
+    StaR's preprocessed test files have no such step)."""
+    keep = [i for i, a in enumerate(doc.get("history_actions") or []) if action_from_json(a).type != "PRESS_RECENT"]
+    if len(keep) == len(doc.get("history_actions") or []):
+        return doc
+    return {**doc, "history_actions": [doc["history_actions"][i] for i in keep],
+            "history_images": [doc["history_images"][i] for i in keep]}
 
 
 def process_docs(dataset: datasets.Dataset) -> datasets.Dataset:
@@ -295,7 +319,6 @@ def score_response(doc: Mapping[str, Any], response: str | None) -> dict[str, An
             "type_match": v.type_match, "exact": v.exact, "judge": judge,
             "rule": doc["match_rule"] if judge == "paper" else judge, "judge_pred": v.pred, "judge_gold": v.gold,
             "judge_type": v.gold_type, "episode_category": data.get("category"),
-            "episode_steps_unscored": int(data.get("episode_steps_unscored") or 0),
             "agent_family": doc["agent_family"], "scroll_semantics": family(doc["agent_family"]).scroll_semantics,
             "output_gesture_to_scroll": output_gesture(doc), **frame}
 

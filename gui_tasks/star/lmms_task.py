@@ -33,6 +33,13 @@ class StarStateControlTask(RowsTask):
     ($STAR_DATA_FILE overrides both), seed/pairs)."""
 
     KIND = "star"
+    # task_rows / frame_options read these; scroll_semantics is the record of the family's (conflicts() checks it)
+    METADATA_KEYS = frozenset({"source", "lang", "seed", "data_split", "agent_family", "match_rule", "coordinate_frame",
+                               "resize_budget", "min_pixels", "max_pixels", "parser_reading", "scroll_semantics"}) | {"pairs"}
+
+    @classmethod
+    def conflicts(cls, meta: Mapping[str, Any], kwargs: Mapping[str, Any]) -> list[str]:
+        return scroll_record_conflicts(meta)
 
     @classmethod
     def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -78,6 +85,18 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
 # Task metadata keys stamped on every document: how a resized_px family's frame falls back when the backend does not
 # report the size it fed the model, and which reading of the family's output is used ("" = the family default).
 FRAME_OPTION_KEYS = ("coordinate_frame", "resize_budget", "min_pixels", "max_pixels", "parser_reading")
+
+
+def scroll_record_conflicts(meta: Mapping[str, Any]) -> list[str]:
+    """The ``scroll_semantics`` record of a StaR task is its agent family's (the parsers read the family's own)."""
+    from gui_core.agents import family
+
+    said, fam = meta.get("scroll_semantics"), meta.get("agent_family")
+    if said is None or fam is None:
+        return []
+    real = family(str(fam)).scroll_semantics
+    return [] if said == real else [f"metadata scroll_semantics {said!r} is not the {fam!r} family's {real!r}, which its "
+                                    "parser uses"]
 
 
 def frame_options(meta: Mapping[str, Any]) -> dict[str, Any]:

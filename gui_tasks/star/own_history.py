@@ -65,11 +65,20 @@ def thought_of(text: str) -> str | None:
     return _until_action(text, i + len(label)) if i >= 0 else None
 
 
+# translateUITARS2Atlas (evaluator/actions.py) knows actions that start so; any other raises NotImplementedError
+TRANSLATABLE = ("click", "finished", "long_press", "press_back", "press_home", "scroll", "open_app", "wait", "type",
+                "enter", "press_enter", "drag", "noneaction")
+NONE_ACTION = "Thought: \nAction: NoneAction"
+
+
 def history_entry(text: str, low_level: str | None = None) -> str:
-    """One step's history text as StaR's ``updateHistory4UITARS`` writes it from the model's answer ``text``."""
+    """One step's history text as StaR's ``updateHistory4UITARS`` writes it from the model's answer ``text``: where
+    ``generatePrediction`` fails (no ``Action:``, so ``extractUITARSPrediction`` asserts; or an action
+    ``translateUITARS2Atlas`` does not know, such as ``hotkey``, ``left_double``, ``call_user``, ``Click(``), it
+    returns ``""`` and ``"NoneAction"``, and the history says ``Thought: \nAction: NoneAction``."""
     text = str(text)
-    if "Action:" not in text:  # extractUITARSPrediction asserts; generatePrediction then returns "", "NoneAction"
-        return "Thought: \nAction: NoneAction"
+    if "Action:" not in text or not text.split("Action: ")[-1].startswith(TRANSLATABLE):
+        return NONE_ACTION
     thought = thought_of(text)
     if thought is None and low_level:  # low setting: the label's thought (here the step's instruction)
         thought = low_level

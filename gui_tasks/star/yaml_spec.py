@@ -16,11 +16,12 @@ predictions as history, StaR A.5; the other tasks give the gold history), group
 from __future__ import annotations
 
 from gui_metrics.agentic import STEP_METRICS
+from gui_metrics.lmms_bridge import metric_list_yaml
 from gui_metrics.star import STAR_METRICS
 from gui_core.action_match import STAR_AGENTIC, STAR_STATE_CONTROL
 from gui_core.coords import BUDGETS
 from gui_core.agents import family
-from gui_tasks.star.judges import DEFAULT_JUDGE, JUDGE_DATASETS
+from gui_tasks.star.judges import DEFAULT_JUDGE, JUDGE_REGISTRY
 from gui_tasks.star.own_history import MAX_EPISODE_STEPS
 from gui_core.languages import LANGS
 
@@ -118,8 +119,7 @@ def _frame(fam: str) -> str:
 
 
 def _metrics(table=STAR_METRICS) -> str:
-    return "\n".join(f"  - metric: {m}\n    aggregation: {m}\n    higher_is_better: {'true' if hib else 'false'}"
-                     for m, (_, hib, _) in table.items())
+    return metric_list_yaml(table)
 
 
 def render_all() -> dict[str, str]:
@@ -169,11 +169,11 @@ def _agentic(files: dict[str, str]) -> None:
         for fam in OTHER_FAMILIES:
             add(f"{task}_{fam}", dataset, setting, "en", fam, extra)
         add(f"{task}_ui_tars_own_history", dataset, setting, "en", "ui_tars", extra, history="own")
-        # the other judges defined for the dataset (gui_tasks.star.judges), OS-Atlas prompt; any task takes another
+        # the other judges defined for the dataset (gui_tasks.star.judges), in the prompt of the family each reads; any task takes another
         # judge for one run through $GUI_EVAL_STAR_JUDGE
-        for judge, covered in JUDGE_DATASETS.items():
-            if dataset in covered and judge != DEFAULT_JUDGE[dataset]:
-                add(f"{task}_judge_{judge}", dataset, setting, "en", DEFAULT_FAMILY, extra, judge)
+        for j in JUDGE_REGISTRY.values():
+            if dataset in j.datasets and j.name != DEFAULT_JUDGE[dataset]:
+                add(f"{task}_judge_{j.name}", dataset, setting, "en", j.variant_family, extra, j.name)
     synth_extra = f"  seed: {SYNTH_SEED}\n  episodes: {SYNTH_EPISODES}\n"
     add("star_agentic_synth", "synthetic", "high", "en", DEFAULT_FAMILY, synth_extra)
     for fam in OTHER_FAMILIES:

@@ -50,12 +50,12 @@ def inside(path: Path, roots: Sequence[Path]) -> bool:
 
 def image_size(path: Path) -> tuple[int, int] | None:
     """Width and height of an image file (header only), or None when it is not a readable image."""
-    from PIL import Image
+    from gui_core.images import ImageRefused
+    from gui_core.images import image_size as header_size
 
     try:
-        with Image.open(path) as im:
-            return im.size
-    except OSError:
+        return header_size(path)
+    except (ImageRefused, OSError):
         return None
 
 
