@@ -76,7 +76,7 @@ class GroundingTask(RowsTask):
     # record that conflicts() checks
     METADATA_KEYS = frozenset({"source", "seed", "n", "prompt", "answer_family", "tau", "tau_frame", "pss_form", "pss_c",
                                "key_digits", "min_pixels", "max_pixels", "resize_budget", "inside_rule", "strictness",
-                               "coordinate_frame", "prompt_protocol", "boxes_clipped",
+                               "coordinate_frame", "prompt_protocol", "parser_protocol", "boxes_clipped",  # protocol tags: submissions
                                # task_rows (ScreenSpot-Pro, MMBench-GUI, UI-Vision, OSWorld-G)
                                "language", "gt_type", "level", "setting", "instructions", "polygon_rule", "refusal_phrase"})
     KWARGS_KEYS = frozenset({"prompt", "resize_budget", "refusal"})  # doc_to_text

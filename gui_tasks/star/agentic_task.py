@@ -58,7 +58,7 @@ class StarAgenticTask(RowsTask):
     KIND = "star_agentic"
     # task_rows / frame_options / effective_judge read these; scroll_semantics is the family's record (conflicts())
     METADATA_KEYS = frozenset({"source", "lang", "seed", "data_split", "agent_family", "match_rule", "coordinate_frame",
-                               "resize_budget", "min_pixels", "max_pixels", "parser_reading", "scroll_semantics"}) | {
+                               "resize_budget", "min_pixels", "max_pixels", "parser_reading", "scroll_semantics", "prompt_protocol", "parser_protocol"}) | {
         "dataset", "setting", "episodes", "judge", "gesture_to_scroll", "output_gesture_to_scroll", "history",
         "max_episode_steps", "steps_dropped", "history_steps", "history_layout"}
 

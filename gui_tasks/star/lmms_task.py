@@ -35,7 +35,7 @@ class StarStateControlTask(RowsTask):
     KIND = "star"
     # task_rows / frame_options read these; scroll_semantics is the record of the family's (conflicts() checks it)
     METADATA_KEYS = frozenset({"source", "lang", "seed", "data_split", "agent_family", "match_rule", "coordinate_frame",
-                               "resize_budget", "min_pixels", "max_pixels", "parser_reading", "scroll_semantics"}) | {"pairs"}
+                               "resize_budget", "min_pixels", "max_pixels", "parser_reading", "scroll_semantics"}) | {"pairs", "prompt_protocol", "parser_protocol"}
 
     @classmethod
     def conflicts(cls, meta: Mapping[str, Any], kwargs: Mapping[str, Any]) -> list[str]:
