@@ -99,7 +99,11 @@ def add_intervals(task_output: Any, bootstrap_iters: int) -> None:
         except Exception as exc:  # a plugin's aggregation that fails on a resample: this interval is left out, not the run
             recorded[f"{metric},{filter_key}"] = {"error": f"{type(exc).__name__}: {exc}", "cluster_key": cluster_key}
             continue
-        if math.isfinite(iv.se):
+        if len(items) < 2:
+            # one sample has no standard error; "N/A" (lmms-eval's own mark) also keeps a group of one-sample tasks from
+            # dividing by zero in lmms-eval's pooled_sample_stderr (sum of sizes minus the number of tasks)
+            task_output.agg_metrics[f"{metric}_stderr,{filter_key}"] = "N/A"
+        elif math.isfinite(iv.se):
             task_output.agg_metrics[f"{metric}_stderr,{filter_key}"] = iv.se
         recorded[f"{metric},{filter_key}"] = {**iv.as_dict(), "cluster_key": cluster_key, "composite": spec.composite}
     if recorded and isinstance(config.get("metadata"), dict):

@@ -299,3 +299,28 @@ def test_a_failing_aggregation_costs_its_interval_not_the_run(monkeypatch):
     lmms_stats.add_intervals(out, 100)
     assert "ZeroDivisionError" in out.task_config["metadata"]["intervals"]["flaky,none"]["error"]
     assert "flaky_stderr,none" not in out.agg_metrics
+
+
+def test_a_one_sample_task_has_no_standard_error_so_a_group_of_them_does_not_divide_by_zero():
+    """``--limit 1`` on a group: each task's stderr is N/A (lmms-eval's mark), so lmms-eval's pooled stderr is N/A too
+    instead of (sum of sizes - number of tasks) = 0 in a denominator."""
+    from types import SimpleNamespace
+
+    from gui_metrics.manager import all_metrics
+    from gui_tasks import lmms_stats
+
+    spec = all_metrics()["mcq_acc"]
+    agg = SimpleNamespace(__gui_metric__="mcq_acc")
+    task = SimpleNamespace(aggregation=lambda: {"mcq_acc": agg})
+    items = [{"correct": True, "status": "parsed", "score": 1.0, "lang": "en", "dimension": "AU"}]
+
+    def output(n):
+        return SimpleNamespace(task=task, task_config={"metadata": {}}, agg_metrics={},
+                               sample_metrics={("mcq_acc", "none"): items * n})
+
+    one, two = output(1), output(2)
+    lmms_stats.add_intervals(one, 100)
+    lmms_stats.add_intervals(two, 100)
+    assert one.agg_metrics["mcq_acc_stderr,none"] == "N/A"
+    assert two.agg_metrics["mcq_acc_stderr,none"] == pytest.approx(0.0)
+    assert spec.name == "mcq_acc"
