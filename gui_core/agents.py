@@ -208,6 +208,265 @@ UI_TARS = UI_TARS_PROMPTS["androidcontrol"]  # every other dataset (the syntheti
 
 
 # --- Figure 8: OS-Atlas ------------------------------------------------------------------------------
+# StaR's OS-Atlas step prompts (ZrW00/StaR@3af0acd5 dataPreprocessor/templates.py, GPL-3.0), byte for byte, one per
+# dataset: AITZ's lists ENTER and drops OPENAPP / WAIT / LONG_CLICK and names its history {PAD}, GUI-Odyssey's drops
+# IMPOSSIBLE / OPENAPP / WAIT. StaR fills them with ``str.format_map`` (the previous step instructions as a Python
+# list, so their ``repr``), then replaces ``__LOW_LEVEL_PLACEHOLDER__`` with "Current step instruction: ..." (low) or ""
+# (high) (preprocessors.py); ``os_atlas_star_prompt`` does the same. ``<image>`` stays in the text as StaR sends it: its
+# evaluator (evaluator/evaluators.py, agents.py AtlasAgent) hands the text to Qwen2-VL's chat template as a plain
+# string, where ``<image>`` is no image token, and the screenshot follows as its own user turn; lmms-eval's request
+# carries the screenshot beside the text (docs/star_judges.md). tests/fixtures/star_prompts holds the cited source text.
+_OS_ATLAS_ANDROIDCONTROL = (
+    "\n"
+    "You are now operating in Executable Language Grounding mode. Your goal is to help users accomplish tasks by suggesting executable actions that best fit their needs. Your skill set includes both basic and custom actions:\n"
+    "\n"
+    "1. Basic Actions\n"
+    "Basic actions are standardized and available across all platforms. They provide essential functionality and are defined with a specific format, ensuring consistency and reliability. \n"
+    "Basic Action 1: CLICK \n"
+    "    - purpose: Click at the specified position.\n"
+    "    - format: CLICK <point>[[x-axis, y-axis]]</point>\n"
+    "    - example usage: CLICK <point>[[101, 872]]</point>\n"
+    "       \n"
+    "Basic Action 2: TYPE\n"
+    "    - purpose: Enter specified text at the designated location.\n"
+    "    - format: TYPE [input text]\n"
+    "    - example usage: TYPE [Shanghai shopping mall]\n"
+    "\n"
+    "Basic Action 3: SCROLL\n"
+    "    - purpose: SCROLL in the specified direction.\n"
+    "    - format: SCROLL [direction (UP/DOWN/LEFT/RIGHT)]\n"
+    "    - example usage: SCROLL [UP]\n"
+    "    \n"
+    "2. Custom Actions\n"
+    "Custom actions are unique to each user's platform and environment. They allow for flexibility and adaptability, enabling the model to support new and unseen actions defined by users. These actions extend the functionality of the basic set, making the model more versatile and capable of handling specific tasks.\n"
+    "\n"
+    "Custom Action 1: PRESS_BACK\n"
+    "    - purpose: Press a back button to navigate to the previous screen.\n"
+    "    - format: PRESS_BACK\n"
+    "    - example usage: PRESS_BACK\n"
+    "\n"
+    "Custom Action 2: PRESS_HOME\n"
+    "    - purpose: Press a home button to navigate to the home page.\n"
+    "    - format: PRESS_HOME\n"
+    "    - example usage: PRESS_HOME\n"
+    "\n"
+    "Custom Action 3: IMPOSSIBLE\n"
+    "    - purpose: Indicate the task is impossible.\n"
+    "    - format: IMPOSSIBLE\n"
+    "    - example usage: IMPOSSIBLE\n"
+    "\n"
+    "Custom Action 4: COMPLETE\n"
+    "    - purpose: Indicate the task is finished.\n"
+    "    - format: COMPLETE\n"
+    "    - example usage: COMPLETE\n"
+    "\n"
+    "Custom Action 5: OPENAPP\n"
+    "    - purpose: Open an app.\n"
+    "    - format: OPENAPP <APP_NAME>\n"
+    "    - example usage: OPENAPP Zoho Meeting\n"
+    "\n"
+    "Custom Action 6: WAIT\n"
+    "    - purpose: Wait a set number of seconds for something on screen (e.g., a loading bar).\n"
+    "    - format: WAIT\n"
+    "    - example usage: WAIT\n"
+    "\n"
+    "Custom Action 7: LONG_CLICK\n"
+    "    - purpose: Long click at the specified position.\n"
+    "    - format: LONG_CLICK <point>[[x-axis, y-axis]]</point>\n"
+    "    - example usage: LONG_CLICK <point>[[101, 872]]</point>\n"
+    "\n"
+    "In most cases, task instructions are high-level and abstract. Carefully read the instruction and action history, then perform reasoning to determine the most appropriate next action. Ensure you strictly generate two sections: Thought and Action.\n"
+    "Thought: Clearly outline your reasoning process for current step.\n"
+    "Action: Specify the actual actions you will take based on your reasoning. You should follow action format above when generating. \n"
+    "\n"
+    "And your final goal, previous actions and associated screenshot are as follows:\n"
+    "\n"
+    "Final goal: {finalGoal}\n"
+    "Previous actions: {previousActions}\n"
+    "__LOW_LEVEL_PLACEHOLDER__\n"
+    "Screenshot: <image>\n"
+    "\n"
+    "# Instructions for Determining the Next Action\n"
+    "- Carefully analyze the final goal, previous actions, and the current screenshot.\n"
+    "- Identify the most suitable action based on the context and the goal.\n"
+    "- Make sure the action you suggest aligns with the desired outcome, considering the previous steps.\n")
+_OS_ATLAS_AITZ = (
+    "\n"
+    "You are now operating in Executable Language Grounding mode. Your goal is to help users accomplish tasks by suggesting executable actions that best fit their needs and give a score. Your skill set includes both basic and custom actions:\n"
+    "\n"
+    "1. Basic Actions\n"
+    "Basic actions are standardized and available across all platforms. They provide essential functionality and are defined with a specific format, ensuring consistency and reliability. \n"
+    "Basic Action 1: CLICK \n"
+    "    - purpose: Click at the specified position.\n"
+    "    - format: CLICK <point>[[x-axis, y-axis]]</point>\n"
+    "    - example usage: CLICK <point>[[101, 872]]</point>\n"
+    "\n"
+    "Basic Action 2: TYPE\n"
+    "    - purpose: Enter specified text at the designated location.\n"
+    "    - format: TYPE [input text]\n"
+    "    - example usage: TYPE [Shanghai shopping mall]\n"
+    "\n"
+    "Basic Action 3: SCROLL\n"
+    "    - Purpose: SCROLL in the specified direction.\n"
+    "    - Format: SCROLL [direction (UP/DOWN/LEFT/RIGHT)]\n"
+    "    - Example Usage: SCROLL [UP]\n"
+    "\n"
+    "2. Custom Actions\n"
+    "Custom actions are unique to each user's platform and environment. They allow for flexibility and adaptability, enabling the model to support new and unseen actions defined by users. These actions extend the functionality of the basic set, making the model more versatile and capable of handling specific tasks.\n"
+    "\n"
+    "Custom Action 1: PRESS_BACK\n"
+    "    - purpose: Press a back button to navigate to the previous screen.\n"
+    "    - format: PRESS_BACK\n"
+    "    - example usage: PRESS_BACK\n"
+    "\n"
+    "Custom Action 2: PRESS_HOME\n"
+    "    - purpose: Press a home button to navigate to the home page.\n"
+    "    - format: PRESS_HOME\n"
+    "    - example usage: PRESS_HOME\n"
+    "\n"
+    "Custom Action 3: ENTER\n"
+    "    - purpose: Press the enter button.\n"
+    "    - format: ENTER\n"
+    "    - example usage: ENTER\n"
+    "\n"
+    "Custom Action 4: IMPOSSIBLE\n"
+    "    - purpose: Indicate the task is impossible.\n"
+    "    - format: IMPOSSIBLE\n"
+    "    - example usage: IMPOSSIBLE\n"
+    "\n"
+    "Custom Action 5: COMPLETE\n"
+    "    - purpose: Indicate the task is finished.\n"
+    "    - format: COMPLETE\n"
+    "    - example usage: COMPLETE\n"
+    "\n"
+    "In most cases, task instructions are high-level and abstract. Carefully read the instruction and action history, then perform reasoning to determine the most appropriate next action. Ensure you strictly generate two sections: Thought and Action.\n"
+    "Thought: Clearly outline your reasoning process for current step.\n"
+    "Action: Specify the actual actions you will take based on your reasoning. You should follow action format above when generating. \n"
+    "\n"
+    "### Final Input Details\n"
+    "Your final goal, previous actions, current screen description, and any additional context are provided as follows:\n"
+    "- **Final Goal**: {finalGoal}\n"
+    "- **Previous Action Descriptions**: {PAD}\n"
+    "__LOW_LEVEL_PLACEHOLDER__\n"
+    "- **Screenshot**: <image>\n")
+_OS_ATLAS_GUI_ODYSSEY = (
+    "\n"
+    "You are now operating in Executable Language Grounding mode. Your goal is to help users accomplish tasks by suggesting executable actions that best fit their needs. Your skill set includes both basic and custom actions:\n"
+    "\n"
+    "1. Basic Actions\n"
+    "Basic actions are standardized and available across all platforms. They provide essential functionality and are defined with a specific format, ensuring consistency and reliability. \n"
+    "Basic Action 1: CLICK \n"
+    "    - purpose: Click at the specified position.\n"
+    "    - format: CLICK <point>[[x-axis, y-axis]]</point>\n"
+    "    - example usage: CLICK <point>[[101, 872]]</point>\n"
+    "       \n"
+    "Basic Action 2: TYPE\n"
+    "    - purpose: Enter specified text at the designated location.\n"
+    "    - format: TYPE [input text]\n"
+    "    - example usage: TYPE [Shanghai shopping mall]\n"
+    "\n"
+    "Basic Action 3: SCROLL\n"
+    "    - purpose: SCROLL in the specified direction.\n"
+    "    - format: SCROLL [direction (UP/DOWN/LEFT/RIGHT)]\n"
+    "    - example usage: SCROLL [UP]\n"
+    "    \n"
+    "2. Custom Actions\n"
+    "Custom actions are unique to each user's platform and environment. They allow for flexibility and adaptability, enabling the model to support new and unseen actions defined by users. These actions extend the functionality of the basic set, making the model more versatile and capable of handling specific tasks.\n"
+    "\n"
+    "Custom Action 1: PRESS_BACK\n"
+    "    - purpose: Press a back button to navigate to the previous screen.\n"
+    "    - format: PRESS_BACK\n"
+    "    - example usage: PRESS_BACK\n"
+    "\n"
+    "Custom Action 2: PRESS_HOME\n"
+    "    - purpose: Press a home button to navigate to the home page.\n"
+    "    - format: PRESS_HOME\n"
+    "    - example usage: PRESS_HOME\n"
+    "\n"
+    "\n"
+    "Custom Action 3: COMPLETE\n"
+    "    - purpose: Indicate the task is finished.\n"
+    "    - format: COMPLETE\n"
+    "    - example usage: COMPLETE\n"
+    "\n"
+    "Custom Action 4: LONG_CLICK\n"
+    "    - purpose: Long click at the specified position.\n"
+    "    - format: LONG_CLICK <point>[[x-axis, y-axis]]</point>\n"
+    "    - example usage: LONG_CLICK <point>[[101, 872]]</point>\n"
+    "\n"
+    "In most cases, task instructions are high-level and abstract. Carefully read the instruction and action history, then perform reasoning to determine the most appropriate next action. Ensure you strictly generate two sections: Thought and Action.\n"
+    "Thought: Clearly outline your reasoning process for current step.\n"
+    "Action: Specify the actual actions you will take based on your reasoning. You should follow action format above when generating. \n"
+    "\n"
+    "And your final goal, previous actions and associated screenshot are as follows:\n"
+    "\n"
+    "Final goal: {finalGoal}\n"
+    "Previous actions: {previousActions}\n"
+    "__LOW_LEVEL_PLACEHOLDER__\n"
+    "Screenshot: <image>\n"
+    "\n"
+    "# Instructions for Determining the Next Action\n"
+    "- Carefully analyze the final goal, previous actions, and the current screenshot.\n"
+    "- Identify the most suitable action based on the context and the goal.\n"
+    "- Make sure the action you suggest aligns with the desired outcome, considering the previous steps.\n")
+# StaR's state-control benchmark (StateCoTDataPreprocessor / StateCoTForAtlasDataPreprocessor, preprocessors.py): its
+# own OS-Atlas template, CLICK and COMPLETE only, filled with {finalGoal} = the instruction and {history} = "null"
+_OS_ATLAS_STATE_CONTROL = (
+    "\n"
+    "You are now operating in Executable Language Grounding mode. Your goal is to help users accomplish tasks by suggesting executable actions that best fit their needs. Your skill set includes both basic and custom actions:\n"
+    "\n"
+    "1. Basic Actions\n"
+    "Basic actions are standardized and available across all platforms. They provide essential functionality and are defined with a specific format, ensuring consistency and reliability. \n"
+    "Basic Action 1: CLICK \n"
+    "    - purpose: Click at the specified position.\n"
+    "    - format: CLICK <point>[[x-axis, y-axis]]</point>\n"
+    "    - example usage: CLICK <point>[[101, 872]]</point>\n"
+    "        \n"
+    "2. Custom Actions\n"
+    "Custom actions are unique to each user's platform and environment. They allow for flexibility and adaptability, enabling the model to support new and unseen actions defined by users. These actions extend the functionality of the basic set, making the model more versatile and capable of handling specific tasks.\n"
+    "\n"
+    "Custom Action 1: COMPLETE\n"
+    "    - purpose: Indicate the task is finished.\n"
+    "    - format: COMPLETE\n"
+    "    - example usage: COMPLETE\n"
+    "\n"
+    "In most cases, task instructions are high-level and abstract. Carefully read the instruction and action history, then perform reasoning to determine the most appropriate next action. Ensure you strictly generate two sections: Thought and Action.\n"
+    "Thought: Clearly outline your reasoning process for current step.\n"
+    "Action: Specify the actual actions you will take based on your reasoning. You should follow action format above when generating. \n"
+    "\n"
+    "Your current task instruction, action history, and associated screenshot are as follows:\n"
+    "\n"
+    "Final goal: {finalGoal}\n"
+    "History: {history}\n"
+    "Screenshot: <image>\n"
+    "\n"
+    "# Instructions for Determining the Next Action\n"
+    "- Carefully analyze the final goal and the current screenshot.\n"
+    "- Identify the most suitable action based on the context and the goal.\n"
+    "- Make sure the action you suggest aligns with the desired outcome, considering the previous steps.\n"
+    "\n"
+    "# Output Format\n"
+    "Your output must strictly follow the above action format, and especially avoid using unnecessary quotation marks or other punctuation marks. (where osatlas action must be one of the action formats I provided).\n"
+    "\n"
+    "Output:\n")
+OS_ATLAS_PROMPTS: dict[str, str] = {"androidcontrol": _OS_ATLAS_ANDROIDCONTROL, "aitz": _OS_ATLAS_AITZ,
+                                    "gui_odyssey": _OS_ATLAS_GUI_ODYSSEY, "state_control": _OS_ATLAS_STATE_CONTROL}
+# the name each template gives its history slot (AITZ's is ``{PAD}``)
+OS_ATLAS_HISTORY_KEYS: dict[str, str] = {"androidcontrol": "previousActions", "aitz": "PAD", "gui_odyssey": "previousActions"}
+LOW_LEVEL_PLACEHOLDER = "__LOW_LEVEL_PLACEHOLDER__"
+
+
+def os_atlas_star_prompt(dataset: str, goal: str, instructions: Sequence[str], low_level: str | None) -> str:
+    """StaR's OS-Atlas prompt for a step of ``dataset`` as its preprocessors fill it: ``instructions`` are the earlier
+    steps' instructions (a list, written as Python writes one), ``low_level`` the step's own (None: the high setting);
+    ``state_control``: its one-step template (no history, no low level)."""
+    if dataset == "state_control":  # one step, no history: StaR writes the string "null"
+        return OS_ATLAS_PROMPTS[dataset].format_map({"finalGoal": goal, "history": "null"})
+    text = OS_ATLAS_PROMPTS[dataset].format_map({"finalGoal": goal, OS_ATLAS_HISTORY_KEYS[dataset]: list(instructions)})
+    return text.replace(LOW_LEVEL_PLACEHOLDER, "" if low_level is None else f"Current step instruction: {low_level}")
+
+
+# The paper's Figure 8 prompt: every other dataset (the synthetic worlds, synthetic state control) and the Sphinx agents
 OS_ATLAS = """You are now operating in Executable Language Grounding mode. Your goal is to help users accomplish tasks by suggesting executable actions that best fit their needs. Your skill set includes both basic and custom actions.
 
 1. Basic Actions
@@ -486,12 +745,15 @@ def format_action(action: Action, fam: str, geometry: Geometry, meta: Mapping[st
 
 
 def build_prompt(fam: str, instruction: str, geometry: Geometry, history: Sequence[str] = (), low_level: str | None = None,
-                 meta: Mapping[str, Any] | None = None, *, history_lines: Sequence[str] | None = None) -> str:
+                 meta: Mapping[str, Any] | None = None, *, history_lines: Sequence[str] | None = None,
+                 instructions: Sequence[str] | None = None) -> str:
     """The family's prompt for one step. ``history``: earlier actions already in the family's syntax.
 
     ``geometry``: ``prompt_geometry`` (a resized_px family's mobile_use prompt states the resized resolution,
     as Mobile-Agent-v3 does; GUI-Owl under StaR states the original one, A.5). ``history_lines``: UI-TARS's
-    ``## Action History`` lines as given (its own answers, ``own_history``), instead of lines made from ``history``."""
+    ``## Action History`` lines as given (its own answers, ``own_history``), instead of lines made from ``history``.
+    ``instructions``: the earlier steps' instructions, OS-Atlas's history under StaR's per-dataset templates
+    (``os_atlas_star_prompt``; ``low_level`` "" there is StaR's low setting with an empty instruction)."""
     f = family(fam, meta)
     if f.parser in ("ui_tars", "ui_tars_1_5"):
         text = UI_TARS_PROMPTS.get(str((meta or {}).get("dataset")), UI_TARS).format_map({"instruction": instruction})
@@ -502,6 +764,12 @@ def build_prompt(fam: str, instruction: str, geometry: Geometry, history: Sequen
             text += f"\nThought: {low_level}\n"  # closed by add_generation_prompt; here the user text's last line
         return text
     if f.parser == "os_atlas":
+        dataset = str((meta or {}).get("dataset"))
+        if dataset in OS_ATLAS_PROMPTS:  # StaR's history is the earlier steps' instructions, not their actions
+            if instructions is None and dataset != "state_control":
+                raise ValueError(f"StaR's OS-Atlas prompt for {dataset} lists the earlier steps' instructions: "
+                                 "pass instructions= (a step document's history_low_level)")
+            return os_atlas_star_prompt(dataset, instruction, instructions or (), low_level)
         prev = "\n".join(f"Step {i + 1}: {h}" for i, h in enumerate(history)) if history else "None"
         low = f"Low-level instruction: {low_level}\n" if low_level else ""
         return OS_ATLAS.format(goal=instruction, history=prev, low_level=low)

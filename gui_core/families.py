@@ -40,8 +40,10 @@ register_family(Family(
     ),
     syntax='CLICK <point>[[x, y]]</point>',
     action_parser='os_atlas',
-    agent=AgentProtocol("os_atlas", "grid1000", "star-os-atlas-v1"),
-    sources=('OS-Copilot/OS-Atlas README.md (OS-Atlas-Base-7B inference example: grounding prompt, <|box_start|> answer)', 'StaR appendix C Figure 8 (agent prompt), A.5 (0-1000 grid)')))
+    # v2: StaR's per-dataset templates (dataPreprocessor/templates.py) on androidcontrol / aitz / gui_odyssey
+    agent=AgentProtocol("os_atlas", "grid1000", "star-os-atlas-v2"),
+    sources=('OS-Copilot/OS-Atlas README.md (OS-Atlas-Base-7B inference example: grounding prompt, <|box_start|> answer)', 'StaR appendix C Figure 8 (agent prompt), A.5 (0-1000 grid)',
+             'ZrW00/StaR@3af0acd5 dataPreprocessor/templates.py *_ATLAS_ACTION_PREDICTION_PROMPT (per-dataset agent prompts)')))
 
 register_family(Family(
     'ui_tars', 'UI-TARS', 'grid1000',

@@ -44,8 +44,9 @@ def test_androidcontrol_episode_gives_one_step_per_action_and_a_final_complete(d
 def test_androidcontrol_low_setting_adds_the_step_instruction(data):
     high, low = rows("androidcontrol")[1], rows("androidcontrol", setting="low")[1]
     assert "Turn on the Wi-Fi switch" not in agentic_task.doc_to_text(high)
-    assert "Low-level instruction: Turn on the Wi-Fi switch" in agentic_task.doc_to_text(low)
-    assert "Previous actions: Step 1: OPENAPP Settings" in agentic_task.doc_to_text(low)
+    assert "\nCurrent step instruction: Turn on the Wi-Fi switch\n" in agentic_task.doc_to_text(low)  # StaR's template
+    assert "\nPrevious actions: ['Open the Settings app']\n" in agentic_task.doc_to_text(low)  # the earlier instructions
+    assert rows("androidcontrol")[3]["history_low_level"] == ['Open the Settings app', 'Turn on the Wi-Fi switch', 'Scroll down']
 
 
 def test_aitz_dual_points_become_taps_or_scrolls_by_the_aitw_rule(data):
@@ -75,6 +76,9 @@ def test_gui_odyssey_keys_scrolls_and_the_recent_apps_step(data):
     ody = rows("gui_odyssey", judge="odyssey", agent_family="os_atlas")
     assert [gold(d).type for d in ody] == ["CLICK", "SCROLL", "PRESS_RECENT", "TYPE", "PRESS_HOME", "COMPLETE"]
     assert len(ody[3]["history_actions"]) == 3
+    # StaR's actionHistory skips the steps convertGuiOdysseyAction cannot write (recent apps): two instructions, not three
+    assert ody[3]["history_low_level"] == ["Tap the Chrome row.", "Do the next step."]
+    assert "\nPrevious actions: ['Tap the Chrome row.', 'Do the next step.']\n\nScreenshot: <image>\n" in agentic_task.doc_to_text(ody[3])
     rec = agentic_task.score_response(ody[2], "thoughts:\nopen recents\nactions:\nPRESS_RECENT")
     assert (rec["type_match"], rec["exact"]) == (True, True)
     assert not agentic_task.score_response(ody[2], "actions:\nPRESS_HOME")["type_match"]

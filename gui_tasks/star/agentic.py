@@ -45,6 +45,7 @@ from gui_core.coords import Geometry, convert, convert_box
 from gui_core.images import ImageRefused, image_size
 from gui_tasks.errors import DataError
 from gui_tasks.input_files import read_json, read_jsonl
+from gui_tasks.star import star_official
 from gui_tasks.star.schema import action_to_json
 
 DATASETS = ("androidcontrol", "aitz", "gui_odyssey")
@@ -94,12 +95,15 @@ def _image(path: Path, file: str, row: int, field: str) -> str:
 
 def _step_doc(dataset: str, episode: str, step: int, goal: str, low: str, image: str, geo: Geometry, gold: Action,
               history: list[tuple[str, Action]], boxes: Sequence[Sequence[float]], extra: Mapping[str, Any], *,
-              raw: Mapping[str, Any] | None = None, target_box: Sequence[float] | None = None) -> dict[str, Any]:
+              raw: Mapping[str, Any] | None = None, target_box: Sequence[float] | None = None,
+              history_low: Sequence[str] = ()) -> dict[str, Any]:
     """One step. ``boxes``: the screen's element boxes (grid); ``target_box``: the gold element's box where the dataset
-    names it (GUI-Odyssey ``sam2_bbox``); ``raw``: the dataset's own gold fields for the judges."""
+    names it (GUI-Odyssey ``sam2_bbox``); ``raw``: the dataset's own gold fields for the judges; ``history_low``: the
+    earlier steps' instructions as StaR lists them for OS-Atlas's ``{previousActions}`` (``gui_core.agents``)."""
     return {"id": f"{dataset}-{episode}-{step:03d}", "dataset": dataset, "episode_id": episode, "step": step, "goal": goal,
             "low_level": low, "images": [image], "image_width": geo.original_width, "image_height": geo.original_height,
             "history_images": [h[0] for h in history], "history_actions": [action_to_json(h[1]) for h in history],
+            "history_low_level": [str(x) for x in history_low],
             "gold": action_to_json(gold), "boxes": [[round(float(v), 3) for v in b] for b in boxes],
             "action_category": category(gold.type),
             "target_box": [float(v) for v in target_box] if target_box is not None else [],
@@ -168,6 +172,7 @@ def read_androidcontrol(root: Path, split: str = "test") -> Iterator[dict[str, A
             raise DataError(f"{len(shots)} screenshots for {len(actions)} actions (want one more screenshot)", file=file,
                             field="screenshots")
         history: list[tuple[str, Action]] = []
+        lows: list[str] = []
         layouts = meta.get("accessibility_trees") or []
         for i, shot in enumerate(shots):
             geo = Geometry.identity(int(meta["screenshot_widths"][i]), int(meta["screenshot_heights"][i]))
@@ -179,9 +184,11 @@ def read_androidcontrol(root: Path, split: str = "test") -> Iterator[dict[str, A
             boxes = [convert_box(tuple(b), "original_px", "grid1000", geo) for b in px]
             raw = {"action": actions[i] if i < len(actions) else None, "width": geo.original_width,
                    "height": geo.original_height, "clickable_px": px, "elements_px": every}
+            # StaR: previousActions = step_instructions[:i] (with "The task is completed." appended), as given
             yield _step_doc("androidcontrol", str(ep), i, str(meta["goal"]), str(low), image, geo, gold, list(history), boxes,
-                            {"file": file, "row": i}, raw=raw)
+                            {"file": file, "row": i}, raw=raw, history_low=lows)
             history.append((image, gold))
+            lows.append(str(low))
 
 
 # --- AITZ (AITW action codes) ---------------------------------------------------------------------------
@@ -245,6 +252,7 @@ def read_aitz(root: Path, split: str = "test", *, gesture_to_scroll: GestureToSc
         if not isinstance(steps, list):
             raise DataError("expected a list of steps", file=file)
         history: list[tuple[str, Action]] = []
+        lows: list[str] = []
         for i, st in enumerate(sorted(steps, key=lambda s: int(s.get("step_id", 0)))):
             rel = st.get("image_path") or st.get("image_full_path")
             if not rel:
@@ -266,8 +274,9 @@ def read_aitz(root: Path, split: str = "test", *, gesture_to_scroll: GestureToSc
                    "ui_positions": positions, "width": geo.original_width, "height": geo.original_height}
             yield _step_doc("aitz", str(st.get("episode_id", path.stem)), i, str(st.get("instruction", "")),
                             str(st.get("coat_action_desc", "")), image, geo, gold, list(history), boxes,
-                            {"file": file, "row": i, "category": path.parent.parent.name}, raw=raw)
+                            {"file": file, "row": i, "category": path.parent.parent.name}, raw=raw, history_low=lows)
             history.append((image, gold))
+            lows.append(str(st.get("coat_action_desc", "")))  # StaR: {PAD} = actionDescs[:i], every earlier step
 
 
 # --- GUI-Odyssey ---------------------------------------------------------------------------------------
@@ -324,6 +333,7 @@ def read_gui_odyssey(root: Path, split: str = "random_split", *, gesture_to_scro
         except (KeyError, TypeError, ValueError) as exc:
             raise DataError(f"missing {exc}", file=file, field=str(exc).strip("'")) from exc
         history: list[tuple[str, Action]] = []
+        lows: list[str] = []
         for i, st in enumerate(steps):
             image = _image(root / "screenshots" / str(st.get("screenshot", "")), file, i, "screenshot")
             # recent-apps steps (PRESS_RECENT) are kept: GUI-Odyssey's, OS-Atlas's and AgentCPM-GUI's evaluations score
@@ -338,8 +348,20 @@ def read_gui_odyssey(root: Path, split: str = "random_split", *, gesture_to_scro
                    "category": ann.get("task_info", {}).get("category"), "step_length": ann.get("step_length")}
             yield _step_doc("gui_odyssey", ep, int(st.get("step", i)), str(goal),
                             str(st.get("low_level_instruction", "") or ""), image, geo, gold, list(history),
-                            [target] if target else [], {"file": file, "row": i}, raw=raw, target_box=target)
+                            [target] if target else [], {"file": file, "row": i}, raw=raw, target_box=target,
+                            history_low=lows)
             history.append((image, gold))
+            if _star_keeps_odyssey_step(raw):  # StaR appends to actionHistory only the steps it converts
+                lows.append(str(st.get("low_level_instruction", "") or ""))
+
+
+def _star_keeps_odyssey_step(raw: Mapping[str, Any]) -> bool:
+    """Whether StaR's GUI-Odyssey preprocessing keeps the step (``convertGuiOdysseyAction`` writes an action); where our
+    transcription fails on malformed data the step is kept (StaR's would stop the whole run)."""
+    try:
+        return star_official.gold_odyssey(raw) is not None
+    except Exception:  # noqa: BLE001 -- data, not configuration: the instruction stays in the history
+        return True
 
 
 def read_steps(dataset: str, root: Path, split: str | None, *, gesture_to_scroll: GestureToScroll) -> list[dict[str, Any]]:

@@ -293,8 +293,11 @@ def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, 
     finger = doc.get("gold_scroll_space") == "finger"
     history = [format_action(action_from_json(a), doc["agent_family"], geo, meta, finger_words=finger)
                for a in doc["history_actions"]]
-    low = doc["low_level"] if doc["setting"] == "low" and doc["low_level"] else None
-    return build_prompt(doc["agent_family"], doc["goal"], geo, history, low, meta={**meta, "dataset": doc["dataset"]})
+    # "" in the low setting stays: StaR's OS-Atlas template then says "Current step instruction: " (the other families'
+    # prompts leave an empty instruction out either way)
+    low = str(doc["low_level"] or "") if doc["setting"] == "low" else None
+    return build_prompt(doc["agent_family"], doc["goal"], geo, history, low, meta={**meta, "dataset": doc["dataset"]},
+                        instructions=doc.get("history_low_level"))
 
 
 def doc_to_target(doc: Mapping[str, Any]) -> str:

@@ -154,7 +154,9 @@ def geometry(doc: Mapping[str, Any]) -> Geometry:
 
 
 def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None) -> str:
-    return build_prompt(doc["agent_family"], doc["instruction"], geometry(doc), meta=budget_meta(doc))
+    # the official benchmark: StaR's own state-control template for OS-Atlas (gui_core.agents); synthetic rows: Figure 8
+    dataset = {"dataset": "state_control"} if doc.get("source") == "official" else {}
+    return build_prompt(doc["agent_family"], doc["instruction"], geometry(doc), meta={**budget_meta(doc), **dataset})
 
 
 def doc_to_target(doc: Mapping[str, Any]) -> str:
