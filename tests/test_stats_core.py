@@ -324,3 +324,20 @@ def test_a_one_sample_task_has_no_standard_error_so_a_group_of_them_does_not_div
     assert one.agg_metrics["mcq_acc_stderr,none"] == "N/A"
     assert two.agg_metrics["mcq_acc_stderr,none"] == pytest.approx(0.0)
     assert spec.name == "mcq_acc"
+
+
+def test_mcnemar_exact_equals_statsmodels_on_every_recorded_table():
+    """statsmodels itself, run outside the project on 1,938 tables (0-30 x 0-30 discordant pairs and large ones),
+    recorded in tests/fixtures/differential/stats/mcnemar_statsmodels.json: our p-value is its p-value."""
+    import json
+    from pathlib import Path
+
+    ref = json.loads((Path(__file__).parent / "fixtures/differential/stats/mcnemar_statsmodels.json").read_text())
+    assert ref["source"].startswith("statsmodels ")
+    for a_only, b_only, both, neither, statistic, p_value in ref["rows"]:
+        a = [1] * a_only + [0] * b_only + [1] * both + [0] * neither
+        b = [0] * a_only + [1] * b_only + [1] * both + [0] * neither
+        res = stats.mcnemar_exact(a, b)
+        assert (res.a_only, res.b_only) == (a_only, b_only)
+        assert min(res.a_only, res.b_only) == statistic
+        assert res.p_value == p_value, (a_only, b_only)
