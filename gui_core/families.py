@@ -53,7 +53,8 @@ register_family(Family(
     ),
     syntax="click(start_box='(x,y)')",
     action_parser='ui_tars',
-    agent=AgentProtocol("ui_tars", "grid1000", "star-ui-tars-v1", history_images=4, own_history=True),
+    # star-ui-tars-v2: the step prompt is StaR's dataPreprocessor/templates.py text per dataset (v1: one text for all)
+    agent=AgentProtocol("ui_tars", "grid1000", "star-ui-tars-v2", history_images=4, own_history=True),
     sources=('bytedance/UI-TARS README_v1.md (grounding prompt + instruction)', 'StaR appendix C Figure 7 (agent prompt), A.5 (four history screenshots; proprietary models use this prompt)')), aliases=('proprietary',))
 
 register_family(Family(
@@ -69,7 +70,7 @@ register_family(Family(
     ),
     syntax="click(point='<point>x y</point>')",
     action_parser='ui_tars_1_5',
-    agent=AgentProtocol("ui_tars_1_5", "resized_px", "star-ui-tars-v1", history_images=4, own_history=True),
+    agent=AgentProtocol("ui_tars_1_5", "resized_px", "star-ui-tars-v2", history_images=4, own_history=True),
     sources=('bytedance/UI-TARS README_coordinates.md (pixels of the smart-resized image); codes/ui_tars/prompt.py GROUNDING_DOUBAO (grounding prompt)',)))
 
 register_family(Family(
