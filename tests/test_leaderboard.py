@@ -349,7 +349,8 @@ def test_verify_reproduces_a_genuine_submission_and_catches_forged_responses(rea
     path.write_text(json.dumps(forged))
     proc = subprocess.run(verify + [str(path), *args], env=subprocess_env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 2, proc.stdout[-2000:] + proc.stderr[-3000:]
-    assert proc.stdout.count("DIFFERS: logged 'Answer: ") == 3 and "0/3 responses reproduced" in proc.stdout
+    # each forged answer is explained: where it parts from the re-run, and both texts from there, escaped
+    assert proc.stdout.count("DIFFERS: first difference at character ") == 3 and "0/3 responses reproduced" in proc.stdout
     assert "NOT verified" in proc.stdout
 
 

@@ -69,4 +69,7 @@ def test_bad_official_row_is_named_plainly_last_not_behind_retries(tmp_path, tin
     assert "RetryError" not in log, log[-3000:]
     tail = [line for line in proc.stderr.splitlines() if line.strip()][-3:]
     assert any("task mpr_gui_zh_au:" in line and "au_zh.jsonl, row 0, field 'answer'" in line for line in tail), tail
-    assert not list(out.rglob("*_results.json"))
+    # the task that met the bad row did not run, and says why in the results file the run still writes (issue 37)
+    (results,) = out.rglob("*_results.json")
+    why = json.loads(results.read_text())["configs"]["mpr_gui_zh_au"]["metadata"]["not_run"]
+    assert "au_zh.jsonl, row 0, field 'answer'" in why, why

@@ -7,7 +7,7 @@ import json
 import pytest
 from test_report_fixtures import write_run
 
-from gui_tasks.errors import DataError
+from gui_tasks.errors import ConfigError, DataError
 from gui_tasks.results_io import find_result_files, load_results, load_samples, load_task_samples
 
 OUTCOMES = ["ok", "no", "bad", "ok", "ok", "ok", "ok", "ok"]  # one doc per dimension
@@ -58,7 +58,8 @@ def test_find_result_files_recursively_and_directly(tmp_path):
     b = write_run(tmp_path / "y" / "deeper", {"mpr_gui_synth_zh": {"lang": "zh", "outcomes": OUTCOMES}})
     assert find_result_files(tmp_path) == [a, b]
     assert find_result_files([a, tmp_path / "x"]) == [a]
-    with pytest.raises(DataError, match="nope, row -, field -: no such file or directory"):
+    # a folder that does not exist is the user's setting, not bad data: one line naming it and the page to read
+    with pytest.raises(ConfigError, match="nope: no such file or directory \\(give the --output_path folder.*see docs/running.md"):
         find_result_files(tmp_path / "nope")
 
 
