@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
-from gui_tasks.errors import DataError
+from gui_tasks.errors import BadRows, DataError
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,19 @@ class BenchmarkCheck:
             doc_id = None if doc.get("id") is None else str(doc.get("id"))
             for name, path in image_paths(doc):
                 self.images.setdefault(path, (doc_id, name))
+
+    def read_docs(self, load: Callable[[BadRows], list[dict[str, Any]]]) -> list[dict[str, Any]] | None:
+        """``load(bad)`` with every bad row collected: its rows' errors join the check's, its screenshots are registered;
+        a whole file missing or unreadable (a DataError out of ``load``) is the check's error and gives None."""
+        bad = BadRows(skip=True)
+        try:
+            docs = load(bad)
+        except DataError as exc:
+            self.errors.append(exc)
+            return None
+        self.errors.extend(bad.errors)
+        self.add_images(docs)
+        return docs
 
     def decode_images(self) -> None:
         """Fully decode every registered screenshot, as the tasks will; each failure is an error naming the file."""

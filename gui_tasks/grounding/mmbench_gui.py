@@ -106,14 +106,9 @@ def data_check(root: Path | None = None):
     check = BenchmarkCheck.of_copy("mmbench_gui_l2", root, data_root)
     if check.errors:
         return check
-    bad = BadRows(skip=True)
-    try:
-        docs = load_docs(check.root, bad)
-    except DataError as exc:
-        check.errors.append(exc)
+    docs = check.read_docs(lambda bad: load_docs(check.root, bad))
+    if docs is None:
         return check
-    check.errors.extend(bad.errors)
-    check.add_images(docs)
     check.counts.append(TaskCount("gui_mmbench_gui_l2", len(docs), None, "release (no published count)"))
     for level in LEVELS:
         for platform in PLATFORMS:

@@ -184,14 +184,9 @@ def data_check(root: Path | None = None):
         check.notes.append(f"no {CLASSIFICATION}: every item is 'unclassified' in the category report")
     loaded: dict[str, list[dict[str, Any]]] = {}
     for instructions in FILES:
-        bad = BadRows(skip=True)
-        try:
-            docs = load_docs(check.root, instructions, bad)
-        except DataError as exc:
-            check.errors.append(exc)
+        docs = check.read_docs(lambda bad: load_docs(check.root, instructions, bad))
+        if docs is None:
             continue
-        check.errors.extend(bad.errors)
-        check.add_images(docs)
         loaded[instructions] = docs
         task = "gui_osworld_g" + ("_refined" if instructions == "refined" else "")
         check.counts.append(TaskCount(task, len(docs), PUBLISHED_ROWS, "OSWorld-G paper / release: 564 samples"))

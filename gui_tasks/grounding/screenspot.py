@@ -278,14 +278,9 @@ def data_check_of(variant: str, root: Path | None):
     check = BenchmarkCheck.of_copy(variant, root, lambda: data_root(variant))
     if check.errors:
         return check
-    bad = BadRows(skip=True)
-    try:
-        docs = load_docs(variant, check.root, bad)
-    except DataError as exc:  # a whole file missing or unreadable
-        check.errors.append(exc)
+    docs = check.read_docs(lambda bad: load_docs(variant, check.root, bad))
+    if docs is None:  # a whole file missing or unreadable
         return check
-    check.errors.extend(bad.errors)
-    check.add_images(docs)
     check.counts.append(TaskCount(f"gui_{variant} [{layout(variant, check.root)} layout]", len(docs),
                                   PUBLISHED_DOCS[variant], "release"))
     if variant == "screenspot_pro":  # the official script's other samples: every row in Chinese, every row as a negative

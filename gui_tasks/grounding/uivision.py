@@ -76,14 +76,9 @@ def data_check(root: Path | None = None):
     if check.errors:
         return check
     for setting in SETTINGS:
-        bad = BadRows(skip=True)
-        try:
-            docs = load_docs(check.root, setting, bad)
-        except DataError as exc:
-            check.errors.append(exc)
+        docs = check.read_docs(lambda bad: load_docs(check.root, setting, bad))
+        if docs is None:
             continue
-        check.errors.extend(bad.errors)
-        check.add_images(docs)
         # no row count is published for the element-grounding files that we could check: found counts only
         check.counts.append(TaskCount(f"gui_uivision_{setting}", len(docs), None, "release (no published count)"))
         metas = [json.loads(d["meta"]) for d in docs]
