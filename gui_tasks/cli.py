@@ -227,6 +227,30 @@ def _data_check(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _data_fetch(args: argparse.Namespace) -> int:
+    """``gui-eval data fetch NAME [--to DIR] [--revision R]``: the release from the Hub, verified (gui_tasks.hub_data)."""
+    from gui_tasks.errors import ConfigError, DataError
+    from gui_tasks.hub_data import fetch, hub_cache, hub_data, print_pins
+
+    try:
+        spec = hub_data(args.benchmark)
+        got = fetch(spec, revision=args.revision, to=Path(args.to) if args.to else None)
+    except (DataError, ConfigError) as exc:
+        print(f"gui-eval data fetch: {exc}", file=sys.stderr)
+        return 2
+    for w in got.warnings:
+        print(f"gui-eval data fetch: warning: {w}", file=sys.stderr)
+    rel = spec.release
+    print(f"{spec.name}: {rel.repo_id} at commit {got.commit} ({len(got.files)} file(s) verified; downloaded "
+          f"{len(got.downloaded)}, the rest were already in {hub_cache()})")
+    if args.print_pins:
+        print(print_pins(got))
+    print(f"copy (read by the tasks): {got.root}")
+    print(f"export {spec.env}={got.root}" + ("" if args.to else f"   # optional: with ${spec.env} unset the tasks "
+                                                                   "find this copy themselves"))
+    return 0
+
+
 def lmms_eval_command(model_args: str, tasks: Sequence[str], out: Path, *, limit: int | None, model: str = "gui_hf",
                       batch_size: int = 1, extra: Sequence[str] = ()) -> list[str]:
     """The ``python -m lmms_eval`` command line the demo and tests run."""
@@ -386,7 +410,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("tasks-path", help="print the installed yaml_tasks folder (for --include_path)")
     s.set_defaults(func=_tasks_path)
 
-    s = sub.add_parser("data", help="inspect a local copy of an official release before a long evaluation")
+    s = sub.add_parser("data", help="fetch (from the Hub) or inspect a copy of an official release before a long evaluation")
     data_sub = s.add_subparsers(dest="data_command", required=True)
     c = data_sub.add_parser("check", help="read a copy with the tasks' own loaders: documents per task vs the published "
                                            "counts, every unreadable row (file, row, field); exit 1 if anything is off")
@@ -400,6 +424,16 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--no-images", action="store_true", help="skip decoding every screenshot (faster; a truncated "
                                                             "screenshot then stops the evaluation instead)")
     c.set_defaults(func=_data_check)
+    from gui_tasks.hub_data import HUB_DATA
+
+    f = data_sub.add_parser("fetch", help="download a benchmark's published data from the Hugging Face Hub (the "
+                                          "repository lmms-eval's own task reads), verify its hashes, print its folder")
+    f.add_argument("benchmark", choices=sorted(HUB_DATA))
+    f.add_argument("--to", default=None, help="also copy the readable folder here (default: the Hugging Face cache)")
+    f.add_argument("--revision", default=None, help="a branch, tag or commit (default: the one the record names)")
+    f.add_argument("--print-pins", action="store_true", help="print the HubRelease with every file's sha256 (to pin "
+                                                             "in the benchmark record)")
+    f.set_defaults(func=_data_fetch)
 
     s = sub.add_parser("metrics", help="list every registered gui metric and every metric plugin left out (exit 1 if any)")
     s.set_defaults(func=_metrics)

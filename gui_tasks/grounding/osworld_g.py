@@ -44,8 +44,9 @@ PUBLISHED_ROWS = 564
 
 
 def data_root() -> Path:
-    """The local copy named by ``$OSWORLD_G_DATA_DIR`` (the folder holding OSWorld-G.json and images/)."""
-    return env_root(ENV, "OSWorld-G")
+    """The local copy named by ``$OSWORLD_G_DATA_DIR`` (the folder holding OSWorld-G.json and images/), else the Hub
+    copy lmms-eval's own task reads (``gui_tasks.grounding.hub_layout.OSWORLD_G``, converted to that layout)."""
+    return env_root(ENV, "OSWorld-G", "osworld_g")
 
 
 def point_in_polygon(x: float, y: float, flat: list[float], rule: str = "official") -> bool:

@@ -54,9 +54,14 @@ PRO_LANGUAGES = ("en", "cn")
 PRO_GT_TYPES = ("positive", "negative")
 
 
-def env_root(env: str, what: str) -> Path:
-    """The local copy of the official ``what`` release named by the environment variable ``env`` (every grounding loader)."""
+def env_root(env: str, what: str, hub: str | None = None) -> Path:
+    """The local copy of the official ``what`` release named by the environment variable ``env`` (every grounding loader);
+    unset, the Hub copy of benchmark ``hub`` (``gui_tasks.hub_data``: cache first, downloaded on first use)."""
     local = os.environ.get(env)
+    if not local and hub is not None:
+        from gui_tasks.hub_data import data_root as hub_root, hub_data
+
+        return hub_root(hub_data(hub))
     if not local:
         raise ConfigError(f"${env}", None, page="docs/screenspot_pss.md", message=f"${env} is not set: point it at a local "
                           f"copy of the official {what} release (this harness does not download it)")
@@ -67,8 +72,10 @@ def env_root(env: str, what: str) -> Path:
 
 
 def data_root(variant: str) -> Path:
-    """The local copy of ``variant`` named by its environment variable."""
-    return env_root(ENV[variant], variant)
+    """The local copy of ``variant`` named by its environment variable, else its Hub copy (ScreenSpot-Pro)."""
+    from gui_tasks.hub_data import HUB_DATA
+
+    return env_root(ENV[variant], variant, variant if variant in HUB_DATA else None)
 
 
 def _read_json(path: Path) -> list[dict[str, Any]]:
