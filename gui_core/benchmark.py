@@ -313,3 +313,9 @@ def describe(bench: Benchmark, root: Path | None = None) -> dict[str, Any]:
     }
 
 
+
+
+def task_stem(task: str, suffix: str) -> str:
+    """``task`` without its ``_<suffix>`` (``mpr_gui_en`` -> ``mpr_gui``): the set a per-language or per-sub-task task
+    belongs to, as the submission rules group them."""
+    return task[: -len(suffix) - 1] if suffix and task.endswith("_" + suffix) else task

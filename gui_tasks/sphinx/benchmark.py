@@ -46,6 +46,5 @@ register_benchmark(Benchmark(
     Sources(_PAPER, _REPO, "task_info_all.json, groundtruth/<id>/<app>/evaluator.json"), _OFFICIAL_DATA,
     match=(("benchmark", "sphinx_sim"), ("source", "device")), yaml_folder="sphinx",
     task_class="gui_tasks.sphinx.device_task:SphinxDeviceTask", yaml_spec=_SPEC,
-    loader="gui_tasks.sphinx.device_task:SphinxDeviceTask.rows", report="sphinx-report",
-    data_check="gui_tasks.sphinx.check:data_check", cluster_key="episode", official_report=_REPORT,
+    loader="gui_tasks.sphinx.device_task:SphinxDeviceTask.rows", report="sphinx-report", cluster_key="episode", official_report=_REPORT,
     docs="docs/sphinx_device.md"))
