@@ -162,12 +162,15 @@ def find_result_files(paths: Iterable[str | Path] | str | Path) -> list[Path]:
     return list(dict.fromkeys(out))
 
 
-# The report command for each benchmark (results metadata ``benchmark``).
-REPORTS = {"mpr_gui": "report", "gui_knowledge": "knowledge-report", "star_state_control": "star-report",
-           "star_agentic": "star-report", "icon_localization": "pss-report", "screenspot": "pss-report",
-           "screenspot_v2": "pss-report", "screenspot_pro": "pss-report", "uivision": "pss-report",
-           "mmbench_gui_l2": "pss-report", "osworld_g": "pss-report", "sphinx": "sphinx-report",
-           "sphinx_sim": "sphinx-report", "sphinx_device": "sphinx-report"}
+def reports() -> dict[str, str]:
+    """The report command for each benchmark (results metadata ``benchmark``), from the ``gui_core.benchmark``
+    records."""
+    from gui_core.benchmark import BENCHMARKS
+
+    out: dict[str, str] = {}
+    for b in BENCHMARKS.values():
+        out.setdefault(b.results_name, b.report)
+    return out
 
 
 def wrong_run_type(command: str, paths: Iterable[str | Path], wanted: Iterable[str], page: str) -> "ConfigError":
@@ -185,7 +188,8 @@ def wrong_run_type(command: str, paths: Iterable[str | Path], wanted: Iterable[s
     where = ", ".join(map(str, paths))
     if not held:
         return ConfigError("runs", None, page=page, message=f"{command}: no lmms-eval *_results.json file under {where}")
-    found = "; ".join(f"{b} ({', '.join(sorted(set(t))[:3])}): use gui-eval {REPORTS.get(b, '?')}" for b, t in sorted(held.items()))
+    commands = reports()
+    found = "; ".join(f"{b} ({', '.join(sorted(set(t))[:3])}): use gui-eval {commands.get(b, '?')}" for b, t in sorted(held.items()))
     return ConfigError("runs", None, page=page, message=f"{command} reads runs of {', '.join(sorted(set(wanted)))}; "
                                                         f"{where} holds {found}")
 

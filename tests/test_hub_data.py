@@ -117,7 +117,8 @@ def test_a_hub_row_without_its_screenshot_is_named(tmp_path):
 # ---- fetch: download, verify, lock, offline ----
 
 def test_fetch_downloads_verifies_locks_and_reuses_the_cache(online):
-    from gui_tasks.hub_data import fetch, hub_data
+    from gui_core.benchmark import hub_data
+    from gui_core.hub_fetch import fetch
 
     spec = hub_data("screenspot_pro")
     got = fetch(spec)
@@ -149,7 +150,8 @@ def test_offline_uses_a_copy_already_in_the_cache_and_names_the_fetch_command_ot
 
 def test_a_changed_release_is_reported_with_what_changed(online):
     from gui_tasks.errors import DataError
-    from gui_tasks.hub_data import fetch, hub_data
+    from gui_core.benchmark import hub_data
+    from gui_core.hub_fetch import fetch
 
     spec = hub_data("osworld_g")
     fetch(spec)
@@ -168,7 +170,8 @@ def test_a_changed_release_is_reported_with_what_changed(online):
 
 def test_a_corrupted_download_is_named_and_removed_from_the_cache(online):
     from gui_tasks.errors import DataError
-    from gui_tasks.hub_data import _cached_snapshot, fetch, hub_data
+    from gui_core.benchmark import hub_data
+    from gui_core.hub_fetch import _cached_snapshot, fetch
 
     spec = hub_data("screenspot_pro")
     online.faults[PARQUET] = "corrupt"
@@ -186,7 +189,8 @@ def test_a_pinned_hash_that_differs_is_named_and_removed(online):
 
     from gui_core.hub_release import HubFile
     from gui_tasks.errors import DataError
-    from gui_tasks.hub_data import _cached_snapshot, fetch, hub_data
+    from gui_core.benchmark import hub_data
+    from gui_core.hub_fetch import _cached_snapshot, fetch
 
     spec = hub_data("screenspot_pro")
     pinned = dataclasses.replace(spec, release=dataclasses.replace(spec.release, files=(HubFile(PARQUET, "0" * 64),)))
@@ -201,7 +205,8 @@ def test_bad_fetches_are_one_line_naming_repository_and_file(online, case, tmp_p
     import dataclasses
 
     from gui_tasks.errors import DataError
-    from gui_tasks.hub_data import fetch, hub_data
+    from gui_core.benchmark import hub_data
+    from gui_core.hub_fetch import fetch
 
     spec = hub_data("screenspot_pro")
     revision = None

@@ -16,7 +16,8 @@ Each converter writes the official layout from those rows (ScreenSpot-Pro: ``ann
 in row order + ``images/<img_filename>``; OSWorld-G: ``OSWorld-G.json`` + ``images/<image_path>``), the screenshot
 bytes as published (never re-encoded), and nothing else: the benchmark's own loader then reads it, so a hub row is
 scored exactly as the same row of the official release. A row the converter cannot place (no image bytes, a path
-leaving the folder) is a DataError naming the parquet file, row and field.
+leaving the folder) is a DataError naming the parquet file, row and field. The records name these converters in their
+``HubRelease.convert`` (``gui_tasks/grounding/benchmark.py``); ``gui_core.hub_fetch`` runs them.
 """
 
 from __future__ import annotations
@@ -25,9 +26,7 @@ import json
 from pathlib import Path, PurePosixPath
 from typing import Any, Iterator
 
-from gui_core.hub_release import HubRelease
-from gui_tasks.errors import DataError
-from gui_tasks.hub_data import HubData
+from gui_core.errors import DataError
 
 # Columns the screenshot and the official fields are read from; the rest of a row is written as published.
 PRO_OFFICIAL = ("id", "img_filename", "bbox", "instruction", "instruction_cn", "ui_type", "group", "platform",
@@ -123,15 +122,3 @@ def convert_osworld_g(snapshot: Path, out: Path) -> None:
         rows.append({**{k: _json_list(v) for k, v in row.items() if k != "image"}, "image_path": rel})
     out.mkdir(parents=True, exist_ok=True)
     (out / "OSWorld-G.json").write_text(json.dumps(rows, ensure_ascii=False, indent=1))
-
-
-# The releases. No file is pinned yet: the real hashes cannot be read from here (no network); the first fetch locks
-# them (trust on first use) and a maintainer pins them with `gui-eval data fetch NAME --print-pins`.
-SCREENSPOT_PRO = HubData(
-    "screenspot_pro", "SCREENSPOT_PRO_DATA_DIR",
-    HubRelease("TIGER-Lab/ScreenSpot-Pro", "main", "screenspot_pro_hub_parquet", read_by="screenspot_pro"),
-    convert_screenspot_pro, page="docs/screenspot_pro.md")
-OSWORLD_G = HubData(
-    "osworld_g", "OSWORLD_G_DATA_DIR",
-    HubRelease("MMInstruction/OSWorld-G", "main", "osworld_g_hub_parquet", read_by="osworld_g", size_bytes=127374329),
-    convert_osworld_g, page="docs/osworld_g.md")

@@ -50,8 +50,6 @@ from typing import Any, Iterator, Sequence
 from gui_core.actions import CALL_TYPES, from_call
 from gui_core.images import ImageRefused, image_size
 from gui_tasks.data_check import BenchmarkCheck, TaskCount
-from gui_core.hub_release import HubRelease
-from gui_tasks.hub_data import HubData
 from gui_tasks.errors import BadRows, DataError
 from gui_tasks.input_files import lines, parse_json_line, read_bytes, read_json
 from gui_tasks.knowledge.marks import marks_for_action
@@ -59,10 +57,6 @@ from gui_tasks.knowledge.schema import PLATFORM_CALLS, SUBTASK_TYPE, SUBTASKS, Y
 
 HUB_ID = "KendrickShi/GUI-Knowledge-Bench"
 DATA_DIR_ENV = "GUI_KNOWLEDGE_DATA_DIR"
-# The hub layout is the one ``read_raw_rows`` reads (parquet / JSON question files): no converter. No hashes pinned yet
-# (first fetch locks them; `gui-eval data fetch gui_knowledge --print-pins`).
-HUB_DATA = HubData("gui_knowledge", DATA_DIR_ENV, HubRelease(HUB_ID, "main", "gui_knowledge_hub"),
-                   page="docs/gui_knowledge_bench.md")
 IMAGE_DIRS_ENV = "GUI_KNOWLEDGE_IMAGE_DIRS"
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
 # Keys that make a JSON object a question (a row lacking another required field is then a bad row).
@@ -99,11 +93,10 @@ _ACTION_WORDS = {
 
 
 def data_root() -> Path:
-    """The local copy named by ``$GUI_KNOWLEDGE_DATA_DIR``, else the hub copy (``gui_tasks.hub_data``: the Hugging Face
-    cache first, downloaded on first use unless downloads are off)."""
-    from gui_tasks.hub_data import data_root as hub_root
+    """The local copy named by ``$GUI_KNOWLEDGE_DATA_DIR``, else a hub snapshot (needs network; ``gui_core.benchmark.data_root``)."""
+    from gui_core.benchmark import data_root as root_of
 
-    return hub_root(HUB_DATA)
+    return root_of("gui_knowledge")
 
 
 def question_files(root: Path) -> list[Path]:

@@ -17,15 +17,11 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from gui_tasks.data_check import BenchmarkCheck, TaskCount
-from gui_core.hub_release import HubRelease
-from gui_tasks.hub_data import HubData
 from gui_tasks.errors import BadRows, DataError
 from gui_tasks.input_files import read_json
 
 HUB_ID = "ZrW00/StaR_state_control_benchmark"
 DATA_DIR_ENV = "STAR_DATA_DIR"
-# The hub snapshot has the repository's layout (``data/state/...``): no converter; no hashes pinned yet.
-HUB_DATA = HubData("star", DATA_DIR_ENV, HubRelease(HUB_ID, "main", "star_repository"), page="docs/star.md")
 DATA_FILE_ENV = "STAR_DATA_FILE"
 SPLIT_FILES = {"test": "state_control_benchmark_test.json", "train": "state_control_benchmark_train.json",
                "sample": "state_control_benchmark_sample.json"}
@@ -35,11 +31,10 @@ PUBLISHED_DOCS = {SPLIT_FILES["test"]: 8184, SPLIT_FILES["train"]: 73652, SPLIT_
 
 
 def data_root() -> Path:
-    """The local copy named by ``$STAR_DATA_DIR``, else the hub copy (``gui_tasks.hub_data``: the Hugging Face cache
-    first, downloaded on first use unless downloads are off)."""
-    from gui_tasks.hub_data import data_root as hub_root
+    """The local copy named by ``$STAR_DATA_DIR``, else a hub snapshot (needs network; ``gui_core.benchmark.data_root``)."""
+    from gui_core.benchmark import data_root as root_of
 
-    return hub_root(HUB_DATA)
+    return root_of("star")
 
 
 def split_file(root: Path, split: str) -> Path:

@@ -1,7 +1,9 @@
 """A benchmark's published data from the Hugging Face Hub: ``gui-eval data fetch`` and the tasks' first-use download.
 
-One path for every benchmark whose data is on the Hub (``HubData``: its name, the variable naming a local copy, its
-``gui_core.hub_release.HubRelease`` and, when the hub layout is not the one its loader reads, a converter):
+One path for every benchmark record whose ``data.hub`` names a ``gui_core.hub_release.HubRelease`` (``HubData``: the
+record's name, the variable naming a local copy, the release; ``release.convert`` names the converter when the hub
+layout is not the one its loader reads). ``gui_core.benchmark.data_root`` calls :func:`data_root` when the variable is
+unset.
 
 1. **Find or download** through ``huggingface_hub`` into the Hugging Face cache (``$HF_HOME`` / ``$HF_HUB_CACHE``,
    ``$HF_ENDPOINT``, ``$HF_TOKEN``, progress bars, resumed downloads). A copy already in the cache (lmms-eval's own
@@ -33,9 +35,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
 
+from gui_core.errors import ConfigError, DataError
 from gui_core.hub_release import HubFile, HubRelease
 from gui_core.paths import cache_dir
-from gui_tasks.errors import ConfigError, DataError
 
 NO_DOWNLOAD_ENV = "GUI_EVAL_NO_DOWNLOAD"
 LOCK_NAME = ".gui-eval-hub-lock.json"
@@ -45,42 +47,26 @@ NOT_DATA = frozenset({".gitattributes", "README.md"})
 
 @dataclass(frozen=True)
 class HubData:
-    """How one benchmark's data comes from the Hub (the ``data`` a benchmark record carries, issue 42/43).
-
-    ``convert(snapshot, out)`` writes the official release layout from a verified hub snapshot (None: the loader reads
-    the snapshot as it is); ``layout_version`` names the converter's output, so a changed converter writes anew."""
+    """One benchmark's hub release as this module needs it (built from its record by ``gui_core.benchmark.hub_data``)."""
 
     name: str
     env: str
     release: HubRelease
-    convert: Callable[[Path, Path], None] | None = None
-    layout_version: str = "1"
     page: str = ""
 
     @property
     def fetch_command(self) -> str:
         return f"gui-eval data fetch {self.name}"
 
+    @property
+    def convert(self) -> Callable[[Path, Path], None] | None:
+        """``release.convert`` imported (``module:function``), or None: the loader reads the snapshot as it is."""
+        if not self.release.convert:
+            return None
+        import importlib
 
-# benchmark name -> "module:attribute" of its HubData (imported lazily: one broken benchmark cannot hide the others)
-HUB_DATA: dict[str, str] = {
-    "screenspot_pro": "gui_tasks.grounding.hub_layout:SCREENSPOT_PRO",
-    "osworld_g": "gui_tasks.grounding.hub_layout:OSWORLD_G",
-    "gui_knowledge": "gui_tasks.knowledge.official:HUB_DATA",
-    "star": "gui_tasks.star.official:HUB_DATA",
-}
-
-
-def hub_data(name: str) -> HubData:
-    """The registered ``HubData`` of ``name``; a clear error naming the known ones."""
-    import importlib
-
-    if name not in HUB_DATA:
-        raise ConfigError("benchmark", name, page="docs/running.md",
-                          message=f"{name!r} has no data on the Hugging Face Hub this harness can fetch; "
-                                  f"known: {', '.join(sorted(HUB_DATA))}")
-    module, attr = HUB_DATA[name].split(":")
-    return getattr(importlib.import_module(module), attr)
+        module, attr = self.release.convert.split(":")
+        return getattr(importlib.import_module(module), attr)
 
 
 @dataclass
@@ -336,21 +322,22 @@ def fetch(spec: HubData, *, revision: str | None = None, to: Path | None = None,
     _check_blobs(spec, snap, got)
     _verify(spec, revision, snap, commit, got, out)
     out.snapshot, out.commit, out.files = snap, commit, got
-    out.root = _converted(spec, snap, commit) if spec.convert else snap
+    convert = spec.convert
+    out.root = _converted(spec, snap, commit, convert) if convert else snap
     if to is not None:
         out.root = _copy_to(out, Path(to).expanduser(), revision)
     return out
 
 
-def _converted(spec: HubData, snap: Path, commit: str) -> Path:
+def _converted(spec: HubData, snap: Path, commit: str, convert: Callable[[Path, Path], None]) -> Path:
     """The official-layout folder converted from a verified snapshot (written once; temp folder, then rename)."""
-    dest = _work_dir(spec.release) / commit / f"{spec.release.layout}-v{spec.layout_version}"
+    dest = _work_dir(spec.release) / commit / spec.release.layout
     if dest.is_dir():
         return dest
     dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
     try:
-        spec.convert(snap, tmp)  # type: ignore[misc]
+        convert(snap, tmp)
         try:
             os.replace(tmp, dest)
         except OSError:  # another process finished first: keep its copy
@@ -417,5 +404,5 @@ def print_pins(fetched: Fetched) -> str:
     return "\n".join(lines + ["))"])
 
 
-__all__ = ["HubData", "HubFile", "HubRelease", "HUB_DATA", "Fetched", "fetch", "data_root", "hub_data", "hub_cache",
+__all__ = ["HubData", "HubFile", "HubRelease", "Fetched", "fetch", "data_root", "hub_cache",
            "downloads_off", "differences", "print_pins", "NO_DOWNLOAD_ENV", "LOCK_NAME"]
