@@ -63,8 +63,9 @@ class BenchmarkData:
     harness generates: ``generated`` then names the builder); ``layouts`` the release layouts the loader reads, in
     words; ``hub`` the pinned Hugging Face releases (``gui_core.hub_release``; ``gui-eval data fetch`` reads them) and
     ``hub_repos`` the hub repositories the data is published in (lmms-eval's ``dataset_path`` where it has the task),
-    pinned or not. ``unset`` is what the error for a missing variable asks for; ``snapshot`` a hub repository fetched
-    when the variable is unset (needs network; ``snapshot_hint`` says what to do when that fails); ``meta_key`` a task
+    pinned or not: with the variable unset, the first release of ``hub`` is the copy (``gui_core.hub_fetch``: the Hugging
+    Face cache first, downloaded on first use). ``unset`` is what the error for a missing variable asks for (a
+    benchmark without a hub release); ``meta_key`` a task
     metadata key that names the copy before the variable does."""
 
     env: str = ""
@@ -73,8 +74,6 @@ class BenchmarkData:
     hub_repos: tuple[str, ...] = ()
     unset: str = ""
     page: str = ""
-    snapshot: str = ""
-    snapshot_hint: str = ""
     meta_key: str = ""
     generated: str = ""
 
@@ -215,8 +214,9 @@ def results_names(report: str | None = None) -> tuple[str, ...]:
 
 def data_root(bench: Benchmark | str, meta: Mapping[str, Any] | None = None) -> Path:
     """The local copy of ``bench``'s data: the task metadata key the record names, else its environment variable,
-    else (where the record names one) a hub snapshot. An unset variable is a ConfigError naming it, what to point it at
-    and, where the record pins hub releases, ``gui-eval data fetch NAME``; a path that is not a folder a DataError."""
+    else (where the record names one) its hub release (``gui_core.hub_fetch.data_root``: cache first, fetched on first
+    use unless downloads are off, then a one-line error naming ``gui-eval data fetch NAME``). With no release an unset
+    variable is a ConfigError naming it and what to point it at; a path that is not a folder a DataError."""
     rec = benchmark(bench) if isinstance(bench, str) else bench
     d = rec.data
     if not d.env:
@@ -233,17 +233,7 @@ def data_root(bench: Benchmark | str, meta: Mapping[str, Any] | None = None) -> 
         from gui_core.hub_fetch import data_root as hub_root
 
         return hub_root(hub_data(rec))
-    if d.snapshot:
-        try:
-            from huggingface_hub import snapshot_download
-
-            return Path(snapshot_download(repo_id=d.snapshot, repo_type="dataset"))
-        except Exception as exc:  # offline, gated, missing: one actionable message
-            raise DataError(f"cannot fetch the official {rec.title} data from the hub ({exc.__class__.__name__}: {exc}). "
-                            f"Download {d.snapshot} yourself and set {d.env}=<folder>{d.snapshot_hint}",
-                            file=d.snapshot) from exc
-    fetch = f"; or run gui-eval data fetch {rec.name}" if d.hub else ""
-    raise ConfigError(f"${d.env}", None, page=d.page, message=f"${d.env} is not set: {d.unset}{fetch}")
+    raise ConfigError(f"${d.env}", None, page=d.page, message=f"${d.env} is not set: {d.unset}")
 
 
 def hub_data(bench: "Benchmark | str"):
