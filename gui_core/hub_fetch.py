@@ -238,12 +238,20 @@ def _evict(path: Path) -> None:
 # ---- finding and downloading ----
 
 def _cached_snapshot(release: HubRelease, revision: str) -> tuple[Path, str] | None:
-    """The snapshot folder and commit of ``revision`` in the hub cache, without any request (None: not there)."""
+    """The snapshot folder and commit of ``revision`` in the hub cache, without any request (None: not there).
+
+    ``datasets`` (lmms-eval's own tasks) downloads by commit and leaves no ``refs/<branch>``: with no ref for a branch
+    the newest snapshot of the repository stands for it (its files are then verified like any other)."""
     repo = hub_cache() / f"{release.repo_type}s--{_slug(release.repo_id)}"
     ref = repo / "refs" / revision
     commit = ref.read_text().strip() if ref.is_file() else revision
     snap = repo / "snapshots" / commit
-    return (snap, commit) if snap.is_dir() else None
+    if snap.is_dir():
+        return snap, commit
+    if ref.is_file() or len(revision) == 40:  # a ref to a missing snapshot, or a commit not in the cache
+        return None
+    found = sorted((p for p in (repo / "snapshots").glob("*") if p.is_dir()), key=lambda p: p.stat().st_mtime)
+    return (found[-1], found[-1].name) if found else None
 
 
 def _one_line(exc: BaseException) -> str:

@@ -148,6 +148,23 @@ def test_offline_uses_a_copy_already_in_the_cache_and_names_the_fetch_command_ot
     assert screenspot.data_root("screenspot_pro") == root and len(online.requests) == n  # no request at all
 
 
+def test_a_copy_lmms_eval_already_downloaded_by_commit_is_used_offline(online, monkeypatch):
+    """``datasets`` fetches by commit (no ``refs/main`` in the cache): that copy is found and read, nothing downloaded."""
+    from huggingface_hub import hf_hub_download
+
+    from gui_core.hub_fetch import hub_cache
+    from gui_tasks.grounding import osworld_g
+
+    commit = online.repos[("dataset", OSW_REPO)]["refs"]["main"]
+    hf_hub_download(OSW_REPO, PARQUET, repo_type="dataset", revision=commit, endpoint=online.url, cache_dir=hub_cache())
+    assert not (Path(os.environ["HF_HOME"]) / "hub" / "datasets--MMInstruction--OSWorld-G" / "refs" / "main").exists()
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    n = len(online.requests)
+    docs = osworld_g.load_docs(osworld_g.data_root())
+    assert [d["id"] for d in docs] == ["osworld_g-g1", "osworld_g-g2", "osworld_g-g3", "osworld_g-g4"]
+    assert len(online.requests) == n
+
+
 def test_a_changed_release_is_reported_with_what_changed(online):
     from gui_tasks.errors import DataError
     from gui_core.benchmark import hub_data
