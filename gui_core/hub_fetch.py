@@ -406,7 +406,8 @@ def print_pins(fetched: Fetched) -> str:
     """Python source of the release's pins, to paste into the benchmark record (maintainers, with network)."""
     rel = fetched.spec.release
     sizes = {p: (fetched.snapshot / p).resolve().stat().st_size for p in fetched.files}
-    lines = [f"HubRelease({rel.repo_id!r}, revision={fetched.commit!r}, layout={rel.layout!r}, read_by={rel.read_by!r},",
+    lines = [f"HubRelease({rel.repo_id!r}, {fetched.commit!r}, {rel.layout!r}, read_by={rel.read_by!r},"
+             + (f" convert={rel.convert!r}," if rel.convert else ""),
              f"           size_bytes={sum(sizes.values())}, files=("]
     lines += [f"    HubFile({p!r}, {h!r}, {sizes[p]})," for p, h in sorted(fetched.files.items())]
     return "\n".join(lines + ["))"])

@@ -244,6 +244,24 @@ def test_bad_fetches_are_one_line_naming_repository_and_file(online, case, tmp_p
     assert not (tmp_path / "copy").exists() and not list(tmp_path.glob(".copy*"))
 
 
+def test_to_replaces_its_own_copy_and_refuses_a_foreign_folder(online, tmp_path):
+    from gui_core.benchmark import hub_data
+    from gui_core.hub_fetch import LOCK_NAME, fetch
+    from gui_tasks.errors import DataError
+
+    spec = hub_data("osworld_g")
+    first = fetch(spec, to=tmp_path / "osw")
+    (tmp_path / "osw" / "stale.txt").write_text("left from before")
+    assert fetch(spec, to=tmp_path / "osw").root == first.root and not (tmp_path / "osw" / "stale.txt").exists()
+    lock = json.loads((tmp_path / "osw" / LOCK_NAME).read_text())
+    assert lock["repo_id"] == OSW_REPO and list(lock["files"]) == [PARQUET]
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("mine")
+    with pytest.raises(DataError, match="not a copy made by `gui-eval data fetch`"):
+        fetch(spec, to=tmp_path / "mine")
+    assert (tmp_path / "mine" / "notes.txt").read_text() == "mine"
+
+
 # ---- the commands and an lmms-eval run with no data variable ----
 
 def test_fetch_command_then_data_check_on_the_fetched_copy(hub, tmp_path):
