@@ -19,11 +19,14 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from gui_core.errors import ConfigError, DataError
 from gui_core.hub_release import HubRelease
 from gui_core.registry import Registry
+
+if TYPE_CHECKING:
+    from gui_core.hub_fetch import HubData
 
 ENTRY_POINT_GROUP = "gui_eval.benchmarks"
 # The modules that register the built-in records (one per benchmark package), imported on the registry's first use.
@@ -236,7 +239,7 @@ def data_root(bench: Benchmark | str, meta: Mapping[str, Any] | None = None) -> 
     raise ConfigError(f"${d.env}", None, page=d.page, message=f"${d.env} is not set: {d.unset}")
 
 
-def hub_data(bench: "Benchmark | str"):
+def hub_data(bench: Benchmark | str) -> HubData:
     """``bench``'s first hub release as ``gui_core.hub_fetch.HubData`` (``gui-eval data fetch``, the first-use path); a
     ConfigError naming the benchmarks that have one when it has none."""
     from gui_core.hub_fetch import HubData

@@ -31,9 +31,9 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Mapping
 
 from gui_core.errors import ConfigError, DataError
 from gui_core.hub_release import HubFile, HubRelease
@@ -274,7 +274,7 @@ def _download(spec: HubData, revision: str, out: Fetched) -> tuple[Path, str, li
     except RepositoryNotFoundError as exc:
         raise DataError(f"repository not found at {endpoint()} (or gated: set $HF_TOKEN) ({_one_line(exc)})",
                         file=rel.repo_id) from exc
-    except Exception as exc:  # noqa: BLE001 - no network, a proxy: one line naming the repository
+    except Exception as exc:  # no network, a proxy, a refusal: one line naming the repository
         raise DataError(f"cannot reach {endpoint()} ({_one_line(exc)}); run `{spec.fetch_command}` where the Hub is "
                         f"reachable, or point ${spec.env} at a local copy", file=rel.repo_id) from exc
     commit = info.sha or revision
@@ -287,7 +287,7 @@ def _download(spec: HubData, revision: str, out: Fetched) -> tuple[Path, str, li
         try:
             path = hf_hub_download(rel.repo_id, name, repo_type=rel.repo_type, revision=commit, cache_dir=hub_cache(),
                                    endpoint=endpoint(), token=token)
-        except Exception as exc:  # noqa: BLE001 - truncated, refused, vanished: one line naming the file
+        except Exception as exc:  # truncated, refused, vanished: one line naming the file
             raise DataError(f"download failed at revision {revision} ({_one_line(exc)})",
                             file=f"{rel.repo_id}/{name}") from exc
         out.downloaded.append(name)
@@ -413,5 +413,17 @@ def print_pins(fetched: Fetched) -> str:
     return "\n".join(lines + ["))"])
 
 
-__all__ = ["HubData", "HubFile", "HubRelease", "Fetched", "fetch", "data_root", "hub_cache",
-           "downloads_off", "differences", "print_pins", "NO_DOWNLOAD_ENV", "LOCK_NAME"]
+__all__ = [
+    "LOCK_NAME",
+    "NO_DOWNLOAD_ENV",
+    "Fetched",
+    "HubData",
+    "HubFile",
+    "HubRelease",
+    "data_root",
+    "differences",
+    "downloads_off",
+    "fetch",
+    "hub_cache",
+    "print_pins",
+]

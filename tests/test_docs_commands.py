@@ -154,7 +154,12 @@ def test_runnable_block_runs_on_the_tiny_checkpoint_and_fixtures(block, tmp_path
         assert not UNRESOLVED.search(script), f"{block.id}: names something with no stand-in here:\n{script}"
         env = lmms_subprocess_env(session_cache)
         if needs_hub(block.text):  # a recipe with no data variable: the tasks fetch from a Hub stand-in
-            from hub_standin import HubStandIn, osworld_g_rows, parquet_bytes, screenspot_pro_rows
+            from hub_standin import (
+                HubStandIn,
+                osworld_g_rows,
+                parquet_bytes,
+                screenspot_pro_rows,
+            )
 
             hub = HubStandIn()
             hub.publish("TIGER-Lab/ScreenSpot-Pro", {"data/test-00000-of-00001.parquet": parquet_bytes(screenspot_pro_rows())})

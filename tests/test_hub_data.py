@@ -11,9 +11,14 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from hub_standin import (HubStandIn, github_layout_osworld_g, github_layout_pro, osworld_g_rows, parquet_bytes,
-                         screenspot_pro_rows)
+from hub_standin import (
+    HubStandIn,
+    github_layout_osworld_g,
+    github_layout_pro,
+    osworld_g_rows,
+    parquet_bytes,
+    screenspot_pro_rows,
+)
 
 PRO_REPO, OSW_REPO = "TIGER-Lab/ScreenSpot-Pro", "MMInstruction/OSWorld-G"
 PARQUET = "data/test-00000-of-00001.parquet"
@@ -54,7 +59,7 @@ def _env(hub, tmp_path) -> dict[str, str]:
 
 def _gui_eval(args, env):
     return subprocess.run([sys.executable, "-m", "gui_tasks.cli", *args], env=env, capture_output=True, text=True,
-                          timeout=300)
+                          timeout=300, check=False)
 
 
 def _relative(docs, root):
@@ -166,9 +171,9 @@ def test_a_copy_lmms_eval_already_downloaded_by_commit_is_used_offline(online, m
 
 
 def test_a_changed_release_is_reported_with_what_changed(online):
-    from gui_tasks.errors import DataError
     from gui_core.benchmark import hub_data
     from gui_core.hub_fetch import fetch
+    from gui_tasks.errors import DataError
 
     spec = hub_data("osworld_g")
     fetch(spec)
@@ -186,9 +191,9 @@ def test_a_changed_release_is_reported_with_what_changed(online):
 
 
 def test_a_corrupted_download_is_named_and_removed_from_the_cache(online):
-    from gui_tasks.errors import DataError
     from gui_core.benchmark import hub_data
     from gui_core.hub_fetch import _cached_snapshot, fetch
+    from gui_tasks.errors import DataError
 
     spec = hub_data("screenspot_pro")
     online.faults[PARQUET] = "corrupt"
@@ -204,10 +209,10 @@ def test_a_corrupted_download_is_named_and_removed_from_the_cache(online):
 def test_a_pinned_hash_that_differs_is_named_and_removed(online):
     import dataclasses
 
-    from gui_core.hub_release import HubFile
-    from gui_tasks.errors import DataError
     from gui_core.benchmark import hub_data
     from gui_core.hub_fetch import _cached_snapshot, fetch
+    from gui_core.hub_release import HubFile
+    from gui_tasks.errors import DataError
 
     spec = hub_data("screenspot_pro")
     pinned = dataclasses.replace(spec, release=dataclasses.replace(spec.release, files=(HubFile(PARQUET, "0" * 64),)))
@@ -221,9 +226,9 @@ def test_a_pinned_hash_that_differs_is_named_and_removed(online):
 def test_bad_fetches_are_one_line_naming_repository_and_file(online, case, tmp_path):
     import dataclasses
 
-    from gui_tasks.errors import DataError
     from gui_core.benchmark import hub_data
     from gui_core.hub_fetch import fetch
+    from gui_tasks.errors import DataError
 
     spec = hub_data("screenspot_pro")
     revision = None

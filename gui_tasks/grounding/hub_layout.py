@@ -23,8 +23,9 @@ leaving the folder) is a DataError naming the parquet file, row and field. The r
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
-from typing import Any, Iterator
+from typing import Any
 
 from gui_core.errors import DataError
 
