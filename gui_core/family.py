@@ -89,8 +89,16 @@ class Family:
         return SCROLL_SEMANTICS.get(parser) if parser else None
 
 
+# The module that registers the built-in records, imported by name on the registry's first use (as an entry point
+# would be): the records depend on this module, never the other way round.
+BUILTIN_MODULES = ("gui_core.families",)
+
+
 def _load_builtins() -> None:
-    import gui_core.families  # noqa: F401  (registers the built-in records)
+    import importlib
+
+    for module in BUILTIN_MODULES:
+        importlib.import_module(module)
 
 
 FAMILIES: Registry[Family] = Registry("model family", loader=_load_builtins)
