@@ -217,7 +217,8 @@ def results_names(report: str | None = None) -> tuple[str, ...]:
 def data_root(bench: Benchmark | str, meta: Mapping[str, Any] | None = None) -> Path:
     """The local copy of ``bench``'s data: the task metadata key the record names, else its environment variable,
     else (where the record names one) a hub snapshot. An unset variable is a ConfigError naming it, what to point it at
-    and, where the record pins hub releases, ``gui-eval data fetch NAME``; a path that is not a folder a DataError."""
+    and, where the record pins hub releases, ``gui-eval data fetch NAME``
+    (the record's own name: one table less); a path that is not a folder a DataError."""
     rec = benchmark(bench) if isinstance(bench, str) else bench
     d = rec.data
     if not d.env:
@@ -239,7 +240,7 @@ def data_root(bench: Benchmark | str, meta: Mapping[str, Any] | None = None) -> 
             raise DataError(f"cannot fetch the official {rec.title} data from the hub ({exc.__class__.__name__}: {exc}). "
                             f"Download {d.snapshot} yourself and set {d.env}=<folder>{d.snapshot_hint}",
                             file=d.snapshot) from exc
-    fetch = f"; or run gui-eval data fetch {rec.name}" if d.hub else ""
+    fetch = f", or fetch a copy with `gui-eval data fetch {rec.name}` and point ${d.env} at it" if d.hub else ""
     raise ConfigError(f"${d.env}", None, page=d.page, message=f"${d.env} is not set: {d.unset}{fetch}")
 
 

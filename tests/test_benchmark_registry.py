@@ -66,7 +66,7 @@ def test_one_data_root_names_the_variable_and_checks_the_folder(monkeypatch, tmp
         data_root("uivision")
     pinned = replace(benchmark("uivision"), data=replace(benchmark("uivision").data, hub=(
         HubRelease("ServiceNow/ui-vision", "main", "uivision_hub"),)))
-    with pytest.raises(ConfigError, match="or run gui-eval data fetch uivision"):
+    with pytest.raises(ConfigError, match=r"is not set: .*, or fetch a copy with `gui-eval data fetch uivision` and point \$UIVISION_DATA_DIR at it"):
         data_root(pinned)
     monkeypatch.setenv("UIVISION_DATA_DIR", str(tmp_path / "nope"))
     with pytest.raises(DataError, match="UIVISION_DATA_DIR points to .*nope, which is not a directory"):
@@ -95,3 +95,14 @@ def test_every_record_names_pages_and_variables_that_exist():
         page = (ROOT / rec.data.page.split("#")[0]).read_text(encoding="utf-8") + (ROOT / rec.docs).read_text(encoding="utf-8")
         if rec.data.env:
             assert rec.data.env in page or rec.data.env in (ROOT / "docs" / "star.md").read_text(encoding="utf-8"), rec.name
+
+
+@pytest.mark.parametrize("dataset,steps", [("androidcontrol", 6), ("aitz", 5), ("gui_odyssey", 6)])
+def test_the_step_wise_sets_have_a_data_check(dataset, steps, capsys):
+    """Each StaR step-wise set's record names a data check: the tasks' own loader over a copy (here the fixtures)."""
+    from gui_tasks import cli
+
+    assert cli.main(["data", "check", dataset, str(ROOT / "tests" / "fixtures" / "star_agentic" / dataset),
+                     "--no-images"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(rf"star_{dataset} \(test steps\)\s+{steps}\s+-", out) and out.rstrip().endswith("result: OK")

@@ -39,8 +39,7 @@ _grounding("screenspot", "ScreenSpot",
                    "pretrain/screenspot_test.py"),
            BenchmarkData(env="SCREENSPOT_DATA_DIR", layouts=("screenspot_{desktop,mobile,web}.json + screenspot_imgs/",),
                          hub_repos=("rootsautomation/ScreenSpot",), page="docs/screenspot_pss.md",
-                         unset="point it at a local copy of the official screenspot release (this harness does not "
-                               "download it)"),
+                         unset="point it at a local copy of the official screenspot release"),
            "gui_tasks.grounding.screenspot:task_rows", data_check="gui_tasks.grounding.screenspot:data_check_screenspot",
            official=_OFFICIAL + "screenspot_pro_report", docs="docs/screenspot_pss.md", published_docs=1272, clips_boxes=True)
 
@@ -51,8 +50,7 @@ _grounding("screenspot_v2", "ScreenSpot-v2",
                                   "annotations/{desktop,mobile,web}.json + images/ (likaixin/ScreenSpot-v2-variants)"),
                          hub_repos=("HongxinLi/ScreenSpot_v2", "likaixin/ScreenSpot-v2-variants"),
                          page="docs/screenspot_pss.md",
-                         unset="point it at a local copy of the official screenspot_v2 release (this harness does not "
-                               "download it)"),
+                         unset="point it at a local copy of the official screenspot_v2 release"),
            "gui_tasks.grounding.screenspot:task_rows", data_check="gui_tasks.grounding.screenspot:data_check_v2",
            official=_OFFICIAL + "screenspot_pro_report", docs="docs/screenspot_pss.md", published_docs=1272, clips_boxes=True)
 
@@ -61,8 +59,7 @@ _grounding("screenspot_pro", "ScreenSpot-Pro",
                    "eval_screenspot_pro.py", "bd8bbbb470fbc4fda2a4fa9ec90bd2572507794e"),
            BenchmarkData(env="SCREENSPOT_PRO_DATA_DIR", layouts=("annotations/*.json + images/",),
                          hub_repos=("TIGER-Lab/ScreenSpot-Pro", "likaixin/ScreenSpot-Pro"), page="docs/screenspot_pss.md",
-                         unset="point it at a local copy of the official screenspot_pro release (this harness does "
-                               "not download it)"),
+                         unset="point it at a local copy of the official screenspot_pro release"),
            "gui_tasks.grounding.screenspot:task_rows", data_check="gui_tasks.grounding.screenspot:data_check_pro",
            official=_OFFICIAL + "screenspot_pro_report", cluster="application", docs="docs/screenspot_pro.md",
            published_docs=1581, clips_boxes=True)
@@ -74,8 +71,7 @@ _grounding("uivision", "UI-Vision (element grounding)",
                          layouts=("annotations/element_grounding/element_grounding_{basic,functional,spatial}.json + "
                                   "images/",),
                          hub_repos=("ServiceNow/ui-vision",), page="docs/screenspot_pss.md",
-                         unset="point it at a local copy of the official UI-Vision release (this harness does not "
-                               "download it)"),
+                         unset="point it at a local copy of the official UI-Vision release"),
            "gui_tasks.grounding.uivision:task_rows", data_check="gui_tasks.grounding.uivision:data_check",
            official=_OFFICIAL + "uivision_report", docs="docs/uivision.md", clips_boxes=True)
 
@@ -84,8 +80,7 @@ _grounding("mmbench_gui_l2", "MMBench-GUI L2 (element grounding)",
                    "benchmarks/l2_element_grounding.py", "896ddf1d3aa4d6464d0c55c6416518f889d78d77"),
            BenchmarkData(env="MMBENCH_GUI_DATA_DIR", layouts=("L2_annotations.json + offline_images/<platform>/",),
                          hub_repos=("OpenGVLab/MMBench-GUI",), page="docs/screenspot_pss.md",
-                         unset="point it at a local copy of the official MMBench-GUI release (this harness does not "
-                               "download it)"),
+                         unset="point it at a local copy of the official MMBench-GUI release"),
            "gui_tasks.grounding.mmbench_gui:task_rows", data_check="gui_tasks.grounding.mmbench_gui:data_check",
            official=_OFFICIAL + "mmbench_l2_report", docs="docs/mmbench_gui_l2.md", clips_boxes=True)
 
@@ -96,8 +91,7 @@ _grounding("osworld_g", "OSWorld-G (original and refined instructions)",
            BenchmarkData(env="OSWORLD_G_DATA_DIR",
                          layouts=("OSWorld-G.json + OSWorld-G_refined.json + classification_result.json + images/",),
                          hub_repos=("MMInstruction/OSWorld-G",), page="docs/screenspot_pss.md",
-                         unset="point it at a local copy of the official OSWorld-G release (this harness does not "
-                               "download it)"),
+                         unset="point it at a local copy of the official OSWorld-G release"),
            "gui_tasks.grounding.osworld_g:task_rows", data_check="gui_tasks.grounding.osworld_g:data_check",
            official=_OFFICIAL + "osworld_g_report", docs="docs/osworld_g.md", published_docs=564)
 
