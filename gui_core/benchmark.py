@@ -100,10 +100,17 @@ class Submission:
     protocol_tags: tuple[str, ...] = ("prompt_protocol", "parser_protocol")
     completeness: str = "task"
     rule: str = "each task complete on its own (every document)"
+    # "module:attribute" naming the metrics every task must report (empty: its metric_list)
+    required_metrics: str = ""
+    # "module:function" check(metadata, docs or None) -> why a task is refused, or None (empty: no check)
+    task_check: str = ""
 
     def __post_init__(self) -> None:
         if self.completeness != "task" and not _DOTTED.fullmatch(self.completeness):
             raise ValueError(f"submission completeness {self.completeness!r} is 'task' or 'module:function'")
+        for key, path in (("task_check", self.task_check), ("required_metrics", self.required_metrics)):
+            if path and not _DOTTED.fullmatch(path):
+                raise ValueError(f"submission {key} {path!r} is not 'module:attribute'")
 
 
 @dataclass(frozen=True)
