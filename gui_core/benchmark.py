@@ -102,10 +102,17 @@ class Submission:
     protocol_tags: tuple[str, ...] = ("prompt_protocol", "parser_protocol")
     completeness: str = "task"
     rule: str = "each task complete on its own (every document)"
+    # "module:attribute" naming the metrics every task must report (empty: its metric_list)
+    required_metrics: str = ""
+    # "module:function" check(metadata, docs or None) -> why a task is refused, or None (empty: no check)
+    task_check: str = ""
 
     def __post_init__(self) -> None:
         if self.completeness != "task" and not _DOTTED.fullmatch(self.completeness):
             raise ValueError(f"submission completeness {self.completeness!r} is 'task' or 'module:function'")
+        for key, path in (("task_check", self.task_check), ("required_metrics", self.required_metrics)):
+            if path and not _DOTTED.fullmatch(path):
+                raise ValueError(f"submission {key} {path!r} is not 'module:attribute'")
 
 
 @dataclass(frozen=True)
@@ -113,7 +120,8 @@ class Benchmark:
     """One benchmark: everything the harness needs to know about it, in one place.
 
     ``match`` is the task metadata that marks a task as this benchmark's (``metadata.benchmark`` first, then e.g.
-    ``source`` or ``dataset``); ``yaml_folder`` the ``yaml_tasks`` folder of its tasks; ``task_class`` the lmms-eval
+    ``source`` or ``dataset``); ``yaml_folder`` the ``yaml_tasks`` folder of its tasks (a plugin: its own folder's
+    absolute path); ``task_class`` the lmms-eval
     task class of the family of tasks it belongs to and ``yaml_spec`` the generator of their YAML; ``loader`` reads its
     documents, ``data_check`` checks a local copy (``gui-eval data check NAME``), ``cluster_key`` says what clustered
     intervals resample by; ``official_report`` computes the authors' own figures from per-sample records, ``report``
@@ -280,7 +288,7 @@ def _top_blocks(text: str) -> dict[str, list[str]]:
 def task_metadata(folder: str, root: Path | None = None) -> list[tuple[str, dict[str, str]]]:
     """``(task name, metadata)`` of every task YAML in ``yaml_tasks/<folder>`` (groups left out), the metadata of a
     thin task file read through its ``include:`` bases (a top-level merge, as lmms-eval's)."""
-    base = (root or yaml_root()) / folder
+    base = Path(folder) if Path(folder).is_absolute() else (root or yaml_root()) / folder  # a plugin's own folder
     out = []
     for path in sorted(base.glob("*.yaml")):
         blocks = _top_blocks(path.read_text(encoding="utf-8"))

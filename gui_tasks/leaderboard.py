@@ -35,6 +35,8 @@ from gui_tasks.rescore import (UnhashableValue, aggregate, canonical_json, doc_s
 from gui_tasks.protocols import VIEW_ARGS, interventions_of, protocol_label, view_args_of  # noqa: F401 (re-exported)
 from gui_tasks.submission_versions import (_check_plugins, _check_versions, _dist_version,  # noqa: F401 (re-exported)
                                            _plugins, _quiet_lmms_eval)
+from gui_tasks.submission_rules import (SUBMISSIONS_PAGE, _check_complete, _required_metrics,  # noqa: F401
+                                        _task_problem, completeness_gaps)
 from gui_tasks.submission_input import (MAX_BYTES, MAX_DEPTH, MAX_VALUES, SubmissionError,  # noqa: F401 (re-exported)
                                         load_submission, nesting_depth, parse_submission)
 from gui_tasks.results_io import (RunResults, TaskResult, _pretrained, find_result_files, is_finite, load_results,
@@ -42,11 +44,7 @@ from gui_tasks.results_io import (RunResults, TaskResult, _pretrained, find_resu
 
 SCHEMA = "gui-eval-submission/3"
 SCHEMA_FILE = Path(__file__).with_name("submission.schema.json")
-SUBMISSIONS_PAGE = "docs/submissions.md"
 REQUIRED_METADATA = ("prompt_protocol", "parser_protocol")
-MPR_DIMENSIONS = ("AU", "AP", "WF", "WI", "AEL", "REL", "RI", "SI")
-# What every MPR-GUI task must report (gui_metrics.mpr); other tasks must report their metric_list.
-MPR_METRICS = ("mcq_acc", "fpr_acc", "format_error_rate", *(f"mpr_acc_{d.lower()}" for d in MPR_DIMENSIONS))
 HASHING = {
     "doc": "sha256 of canonical JSON of the document, file paths (absolute, or relative to the task's folder) replaced by "
            "'file-sha256:<sha256 of the bytes>', PIL images by 'pixels-sha256:<sha256 of mode, size, palette and decoded "
@@ -92,12 +90,6 @@ def undefined_reason(metric: str) -> str:
     return "undefined: no sample falls in this metric's denominator (e.g. a dimension or action type without samples)"
 
 
-def _required_metrics(meta: dict[str, Any], metric_list: Sequence[Any] = ()) -> list[str]:
-    if meta.get("benchmark") == "mpr_gui":
-        return list(MPR_METRICS)
-    return [m["metric"] for m in metric_list or [] if isinstance(m, dict) and "metric" in m]
-
-
 def _norm(obj: Any) -> Any:
     return json.loads(canonical_json(obj))
 
@@ -121,11 +113,9 @@ def _rescore(name: str, metadata: dict[str, Any], samples: list[dict[str, Any]],
                               f"(another task version, protocol or data set?)")
     docs = task_docs(task)
     n_documents = len(docs)
-    if metadata.get("benchmark") == "mpr_gui":
-        missing = [d for d in MPR_DIMENSIONS if not any(doc.get("dimension") == d for doc in docs)]
-        if missing:
-            raise SubmissionError(f"task {name}: the data have no documents of dimension(s) {missing}; "
-                                  "a submission needs all eight")
+    problem = _task_problem(metadata, docs)
+    if problem:
+        raise SubmissionError(f"task {name}: {problem}")
     if version is not None and str(version) != str(getattr(task, "VERSION", None)):
         raise SubmissionError(f"task {name}: version {version!r} but the installed task is version "
                               f"{getattr(task, 'VERSION', None)!r} (another task version?)")
@@ -216,9 +206,9 @@ def _task_entry(run: RunResults, res: TaskResult, interventions: list[str], load
     if missing_meta:
         raise SubmissionError(f"{where}: task metadata lacks {missing_meta}; only protocol-tagged tasks can be submitted "
                               f"(the table in {SUBMISSIONS_PAGE} lists them)")
-    dims = res.metadata.get("dimensions")
-    if res.metadata.get("benchmark") == "mpr_gui" and dims and list(dims) != list(MPR_DIMENSIONS):
-        raise SubmissionError(f"{where}: a per-dimension task; submit the whole-language task (all eight dimensions)")
+    problem = _task_problem(res.metadata)
+    if problem:
+        raise SubmissionError(f"{where}: {problem}")
     try:
         samples = load_task_samples(run, res.task)
     except ValueError as exc:
@@ -259,35 +249,6 @@ def _undefined_entry(metrics: dict[str, float]) -> dict[str, Any]:
     """``{"undefined": {metric: reason}}`` for every undefined (NaN) metric, else nothing."""
     undefined = {m: undefined_reason(m) for m, v in sorted(metrics.items()) if _undefined_ok(m, v)}
     return {"undefined": undefined} if undefined else {}
-
-
-def completeness_gaps(tasks: Sequence[dict[str, Any]]) -> list[str]:
-    """What a complete submission lacks, each saying what to add: the rule of each task's benchmark record
-    (``gui_core.benchmark``: ``submission.completeness``). MPR-GUI is ranked per language set, GUI Knowledge Bench per
-    set of sub-tasks (docs/submissions.md); every other benchmark's task is complete on its own (all its documents,
-    checked per task)."""
-    from gui_core.benchmark import BENCHMARKS, benchmark_of, resolve
-
-    rules = list(dict.fromkeys(b.submission.completeness for b in BENCHMARKS.values()
-                               if b.submission.completeness != "task"))
-    by_rule: dict[str, list[dict[str, Any]]] = {r: [] for r in rules}
-    for t in tasks:
-        rec = benchmark_of(t.get("metadata") or {})
-        if rec is not None and rec.submission.completeness in by_rule:
-            by_rule[rec.submission.completeness].append(t)
-    return [gap for rule, entries in by_rule.items() if entries for gap in resolve(rule)(entries)]
-
-
-def _check_complete(tasks: Sequence[dict[str, Any]], partial: Any = None) -> None:
-    """A full submission holds complete benchmark sets (:func:`completeness_gaps`); a partial one says what it lacks."""
-    gaps = completeness_gaps(tasks)
-    if partial is not None:
-        recorded = list(partial.get("incomplete") or []) if isinstance(partial, dict) else []
-        if recorded != gaps:
-            raise SubmissionError(f"the partial submission records {recorded or 'no gaps'} as missing, the tasks lack {gaps or 'nothing'}")
-        return
-    if gaps:
-        raise SubmissionError("; ".join(gaps) + f" (or submit it marked as partial with --partial: {SUBMISSIONS_PAGE})")
 
 
 def generation_of(run: RunResults) -> dict[str, Any]:

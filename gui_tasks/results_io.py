@@ -17,6 +17,9 @@ from gui_tasks.errors import ConfigError, DataError
 from gui_tasks.input_files import read_jsonl, read_text
 
 RESULTS_SUFFIX = "_results.json"
+# lmms-eval's own keys of a samples line (evaluator.py 0.7.3); every other dict value is a metric's value.
+LOG_KEYS = frozenset({"doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "token_counts", "doc_hash",
+                      "prompt_hash", "target_hash", "input", "input_media"})
 NO_FILTER = "none"  # lmms-eval's name for "no filter": metric keys read "mcq_acc,none"
 
 
@@ -93,6 +96,7 @@ class RunResults:
         """Where lmms-eval wrote this task's samples (with ``--log_samples``) beside this file."""
         prefix = self.path.name[: -len(RESULTS_SUFFIX)]
         return self.path.with_name(f"{prefix}_samples_{task}.jsonl")
+
 
 
 def skipped_rows_notes(runs: Iterable[RunResults], benchmark: str) -> list[str]:

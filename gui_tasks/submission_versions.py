@@ -8,7 +8,7 @@ import sys
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Sequence
 
-from gui_tasks.rescore import canonical_json
+from gui_tasks.hashing import canonical_json
 from gui_tasks.submission_input import SubmissionError
 
 

@@ -51,8 +51,7 @@ _grounding("screenspot", "ScreenSpot",
                    "pretrain/screenspot_test.py"),
            BenchmarkData(env="SCREENSPOT_DATA_DIR", layouts=("screenspot_{desktop,mobile,web}.json + screenspot_imgs/",),
                          hub_repos=("rootsautomation/ScreenSpot",), page="docs/screenspot_pss.md",
-                         unset="point it at a local copy of the official screenspot release (this harness does not "
-                               "download it)"),
+                         unset="point it at a local copy of the official screenspot release"),
            "gui_tasks.grounding.screenspot:task_rows", data_check="gui_tasks.grounding.screenspot:data_check_screenspot",
            official=_OFFICIAL + "screenspot_pro_report", docs="docs/screenspot_pss.md", published_docs=1272, clips_boxes=True)
 
@@ -63,8 +62,7 @@ _grounding("screenspot_v2", "ScreenSpot-v2",
                                   "annotations/{desktop,mobile,web}.json + images/ (likaixin/ScreenSpot-v2-variants)"),
                          hub_repos=("HongxinLi/ScreenSpot_v2", "likaixin/ScreenSpot-v2-variants"),
                          page="docs/screenspot_pss.md",
-                         unset="point it at a local copy of the official screenspot_v2 release (this harness does not "
-                               "download it)"),
+                         unset="point it at a local copy of the official screenspot_v2 release"),
            "gui_tasks.grounding.screenspot:task_rows", data_check="gui_tasks.grounding.screenspot:data_check_v2",
            official=_OFFICIAL + "screenspot_pro_report", docs="docs/screenspot_pss.md", published_docs=1272, clips_boxes=True)
 
@@ -86,8 +84,7 @@ _grounding("uivision", "UI-Vision (element grounding)",
                          layouts=("annotations/element_grounding/element_grounding_{basic,functional,spatial}.json + "
                                   "images/",),
                          hub_repos=("ServiceNow/ui-vision",), page="docs/screenspot_pss.md",
-                         unset="point it at a local copy of the official UI-Vision release (this harness does not "
-                               "download it)"),
+                         unset="point it at a local copy of the official UI-Vision release"),
            "gui_tasks.grounding.uivision:task_rows", data_check="gui_tasks.grounding.uivision:data_check",
            official=_OFFICIAL + "uivision_report", docs="docs/uivision.md", clips_boxes=True)
 
@@ -96,8 +93,7 @@ _grounding("mmbench_gui_l2", "MMBench-GUI L2 (element grounding)",
                    "benchmarks/l2_element_grounding.py", "896ddf1d3aa4d6464d0c55c6416518f889d78d77"),
            BenchmarkData(env="MMBENCH_GUI_DATA_DIR", layouts=("L2_annotations.json + offline_images/<platform>/",),
                          hub_repos=("OpenGVLab/MMBench-GUI",), page="docs/screenspot_pss.md",
-                         unset="point it at a local copy of the official MMBench-GUI release (this harness does not "
-                               "download it)"),
+                         unset="point it at a local copy of the official MMBench-GUI release"),
            "gui_tasks.grounding.mmbench_gui:task_rows", data_check="gui_tasks.grounding.mmbench_gui:data_check",
            official=_OFFICIAL + "mmbench_l2_report", docs="docs/mmbench_gui_l2.md", clips_boxes=True)
 

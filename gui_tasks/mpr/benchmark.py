@@ -7,7 +7,9 @@ from gui_core.benchmark import Benchmark, BenchmarkData, Sources, Submission, re
 _PAPER = "MPR-GUI (Chen et al., seed mpr-gui-bench_gui-xli), sections 3.2-3.3, Table 2"
 # MPR-GUI is ranked per language set: every (source, protocol) family of whole-language tasks needs all six languages
 _SUBMIT = Submission(completeness="gui_tasks.mpr.submission:completeness_gaps",
-                     rule="all six whole-language tasks (all eight dimensions) of a source under one protocol")
+                     rule="all six whole-language tasks (all eight dimensions) of a source under one protocol",
+                     required_metrics="gui_tasks.mpr.submission:REQUIRED_METRICS",
+                     task_check="gui_tasks.mpr.submission:task_problem")
 
 register_benchmark(Benchmark(
     "mpr_gui", "MPR-GUI-Bench",
