@@ -258,7 +258,7 @@ def hub_data(bench: Benchmark | str) -> HubData:
         raise ConfigError("benchmark", rec.name, page=rec.data.page or "docs/data_checks.md",
                           message=f"{rec.name!r} has no data on the Hugging Face Hub this harness fetches; those that "
                                   f"have: {', '.join(have)}")
-    return HubData(rec.name, rec.data.env, rec.data.hub[0], rec.data.page)
+    return HubData(rec.name, rec.data.env, rec.data.hub[0], rec.data.page, rec.data.unset)
 
 
 # --- the tasks of a benchmark, read from the generated YAML files (yaml_tasks/<folder>) -------------------------------

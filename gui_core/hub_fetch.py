@@ -53,6 +53,7 @@ class HubData:
     env: str
     release: HubRelease
     page: str = ""
+    unset: str = ""  # what the record's message for an unset variable asks for
 
     @property
     def fetch_command(self) -> str:
@@ -316,10 +317,11 @@ def fetch(spec: HubData, *, revision: str | None = None, to: Path | None = None,
         snap, commit, expected = _download(spec, revision, out)
     elif cached is None:
         off = downloads_off()
-        raise ConfigError(f"${spec.env}", None, page=spec.page or "docs/running.md",
-                          message=f"${spec.env} is not set and {rel.repo_id} is not in the Hugging Face cache "
-                                  f"({hub_cache()}); downloads are off (${off or NO_DOWNLOAD_ENV}): run "
-                                  f"`{spec.fetch_command}`, or point ${spec.env} at a local copy")
+        raise ConfigError(f"${spec.env}", None, page=spec.page or "docs/data_checks.md",
+                          message=f"${spec.env} is not set: {spec.unset or 'point it at a local copy'}, or fetch a copy "
+                                  f"with `{spec.fetch_command}` and point ${spec.env} at it ({rel.repo_id} is not in "
+                                  f"the Hugging Face cache {hub_cache()} and downloads are off: "
+                                  f"${off or NO_DOWNLOAD_ENV})")
     else:
         snap, commit = cached
     present = _data_files(snap)
