@@ -41,7 +41,8 @@ class HubRelease:
     commit under the ``layout`` name: a converter whose output changes gets a new layout name (``..._v2``).
     ``allow_patterns`` (``fnmatch`` patterns over paths in the repository, ``*`` crossing ``/``) restricts the release
     to the files the benchmark's loader reads when the repository holds more (UI-Vision's layout-grounding set,
-    MMBench-GUI's level 1): only those are downloaded, hashed, pinned and compared; empty: every data file."""
+    MMBench-GUI's level 1): only those are downloaded, hashed, pinned and compared; empty: every data file. ``evidence``
+    cites where the hub layout was established (shown by ``gui-eval benchmarks --json``)."""
 
     repo_id: str
     revision: str
@@ -52,6 +53,7 @@ class HubRelease:
     size_bytes: int | None = None
     convert: str = ""
     allow_patterns: tuple[str, ...] = ()
+    evidence: str = ""  # where the hub layout (columns, box convention, files) was read: card, code, commit
 
     def __post_init__(self) -> None:
         if not _REPO_ID.fullmatch(self.repo_id):

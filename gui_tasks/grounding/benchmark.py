@@ -26,16 +26,26 @@ OSWORLD_G_HUB = HubRelease("MMInstruction/OSWorld-G", "main", "osworld_g_hub_par
 # box as fractions [x1, y1, x2, y2] (its card at commit 0be0878; lmms-eval screenspot/utils.py multiplies by the width),
 # converted back to SeeClick's [x, y, w, h] pixels (gui_tasks/grounding/hub_layout.py).
 SCREENSPOT_HUB = HubRelease("rootsautomation/ScreenSpot", "main", "screenspot_hub_parquet_v1",
-                            read_by="screenspot_rec_test", size_bytes=602316816, convert=_HUB + "convert_screenspot")
+                            read_by="screenspot_rec_test", size_bytes=602316816, convert=_HUB + "convert_screenspot",
+                            evidence="rootsautomation/ScreenSpot card @ 0be08781 (file_name, bbox float64, instruction, "
+                                     "data_type, data_source, image; (x, y, w, h) -> (x1, y1, x2, y2)); lmms-eval 0.7.3 "
+                                     "tasks/screenspot/utils.py (bbox times width/height: fractions), utils_rec.py "
+                                     "(data_source -> mobile/desktop/web)")
 # ServiceNow/ui-vision: the official release itself (annotations/ + images/, what eval_uivision.py reads); only the
 # element-grounding files (the repository also holds the layout-grounding set and the card's assets).
 UIVISION_HUB = HubRelease("ServiceNow/ui-vision", "main", "uivision_repository",
-                          allow_patterns=("annotations/element_grounding/*", "images/element_grounding/*"))
+                          allow_patterns=("annotations/element_grounding/*", "images/element_grounding/*"),
+                          evidence="hub tree @ 766c66a (annotations/, images/, assets/); uivision/UI-Vision "
+                                   "eval/grounding/sample_script.sh @ d814582 (--uivision_test_file .../"
+                                   "element_grounding/element_grounding_<setting>.json, --uivision_imgs)")
 # OpenGVLab/MMBench-GUI: L2_annotations.json + MMBench-GUI-OfflineImages.zip (the files open-compass/MMBench-GUI's
 # utils/download.py fetches); the zip extracted to offline_images/; L1_annotations.json is not read.
 MMBENCH_GUI_HUB = HubRelease("OpenGVLab/MMBench-GUI", "main", "mmbench_gui_l2_extracted_v1",
                              allow_patterns=("L2_annotations.json", "MMBench-GUI-OfflineImages.zip"),
-                             convert=_HUB + "convert_mmbench_gui")
+                             convert=_HUB + "convert_mmbench_gui",
+                             evidence="hub tree @ e27757e (L1_annotations.json, L2_annotations.json, "
+                                      "MMBench-GUI-OfflineImages.zip); open-compass/MMBench-GUI utils/download.py @ "
+                                      "025e9b6 (FILES: the images archive + the annotation JSON files)")
 
 _TASK = "gui_tasks.grounding.lmms_task:GroundingTask"
 _SPEC = "gui_tasks.grounding.yaml_spec:render_all"
@@ -68,11 +78,7 @@ _grounding("screenspot", "ScreenSpot",
                          hub=(SCREENSPOT_HUB,), hub_repos=("rootsautomation/ScreenSpot",), page="docs/screenspot_pss.md",
                          unset="point it at a local copy of the official screenspot release"),
            "gui_tasks.grounding.screenspot:task_rows", data_check="gui_tasks.grounding.screenspot:data_check_screenspot",
-           official=_OFFICIAL + "screenspot_pro_report", docs="docs/screenspot_pss.md", published_docs=1272, clips_boxes=True,
-           hub_evidence="rootsautomation/ScreenSpot card @ 0be08781 (columns file_name, bbox float64, instruction, "
-                        "data_type, data_source, image; bbox (x, y, w, h) -> (x1, y1, x2, y2)); lmms-eval 0.7.3 "
-                        "tasks/screenspot/utils.py (bbox * width/height: fractions) and utils_rec.py (data_source -> "
-                        "mobile/desktop/web)")
+           official=_OFFICIAL + "screenspot_pro_report", docs="docs/screenspot_pss.md", published_docs=1272, clips_boxes=True)
 
 _grounding("screenspot_v2", "ScreenSpot-v2",
            Sources("OS-Atlas (Wu et al. 2024, arXiv 2410.23218), section 4.1", "OS-Copilot/OS-Atlas"),

@@ -148,12 +148,12 @@ def _pixel(fraction: Any, size: int, path: Path, i: int) -> float:
 def _size_of(data: bytes, path: Path, i: int) -> tuple[int, int]:
     import io
 
-    from PIL import Image
+    from PIL import Image, UnidentifiedImageError
 
     try:
         with Image.open(io.BytesIO(data)) as img:
             return img.size
-    except Exception as exc:  # a screenshot PIL cannot read: the row is named
+    except (OSError, UnidentifiedImageError, ValueError) as exc:  # a screenshot PIL cannot read: the row is named
         raise DataError(f"the embedded screenshot cannot be read ({exc})", file=str(path), row=i, field="image") from None
 
 
