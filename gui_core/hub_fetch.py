@@ -418,7 +418,8 @@ def print_pins(fetched: Fetched) -> str:
     sizes = {p: (fetched.snapshot / p).resolve().stat().st_size for p in fetched.files}
     lines = [f"HubRelease({rel.repo_id!r}, {fetched.commit!r}, {rel.layout!r}, read_by={rel.read_by!r},"
              + (f" convert={rel.convert!r}," if rel.convert else "")
-             + (f" allow_patterns={rel.allow_patterns!r}," if rel.allow_patterns else ""),
+             + (f" allow_patterns={rel.allow_patterns!r}," if rel.allow_patterns else "")
+             + (f" evidence={rel.evidence!r}," if rel.evidence else ""),
              f"           size_bytes={sum(sizes.values())}, files=("]
     lines += [f"    HubFile({p!r}, {h!r}, {sizes[p]})," for p, h in sorted(fetched.files.items())]
     return "\n".join(lines + ["))"])

@@ -62,7 +62,9 @@ def online(hub, tmp_path, monkeypatch):
 
 def _env(hub, tmp_path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE",
-                                                            "SCREENSPOT_PRO_DATA_DIR", "OSWORLD_G_DATA_DIR")}
+                                                            "SCREENSPOT_PRO_DATA_DIR", "OSWORLD_G_DATA_DIR",
+                                                            "SCREENSPOT_DATA_DIR", "UIVISION_DATA_DIR",
+                                                            "MMBENCH_GUI_DATA_DIR")}
     return {**env, "HF_HOME": str(tmp_path / "hf"), "HF_ENDPOINT": hub.url, "GUI_EVAL_CACHE": str(tmp_path / "cache"),
             "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(__file__).parent / "netguard"), os.environ.get("PYTHONPATH")]))}
 
@@ -300,17 +302,20 @@ def test_lmms_eval_tasks_fetch_on_first_use_and_score(hub, tmp_path):
     from lmms_helpers import results, run_openai, samples
 
     env = _env(hub, tmp_path)
-    server = FakeServer(["ok"] * 16, text="[25, 20]")
+    server = FakeServer(["ok"] * 32, text="[25, 20]")
+    expected = {"gui_screenspot_pro": 4, "gui_osworld_g": 4, "gui_screenspot": 4, "gui_uivision_basic": 1,
+                "gui_mmbench_gui_l2": 2}
     try:
-        _proc, log = run_openai(server.base_url, "gui_screenspot_pro,gui_osworld_g", tmp_path / "out", env, "--limit", "4")
+        _proc, log = run_openai(server.base_url, ",".join(expected), tmp_path / "out", env, "--limit", "4")
     finally:
         server.stop()
     res = results(tmp_path / "out")
-    for task in ("gui_screenspot_pro", "gui_osworld_g"):
+    for task, n in expected.items():
         assert "not_run" not in res["configs"][task]["metadata"], log[-3000:]
         got = samples(tmp_path / "out", task)
-        assert len(got) == 4 and all("sample_error" not in s for s in got), log[-3000:]
-    assert "fetching TIGER-Lab/ScreenSpot-Pro" in log and "fetching MMInstruction/OSWorld-G" in log
+        assert len(got) == n and all("sample_error" not in s for s in got), (task, log[-3000:])
+    for repo in (PRO_REPO, OSW_REPO, SS_REPO, UIV_REPO, MMB_REPO):
+        assert f"fetching {repo}" in log
     assert (tmp_path / "hf" / "hub" / "datasets--MMInstruction--OSWorld-G").is_dir()
 
 
