@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from gui_core.coords import MAX_COORD, MAX_NUMBER_CHARS
 from gui_core.actions import Action
@@ -304,28 +304,34 @@ def gold_odyssey(raw: Mapping[str, Any]) -> str | None:
 
 def family_gold(atlas: str, fam: str, dataset: str) -> str | None:
     """The gold as the evaluator of family ``fam`` reads it back from the label StaR's preprocessing wrote for it;
-    None: the preprocessing wrote no label (the step does not exist for that family)."""
-    if fam == "agentcpm_gui":
-        # translateAtlas2ACG (AndroidControl: scroll words inverted into finger words) / translateAtlas2ACG1 (AITZ,
-        # GUI-Odyssey): OPENAPP, ENTER and IMPOSSIBLE have no label; the evaluator reads it with translateACG2Atlas
-        if atlas.startswith("SCROLL"):
-            word = atlas[len("SCROLL ["):-1]
-            return f"SCROLL [{_FINGER[word] if dataset == 'androidcontrol' else word}]"
-        if atlas.startswith("OPENAPP") or atlas in ("ENTER", "IMPOSSIBLE"):
-            return None
-        if atlas.startswith("PRESS_"):
-            return atlas
-        if atlas.startswith("TYPE"):
-            m = re.search(r"TYPE\s*\[(.*?)\]", atlas)
-            return f"TYPE [{m.group(1)}]" if m else "NONEACTION"
+    None: the preprocessing wrote no label (the step does not exist for that family). Families StaR writes no label
+    of their own for keep the Atlas gold (``FAMILY_LABELS``)."""
+    label = FAMILY_LABELS.get(fam)
+    return atlas if label is None else label(atlas, dataset)
+
+
+def _acg_gold(atlas: str, dataset: str) -> str | None:
+    """translateAtlas2ACG (AndroidControl: scroll words inverted into finger words) / translateAtlas2ACG1 (AITZ,
+    GUI-Odyssey): OPENAPP, ENTER and IMPOSSIBLE have no label; the evaluator reads it with translateACG2Atlas."""
+    if atlas.startswith("SCROLL"):
+        word = atlas[len("SCROLL ["):-1]
+        return f"SCROLL [{_FINGER[word] if dataset == 'androidcontrol' else word}]"
+    if atlas.startswith("OPENAPP") or atlas in ("ENTER", "IMPOSSIBLE"):
+        return None
+    if atlas.startswith("PRESS_"):
         return atlas
-    if fam == "ui_tars":
-        # translateAtlas2Uitars raises on IMPOSSIBLE (the AITZ / GUI-Odyssey preprocessing skips the step), then the
-        # evaluator reads the label back with translateUITARS2Atlas
-        if atlas == "IMPOSSIBLE":
-            return None
-        return atlas_of_ui_tars("Action: " + _uitars_label(atlas))
+    if atlas.startswith("TYPE"):
+        m = re.search(r"TYPE\s*\[(.*?)\]", atlas)
+        return f"TYPE [{m.group(1)}]" if m else "NONEACTION"
     return atlas
+
+
+def _uitars_gold(atlas: str, dataset: str) -> str | None:
+    """translateAtlas2Uitars raises on IMPOSSIBLE (the AITZ / GUI-Odyssey preprocessing skips the step), then the
+    evaluator reads the label back with translateUITARS2Atlas."""
+    if atlas == "IMPOSSIBLE":
+        return None
+    return atlas_of_ui_tars("Action: " + _uitars_label(atlas))
 
 
 def _uitars_label(atlas: str) -> str:
@@ -432,3 +438,11 @@ def _click(p: tuple[float, float], g: tuple[float, float], dataset: str, raw: Ma
             raise Raised("no sam2_bbox")
         inbound = _in(x1, y1, box)
     return inbound or math.sqrt((x2 - x1) ** 2 + (y2 - y1) ** 2) <= 140
+
+
+# StaR's per-family tables (dataPreprocessor/actions.py, evaluator/evaluators.py predictionExtractor): the families
+# whose labels StaR writes in their own syntax, and those whose answers its evaluator reads with its own extractor.
+# Any other family keeps the Atlas gold and is read by our parser, written in StaR's action space.
+FAMILY_LABELS: dict[str, Callable[[str, str], str | None]] = {"agentcpm_gui": _acg_gold, "ui_tars": _uitars_gold}
+STAR_READERS: dict[str, Callable[[str], str | None]] = {"os_atlas": atlas_of_os_atlas, "ui_tars": atlas_of_ui_tars,
+                                                        "agentcpm_gui": atlas_of_agentcpm}
