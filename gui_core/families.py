@@ -57,7 +57,8 @@ register_family(Family(
     action_parser='ui_tars',
     # star-ui-tars-v2: the step prompt is StaR's dataPreprocessor/templates.py text per dataset (v1: one text for all)
     agent=AgentProtocol("ui_tars", "grid1000", "star-ui-tars-v2", history_images=4, own_history=True,
-                        build_prompt=fmt.ui_tars_prompt, write_action=fmt.ui_tars_action),
+                        build_prompt=fmt.ui_tars_prompt, write_action=fmt.ui_tars_action,
+                        benchmarks=("star", "sphinx", "star_own_history")),
     sources=('bytedance/UI-TARS README_v1.md (grounding prompt + instruction)', 'StaR appendix C Figure 7 (agent prompt), A.5 (four history screenshots; proprietary models use this prompt)')), aliases=('proprietary',))
 
 register_family(Family(

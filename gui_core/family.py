@@ -51,7 +51,8 @@ class AgentProtocol:
     # refused when its family is created
     build_prompt: Optional[Callable[..., str]] = None
     write_action: Optional[Callable[..., str]] = None
-    benchmarks: tuple[str, ...] = ("star", "sphinx")  # agent benchmarks that give it tasks of its own (<task>_<family>)
+    # agent benchmarks that give it tasks of its own (<task>_<family>; "star_own_history": StaR's own-history tasks)
+    benchmarks: tuple[str, ...] = ("star", "sphinx")
     default_of: tuple[str, ...] = ()  # benchmarks whose unsuffixed tasks it is the agent of (StaR A.5: OS-Atlas)
     missing_actions: tuple[str, ...] = ()  # action types its action space has no word for (steps left out for it)
 
