@@ -48,6 +48,8 @@ Reading = Literal["schema", "star_official", "official"]
 READINGS: tuple[str, ...] = ("schema", "star_official", "official")
 # families whose own published evaluation reads their text differently from their format: reading="official"
 OFFICIAL_READINGS = frozenset({"gui_r1"})
+# parsers with a reading="star_official" of their own (StaR's translateACG2Atlas differs from AgentCPM-GUI's schema)
+STAR_OFFICIAL_READINGS = frozenset({"agentcpm_gui"})
 _INVERSE = {"UP": "DOWN", "DOWN": "UP", "LEFT": "RIGHT", "RIGHT": "LEFT"}
 # AgentCPM-GUI schema: ``duration`` defaults to 200 ms; its README and evaluator call a POINT held longer a long press.
 AGENTCPM_DEFAULT_DURATION_MS = 200

@@ -52,7 +52,7 @@ def _screen(f: Any, geometry: Geometry) -> tuple[int, int]:
 
 def ui_tars_prompt_text(dataset: str | None) -> str:
     """StaR's UI-TARS template for ``dataset``; AndroidControl's for every other dataset."""
-    return agent_prompts.text(f"ui_tars/{dataset if dataset in UI_TARS_DATASETS else 'androidcontrol'}")
+    return agent_prompts.text(f"star-ui-tars/{dataset if dataset in UI_TARS_DATASETS else 'androidcontrol'}")
 
 
 def ui_tars_prompt(f: Any, instruction: str, geometry: Geometry, history: Sequence[str], low_level: str | None,
@@ -84,7 +84,7 @@ def os_atlas_star_prompt(dataset: str, goal: str, instructions: Sequence[str], l
     """StaR's OS-Atlas prompt for a step of ``dataset`` as its preprocessors fill it: ``instructions`` are the earlier
     steps' instructions (a list, written as Python writes one), ``low_level`` the step's own (None: the high setting);
     ``state_control``: its one-step template (no history, no low level)."""
-    template = agent_prompts.text(f"os_atlas/{dataset}")
+    template = agent_prompts.text(f"star-os-atlas/{dataset}")
     if dataset == "state_control":  # one step, no history: StaR writes the string "null"
         return template.format_map({"finalGoal": goal, "history": "null"})
     text = template.format_map({"finalGoal": goal, OS_ATLAS_HISTORY_KEYS[dataset]: list(instructions)})
@@ -101,7 +101,7 @@ def os_atlas_prompt(f: Any, instruction: str, geometry: Geometry, history: Seque
         return os_atlas_star_prompt(dataset, instruction, instructions or (), low_level)
     prev = "\n".join(f"Step {i + 1}: {h}" for i, h in enumerate(history)) if history else "None"
     low = f"Low-level instruction: {low_level}\n" if low_level else ""
-    return agent_prompts.text("os_atlas/figure8").format(goal=instruction, history=prev, low_level=low)
+    return agent_prompts.text("star-figure-8-os-atlas").format(goal=instruction, history=prev, low_level=low)
 
 
 def os_atlas_action(f: Any, action: Action, geometry: Geometry, finger_words: bool) -> str:
@@ -125,8 +125,8 @@ def gui_r1_prompt(f: Any, instruction: str, geometry: Geometry, history: Sequenc
     variant = gui_r1_variant(meta)
     question = instruction if not low_level else f"{instruction} (next step: {low_level})"
     prev = "; ".join(h.replace("<answer>", "").replace("</answer>", "") for h in history) if history else "None"
-    return agent_prompts.text(f"gui_r1/{variant}").format(instruction=question, history=prev,
-                                                          actions=agent_prompts.text(f"gui_r1/actions/{variant}"))
+    return agent_prompts.text(f"gui-r1/{variant}").format(instruction=question, history=prev,
+                                                          actions=agent_prompts.text(f"gui-r1-actions/{variant}"))
 
 
 def gui_r1_action(f: Any, action: Action, geometry: Geometry, finger_words: bool) -> str:
@@ -149,7 +149,7 @@ def agentcpm_prompt(f: Any, instruction: str, geometry: Geometry, history: Seque
     hist = ("<History>" + "".join(f"<Step{i + 1}>{h}</Step{i + 1}>" for i, h in enumerate(history)) + "</History>\n") if history else ""
     question = instruction if not low_level else f"{instruction}\n{low_level}"
     # the schema has braces: no str.format
-    return agent_prompts.text("agentcpm_gui").replace("{history}", hist, 1).replace("{instruction}", question, 1)
+    return agent_prompts.text("star-figure-9-agentcpm-gui").replace("{history}", hist, 1).replace("{instruction}", question, 1)
 
 
 def agentcpm_action(f: Any, action: Action, geometry: Geometry, finger_words: bool) -> str:
@@ -186,10 +186,10 @@ def mobile_use_prompt(f: Any, instruction: str, geometry: Geometry, history: Seq
     """A resized_px family's prompt states the resized resolution (as Mobile-Agent-v3 does); GUI-Owl under StaR the
     original one (A.5)."""
     w, h = _screen(f, geometry)
-    tool = json.dumps(agent_prompts.value("gui_owl/tool"), ensure_ascii=False).replace("{width}x{height}", f"{w}x{h}")
+    tool = json.dumps(agent_prompts.value("mobile-use-tool"), ensure_ascii=False).replace("{width}x{height}", f"{w}x{h}")
     prev = " ".join(f"Step {i + 1}: {h.strip()};" for i, h in enumerate(history)) if history else "None"
     query = instruction if not low_level else f"{instruction} (next step: {low_level})"
-    return agent_prompts.text("gui_owl").format(instruction=query, history=prev, tool=tool)
+    return agent_prompts.text("star-figure-10-gui-owl").format(instruction=query, history=prev, tool=tool)
 
 
 def mobile_use_action(f: Any, action: Action, geometry: Geometry, finger_words: bool) -> str:

@@ -21,7 +21,7 @@ def _load() -> dict[str, Any]:
 
 
 def text(name: str) -> str:
-    """The prompt text called ``name`` (e.g. ``"os_atlas/aitz"``)."""
+    """The prompt text called ``name`` (e.g. ``"star-os-atlas/aitz"``)."""
     return _load()["texts"][name]["text"]
 
 

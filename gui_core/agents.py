@@ -33,7 +33,7 @@ from gui_core.family import FAMILIES, agent_family_of
 from gui_core.registry import UnknownName
 
 # The paper's Figure 8 prompt (StaR appendix C): every dataset without a StaR template of its own and the SPHINX agents
-OS_ATLAS = agent_prompts.text("os_atlas/figure8")
+OS_ATLAS = agent_prompts.text("star-figure-8-os-atlas")
 
 
 @dataclass(frozen=True)

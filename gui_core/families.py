@@ -42,6 +42,7 @@ register_family(Family(
     syntax='CLICK <point>[[x, y]]</point>',
     action_parser='os_atlas',
     # v2: StaR's per-dataset templates (dataPreprocessor/templates.py) on androidcontrol / aitz / gui_odyssey
+    refusal=True,  # likaixin2000/ScreenSpot-Pro-GUI-Grounding models/osatlas7b.py, osatlas4b.py ground_allow_negative
     agent=AgentProtocol("os_atlas", "grid1000", "star-os-atlas-v2", build_prompt=fmt.os_atlas_prompt,
                         write_action=fmt.os_atlas_action, default_of=("star",)),
     sources=('OS-Copilot/OS-Atlas README.md (OS-Atlas-Base-7B inference example: grounding prompt, <|box_start|> answer)', 'StaR appendix C Figure 8 (agent prompt), A.5 (0-1000 grid)',

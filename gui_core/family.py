@@ -76,6 +76,9 @@ class Family:
     agent: AgentProtocol | None = None
     agent_from: str | None = None  # borrows another family's agent protocol (StaR A.5: Qwen2-VL uses OS-Atlas's)
     grounds: bool = True  # its answers are read as grounding answers (gui_core.grounding.parse_point)
+    # its authors' grounding wrapper asks for a refusal when the element is absent (ScreenSpot-Pro's
+    # ground_allow_negative): it gets the ``gui_screenspot_pro_negative_<family>`` task
+    refusal: bool = False
     sources: tuple[str, ...] = field(default=())  # the authors' files the facts above come from
 
     def __post_init__(self) -> None:

@@ -31,6 +31,7 @@ from PIL import Image
 from gui_metrics.lmms_bridge import sample_values
 from gui_core.action_match import RULES, STAR_AGENTIC
 from gui_core.coords import Geometry
+from gui_core.family import default_agent
 from gui_models.generation_core import cut_at_stops
 from gui_tasks.errors import ConfigError, DataError
 from gui_tasks.lmms_layout import INTERACTION_KEY, UNTIL_KEY, agentic_rounds, pack_rounds, rounds_of
@@ -143,7 +144,7 @@ def output_gesture(doc: Mapping[str, Any]) -> str:
 
 
 def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
-    fam = str(meta.get("agent_family", "os_atlas"))
+    fam = str(meta.get("agent_family", default_agent("star").name))
     family(fam)  # an unknown family: UnknownName with did-you-mean (a configuration error)
     rule = str(meta.get("match_rule", STAR_AGENTIC.name))
     if rule not in RULES:

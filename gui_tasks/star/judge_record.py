@@ -8,7 +8,7 @@ its record; a record without its rules is refused when registered.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional
 
 from gui_core.actions import Action
@@ -55,6 +55,10 @@ class Judge:
     native_family: str | None = None  # the family whose whole answer it reads with its authors' own reading
     takes_match_rule: bool = False  # the task's match_rule and gesture_to_scroll choices apply (StaR A.2 as written)
     type_names: str = "ours"  # the vocabulary of its Verdict.gold_type ("star-actiontype": StaR's ActionType names)
+    # family -> its authors' extractor of a whole answer, and family -> the label its preprocessing writes for the gold
+    # (StaR: evaluators.py predictionExtractor, dataPreprocessor/actions.py); other families: our parser, the plain gold
+    readers: Mapping[str, Callable[[str], Optional[str]]] = field(default_factory=dict, hash=False, compare=False)
+    labels: Mapping[str, Callable[[str, str], Optional[str]]] = field(default_factory=dict, hash=False, compare=False)
 
     def __post_init__(self) -> None:
         for src in self.sources:

@@ -57,7 +57,7 @@ def star_steps(judge: Judge, doc: Mapping[str, Any]) -> str | None:
         return f"StaR's preprocessing raises: {exc}"
     if atlas is None:
         return "StaR's convertGuiOdysseyAction writes no action for this step"
-    if star_official.family_gold(atlas, fam, dataset) is None:
+    if star_official.family_gold(atlas, judge.labels.get(fam), dataset) is None:
         return f"StaR writes no {fam} label for {atlas.split(' ')[0]}"
     return None
 
@@ -87,8 +87,9 @@ def star_step(judge: Judge, doc: Mapping[str, Any], response: str | None, parsed
     """ZrW00/StaR's evaluator: the family's label read back by StaR's extractor for the family (ours where StaR has
     none, written in its action space), compared in the Atlas action space (``star_official.verdict``)."""
     fam, dataset, data = doc["agent_family"], doc["dataset"], raw(doc)
-    gold = star_official.family_gold(star_gold_atlas(dataset, data) or "NONEACTION", fam, dataset) or "NONEACTION"
-    reader = star_official.STAR_READERS.get(fam)
+    gold = star_official.family_gold(star_gold_atlas(dataset, data) or "NONEACTION", judge.labels.get(fam), dataset) \
+        or "NONEACTION"
+    reader = judge.readers.get(fam)
     try:
         if reader is not None:
             pred = reader(response or "")

@@ -47,7 +47,11 @@ register_judge(Judge("star", ("androidcontrol", "aitz", "gui_odyssey"),
                      "StaR's extractors and Atlas grammar; snapped gold; inside the smallest holding box, else d <= 140; "
                      "scroll direction part of the type",
                      (Source("ZrW00/StaR", ("evaluator/", "dataPreprocessor/"), _STAR),),
-                     step=judge_rules.star_step, drop=judge_rules.star_steps, type_names="star-actiontype"))
+                     step=judge_rules.star_step, drop=judge_rules.star_steps, type_names="star-actiontype",
+                     # evaluators.py predictionExtractor; dataPreprocessor/actions.py translateAtlas2ACG / 2Uitars
+                     readers={"os_atlas": star_official.atlas_of_os_atlas, "ui_tars": star_official.atlas_of_ui_tars,
+                              "agentcpm_gui": star_official.atlas_of_agentcpm},
+                     labels={"agentcpm_gui": star_official.acg_gold, "ui_tars": star_official.uitars_gold}))
 register_judge(Judge("paper", ("androidcontrol", "aitz", "gui_odyssey", "synthetic"),
                      "inside the gold element's box, else d <= 140 (match_rule); text lower-cased equal; scroll by "
                      "direction; app names stemmed substring",
@@ -102,7 +106,7 @@ JUDGES = tuple(JUDGE_DATASETS)
 RECENT_APPS_JUDGES = tuple(j.name for j in JUDGE_REGISTRY.values() if j.recent_apps)
 DEFAULT_JUDGE = {"androidcontrol": "star", "aitz": "star", "gui_odyssey": "star", "synthetic": "paper"}
 # families whose text StaR's evaluator reads with its own extractor (evaluators.py predictionExtractor)
-STAR_READERS = star_official.STAR_READERS
+STAR_READERS = JUDGE_REGISTRY["star"].readers
 
 
 def check(judge: str, dataset: str) -> str | None:

@@ -302,15 +302,14 @@ def gold_odyssey(raw: Mapping[str, Any]) -> str | None:
     return None
 
 
-def family_gold(atlas: str, fam: str, dataset: str) -> str | None:
-    """The gold as the evaluator of family ``fam`` reads it back from the label StaR's preprocessing wrote for it;
-    None: the preprocessing wrote no label (the step does not exist for that family). Families StaR writes no label
-    of their own for keep the Atlas gold (``FAMILY_LABELS``)."""
-    label = FAMILY_LABELS.get(fam)
+def family_gold(atlas: str, label: Callable[[str, str], str | None] | None, dataset: str) -> str | None:
+    """The gold as the evaluator of a family reads it back from the label StaR's preprocessing wrote for it (``label``:
+    ``acg_gold`` or ``uitars_gold``; the star judge's record says which family has which); None: the preprocessing
+    wrote no label (the step does not exist for that family). A family without a label of its own keeps the Atlas gold."""
     return atlas if label is None else label(atlas, dataset)
 
 
-def _acg_gold(atlas: str, dataset: str) -> str | None:
+def acg_gold(atlas: str, dataset: str) -> str | None:
     """translateAtlas2ACG (AndroidControl: scroll words inverted into finger words) / translateAtlas2ACG1 (AITZ,
     GUI-Odyssey): OPENAPP, ENTER and IMPOSSIBLE have no label; the evaluator reads it with translateACG2Atlas."""
     if atlas.startswith("SCROLL"):
@@ -326,7 +325,7 @@ def _acg_gold(atlas: str, dataset: str) -> str | None:
     return atlas
 
 
-def _uitars_gold(atlas: str, dataset: str) -> str | None:
+def uitars_gold(atlas: str, dataset: str) -> str | None:
     """translateAtlas2Uitars raises on IMPOSSIBLE (the AITZ / GUI-Odyssey preprocessing skips the step), then the
     evaluator reads the label back with translateUITARS2Atlas."""
     if atlas == "IMPOSSIBLE":
@@ -439,10 +438,3 @@ def _click(p: tuple[float, float], g: tuple[float, float], dataset: str, raw: Ma
         inbound = _in(x1, y1, box)
     return inbound or math.sqrt((x2 - x1) ** 2 + (y2 - y1) ** 2) <= 140
 
-
-# StaR's per-family tables (dataPreprocessor/actions.py, evaluator/evaluators.py predictionExtractor): the families
-# whose labels StaR writes in their own syntax, and those whose answers its evaluator reads with its own extractor.
-# Any other family keeps the Atlas gold and is read by our parser, written in StaR's action space.
-FAMILY_LABELS: dict[str, Callable[[str, str], str | None]] = {"agentcpm_gui": _acg_gold, "ui_tars": _uitars_gold}
-STAR_READERS: dict[str, Callable[[str], str | None]] = {"os_atlas": atlas_of_os_atlas, "ui_tars": atlas_of_ui_tars,
-                                                        "agentcpm_gui": atlas_of_agentcpm}
