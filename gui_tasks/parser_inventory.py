@@ -177,8 +177,8 @@ PARSERS: dict[str, Callable[[str], Any]] = {
 
 
 def clear_caches() -> None:
-    """Forget what parsers cache per text (``action_parsers._json_spans``), so a timing measures a first reading."""
-    from gui_core.action_parsers import _json_spans
+    """Forget what parsers cache per text (``action_reading._json_spans``), so a timing measures a first reading."""
+    from gui_core.action_reading import _json_spans
 
     _json_spans.cache_clear()
 
