@@ -145,7 +145,8 @@ def agentic_set_name(seed: int, episodes: int) -> str:
 def build_agentic_docs(root: Path, final_root: Path, *, seed: int, episodes: int, langs: Sequence[str]) -> dict[str, list[dict]]:
     """Episodes of the scripted synthetic tasks (random other switches): one document per step, COMPLETE last."""
     from gui_tasks.star.agentic import _step_doc
-    from gui_tasks.synth.questions import TASKS, localise, play, random_background
+    from gui_tasks.synth.questions import localise
+    from gui_tasks.synth.world_refs import TASKS, play, random_background
 
     rng = random.Random(f"star-agentic-v{AGENTIC_VERSION}:{seed}")
     docs: dict[str, list[dict]] = {lang: [] for lang in langs}
