@@ -27,6 +27,8 @@ _R1_WORD = {"CLICK": "click", "LONG_PRESS": "long_press", "TYPE": "type", "OPENA
             "PRESS_BACK": "press_back", "PRESS_HOME": "press_home", "PRESS_ENTER": "press_enter", "WAIT": "wait",
             "COMPLETE": "complete", "IMPOSSIBLE": "impossible"}
 
+# GUI-R1's prompt per dataset: its GUI-Odyssey script's on GUI-Odyssey, its Android one everywhere else
+GUI_R1_VARIANTS = {"gui_odyssey": "gui_odyssey"}
 PromptBuilder = Callable[..., str]
 ActionWriter = Callable[..., str]
 
@@ -116,7 +118,7 @@ def os_atlas_action(f: Any, action: Action, geometry: Geometry, finger_words: bo
 
 def gui_r1_variant(meta: Mapping[str, Any] | None) -> str:
     """Which GUI-R1 prompt: its GUI-Odyssey one on that dataset, else its Android (AndroidControl) one."""
-    return "gui_odyssey" if (meta or {}).get("dataset") == "gui_odyssey" else "android"
+    return GUI_R1_VARIANTS.get(str((meta or {}).get("dataset")), "android")
 
 
 def gui_r1_prompt(f: Any, instruction: str, geometry: Geometry, history: Sequence[str], low_level: str | None,
