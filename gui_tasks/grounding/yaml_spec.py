@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from gui_metrics.lmms_bridge import metric_list_yaml
 from gui_metrics.pss import DEFAULT_FORM, ICON_SPLITS, PRO_GROUPS, PRO_SPLITS, PSS_C, SCREENSPOT_SPLITS
-from gui_core.family import PROMPTS, family, grounding_prompt
+from gui_core.family import PROMPTS, family, grounding_families, grounding_prompt
 from gui_core.grounding_prompts import answer_family, protocol
 from gui_tasks.grounding.benchmark import by_source
 from gui_tasks.grounding.score import DEFAULT_TAU
@@ -75,7 +75,7 @@ metadata:
 {extra}"""
 
 
-NEGATIVE_FAMILIES = ("os_atlas",)
+NEGATIVE_FAMILIES = tuple(f.name for f in grounding_families() if f.refusal)  # the family record says so
 # ScreenSpot-Pro's official report beside ours (gui_metrics.grounding_official): text / icon and each group's "Avg"
 SSPRO_OFFICIAL = ["sspro_text_acc", "sspro_icon_acc"] + [f"sspro_avg_{g}" for g in PRO_GROUPS]
 
