@@ -23,8 +23,9 @@ Model args (``--model_args k=v,...``):
     png_level       zlib level of those PNGs (default 1: lossless like every level, several times faster than 6)
     timeout         total seconds per attempt: connect, headers and the whole body (default 120); ``max_retries``
                     attempts (default 5) within ``retry_budget_s`` seconds (default 300) for everything, backoff with
-                    jitter, on 408/409/429/5xx, timeouts, dropped connections and bad answers; then an error naming
-                    the server(s), which cancels every other request of the call. Bodies over 32 MiB are cut off;
+                    jitter (a ``Retry-After`` is honoured up to the budget; one past it ends the request at once), on
+                    408/409/429/5xx, timeouts, dropped connections and bad answers; then an error naming the server(s),
+                    which is that sample's ``sample_error`` (an empty answer; the run goes on). Bodies over 32 MiB are cut off;
                     redirects are not followed (``gui_models.served_client``)
     max_new_tokens  default when the task sets none (128, as ``gui_hf``)
     response_cache  folder of the response cache (default ``<GUI_EVAL_CACHE>/openai_responses``; ``none`` turns it
@@ -45,6 +46,9 @@ Model args (``--model_args k=v,...``):
                     processor, else ``resize_budget`` = a ``gui_core.coords.BUDGETS`` name), ``scale``
                     (hosted APIs: ``image_scale`` = declared model size / size sent), ``sent`` (the engine
                     sees what was sent) or ``none`` (not declared: grounding falls back to its budget)
+    stop_after_failures  the run stops (every other request cancelled) after this many requests in a row failed
+                    for good with no answer between (default 16; 0: never): the server is down or refuses all. A
+                    401/403 (the run's key) stops it at once
     system_prompt, interventions, <intervention>.<param>   as in ``gui_hf``
 """
 
@@ -62,6 +66,7 @@ from lmms_eval.api.model import lmms
 from tqdm import tqdm
 
 from gui_core.logit_capture import capture_mode, digit_groups
+from gui_core.sample_faults import describe_fault
 from gui_core.sample_faults import record as record_fault
 from gui_core.sample_faults import served_fault
 from gui_interventions import RequestContext, build_run
@@ -72,10 +77,10 @@ from gui_models.model_args import check_gui_openai_args
 from gui_models.served_answers import (capture_from_token_ids, capture_from_top_logprobs, clean_text,  # noqa: F401
                                        logprob_problem)
 from gui_models.served_body import Prepared, build_body, generation_body  # noqa: F401 - the public names stay here too
-from gui_models.served_client import (FAST_PNG_LEVEL, TRANSPORTS, BadResponse, ResponseCache, RetryPolicy, ServerError,
-                                      ServerPool, request_key)
+from gui_models.served_client import (FAST_PNG_LEVEL, TRANSPORTS, BadResponse, ResponseCache, RetryPolicy, ServerDown,
+                                      ServerError, ServerPool, request_key)
 from gui_models.served_frame import FRAMES, FramePolicy  # noqa: F401
-from gui_models.served_keys import DEFAULT_KEY_ENV, DEFAULT_KEY_HOSTS, key_for  # noqa: F401
+from gui_models.served_keys import DEFAULT_KEY_ENV, DEFAULT_KEY_HOSTS, check_base_urls, key_for  # noqa: F401
 
 _key_for = key_for  # the name tests and older callers use
 LOGPROB_MODES = ("auto", "token_ids", "top_logprobs")
@@ -116,7 +121,7 @@ class GuiOpenAI(lmms):
                  min_pixels: int | str | None = None, max_pixels: int | str | None = None, resize_budget: str | None = None,
                  image_scale: float | str | None = None, system_prompt: str | None = None, interventions: str | None = None,
                  cache_namespace: str = "default", image_transport: str = "auto", png_level: int | str = FAST_PNG_LEVEL,
-                 prefetch: int | str | None = None, **kwargs: Any) -> None:
+                 prefetch: int | str | None = None, stop_after_failures: int | str = 16, **kwargs: Any) -> None:
         super().__init__()
         for k in ("batch_size", "max_batch_size", "device"):  # passed by the lmms-eval CLI; concurrency is ours
             kwargs.pop(k, None)
@@ -124,6 +129,7 @@ class GuiOpenAI(lmms):
         urls = [u.strip() for u in str(base_url or os.environ.get("OPENAI_BASE_URL") or "").split("|") if u.strip()]
         if not urls:
             raise ValueError(f"{OWNER}: model arg base_url=<http://host:port/v1> is required (several: url1|url2)")
+        check_base_urls(urls, OWNER)  # also OPENAI_BASE_URL: a credential in a URL would be logged and written
         if not model:
             raise ValueError(f"{OWNER}: model arg model=<served model name> is required")
         self.model_name = str(model)
@@ -182,6 +188,11 @@ class GuiOpenAI(lmms):
         self._sem: asyncio.Semaphore | None = None
         self.requests_sent = 0
         self.cache_hits = 0
+        self.stop_after_failures = int(stop_after_failures)
+        if self.stop_after_failures < 0:
+            raise ValueError(f"{OWNER}: stop_after_failures={stop_after_failures} must be >= 0 (0: never stop)")
+        self._failures_in_row = 0
+        self._failure_lock = threading.Lock()
 
     # --- lmms-eval interface -------------------------------------------------------------
 
@@ -218,7 +229,12 @@ class GuiOpenAI(lmms):
             with self._cpu:
                 req = contained_request(self.interventions, instance.args, task_dict)
                 record_sent_prompt(instance, req)
-                prepared = self.prepare(req)
+                try:
+                    prepared = self.prepare(req)
+                except Exception as exc:  # noqa: BLE001 - an image that cannot be encoded: this sample's error
+                    record_fault(req.task, req.doc if req.doc is not None else {"id": req.doc_id},
+                                 describe_fault("its request body (gui_openai: images encoded for sending)", exc))
+                    return GenerationResult(text="", token_counts=None)
             if not keep_images:
                 req = req.with_(images=())
             generated = self._wait(self._generate(req, prepared))
@@ -247,9 +263,9 @@ class GuiOpenAI(lmms):
     # --- internals ------------------------------------------------------------------------------
 
     def generate_all(self, reqs: Sequence[RequestContext]) -> list[Generated]:
-        """Every request's answer, in order, streamed as in :meth:`generate_until` (``concurrency`` in flight); the
-        first failure (a :class:`ServerError` naming the server, after its bounded retries) cancels every other
-        request at once and is raised."""
+        """Every request's answer, in order, streamed as in :meth:`generate_until` (``concurrency`` in flight). A request
+        that fails for good is its own empty answer (``request_error``); a :class:`ServerDown` (a refused key,
+        ``stop_after_failures`` failures in a row) cancels every other request at once and is raised."""
 
         def one(i: int) -> Generated:
             with self._cpu:
@@ -374,20 +390,35 @@ class GuiOpenAI(lmms):
             self.requests_sent += 1
             try:
                 response, server = await self.pool.chat(body, check)
+            except ServerDown:
+                raise
             except ServerError as exc:
-                if not isinstance(exc.__cause__, BadResponse):
-                    raise
-                # the server answered, but never usably: this sample's answer is empty (a format error), the run goes on
-                return _noted(req, Generated("", None, None, {"bad_response": str(exc)[:500], "from_cache": False,
+                # a final error of this request (a 4xx, 5xx or bad answers after the retries, the budget spent, a
+                # refused redirect): this sample's answer is empty (a format error, named), the run goes on
+                self._failed_for_good(exc)
+                what = "bad_response" if isinstance(exc.__cause__, BadResponse) else "request_error"
+                return _noted(req, Generated("", None, None, {what: str(exc)[:500], "from_cache": False,
                                                               "served_by": None, "usage": {},
                                                               "image_frame": self.frame.describe(sent)}))
+        self._failures_in_row = 0
         if "error" in checked:
             raise checked["error"]
         out = checked.get("out") or self._parse(response, body, sent, server)
-        if self.cache is not None and key is not None and "tool_call_only" not in out.extras:
-            self.cache.put(key, response, server)  # a tool-call-only answer is recorded on its sample, never replayed
+        if self.cache is not None and key is not None and not ({"tool_call_only", "answer_cut"} & set(out.extras)):
+            self.cache.put(key, response, server)  # a cut answer is used for its sample; replaying it would repeat it  # a tool-call-only answer is recorded on its sample, never replayed
         out.extras["from_cache"] = False
         return _noted(req, out)
+
+    def _failed_for_good(self, exc: ServerError) -> None:
+        """Count a request that failed for good; :class:`ServerDown` when ``stop_after_failures`` did so in a row (no
+        answer between): the server is down or refuses every request, and the run stops instead of waiting out each
+        remaining request's retry budget."""
+        with self._failure_lock:
+            self._failures_in_row += 1
+            many = self.stop_after_failures and self._failures_in_row >= self.stop_after_failures
+        if many:
+            raise ServerDown(f"{OWNER}: {self._failures_in_row} requests in a row failed for good (stop_after_failures="
+                             f"{self.stop_after_failures}); the server is down or refuses every request. Last: {exc}") from exc
 
     def _damaged(self, path: Path, why: str) -> None:
         """A cache entry that cannot be used: named once (warning) and asked again; the new answer replaces it."""
@@ -422,6 +453,8 @@ class GuiOpenAI(lmms):
             raise BadResponse(f"from {server or 'the cache'}: message content is a {type(content).__name__}, not text")
         text_notes: dict[str, Any] = {}
         calls = (choice.get("message") or {}).get("tool_calls")
+        if content is None and not (isinstance(calls, list) and calls):  # no text and no call: not an answer
+            raise BadResponse(f"from {server or 'the cache'}: message content is null and there are no tool calls")
         if not content and isinstance(calls, list) and calls:  # an answer, but no text a task can read: said so
             names = [str(((c or {}).get("function") or {}).get("name"))[:100] for c in calls[:10] if isinstance(c, Mapping)]
             text_notes["tool_call_only"] = {"tool_calls": len(calls), "names": names}
