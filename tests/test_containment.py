@@ -385,3 +385,70 @@ def test_an_intervention_that_raises_costs_its_sample_only():
     assert bad.text == "" and bad.images == () and bad.doc == {"id": "d1"}
     assert fault_of("contain_t", {"id": "d1"}) == ("its request (documents and interventions): RuntimeError: plugin bug "
                                                    "on this screenshot")
+
+
+# --- a request's final error is its sample's, never the run's (issue 47) -----------------------------------------
+@pytest.fixture(scope="module")
+def refused_requests_run(tmp_path_factory, session_cache):
+    """One ``gui_openai`` lmms-eval run (``mpr_gui_synth_en`` + ``icon_localization_synth``, 3 documents each) against a
+    server that answers the first three prompts it meets with a 400 ("maximum context length"), a ``429 Retry-After:
+    999999`` and a redirect to another origin, and every other prompt normally. The base_url carries no key; the key
+    is named by api_key_env and must appear in no run file."""
+    import subprocess
+    import sys
+
+    from conftest import lmms_subprocess_env
+    from fake_openai import FakeServer, last_text
+
+    tmp = tmp_path_factory.mktemp("refused")
+    seen: list[str] = []
+    faults = ["400", "429", "302"]
+
+    def behave(body: dict) -> str | None:
+        text = last_text(body)
+        if text not in seen:
+            seen.append(text)
+        at = seen.index(text)
+        return faults[at] if at < len(faults) else None
+
+    other = FakeServer(["ok"], text="from elsewhere")
+    server = FakeServer(["ok"], text="B", behave=behave)
+    server.retry_after = "999999"
+    server.redirect_to = f"{other.base_url}/chat/completions"
+    env = {**lmms_subprocess_env(session_cache), "FAULTS_TEST_KEY": "sk-faults-SECRET-1234"}
+    args = f"base_url={server.base_url},model=m3,response_cache=none,concurrency=1,timeout=10,api_key_env=FAULTS_TEST_KEY"
+    cmd = [sys.executable, "-m", "lmms_eval", "--model", "gui_openai", "--model_args", args, "--tasks",
+           "mpr_gui_synth_en,icon_localization_synth", "--limit", "3", "--output_path", str(tmp / "run"),
+           "--log_samples", "--verbosity", "WARNING"]
+    import time
+
+    start = time.monotonic()
+    try:
+        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    finally:
+        server.stop()
+        other.stop()
+    return {"out": tmp / "run", "log": proc.stdout + proc.stderr, "seconds": time.monotonic() - start,
+            "other_hits": other.hits, "hits": server.hits, "seen": seen}
+
+
+@pytest.mark.slow
+def test_a_refused_request_costs_its_sample_and_the_run_writes_its_results(refused_requests_run):
+    from lmms_helpers import results, samples
+
+    run = refused_requests_run
+    res = results(run["out"])
+    tasks = ("mpr_gui_synth_en", "icon_localization_synth")
+    rows = [r for t in tasks for r in samples(run["out"], t)]
+    named = sorted(r["sample_error"] for r in rows if "sample_error" in r)
+    assert len(rows) == 6 and len(named) == 3, run["log"][-3000:]
+    assert any("refused the request (HTTP 400" in m for m in named)
+    assert any("HTTP 429" in m and "Retry-After 999999 s is past the retry budget" in m for m in named)
+    assert any("HTTP 302 redirect to" in m and "not followed" in m for m in named)
+    assert all(m.startswith("document ") and "the request failed: gui_openai: " in m for m in named)
+    assert sum(res["results"][t].get("sample_error,none", 0) for t in tasks) == 3
+    assert res["results"]["mpr_gui_synth_en"]["mcq_acc,none"] is not None
+    assert run["other_hits"] == 0 and run["seconds"] < 300  # nothing waited 999999 s; the other origin got nothing
+    for path in run["out"].rglob("*"):
+        if path.is_file():
+            assert "sk-faults-SECRET" not in path.read_text(errors="replace"), path

@@ -1,0 +1,226 @@
+"""Bounds on what a document, a file or a server may ask of a run (issue 47; gui_core.bounds, docs/security.md)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from PIL import Image
+
+from gui_core.bounds import (MAX_NEW_TOKENS, BoundError, check_depth, check_generation, check_request, loads,
+                             max_prompt_chars)
+
+
+# --- the floor's checks ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("text, message", [
+    ('{"bbox": [NaN, 1, 2, 3]}', "NaN is not a number JSON allows"),
+    ('{"w": Infinity}', "Infinity is not a number JSON allows"),
+    ('{"w": -Infinity}', "-Infinity is not a number JSON allows"),
+    ('{"w": ' + "9" * 5000 + "}", "an integer of 5000 digits"),
+    ('{"w": 1e999}', "beyond the range of a double"),
+    ('{"bbox": ' + "[" * 900 + "1" + "]" * 900 + "}", "nested deeper than"),
+])
+def test_json_from_outside_refuses_non_finite_huge_and_deep_values_by_name(text, message):
+    start = time.monotonic()
+    with pytest.raises(BoundError, match=message):
+        loads(text)
+    assert time.monotonic() - start < 1.0
+    assert loads('{"bbox": [1, 2.5, -3, 4]}') == {"bbox": [1, 2.5, -3, 4]}
+
+
+def test_depth_is_measured_without_recursion():
+    deep: list = []
+    for _ in range(5000):
+        deep = [deep]
+    with pytest.raises(BoundError, match="nested deeper than 64 levels"):
+        check_depth(deep)
+    check_depth([[1, 2], {"a": [3]}])
+
+
+def test_a_prompt_or_an_image_count_past_its_bound_is_refused(monkeypatch):
+    check_request("x" * max_prompt_chars(), [])
+    with pytest.raises(BoundError, match=r"the prompt has 1048576 characters, above the bound of 262144"):
+        check_request("x" * (1 << 20), [])
+    with pytest.raises(BoundError, match="65 images in one document"):
+        check_request("q", [None] * 65)
+    monkeypatch.setenv("GUI_EVAL_MAX_PROMPT_CHARS", "10")
+    with pytest.raises(BoundError, match="11 characters, above the bound of 10"):
+        check_request("x" * 11, [])
+
+
+def test_an_image_qwen2_vl_would_refuse_is_refused_at_decode(tmp_path):
+    from gui_core.images import ImageRefused, decode, image_size
+
+    thin = tmp_path / "thin.png"
+    Image.new("RGB", (4020, 20)).save(thin)
+    with pytest.raises(ImageRefused, match=r"4020 x 20 pixels: aspect ratio 201.0 is above 200"):
+        decode(thin)
+    with pytest.raises(ImageRefused, match="aspect ratio"):
+        image_size(thin)
+    ok = tmp_path / "ok.png"
+    Image.new("RGB", (4000, 20)).save(ok)
+    assert decode(ok).size == (4000, 20)
+
+
+@pytest.mark.parametrize("gen, message", [
+    ("max_new_tokens=10000000,temperature=0", "max_new_tokens=10000000 is outside 0..32768"),
+    ({"max_new_tokens": 10 ** 40}, "not a number an honest run uses"),
+    ("num_beams=1000", "num_beams=1000 is outside 0..16"),
+    ("max_new_tokens=nan", "outside"),
+])
+def test_generation_settings_from_a_file_are_bounded(gen, message):
+    with pytest.raises(BoundError, match=message):
+        check_generation(gen)
+    check_generation(f"max_new_tokens={MAX_NEW_TOKENS},temperature=0")
+    check_generation(None)
+
+
+def test_verify_never_reruns_a_file_asking_for_ten_million_tokens():
+    from gui_tasks.verify import _generation_kwargs
+
+    with pytest.raises(BoundError, match="max_new_tokens=10000000"):
+        _generation_kwargs({"gen_kwargs": "max_new_tokens=10000000", "seeds": [0, 1, 2, 3]})
+    assert _generation_kwargs({"gen_kwargs": "max_new_tokens=64"})["gen_kwargs"] == "max_new_tokens=64"
+
+
+def test_every_gui_eval_help_page_prints(capsys):
+    from gui_tasks.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    assert done.value.code == 0 and "compare" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as done:
+        main(["compare", "--help"])
+    assert done.value.code == 0
+
+
+# --- the request stage (every backend) ---------------------------------------------------------------------------
+def test_a_one_megabyte_instruction_is_its_samples_error_before_any_model():
+    from gui_core.sample_faults import fault_of
+    from gui_models.generation_core import contained_request
+
+    class Run:
+        def request(self, req):
+            return req
+
+    docs = {"bounds_t": {"test": [{"id": "short"}, {"id": "long"}]}}
+    ok = contained_request(Run(), ("q", {"until": []}, lambda d: [], 0, "bounds_t", "test"), docs)
+    bad = contained_request(Run(), ("x" * (1 << 20), {"until": []}, lambda d: [], 1, "bounds_t", "test"), docs)
+    assert ok.text == "q" and fault_of("bounds_t", {"id": "short"}) is None
+    assert bad.text == "" and "BoundError: the prompt has 1048576 characters" in fault_of("bounds_t", {"id": "long"})
+
+
+# --- gui_openai: secrets, bad answers, the cache ------------------------------------------------------------------
+@pytest.mark.parametrize("url, part", [
+    ("http://user:sk-SECRET@127.0.0.1:8000/v1", "user-info"),
+    ("http://127.0.0.1:8000/v1?api_key=sk-SECRET", "query parameter 'api_key'"),
+    ("http://127.0.0.1:8000/v1?x=1&access-token=sk-SECRET", "query parameter 'access-token'"),
+])
+def test_a_base_url_carrying_a_key_is_refused_without_echoing_it(url, part):
+    from gui_models.model_args import check_gui_openai_args, check_model_args
+    from gui_models.openai_backend import GuiOpenAI
+
+    for refuse in (lambda: check_gui_openai_args({"base_url": url, "model": "m"}),
+                   lambda: check_model_args("gui_openai", f"base_url={url},model=m"),
+                   lambda: GuiOpenAI(base_url=f"http://127.0.0.1:1/v1|{url}", model="m", response_cache="none")):
+        with pytest.raises(ValueError, match="carries a credential") as err:
+            refuse()
+        assert part in str(err.value) and "sk-SECRET" not in str(err.value)
+
+
+def test_content_null_without_tool_calls_is_a_bad_answer_never_cached(tmp_path):
+    from fake_openai import FakeServer
+    from test_openai_backend import _backend, _req
+
+    server = FakeServer(["nullcontent"])
+    try:
+        out = _backend(server.base_url, response_cache=str(tmp_path), max_retries=2)._generate_sync(_req())
+        assert out.text == "" and "content is null and there are no tool calls" in out.extras["bad_response"]
+        assert server.hits == 2 and not list(tmp_path.rglob("*.json"))
+    finally:
+        server.stop()
+
+
+def test_a_30_mb_answer_serves_its_sample_and_writes_no_cache_entry(tmp_path):
+    from fake_openai import FakeServer
+    from test_openai_backend import _backend, _req
+
+    server = FakeServer(["ok"], text="x" * (30 << 20))
+    try:
+        out = _backend(server.base_url, response_cache=str(tmp_path))._generate_sync(_req(max_new_tokens=16))
+        assert out.extras["answer_cut"]["chars"] == 30 << 20 and len(out.text) == 16 * 64
+        assert not list(tmp_path.rglob("*.json"))
+    finally:
+        server.stop()
+    from gui_models.served_client import ResponseCache
+
+    cache = ResponseCache(tmp_path / "c")
+    assert cache.put("ab" * 32, {"choices": [{"message": {"content": "y" * (9 << 20)}}]}) is False
+    assert not list((tmp_path / "c").rglob("*"))
+
+
+def test_retry_after_past_the_budget_is_not_waited_and_costs_one_sample():
+    from fake_openai import FakeServer
+    from test_openai_backend import _backend, _req
+
+    server = FakeServer(["429"])
+    server.retry_after = "999999"
+    try:
+        start = time.monotonic()
+        out = _backend(server.base_url, max_retries=5, retry_budget_s=30)._generate_sync(_req())
+        assert time.monotonic() - start < 5.0 and server.hits == 1
+        assert "HTTP 429" in out.extras["request_error"] and "Retry-After 999999 s is past the retry budget" in \
+            out.extras["request_error"]
+    finally:
+        server.stop()
+    server = FakeServer(["429", "ok"], text="waited")
+    server.retry_after = "0.3"
+    try:
+        start = time.monotonic()
+        assert _backend(server.base_url, max_retries=3)._generate_sync(_req()).text == "waited"
+        assert time.monotonic() - start >= 0.3 and server.hits == 2
+    finally:
+        server.stop()
+
+
+def test_an_unauthorised_key_stops_the_run_at_once():
+    from fake_openai import FakeServer
+    from test_openai_backend import _backend, _req
+
+    from gui_models.served_client import ServerDown
+
+    server = FakeServer(["401"])
+    try:
+        with pytest.raises(ServerDown, match="HTTP 401"):
+            _backend(server.base_url).generate_all([_req(f"q{i}") for i in range(10)])
+        assert server.hits <= 8
+    finally:
+        server.stop()
+
+
+def test_gui_wrap_retries_a_failing_batch_one_request_at_a_time():
+    from gui_core.sample_faults import fault_of
+    from gui_interventions import RequestContext
+    from gui_models.wrap_backend import GuiWrap
+
+    class Inner:
+        calls: list = []
+
+        def generate_until(self, instances):
+            self.calls.append(len(instances))
+            if any("poison" in i.args[0] for i in instances):
+                raise RuntimeError("the processor raised on this document")
+            return [f"answer {i.args[0]}" for i in instances]
+
+    wrap = GuiWrap.__new__(GuiWrap)
+    wrap.inner, wrap.module, wrap.backend_name = Inner(), None, "inner"
+    wrap._pending, wrap._materialised = {}, []
+    reqs = [RequestContext(text=t, images=(), doc_id=i, task="wrap_t", gen_kwargs={}, doc={"id": f"w{i}"},
+                           metadata={"split": "test"}) for i, t in enumerate(["a", "poison", "c"])]
+    out = wrap._call(reqs)
+    assert [g.text for g in out] == ["answer a", "", "answer c"] and Inner.calls == [3, 1, 1, 1]
+    assert fault_of("wrap_t", {"id": "w1"}) == ("the wrapped backend (inner): RuntimeError: the processor raised on "
+                                               "this document")
+    assert fault_of("wrap_t", {"id": "w0"}) is None
+    json.dumps([g.text for g in out])
