@@ -224,3 +224,42 @@ def test_gui_wrap_retries_a_failing_batch_one_request_at_a_time():
                                                "this document")
     assert fault_of("wrap_t", {"id": "w0"}) is None
     json.dumps([g.text for g in out])
+
+
+# --- loaders: one bad line costs one row --------------------------------------------------------------------------
+def test_one_bad_byte_in_line_1_of_an_mpr_jsonl_costs_that_row_only(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from gui_tasks.errors import BadRows
+    from gui_tasks.mpr import official
+
+    root = tmp_path / "mpr"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "mpr_official", root)
+    target = root / "qas" / "wf_en.jsonl"
+    data = target.read_bytes()
+    n = sum(1 for line in data.splitlines() if line.strip())
+    target.write_bytes(b"\xff" + data)  # one bad byte in line 1
+    nan = root / "qas" / "wi_en.jsonl"
+    rows_wi = nan.read_text().splitlines()
+    nan.write_text("\n".join([rows_wi[0].replace("{", '{"w": NaN, ', 1), *rows_wi[1:]]) + "\n")
+    bad = BadRows(skip=True)
+    rows = list(official.read_raw_rows(root, "en", bad=bad))
+    dims = {r["dimension"] for r in rows}
+    assert len(dims) == 8  # FPR-ACC keeps all eight dimensions
+    assert sum(1 for r in rows if r["file"] == str(target)) == n - 1
+    messages = sorted(str(e) for e in bad.errors)
+    assert len(messages) == 2 and any("line 1: not UTF-8 text" in m and "wf_en.jsonl" in m for m in messages)
+    assert any("NaN is not a number JSON allows" in m and "wi_en.jsonl, row 0" in m for m in messages)
+    with pytest.raises(Exception, match="line 1: not UTF-8 text"):
+        list(official.read_raw_rows(root, "en", bad=BadRows(skip=False)))
+
+
+def test_a_5000_digit_integer_in_any_jsonl_is_a_data_error_naming_the_line(tmp_path):
+    from gui_tasks.errors import DataError
+    from gui_tasks.input_files import read_jsonl
+
+    path = tmp_path / "rows.jsonl"
+    path.write_text('{"id": 1}\n{"id": ' + "7" * 5000 + "}\n")
+    with pytest.raises(DataError, match=r"rows.jsonl, row 1, .*line 2: invalid JSON"):
+        read_jsonl(path)
