@@ -263,3 +263,33 @@ def test_a_5000_digit_integer_in_any_jsonl_is_a_data_error_naming_the_line(tmp_p
     path.write_text('{"id": 1}\n{"id": ' + "7" * 5000 + "}\n")
     with pytest.raises(DataError, match=r"rows.jsonl, row 1, .*line 2: invalid JSON"):
         read_jsonl(path)
+
+
+# --- GUI-XLI memories are checked at load ---------------------------------------------------------------------------
+def _memory(tmp_path, hidden=8, poison=False, declared=None):
+    import torch
+
+    from gui_interventions.xli_memory import XLIMemory, entry_record
+
+    keys = torch.randn(1, 2, hidden)
+    if poison:
+        keys[0, 1, 3] = float("nan")
+    mem = XLIMemory((2,), keys, torch.randn(1, 2, hidden), [entry_record("a", "WF"), entry_record("b", "WI")])
+    folder = tmp_path / "mem"
+    mem.save(folder)
+    if declared is not None:
+        doc = json.loads((folder / "memory.json").read_text())
+        doc["hidden_size"] = declared
+        (folder / "memory.json").write_text(json.dumps(doc))
+    return folder
+
+
+def test_a_memory_holding_nan_or_a_wrong_hidden_size_is_refused_by_name(tmp_path):
+    from gui_interventions.xli_memory import XLIMemory
+
+    assert XLIMemory.load(_memory(tmp_path / "ok")).hidden_size == 8
+    with pytest.raises(ValueError, match=r"memory.safetensors: 1 non-finite value\(s\) \(NaN or Inf\) in 'keys'"):
+        XLIMemory.load(_memory(tmp_path / "nan", poison=True))
+    with pytest.raises(ValueError, match=r"memory.json: field 'hidden_size' is 16 but memory.safetensors holds vectors of "
+                                         r"size 8"):
+        XLIMemory.load(_memory(tmp_path / "size", declared=16))
