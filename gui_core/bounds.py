@@ -169,3 +169,55 @@ def check_generation(gen_kwargs: Any) -> None:
             raise BoundError(f"--gen_kwargs {key}={raw!r} is not a number") from None
         if not math.isfinite(value) or value > limit or value < 0:
             raise BoundError(f"--gen_kwargs {key}={raw} is outside 0..{limit} (gui_core.bounds): no honest run uses it")
+
+
+class Refused(str):
+    """A JSON number :func:`loads_marked` kept as its text because it is past the number bounds (NaN, Infinity, an
+    integer of more than :data:`MAX_INT_DIGITS` digits, a float beyond a double); :func:`row_problem` names it."""
+
+
+def _marked_int(text: str) -> Any:
+    return Refused(text) if len(text.lstrip("-")) > MAX_INT_DIGITS else int(text)
+
+
+def _marked_float(text: str) -> Any:
+    value = float(text)
+    return value if math.isfinite(value) else Refused(text)
+
+
+def loads_marked(text: str | bytes) -> Any:
+    """``json.loads`` that never fails on a number: each one past the bounds becomes a :class:`Refused` marker, so a
+    file of rows costs only the rows that hold one (:func:`row_problem`), not the whole file."""
+    return json.loads(text, parse_constant=Refused, parse_int=_marked_int, parse_float=_marked_float)
+
+
+def _number_problem(value: Any) -> str | None:
+    if isinstance(value, Refused):
+        text = str(value)
+        if text.lstrip("-").isdigit():
+            return f"an integer of {len(text.lstrip('-'))} digits (at most {MAX_INT_DIGITS}): {text[:20]}..."
+        return f"{text[:40]} is not a finite number (NaN, Infinity and numbers beyond a double are refused)"
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{value} is not a finite number"
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** MAX_INT_DIGITS:
+        return f"an integer of more than {MAX_INT_DIGITS} digits"
+    return None
+
+
+def row_problem(row: Any, limit: int = MAX_JSON_DEPTH) -> tuple[str, str] | None:
+    """The first value of a data row past a bound, as (field path, reason): a refused or non-finite number, nesting
+    deeper than ``limit``; None for a healthy row. Walks the row without recursion, in its own order."""
+    stack: list[tuple[Any, str, int]] = [(row, "", 0)]
+    while stack:
+        value, path, level = stack.pop()
+        problem = _number_problem(value)
+        if problem:
+            return path or "<row>", problem
+        if isinstance(value, (dict, list, tuple)):
+            if level >= limit:
+                return path or "<row>", f"nested deeper than {limit} levels"
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            children = [(v, f"{path}.{k}" if isinstance(k, str) and path else (str(k) if isinstance(k, str) else f"{path}[{k}]"),
+                         level + 1) for k, v in items]
+            stack.extend(reversed(children))
+    return None

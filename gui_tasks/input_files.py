@@ -63,15 +63,23 @@ def read_text(path: str | Path, *, max_bytes: int | None = None) -> str:
         raise DataError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", file=str(path)) from None
 
 
-def read_json(path: str | Path, *, max_bytes: int | None = None) -> Any:
-    """One JSON document from a regular file within the size bound; invalid or absurdly nested JSON is a DataError."""
+def read_json(path: str | Path, *, max_bytes: int | None = None, rows: bool = False) -> Any:
+    """One JSON document from a regular file within the size bound; invalid or absurdly nested JSON is a DataError.
+
+    ``rows`` (a benchmark's file of rows): numbers past ``gui_core.bounds`` (NaN, Infinity, 5,000-digit integers) are
+    kept as ``Refused`` markers, which ``BadRows.keep`` refuses row by row; otherwise an integer Python cannot convert
+    is a DataError naming the file."""
+    from gui_core.bounds import loads_marked
+
     text = read_text(path, max_bytes=max_bytes)
     try:
-        return json.loads(text)
+        return loads_marked(text) if rows else json.loads(text)
     except json.JSONDecodeError as exc:
         raise DataError(f"invalid JSON ({exc.msg}, line {exc.lineno})", file=str(path), field="<file>") from None
     except RecursionError:
         raise DataError("invalid JSON (nested too deeply)", file=str(path), field="<file>") from None
+    except ValueError as exc:  # an integer of more than 4,300 digits (Python's conversion limit)
+        raise DataError(f"invalid JSON ({str(exc)[:200]})", file=str(path), field="<file>") from None
 
 
 def lines(path: str | Path, *, max_bytes: int | None = None, max_line: int | None = None,

@@ -293,3 +293,63 @@ def test_a_memory_holding_nan_or_a_wrong_hidden_size_is_refused_by_name(tmp_path
     with pytest.raises(ValueError, match=r"memory.json: field 'hidden_size' is 16 but memory.safetensors holds vectors of "
                                          r"size 8"):
         XLIMemory.load(_memory(tmp_path / "size", declared=16))
+
+
+# --- grounding loaders: each hostile row costs that row, with skipping on; the data check says the same ---------------
+def hostile_pro_rows(root):
+    """The ScreenSpot-Pro fixture (3 rows) plus 7 hostile rows: NaN and Infinity in a bbox, a 5,000-digit integer in
+    img_size, a 900-deep nested bbox, a repeated id, a 0-byte screenshot, a text file as screenshot, a 4020 x 20 one."""
+    import shutil
+    from pathlib import Path
+
+    shutil.copytree(Path(__file__).parent / "fixtures" / "screenspot_pro", root)
+    ann = root / "annotations" / "vscode_macos.json"
+    rows = json.loads(ann.read_text())
+    base = rows[0]
+    shots = root / "images" / "vscode_macos"
+    (shots / "empty.png").write_bytes(b"")
+    (shots / "text.png").write_text("not an image\n")
+    Image.new("RGB", (4020, 20)).save(shots / "thin.png")
+    texts = [json.dumps(r, ensure_ascii=False) for r in rows]
+    texts += [json.dumps({**base, "id": "nan"}).replace('"bbox": [100, 50, 160, 80]', '"bbox": [NaN, 50, 160, 80]'),
+              json.dumps({**base, "id": "inf"}).replace('"bbox": [100, 50, 160, 80]', '"bbox": [100, 50, Infinity, 80]'),
+              json.dumps({**base, "id": "huge"}).replace('"img_size": [400, 250]', '"img_size": [' + "4" * 5000 + ", 250]"),
+              json.dumps({**base, "id": "deep"}).replace('"bbox": [100, 50, 160, 80]',
+                                                         '"bbox": ' + "[" * 900 + "1" + "]" * 900),
+              json.dumps({**base, "id": "vscode_macos_1"}),
+              json.dumps({**base, "id": "empty", "img_filename": "vscode_macos/empty.png"}),
+              json.dumps({**base, "id": "text", "img_filename": "vscode_macos/text.png"}),
+              json.dumps({**base, "id": "thin", "img_filename": "vscode_macos/thin.png", "img_size": [4020, 20],
+                          "bbox": [0, 0, 10, 10]})]
+    ann.write_text("[" + ",\n".join(texts) + "]")
+    return root
+
+
+def test_each_hostile_grounding_row_costs_that_row_and_the_data_check_agrees(tmp_path):
+    from gui_core.sample_faults import DOC_ERROR
+    from gui_tasks.errors import BadRows
+    from gui_tasks.grounding import screenspot
+    from gui_tasks.lmms_rows import refuse_duplicate_ids
+
+    root = hostile_pro_rows(tmp_path / "pro")
+    bad = BadRows(skip=True)
+    docs = refuse_duplicate_ids(screenspot.load_pro(root, bad))
+    refused = {e.row: (e.field, e.reason) for e in bad.errors}
+    assert sorted(refused) == [3, 4, 5, 6], refused
+    assert refused[3] == ("bbox[0]", "NaN is not a finite number (NaN, Infinity and numbers beyond a double are refused)")
+    assert refused[4][0] == "bbox[2]" and "Infinity is not a finite number" in refused[4][1]
+    assert refused[5][0] == "img_size[0]" and "an integer of 5000 digits" in refused[5][1]
+    assert refused[6][0].startswith("bbox[0]") and "nested deeper than 64 levels" in refused[6][1]
+    errors = {d["id"]: d.get(DOC_ERROR) for d in docs}
+    healthy = ["screenspot_pro-vscode_macos_0", "screenspot_pro-vscode_macos_1", "screenspot_pro-vscode_macos_2"]
+    assert [errors[i] for i in healthy] == [None, None, None]
+    twin = [i for i in errors if i.startswith("screenspot_pro-vscode_macos_1#row")]
+    assert len(twin) == 1 and "is row 1's too" in errors[twin[0]]
+    assert "empty.png refused" in errors["screenspot_pro-empty"] and "text.png refused" in errors["screenspot_pro-text"]
+    assert "aspect ratio 201.0 is above 200" in errors["screenspot_pro-thin"]
+    check = screenspot.data_check_pro(root)  # `gui-eval data check`: the same rows, by name
+    check.decode_images()
+    said = "\n".join(str(e) for e in check.errors)
+    for needle in ("row 3, field 'bbox[0]'", "row 5, field 'img_size[0]'", "row 6", "empty.png", "text.png",
+                   "aspect ratio 201.0"):
+        assert needle in said, (needle, said)
