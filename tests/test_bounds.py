@@ -353,3 +353,37 @@ def test_each_hostile_grounding_row_costs_that_row_and_the_data_check_agrees(tmp
     for needle in ("row 3, field 'bbox[0]'", "row 5, field 'img_size[0]'", "row 6", "empty.png", "text.png",
                    "aspect ratio 201.0"):
         assert needle in said, (needle, said)
+
+
+# --- reports on files the user did not write ----------------------------------------------------------------------
+def test_sphinx_report_renders_a_1500_round_trajectory_in_bounded_memory_and_names_broken_ones(tmp_path, capsys):
+    import resource
+
+    from gui_tasks.sphinx import report
+
+    traj = tmp_path / "traj"
+    traj.mkdir()
+    long = {"id": "nav/DndOn", "observation": "full_text", "rendering": "paper-prose", "agent": "ours",
+            "on_format_error": "skip", "outputs": ["click [0]"] * 1500}
+    (traj / "long.json").write_text(json.dumps(long))
+    assert len((traj / "long.json").read_text()) < 30_000
+    (traj / "types.json").write_text(json.dumps({**long, "outputs": {"a": 1}}))
+    (traj / "list.json").write_text("[1, 2]")
+    (traj / "huge.json").write_text('{"id": ' + "1" * 5000 + ', "outputs": []}')
+    short = tmp_path / "short"
+    short.mkdir()
+    (short / "short.json").write_text(json.dumps({**long, "outputs": ["click [0]"] * 10}))
+    report.render_trajectories(short, tmp_path / "out_short")  # the simulator's own memory, met once
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    pages = report.render_trajectories(traj, tmp_path / "out")
+    grown_mib = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    # 1,500 rounds cost no more than 10 (before: +590 MiB at 300 rounds, ~6 GB at 1,500)
+    assert [p.name for p in pages] == ["long.html"] and grown_mib < 150, grown_mib
+    with Image.open(tmp_path / "out" / "long.png") as im:
+        assert im.size == (360 * (report.MAX_STRIP_FRAMES + 1), 720 + 24)
+    assert (tmp_path / "out" / "long.html").read_text().count("<li>") == 1501
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 3
+    assert any("types.json" in line and "field 'outputs'" in line for line in err)
+    assert any("list.json" in line and "not a trajectory object" in line for line in err)
+    assert any("huge.json" in line and "an integer of 5000 digits" in line for line in err)
