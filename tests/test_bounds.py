@@ -387,3 +387,28 @@ def test_sphinx_report_renders_a_1500_round_trajectory_in_bounded_memory_and_nam
     assert any("types.json" in line and "field 'outputs'" in line for line in err)
     assert any("list.json" in line and "not a trajectory object" in line for line in err)
     assert any("huge.json" in line and "an integer of 5000 digits" in line for line in err)
+
+
+def test_results_and_samples_of_the_wrong_types_are_one_line_errors_in_every_reader(tmp_path, capsys):
+    from gui_tasks.cli import main
+    from gui_tasks.errors import DataError
+    from gui_tasks.results_io import load_results, load_samples
+
+    raw = {"results": {"t": {"acc,none": 1.0}}, "configs": {"t": {}}, "n-samples": {"t": "many"}, "config": {}}
+    run = tmp_path / "run" / "m"
+    run.mkdir(parents=True)
+    (run / "20260101_000000_results.json").write_text(json.dumps(raw))
+    with pytest.raises(DataError, match=r"field 'n-samples.t': expected"):
+        load_results(run / "20260101_000000_results.json")
+    samples = tmp_path / "s.jsonl"
+    samples.write_text('{"doc_id": 0}\n{"doc_id": [1]}\n')
+    with pytest.raises(DataError, match=r"row 1, field 'doc_id': sample 2: doc_id is a list"):
+        load_samples(samples)
+    huge = tmp_path / "huge" / "m"
+    huge.mkdir(parents=True)
+    (huge / "20260101_000000_results.json").write_text('{"results": {"t": {"acc,none": ' + "1" * 5000 + "}}}")
+    for argv in (["compare", str(tmp_path / "run"), str(tmp_path / "huge")], ["pss-report", str(tmp_path / "huge")],
+                 ["view", str(tmp_path / "run"), "--out", str(tmp_path / "site")]):
+        assert main(argv) != 0
+        captured = capsys.readouterr()
+        assert "Traceback" not in captured.err and "results.json" in captured.err, (argv, captured.err[-500:])
