@@ -63,8 +63,11 @@ def fault_of(task: str, doc: Any) -> str | None:
 
 def served_fault(extras: Mapping[str, Any] | None) -> str | None:
     """What a backend noted on a response without usable text (``bad_response``: no usable answer within the retry
-    budget; ``tool_call_only``: tool calls and no text), as a sample's named error; None otherwise."""
+    budget; ``request_error``: the request failed for good, e.g. a 4xx, a refused redirect, the retry budget spent;
+    ``tool_call_only``: tool calls and no text), as a sample's named error; None otherwise."""
     extras = extras or {}
+    if extras.get("request_error"):
+        return f"the request failed: {extras['request_error']}"
     if extras.get("bad_response"):
         return f"the server gave no usable answer: {extras['bad_response']}"
     call = extras.get("tool_call_only")

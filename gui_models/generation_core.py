@@ -73,10 +73,14 @@ def parse_request(args: Sequence[Any], task_dict: Mapping[str, Any] | None) -> R
 
 def contained_request(run: InterventionRun, args: Sequence[Any], task_dict: Mapping[str, Any] | None) -> RequestContext:
     """:func:`parse_request` and the request stage, contained: a fault for this one request (a document whose images
-    cannot be read, an intervention that raises) becomes the sample's named error (``gui_core.sample_faults``; the
+    cannot be read, an intervention that raises, a prompt or image count past ``gui_core.bounds``) becomes the sample's named error (``gui_core.sample_faults``; the
     task scores it as an empty answer) and the request goes on with no image and an empty prompt; the run goes on."""
+    from gui_core.bounds import check_request
+
     try:
-        return run.request(parse_request(args, task_dict))
+        req = run.request(parse_request(args, task_dict))
+        check_request(req.text, req.images)  # a prompt or image count past its bound never reaches the model
+        return req
     except Exception as exc:  # noqa: BLE001 - one request's fault, never the run's
         layout = request_layout(args)
         doc_id, task, split = args[3:6]

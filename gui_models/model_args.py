@@ -63,7 +63,8 @@ GUI_OPENAI_KNOWN = frozenset({"base_url", "model", "api_key_env", "concurrency",
                               "retry_budget_s", "max_new_tokens", "response_cache", "capture_logits", "logprobs",
                               "top_logprobs", "tokenizer", "frame", "min_pixels", "max_pixels", "resize_budget",
                               "image_scale", "system_prompt", "interventions", "batch_size", "max_batch_size", "device",
-                              "cache_namespace", "image_transport", "png_level", "prefetch"})
+                              "cache_namespace", "image_transport", "png_level", "prefetch",
+                              "stop_after_failures"})
 
 
 def forward_stage_names(interventions: Any) -> list[str]:
@@ -84,6 +85,10 @@ def check_gui_openai_args(args: Mapping[str, Any], owner: str = GUI_OPENAI) -> N
     bad = [k for k in args if "." not in k and k not in GUI_OPENAI_KNOWN]
     if bad:
         raise ValueError(f"{owner}: unknown model args {bad}; known: {sorted(GUI_OPENAI_KNOWN)} and <intervention>.<param>")
+    if args.get("base_url"):
+        from gui_models.served_keys import check_base_urls
+
+        check_base_urls([u.strip() for u in str(args["base_url"]).split("|") if u.strip()], owner)
     capture_mode(args.get("capture_logits"), owner)
     forward = forward_stage_names(args.get("interventions"))
     if forward:
