@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from gui_interventions import ForwardContext, InterventionRun, RequestContext, ResponseContext
 from gui_core.logit_capture import CapturedResponse, DigitLogitsProcessor, capture_of, extras_of
+from gui_core.sample_faults import RunFault
 
 Layout = str  # "simple" | "chat"
 
@@ -90,12 +91,7 @@ def contained_request(run: InterventionRun, args: Sequence[Any], task_dict: Mapp
                               doc=doc, metadata={"layout": layout, "split": split, "task_prompt": "", "fault": True})
 
 
-class SettingsError(ValueError):
-    """A generation setting the backend cannot honour for any document (beam search with the digit capture): the
-    run's error, never one sample's."""
-
-
-RUN_FAULTS = (SettingsError, NameError, ImportError, SyntaxError)
+RUN_FAULTS = (RunFault, NameError, ImportError, SyntaxError)
 """Exceptions that are never one document's fault (a setting no document can run with, a bug in our code or an
 install): per-document containment re-raises them, else every sample would be scored as an empty answer and the run
 would look finished."""
@@ -223,7 +219,7 @@ class GenerateHooks:
             ids = inputs.get("input_ids")
             rows = int(ids.shape[0]) if ids is not None else len(reqs)
             if self.needs_rows and rows != len(reqs):
-                raise SettingsError(f"{self.owner}: generate() saw {rows} rows for {len(reqs)} requests; the forward stage "
+                raise RunFault(f"{self.owner}: generate() saw {rows} rows for {len(reqs)} requests; the forward stage "
                                  "and capture need one row per request")
             recorder = None
             if self.digit_groups is not None:
@@ -231,7 +227,7 @@ class GenerateHooks:
 
                 beams = kwargs.get("num_beams") or getattr(getattr(module, "generation_config", None), "num_beams", 1) or 1
                 if int(beams) > 1:  # beams reorder rows between steps: per-row records would mix hypotheses
-                    raise SettingsError(f"{self.owner}: capture_logits needs num_beams=1")
+                    raise RunFault(f"{self.owner}: capture_logits needs num_beams=1")
                 recorder = DigitLogitsProcessor(self.digit_groups, ids.device)
                 kwargs["logits_processor"] = LogitsProcessorList([*(kwargs.get("logits_processor") or []), recorder])
             forward = ForwardContext(module, processor, inputs, reqs, layers=tuple(layers))

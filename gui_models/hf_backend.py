@@ -49,7 +49,7 @@ from gui_interventions import ForwardContext, RequestContext, build_run
 from gui_models.generation_core import (RUN_FAULTS, GenerateHooks, Generated, contained_request, cut_at_stops,
                                         record_args_fault, record_fault, record_sent_prompt, respond, run_multi_round)
 from gui_models.hf_pipeline import DEFAULT_BUCKET, DEFAULT_PREFETCH, Prefetcher, Row, bucketed_batches, requests_held
-from gui_models.request_bounds import images_refusal, prompt_refusal, prompt_token_bound
+from gui_models.request_bounds import prompt_refusal, prompt_token_bound
 from gui_models.layers import capture_last_token, decoder_layers
 from gui_core.logit_capture import capture_mode, digit_groups
 from gui_models.model_args import DTYPE_CHOICES, check_gui_hf_args
@@ -288,17 +288,10 @@ class GuiHF(lmms):
         return processor(text=prompts, images=images, return_tensors="pt", padding=True, **extra).to(self._device)
 
     def _prepare(self, batch: list[Row], processor: Any) -> "Prepared":
-        """A batch ready for ``generate`` (runs in the prefetch thread): bounds checked, the processor run, contained."""
-        rows: list[Row] = []
+        """A batch ready for ``generate`` (runs in the prefetch thread): the processor run and the prompt bound checked,
+        contained (the document-side bounds, ``gui_core.bounds``, were checked when the request was parsed)."""
         refused: list[int] = []
-        for j, ctx in batch:
-            why = images_refusal(len(ctx.images))
-            if why:
-                record_fault(ctx, "its request (gui_hf bounds)", why)
-                refused.append(j)
-            else:
-                rows.append((j, ctx))
-        return Prepared(self._groups(rows, processor, refused), refused)
+        return Prepared(self._groups(list(batch), processor, refused), refused)
 
     def _groups(self, rows: list[Row], processor: Any, refused: list[int]) -> list[tuple[list[Row], Any]]:
         """The rows' processor inputs as one group; when the batch's processor call raises, one group per document

@@ -222,3 +222,56 @@ def test_a_generation_that_raises_for_one_document_is_retried_alone(tiny_checkpo
     assert str(out[2]) == "" and all(str(o) for i, o in enumerate(out) if i != 2)
     assert "out of memory" in (fault_of("gen_fault", bad) or "")
     assert all(fault_of("gen_fault", d) is None for d in docs if d is not bad)
+
+
+# --- one lmms-eval run: hostile documents in gui_hf batches of 4 beside a healthy task --------------------------------
+
+
+@pytest.fixture(scope="module")
+def hostile_gui_hf_run(tmp_path_factory, session_cache, tiny_checkpoint):
+    """One ``gui_hf`` lmms-eval run at batch size 4: the healthy ``mpr_gui_synth_en`` beside a ScreenSpot-Pro copy
+    whose rows are the fixture's three, a 4020 x 20 screenshot (refused at load, ``gui_core.bounds``), an instruction
+    of about 9,000 tokens (over the tiny model's 4,096 positions: refused by ``gui_hf``'s prompt bound before the
+    model) and two healthy rows after them."""
+    import shutil
+    import subprocess
+
+    from conftest import lmms_subprocess_env
+
+    tmp = tmp_path_factory.mktemp("hostile_hf")
+    root = tmp / "pro"
+    shutil.copytree(FIXTURES / "screenspot_pro", root)
+    ann = root / "annotations" / "vscode_macos.json"
+    rows = json.loads(ann.read_text(encoding="utf-8"))
+    Image.new("RGB", (4020, 20), (200, 200, 200)).save(root / "images" / "vscode_macos" / "wide.png")
+    long_text = " ".join(f"word{i}" for i in range(3000))  # ~27k characters: within gui_core.bounds, over 4,096 tokens
+    rows += [{**rows[0], "id": "wide", "img_filename": "vscode_macos/wide.png", "img_size": [4020, 20]},
+             {**rows[1], "id": "long", "instruction": long_text},
+             {**rows[2], "id": "after_1"}, {**rows[0], "id": "after_2", "instruction": "click the text after"}]
+    ann.write_text(json.dumps(rows), encoding="utf-8")
+    env = {**lmms_subprocess_env(session_cache), "SCREENSPOT_PRO_DATA_DIR": str(root)}
+    out = tmp / "run"
+    cmd = [sys.executable, "-m", "lmms_eval", "--model", "gui_hf", "--model_args",
+           f"pretrained={tiny_checkpoint},device=cpu,max_new_tokens=4", "--batch_size", "4", "--tasks",
+           "mpr_gui_synth_en,gui_screenspot_pro", "--limit", "7", "--output_path", str(out), "--log_samples",
+           "--verbosity", "WARNING"]
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900)
+    return {"out": out, "log": proc.stdout + proc.stderr}
+
+
+@pytest.mark.slow
+def test_hostile_documents_in_a_gui_hf_batch_cost_only_themselves(hostile_gui_hf_run):
+    from lmms_helpers import results, samples
+
+    out, log = hostile_gui_hf_run["out"], hostile_gui_hf_run["log"]
+    assert "Traceback" not in log, log[-3000:]
+    res = results(out)
+    healthy = samples(out, "mpr_gui_synth_en")
+    assert res["results"]["mpr_gui_synth_en"]["mcq_acc,none"] is not None and len(healthy) == 7
+    assert not any(s.get("sample_error") for s in healthy)
+    pro = {s["doc"]["id"] if "doc" in s else s["doc_id"]: s for s in samples(out, "gui_screenspot_pro")}
+    errors = {k: s.get("sample_error") for k, s in pro.items() if s.get("sample_error")}
+    assert len(pro) == 7 and len(errors) == 2 and res["results"]["gui_screenspot_pro"]["sample_error,none"] == 2
+    wide = next(e for e in errors.values() if "aspect ratio" in e)
+    long = next(e for e in errors.values() if "its prompt (gui_hf bounds)" in e)
+    assert "4020 x 20" in wide and "over the bound of 4096 (model arg max_prompt_tokens)" in long
