@@ -15,7 +15,7 @@ Model args (``--model_args k=v,...``):
     capture_logits     ``none`` (default) or ``digits``: record per generated token the ten digit values,
                        the chosen token's log-probability and the step entropy (gui_core.logit_capture);
                        responses then carry them as ``CapturedResponse.capture``
-    bucket             batches per sorting window (default 4): requests of like size (image pixels, image count,
+    bucket             batches per sorting window (default 8): requests of like size (image pixels, image count,
                        prompt length) batch together, answers come back in request order; 1 keeps request order
     prefetch           batches prepared ahead in a background thread (default 1; 0: none): the next batch's
                        screenshots are decoded and processed while this one generates

@@ -353,7 +353,7 @@ def test_a_killed_streaming_run_resumes_from_the_cache_without_asking_again(subp
 def test_gui_hf_holds_a_bounded_number_of_screenshots_and_answers_as_batches_of_the_same_requests(tiny_checkpoint):
     from gui_models.hf_backend import GuiHF
 
-    docs = _Docs(30)  # defaults: sorting windows of 4 batches, one batch prepared ahead (gui_models.hf_pipeline)
+    docs = _Docs(30)  # defaults: sorting windows of 8 batches, one batch prepared ahead (gui_models.hf_pipeline)
     hf = GuiHF(pretrained=str(tiny_checkpoint), device="cpu", batch_size=2, max_new_tokens=3)
     hf.task_dict = {"t": {"test": docs.docs}}
     assert len(hf.generate_until(docs.instances())) == 30
