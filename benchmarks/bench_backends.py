@@ -10,7 +10,8 @@ defaults of its ``qwen2_5_vl`` class, read from it: 256*28*28 and 1605632) and i
 which its ``qwen2_5_vl`` always loads; ``--gui-hf-dtype`` changes ours). Repeats alternate the order so machine
 load hits every backend alike; figures are medians over repeats. Rows:
 
-- ``gui_hf``: default settings (sorting windows of 8 batches, one batch prepared ahead, ``gui_models.hf_pipeline``);
+- ``gui_hf``: default settings (sorting windows of 8 batches; one batch prepared ahead on a GPU, none on the CPU;
+  ``gui_models.hf_pipeline``);
 - ``gui_hf old``: ``bucket=1,prefetch=0``: request order, each batch prepared when needed (the path before issue 45);
 - ``qwen2_5_vl``: lmms-eval's backend; with ``--wrap`` also ``gui_wrap(qwen2_5_vl)``.
 

@@ -17,8 +17,9 @@ Model args (``--model_args k=v,...``):
                        responses then carry them as ``CapturedResponse.capture``
     bucket             batches per sorting window (default 8): requests of like size (image pixels, image count,
                        prompt length) batch together, answers come back in request order; 1 keeps request order
-    prefetch           batches prepared ahead in a background thread (default 1; 0: none): the next batch's
-                       screenshots are decoded and processed while this one generates
+    prefetch           batches prepared ahead in a background thread (default: 1 when the model is on a GPU, 0 on
+                       the CPU, where the thread competes with the forward pass for cores and the interpreter lock):
+                       the next batch's screenshots are decoded and processed while this one generates
     image_device       ``auto`` (default: the image processor runs on the model's GPU when the model is on one and
                        the processor is torchvision-backed) or ``cpu``
     max_prompt_tokens  prompt tokens one request may have (default: the model's max_position_embeddings); a longer
@@ -107,7 +108,7 @@ class GuiHF(lmms):
                  max_new_tokens: int | str = 128, min_pixels: int | None = None, max_pixels: int | None = None,
                  system_prompt: str | None = None, trust_remote_code: bool | str = False,
                  attn_implementation: str | None = None, interventions: str | None = None, capture_logits: str = "none",
-                 bucket: int | str = DEFAULT_BUCKET, prefetch: int | str = DEFAULT_PREFETCH, image_device: str = "auto",
+                 bucket: int | str = DEFAULT_BUCKET, prefetch: int | str | None = None, image_device: str = "auto",
                  max_prompt_tokens: int | str | None = None, **kwargs: Any) -> None:
         super().__init__()
         from transformers import AutoModelForImageTextToText, AutoProcessor
@@ -119,7 +120,7 @@ class GuiHF(lmms):
                            "image_device": image_device, "max_prompt_tokens": max_prompt_tokens,
                            **kwargs})  # before the (slow) load; submissions re-check the same
         batch = int(batch_size)
-        self.bucket, self.prefetch = int(bucket), int(prefetch)
+        self.bucket = int(bucket)
         pretrained = check_pretrained("gui_hf", pretrained)
         self.capture_logits = capture_mode(capture_logits, "gui_hf")
         self.accelerator = Accelerator()
@@ -158,6 +159,7 @@ class GuiHF(lmms):
         self._digit_groups = digit_groups(self.tokenizer) if self.capture_logits == "digits" else None
         self.interventions = build_run(interventions, kwargs)
         self.max_prompt_tokens = prompt_token_bound(self.model, max_prompt_tokens)
+        self.prefetch = int(prefetch) if prefetch is not None else (DEFAULT_PREFETCH if self._device.type == "cuda" else 0)
         image_processor = getattr(self.processor, "image_processor", None)
         on_gpu = self._device.type == "cuda" and getattr(image_processor, "backend", None) == "torchvision"
         # the fast (torchvision) image processor resizes and normalises on the GPU the model runs on

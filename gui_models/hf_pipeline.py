@@ -37,7 +37,9 @@ episode of 2-4 screenshots in every 8 questions) 8 batches sort as well as the w
 prefill (sum over batches of rows x longest row squared) is 39.4 M there, 52.7 M with windows of 4 batches, 107 M in
 request order; lmms-eval's chat ``qwen2_5_vl``, which sorts by prompt text, gets 41.0 M."""
 DEFAULT_PREFETCH = 1
-"""Prepared batches waiting in the queue (model arg ``prefetch``): 0 prepares each batch when it is needed."""
+"""Prepared batches waiting in the queue (model arg ``prefetch``) when the model is on a GPU; 0 prepares each batch
+when it is needed, ``gui_hf``'s default on the CPU: there the thread takes cores and the interpreter lock from the
+forward pass (a tiny model's forward is mostly Python), and on the shared 2-core machine it cost more than it hid."""
 MAX_WINDOW_BYTES = 512 << 20
 """A sorting window closes early when its decoded screenshots (RGB bytes) reach this: 8 ScreenSpot-Pro 6016x3384
 screenshots, 690 of the synthetic 360x720 ones."""
