@@ -376,7 +376,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_report)
 
-    s = sub.add_parser("compare", help="paired comparison of two runs: per metric and slice, difference, 95% CI, "
+    s = sub.add_parser("compare", help="paired comparison of two runs: per metric and slice, difference, 95%% CI, "
                                        "McNemar/permutation p-value, Holm-adjusted")
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_compare)

@@ -103,7 +103,7 @@ def load_docs(root: Path, bad: BadRows | None = None, level: str = "all") -> lis
         raise DataError(f"missing {ANNOTATIONS} in the MMBench-GUI copy", file=str(path))
     rows = [(i, r) for i, r in enumerate(_read_json(path))
             if level == "all" or not isinstance(r, dict) or r.get("grounding_type") == level]
-    return bad.keep(lambda item: _row(root, path, item[0], item[1]), rows)
+    return bad.keep(lambda item: _row(root, path, item[0], item[1]), rows, file=str(path))
 
 
 def data_check(root: Path | None = None):

@@ -78,7 +78,7 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def _read_json(path: Path) -> list[dict[str, Any]]:
-    rows = read_json(path)
+    rows = read_json(path, rows=True)  # numbers past the bounds are refused row by row (BadRows.keep)
     if not isinstance(rows, list):
         raise DataError("expected a JSON list of rows", file=str(path))
     return rows
@@ -172,7 +172,7 @@ def load_seeclick(variant: str, root: Path, bad: BadRows | None = None) -> list[
                         _image_size(image, path, i), [x, y, x + bw, y + bh], split,
                         {"data_source": row.get("data_source"), "bbox_format": "xywh_px"}, path, i)
 
-        docs += bad.keep(one, enumerate(_read_json(path)))
+        docs += bad.keep(one, enumerate(_read_json(path)), file=str(path))
     return docs
 
 
@@ -229,7 +229,7 @@ def load_pro(root: Path, bad: BadRows | None = None, language: str = "en", gt_ty
     for path in _annotation_files(root, "ScreenSpot-Pro"):
         docs += bad.keep(lambda item, path=path: _pro_row("screenspot_pro", root, path, item[0], item[1], _pro_split,
                                                           language, gt_type),
-                         enumerate(_read_json(path)))
+                         enumerate(_read_json(path)), file=str(path))
     return docs
 
 
@@ -247,7 +247,7 @@ def load_v2_variants(root: Path, bad: BadRows | None = None) -> list[dict[str, A
 
         docs += bad.keep(lambda item, path=path, split_of=split_of: _pro_row("screenspot_v2", root, path, item[0], item[1],
                                                                             split_of),
-                         enumerate(_read_json(path)))
+                         enumerate(_read_json(path)), file=str(path))
     return docs
 
 

@@ -72,7 +72,8 @@ def load_docs(root: Path, setting: str, bad: BadRows | None = None) -> list[dict
     if not path.is_file():
         raise DataError(f"missing {path.name} in the UI-Vision copy (expected under annotations/element_grounding/)",
                         file=str(path))
-    return bad.keep(lambda item: _row(root, path, setting, item[0], item[1]), enumerate(_read_json(path)))
+    return bad.keep(lambda item: _row(root, path, setting, item[0], item[1]), enumerate(_read_json(path)),
+                    file=str(path))
 
 
 def data_check(root: Path | None = None):
