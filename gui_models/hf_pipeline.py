@@ -35,7 +35,7 @@ DEFAULT_BUCKET = 8
 """Batches per sorting window (model arg ``bucket``): 1 keeps the requests' order. On the synthetic MPR-GUI set (one
 episode of 2-4 screenshots in every 8 questions) 8 batches sort as well as the whole set: the attention cost of the
 prefill (sum over batches of rows x longest row squared) is 39.4 M there, 52.7 M with windows of 4 batches, 107 M in
-request order; lmms-eval's chat ``qwen2_5_vl``, which sorts by prompt text, gets 41.0 M."""
+request order; lmms-eval's own chat Qwen2.5-VL backend, which sorts by prompt text, gets 41.0 M."""
 DEFAULT_PREFETCH = 1
 """Prepared batches waiting in the queue (model arg ``prefetch``) when the model is on a GPU; 0 prepares each batch
 when it is needed, ``gui_hf``'s default on the CPU: there the thread takes cores and the interpreter lock from the
