@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from gui_tasks.errors import BadRows, DataError, skip_bad_rows
-from gui_tasks.grounding.screenspot import _doc, _field, _image_size, _read_json, env_root
+from gui_tasks.grounding.screenspot import _doc, _field, _image_size, _read_json, env_root, row_warnings
 
 ENV = "MMBENCH_GUI_DATA_DIR"
 SOURCE = "mmbench_gui_l2"
@@ -78,9 +78,11 @@ def _row(root: Path, path: Path, i: int, row: Any) -> dict[str, Any]:
     box = [rel[0] * w, rel[1] * h, rel[2] * w, rel[3] * h]
     report = {"grounding_type": level, "platform": platform, "data_type": data_type, "app_name": row.get("app_name")}
     rid = row.get("index", i)
+    warnings = (["reversed box"] if rel[0] > rel[2] or rel[1] > rel[3] else []) + \
+        (["zero-width or zero-height box"] if rel[0] == rel[2] or rel[1] == rel[3] else [])
     return _doc(SOURCE, f"{SOURCE}-{rid}", _field(row, "instruction", path, i), image, size, box, f"{level}_{platform}",
                 {"platform": platform, "app_name": row.get("app_name"), "bbox_as_published": row["bbox"],
-                 "target_relative": rel, "report": report}, path, i)
+                 "report": report}, path, i, rel, warnings)
 
 
 def load_docs(root: Path, bad: BadRows | None = None, level: str = "all") -> list[dict[str, Any]]:
@@ -116,4 +118,5 @@ def data_check(root: Path | None = None):
     minus_one = [d["id"] for d, b in zip(docs, published) if isinstance(b, list) and -1 in b]
     check.notes.append(f"boxes published relative: {relative}, in pixels: {len(docs) - relative}; with a -1 corner "
                        f"(read as 0): {len(minus_one)}" + (f" ({', '.join(minus_one[:10])})" if minus_one else ""))
+    check.notes.append(row_warnings(docs))
     return check
