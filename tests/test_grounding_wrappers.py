@@ -143,3 +143,89 @@ def test_a_non_finite_point_is_wrong_not_a_format_error():
     rec = score_response(doc, "1" * 400 + ", 5", ScoreParams(family="relative", inside_rule="inclusive"))
     assert rec["point_not_finite"] and rec["official"]["correctness"] == "wrong"
     assert math.isnan(float("nan")) and not rec["correct"]
+
+
+# --- item 3: no row an official scorer scores is refused; the loaders hand scoring the scorer's own box ---------------
+
+from PIL import Image  # noqa: E402
+
+from gui_tasks.errors import BadRows  # noqa: E402
+from gui_tasks.grounding import mmbench_gui, screenspot, uivision  # noqa: E402
+from gui_tasks.grounding.schema import validate_doc  # noqa: E402
+
+PROBE_CASES = _corpus("uivision_ui_tars")["cases"]  # degenerate, reversed, off-image, odd sizes: run through the scorers
+
+
+def _pngs(folder: Path) -> dict[tuple[int, int], str]:
+    folder.mkdir(parents=True, exist_ok=True)
+    names = {}
+    for w, h, _ in PROBE_CASES:
+        names[(w, h)] = f"{w}x{h}.png"
+        Image.new("1", (w, h), 1).save(folder / names[(w, h)])
+    return names
+
+
+def _sspro_copy(root: Path) -> None:
+    names = _pngs(root / "images" / "app")
+    rows = [{"img_filename": f"app/{names[(w, h)]}", "bbox": b, "instruction": "save", "instruction_cn": "保存",
+             "id": f"p{k}", "application": "app", "platform": "windows", "img_size": [w, h], "ui_type": "text",
+             "group": "Dev"} for k, (w, h, b) in enumerate(PROBE_CASES)]
+    rows += [  # fields the scorer does not read, or reads without refusing
+        {**rows[0], "id": "q1", "instruction": "", "instruction_cn": ""}, {**rows[0], "id": "q2", "ui_type": "button"},
+        {k: v for k, v in rows[0].items() if k != "group"} | {"id": "q3"}, {**rows[0], "id": "q4", "img_size": [500, 500]}]
+    (root / "annotations").mkdir(parents=True)
+    (root / "annotations" / "app_windows.json").write_text(json.dumps(rows), encoding="utf-8")
+
+
+def test_no_screenspot_pro_probe_row_is_refused_and_each_box_is_the_scorers(tmp_path):
+    _sspro_copy(tmp_path)
+    for kw in ({}, {"language": "cn"}, {"gt_type": "negative"}):
+        bad = BadRows(skip=True)
+        docs = screenspot.load_pro(tmp_path, bad, **kw)
+        assert not bad.errors and len(docs) == len(PROBE_CASES) + 4, kw
+    docs = {d["id"]: d for d in screenspot.load_pro(tmp_path)}
+    for i, d in enumerate(docs.values()):
+        validate_doc(d, file="probe", row=i)  # process_docs takes them too
+    for k, (w, h, b) in enumerate(PROBE_CASES):
+        assert json.loads(docs[f"screenspot_pro-p{k}"]["meta"])["target_relative"] == scorer_box("screenspot_pro", w, h, b)
+    odd = json.loads(docs["screenspot_pro-q4"]["meta"])
+    assert odd["target_relative"] == scorer_box("screenspot_pro", 500, 500, PROBE_CASES[0][2])
+    assert odd["row_warnings"] == ["img_size differs from the PNG"]
+    rows = json.loads((tmp_path / "annotations" / "app_windows.json").read_text(encoding="utf-8"))
+    for row in rows:
+        row.pop("bbox")  # a negative row's bbox is never read
+    (tmp_path / "annotations" / "app_windows.json").write_text(json.dumps(rows), encoding="utf-8")
+    bad = BadRows(skip=True)
+    assert len(screenspot.load_pro(tmp_path, bad, gt_type="negative")) == len(rows) and not bad.errors
+
+
+def test_no_uivision_or_mmbench_probe_row_is_refused(tmp_path):
+    root = tmp_path / "uiv"
+    names = _pngs(root / "images")
+    path = uivision.annotation_file(root, "basic")
+    path.parent.mkdir(parents=True)
+    rows = [{"image_path": names[(w, h)], "image_size": [w, h], "bbox": b, "prompt_to_evaluate": "save",
+             "platform": "p", "element_type": "icon", "category": "c"} for w, h, b in PROBE_CASES]
+    rows.append({**rows[0], "prompt_to_evaluate": "", "image_size": [10, 10], "element_type": "widget"})
+    path.write_text(json.dumps(rows), encoding="utf-8")
+    bad = BadRows(skip=True)
+    docs = uivision.load_docs(root, "basic", bad)
+    assert not bad.errors and len(docs) == len(rows)
+    for i, d in enumerate(docs):
+        validate_doc(d, file="probe", row=i)
+    for d, (w, h, b) in zip(docs, PROBE_CASES):
+        assert json.loads(d["meta"])["target_relative"] == scorer_box("uivision", w, h, b)
+
+    root = tmp_path / "mmb"
+    names = _pngs(root / "offline_images" / "os_web")
+    inside = [(w, h, b) for w, h, b in _corpus("mmbench_gui_l2_relative")["cases"]]  # the scorer stops on the others
+    rows = [{"index": k, "image_path": names[(w, h)], "platform": "os_web", "instruction": "save" if k else "",
+             "bbox": b, "data_type": "icon", "grounding_type": "basic", "app_name": "a"} for k, (w, h, b) in enumerate(inside)]
+    (root / "L2_annotations.json").write_text(json.dumps(rows), encoding="utf-8")
+    bad = BadRows(skip=True)
+    docs = mmbench_gui.load_docs(root, bad)
+    assert not bad.errors and len(docs) == len(rows)
+    for i, d in enumerate(docs):
+        validate_doc(d, file="probe", row=i)
+    for d, (w, h, b) in zip(docs, inside):
+        assert json.loads(d["meta"])["target_relative"] == scorer_box("mmbench_gui_l2", w, h, b)
