@@ -227,6 +227,18 @@ def _qwen2(text: str, patterns: tuple[re.Pattern, ...]) -> Official:
     return _rel(p[0] / 1000, p[1] / 1000, "point / 1000")
 
 
+def read_sspro_qwen2_vl_negative(text: str, width: int, height: int) -> Official:
+    """ScreenSpot-Pro models/qwen2vl.py ``ground_allow_negative``: the last tagged ``(x1,y1),(x2,y2)`` or, without the
+    tags, any two or four numbers are a click (``positive``); else "target does not exist" in any case is a refusal
+    (``negative``); else ``wrong_format``. ``detail`` starts with the result."""
+    found = _qwen2(text, (_SSPRO_QWEN2,))
+    if found.point is not None:
+        return Official(found.point, "parsed", "positive: " + found.detail)
+    if "target does not exist" in text.lower():
+        return Official(None, "parsed", "negative: the target does not exist")
+    return Official(None, "malformed", "wrong_format: neither a point nor the refusal")
+
+
 def read_uivision_qwen2_vl(text: str, width: int, height: int) -> Official:
     """UI-Vision models/qwen2vl.py: the last tagged ``[x1, y1, x2, y2]`` (else the last tagged ``(x1, y1),(x2, y2)``)
     / 1000, its centre; with both tags and neither, no point; without the tags ``pred_2_point`` / 1000."""
@@ -402,6 +414,9 @@ def _register_builtins() -> None:
     register_wrapper(Wrapper("screenspot_pro", "os_atlas", read_os_atlas_7b_negative, SSPRO[0], SSPRO[1],
                              ss.format("osatlas7b"), "ground_allow_negative: any two or four numbers click; else the "
                              "refusal phrase", negative=True))
+    register_wrapper(Wrapper("screenspot_pro", "qwen2_vl", read_sspro_qwen2_vl_negative, SSPRO[0], SSPRO[1],
+                             ss.format("qwen2vl"), "ground_allow_negative: last tagged box or any two or four numbers "
+                             "click; else the refusal phrase", negative=True))
 
 
 _register_builtins()
