@@ -128,6 +128,7 @@ register_family(Family(
     reader=_read_qwen2_vl,
     official_reader=authors.read_qwen2_vl,
     syntax='<|box_start|>(x1,y1),(x2,y2)<|box_end|>',
+    refusal=True,  # likaixin2000/ScreenSpot-Pro-GUI-Grounding models/qwen2vl.py ground_allow_negative
     agent_from='os_atlas',
     sources=('likaixin2000/ScreenSpot-Pro-GUI-Grounding models/qwen2vl.py (box on the 0-1000 grid)', 'StaR A.5: Qwen2-VL uses the OS-Atlas agent prompt')))
 

@@ -118,8 +118,8 @@ def render_all() -> dict[str, str]:
             add(f"gui_{variant}_{fam}", variant, fam, SCREENSPOT_TYPES, splits, variant, max_new=64, official=official)
     # ScreenSpot-Pro in full (eval_screenspot_pro.py --language cn / --gt_type negative): Chinese instructions for every
     # family (run_ss_pro_cn.sh runs them all), and every row asked again with the refusal sentence, correct only when the
-    # model refuses: the generic prompt and the one family of ours whose wrapper there asks for a refusal
-    # (models/osatlas7b.py, osatlas4b.py ground_allow_negative; the Qwen2.5-VL and Kimi-VL wrappers raise NotImplementedError)
+    # model refuses: the generic prompt and the families of ours whose wrapper there asks for a refusal
+    # (models/osatlas7b.py, models/qwen2vl.py ground_allow_negative; the Qwen2.5-VL and Kimi-VL wrappers raise NotImplementedError)
     for suffix, extra, kwargs, fams in (("cn", "  language: cn\n", "", tuple(family_prompts())),
                                         ("negative", "  gt_type: negative\n", "    refusal: true\n", NEGATIVE_FAMILIES)):
         for fam in ("relative",) + fams:
