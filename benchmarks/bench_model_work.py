@@ -93,13 +93,16 @@ def main(argv: list[str] | None = None) -> int:
         task_dict, reqs = layouts["simple" if getattr(lm, "is_simple", True) else "chat"]
         found[name] = w = work(lm, task_dict, reqs)
         print(f"{name}: {w['dtype']}, attention {w['attn']}, {w['wall']:.2f} s in generate_until")
-        print(f"  prefill input_ids shapes (sorted): {w['prefills']}")
+        print(f"  prefill input_ids shapes (sorted): {w['prefills']}; padded prefill tokens {sum(r * n for r, n in w['prefills'])}")
         print(f"  vision calls (patches, images, grids): {w['images']}")
         print(f"  decoding steps: {w['steps']}, shapes {w['step_shapes']}")
         print(f"  seconds: vision tower {w['vision_s']:.2f}, model forwards: prefills {w['prefill_s']:.2f}, steps {w['step_s']:.2f}")
     a, b = found.values()
-    same = all(a[k] == b[k] for k in ("dtype", "attn", "prefills", "steps", "step_shapes", "images"))
-    print("same model work (dtype, attention, prefill shapes, images, steps):", "yes" if same else "NO")
+    same = all(a[k] == b[k] for k in ("dtype", "attn", "steps", "step_shapes", "images"))
+    print("same dtype, attention, images (patches, grids) and decoding steps:", "yes" if same else "NO")
+    tokens = [sum(r * n for r, n in w["prefills"]) for w in (a, b)]
+    print(f"padded prefill tokens: {tokens[0]} against {tokens[1]} ({tokens[0] / tokens[1]:.3f}x; batches are composed"
+          " differently: gui_hf sorts by image size, lmms-eval's chat backend by prompt text)")
     return 0
 
 
