@@ -405,7 +405,8 @@ class GuiOpenAI(lmms):
             raise checked["error"]
         out = checked.get("out") or self._parse(response, body, sent, server)
         if self.cache is not None and key is not None and not ({"tool_call_only", "answer_cut"} & set(out.extras)):
-            self.cache.put(key, response, server)  # a cut answer is used for its sample; replaying it would repeat it  # a tool-call-only answer is recorded on its sample, never replayed
+            # a tool-call-only answer is recorded on its sample, never replayed; a cut one serves its sample only
+            self.cache.put(key, response, server)
         out.extras["from_cache"] = False
         return _noted(req, out)
 
