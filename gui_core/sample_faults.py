@@ -19,6 +19,12 @@ SAMPLE_ERROR = "sample_error"  # a sample's named error in the samples file; in 
 
 MAX_FAULT_CHARS = 600
 
+class RunFault(ValueError):
+    """A fault no document of the run gets past (a setting, or a memory, that does not fit the model): the run's error,
+    never a sample's. Per-document containment (``gui_hf``) lets it through, so the run stops with its message instead
+    of scoring every sample as an empty answer."""
+
+
 _FAULTS: dict[tuple[str, str], str] = {}
 _LOCK = threading.Lock()
 

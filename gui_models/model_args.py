@@ -17,7 +17,8 @@ GUI_OPENAI = "gui_openai"
 DTYPE_CHOICES = ("auto", "float32", "bfloat16", "float16")
 GUI_HF_KNOWN = frozenset({"pretrained", "device", "dtype", "batch_size", "max_batch_size", "max_new_tokens", "min_pixels",
                           "max_pixels", "system_prompt", "trust_remote_code", "attn_implementation", "interventions",
-                          "device_map", "capture_logits"})
+                          "device_map", "capture_logits", "bucket", "prefetch", "image_device", "max_prompt_tokens"})
+IMAGE_DEVICES = ("auto", "cpu")
 
 
 def check_gui_hf_args(args: Mapping[str, Any], owner: str = GUI_HF) -> None:
@@ -37,8 +38,25 @@ def check_gui_hf_args(args: Mapping[str, Any], owner: str = GUI_HF) -> None:
         batch = 0
     if batch < 1:
         raise ValueError(f"{owner}: batch_size={batch_size} must be a whole number >= 1 (requests per forward pass)")
+    for name, least, what in (("bucket", 1, "batches per sorting window"), ("prefetch", 0, "batches prepared ahead"),
+                              ("max_prompt_tokens", 1, "prompt tokens per request")):
+        if args.get(name) is not None:
+            whole_arg(owner, name, args[name], least, what)
+    if str(args.get("image_device", "auto")) not in IMAGE_DEVICES:
+        raise ValueError(f"{owner}: image_device={args['image_device']}; choose one of {', '.join(IMAGE_DEVICES)}")
     capture_mode(args.get("capture_logits"), owner)
     resolve(args.get("interventions"), {k: v for k, v in args.items() if "." in k})
+
+
+def whole_arg(owner: str, name: str, value: Any, least: int, what: str) -> int:
+    """A model arg that must be a whole number >= ``least``; the error names the backend, the arg and what it counts."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        number = least - 1
+    if number < least:
+        raise ValueError(f"{owner}: {name}={value} must be a whole number >= {least} ({what})")
+    return number
 
 
 GUI_OPENAI_KNOWN = frozenset({"base_url", "model", "api_key_env", "concurrency", "timeout", "max_retries",
