@@ -19,7 +19,7 @@ import pytest
 from PIL import Image
 from test_grounding_wrappers import _doc, our_verdict, scorer_box
 
-from gui_core.grounding_wrappers import WRAPPERS, wrapper_for
+from gui_core.grounding_wrappers import wrappers, wrapper_for
 from gui_tasks.errors import BadRows
 from gui_tasks.grounding import mmbench_gui, screenspot, uivision
 from gui_tasks.grounding.schema import validate_doc
@@ -38,7 +38,7 @@ def _expected(verdict: str) -> str:
 
 
 def test_every_wrapper_has_a_heldout_corpus():
-    assert {f"{b}_{f}" + ("_negative" if n else "") for b, f, n in WRAPPERS} == set(NAMES)
+    assert {f"{b}_{f}" + ("_negative" if n else "") for b, f, n in wrappers()} == set(NAMES)
     for name in NAMES:
         corpus = _corpus(name)
         assert 150 <= len(corpus["entries"]) <= 400 and len(corpus["source"]["commit"]) == 40, name

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import html
-import json
 import math
 import sys
 from pathlib import Path
