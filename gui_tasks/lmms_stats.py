@@ -9,7 +9,8 @@ metrics of ours, fills ``Stderr`` with the standard error of a seeded bootstrap 
 and records every metric's estimate, 95% interval and bootstrap parameters in the task's results metadata
 (``configs.<task>.metadata.intervals``). Under ``--repeats N`` it adds, for the task's first metric, the share of
 documents whose score differs across the repeats (``<metric>_flip_share``) and each document's variance
-(``metadata.repeats``). docs/statistics.md explains each figure.
+(``metadata.repeats``). Values no metric aggregates stay in the logged samples only (:func:`drop_unaggregated`).
+docs/statistics.md explains each figure.
 """
 
 from __future__ import annotations
@@ -110,6 +111,23 @@ def add_intervals(task_output: Any, bootstrap_iters: int) -> None:
         config["metadata"]["intervals"] = recorded
 
 
+def drop_unaggregated(task_output: Any) -> list[str]:
+    """Our tasks' ``process_results`` values that no metric of the task aggregates (the top-level ``score`` lmms-eval's
+    ``--baseline`` reads, the side channel, a record kind's metrics the task's ``metric_list`` leaves out) stay in the
+    logged samples but are not results: lmms-eval would write each as an empty list (``score,none: []``). Returns the
+    names dropped. Tasks without a metric of ours are left as they are."""
+    try:
+        aggregation = task_output.task.aggregation()
+    except Exception:  # a task without aggregations: not ours
+        return []
+    if not any(getattr(fn, "__gui_metric__", None) for fn in aggregation.values()):
+        return []
+    dropped = [key for key in task_output.sample_metrics if key[0] not in aggregation]
+    for key in dropped:
+        del task_output.sample_metrics[key]
+    return sorted({key[0] for key in dropped})
+
+
 def first_metric(config: dict[str, Any]) -> str | None:
     """The first metric of a task's ``metric_list`` (its headline figure)."""
     for m in config.get("metric_list") or []:
@@ -200,6 +218,7 @@ def install_stats_hook() -> None:
     if not getattr(agg, _MARK, False):
         @functools.wraps(agg)
         def calculate_aggregate_metric(self, bootstrap_iters=100000):
+            drop_unaggregated(self)  # results hold numbers only: nothing lmms-eval cannot aggregate
             agg(self, bootstrap_iters=bootstrap_iters)
             if isinstance(bootstrap_iters, int) and bootstrap_iters > 0:  # 0: the user turned standard errors off
                 add_intervals(self, bootstrap_iters)
