@@ -97,6 +97,12 @@ def _sphinx_report(args: argparse.Namespace) -> int:
     return main(args.rest)
 
 
+def _summary(args: argparse.Namespace) -> int:
+    from gui_tasks.summary import main
+
+    return main(args.rest)
+
+
 def _submit(args: argparse.Namespace) -> int:
     from gui_tasks.leaderboard import main
 
@@ -362,6 +368,11 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("sphinx-report", help="SPHINX Tables 4-9, capability chart and trajectory viewer from lmms-eval results")
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_sphinx_report)
+
+    s = sub.add_parser("summary", help="per task the headline figures with 95% intervals and n, then every task that "
+                                       "did not run with its reason (exit 1 when any did not run)")
+    s.add_argument("rest", nargs=argparse.REMAINDER)
+    s.set_defaults(func=_summary)
 
     s = sub.add_parser("submit", help="validated leaderboard submission from an lmms-eval run")
     s.add_argument("rest", nargs=argparse.REMAINDER)
