@@ -117,5 +117,18 @@ class ConfigError(ValueError):
         super().__init__(" ".join(text.split()))
 
 
+# The name ``gui-eval data fetch NAME`` takes for the release each data variable names (the data checkers' names).
+DATA_FETCH_NAMES = {"SCREENSPOT_DATA_DIR": "screenspot", "SCREENSPOT_V2_DATA_DIR": "screenspot_v2",
+                    "SCREENSPOT_PRO_DATA_DIR": "screenspot_pro", "UIVISION_DATA_DIR": "uivision",
+                    "MMBENCH_GUI_DATA_DIR": "mmbench_gui_l2", "OSWORLD_G_DATA_DIR": "osworld_g", "SPHINX_DATA_DIR": "sphinx",
+                    "GUI_KNOWLEDGE_DATA_DIR": "gui_knowledge", "STAR_DATA_DIR": "star"}
+
+
+def fetch_hint(env: str) -> str:
+    """The clause an unset data variable's message ends with: the command that fetches a copy (empty: none)."""
+    name = DATA_FETCH_NAMES.get(env)
+    return f", or fetch a copy with `gui-eval data fetch {name}` and point ${env} at it" if name else ""
+
+
 # --- per-sample faults: the names live on the floor (gui_core.sample_faults) ---------------------------------------
 from gui_core.sample_faults import DOC_ERROR, SAMPLE_ERROR, describe_fault  # noqa: E402,F401

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from gui_core.images import ImageRefused, image_size
-from gui_tasks.errors import DOC_ERROR, ConfigError, BadRows, DataError, skip_bad_rows
+from gui_tasks.errors import DOC_ERROR, ConfigError, BadRows, DataError, skip_bad_rows, fetch_hint
 from gui_tasks.input_files import read_json
 
 VARIANTS = ("screenspot", "screenspot_v2", "screenspot_pro")
@@ -59,7 +59,7 @@ def env_root(env: str, what: str) -> Path:
     local = os.environ.get(env)
     if not local:
         raise ConfigError(f"${env}", None, page="docs/screenspot_pss.md", message=f"${env} is not set: point it at a local "
-                          f"copy of the official {what} release (this harness does not download it)")
+                          f"copy of the official {what} release{fetch_hint(env)}")
     root = Path(local).expanduser()
     if not root.is_dir():
         raise DataError(f"${env} points to {root}, which is not a directory", file=str(root))

@@ -27,7 +27,7 @@ import os
 from pathlib import Path
 from typing import Any, Mapping
 
-from gui_tasks.errors import ConfigError, BadRows, DataError
+from gui_tasks.errors import ConfigError, BadRows, DataError, fetch_hint
 from gui_tasks.sphinx.evaluator import Assertion, Evaluator, Step, evaluators_from_json
 from gui_tasks.sphinx.hierarchy import Hierarchy, parse_bounds
 
@@ -58,7 +58,7 @@ def data_root(meta: Mapping[str, Any] | None = None) -> Path:
     root = (meta or {}).get("data_dir") or os.environ.get(DATA_ENV)
     if not root:
         raise ConfigError(f"${DATA_ENV}", None, page="docs/sphinx.md", message=f"${DATA_ENV} is not set: point it at a "
-                          "checkout of https://github.com/PKU-ASE-RISE/Sphinx (or the task metadata data_dir)")
+                          "checkout of https://github.com/PKU-ASE-RISE/Sphinx (or the task metadata data_dir)" + fetch_hint(DATA_ENV))
     p = Path(root).expanduser()
     if not p.is_dir():
         raise DataError("not a folder", file=str(p))
