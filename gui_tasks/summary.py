@@ -34,11 +34,9 @@ class Row:
 
 def headline_metrics(res: TaskResult) -> list[str]:
     """The task's headline figures: the first metric of its ``metric_list``, then its format-error rate (if any)."""
-    names = [str(m["metric"]) for m in res.config.get("metric_list") or [] if isinstance(m, dict) and m.get("metric")]
-    names = [n for n in names if n in res.metrics] or sorted(res.metrics)[:1]
-    out = names[:1]
-    out += [n for n in names[1:] if n.endswith("format_error_rate")][:1]
-    return out
+    from gui_tasks.lmms_stats import headline_names
+
+    return headline_names(res.config.get("metric_list"), res.metrics) or sorted(res.metrics)[:1]
 
 
 def not_run_reason(res: TaskResult) -> str | None:

@@ -177,3 +177,24 @@ def test_readme_first_try_lines_fit_the_tasks_answer_budgets():
         assert configs[task]["generation_kwargs"]["max_new_tokens"] == int(budget), task
     first = re.search(r"--tasks ([a-z0-9_,]+) --limit 2 --log_samples --output_path runs/first", readme)
     assert first and set(first.group(1).split(",")) == set(said)
+
+
+def test_the_printed_table_shows_our_tasks_headline_figures_only():
+    from gui_tasks.lmms_stats import TABLE_NOTE, headline_results, install_table_filter
+
+    install_table_filter()
+    from lmms_eval.utils import make_table
+
+    res = {"results": {"ours": {"alias": "ours", "mcq_acc,none": 0.5, "mcq_acc_stderr,none": 0.1, "mcq_gold_share_a,none": 0.2,
+                                "format_error_rate,none": 0.0, "sample_error,none": 0},
+                       "theirs": {"alias": "theirs", "acc,none": 0.3, "acc_norm,none": 0.4}},
+           "configs": {"ours": {"metric_list": [{"metric": "mcq_acc"}, {"metric": "mcq_gold_share_a"},
+                                                {"metric": "format_error_rate"}]},
+                       "theirs": {"metric_list": [{"metric": "acc"}, {"metric": "acc_norm"}]}},
+           "n-shot": {}, "higher_is_better": {}}
+    shown, hidden = headline_results(res)
+    assert hidden and sorted(shown["results"]["ours"]) == ["alias", "format_error_rate,none", "mcq_acc,none",
+                                                           "mcq_acc_stderr,none", "sample_error,none"]
+    assert shown["results"]["theirs"] == res["results"]["theirs"] and "mcq_gold_share_a,none" in res["results"]["ours"]
+    table = make_table(json.loads(json.dumps(res)))
+    assert "mcq_gold_share_a" not in table and "acc_norm" in table and TABLE_NOTE in table
