@@ -220,11 +220,15 @@ def _data_check(args: argparse.Namespace) -> int:
     if check.images_decoded is not None:
         print(f"  screenshots fully decoded: {check.images_decoded:,} of {len(check.images):,}")
     if check.errors:
-        print(f"  {len(check.errors)} problem(s) (unreadable rows and files, missing items), with file, row and field:")
-        for err in check.errors[: args.max_errors]:
-            print(f"    {err}")
-        if len(check.errors) > args.max_errors:
-            print(f"    ... and {len(check.errors) - args.max_errors} more (--max-errors)")
+        from gui_tasks.data_check import error_groups
+
+        groups = error_groups(check.errors)  # alike problems once, with their count
+        print(f"  {len(check.errors)} problem(s) (unreadable rows and files, missing items), with file, row and field"
+              + (f", in {len(groups)} kind(s)" if len(groups) < len(check.errors) else "") + ":")
+        for err, n in groups[: args.max_errors]:
+            print(f"    {err}" + (f"  (and {n - 1} more like it)" if n > 1 else ""))
+        if len(groups) > args.max_errors:
+            print(f"    ... and {len(groups) - args.max_errors} more kind(s) (--max-errors)")
     failed = bool(check.errors) or (differ and not args.partial)
     reasons = [f"{len(check.errors)} problem(s)"] if check.errors else []
     reasons += [f"{differ} count(s) differ from the published ones"] if differ and not args.partial else []

@@ -132,3 +132,18 @@ def load_checker(benchmark: str) -> Callable[[Path | None], BenchmarkCheck]:
         raise SystemExit(f"gui-eval data check: unknown benchmark {benchmark!r}; choose one of {sorted(CHECKERS)}")
     module, attr = CHECKERS[benchmark].split(":")
     return getattr(importlib.import_module(module), attr)
+
+
+def error_groups(errors: Iterable[Exception]) -> list[tuple[Exception, int]]:
+    """Problems that say the same thing about different rows or files (48 screenshots "not found"), grouped: each
+    group's first problem and how many there are, in order of first appearance. Two problems are alike when their
+    field and reason agree once numbers, quoted text and paths are blanked."""
+    import re
+
+    blank = re.compile(r"'[^']*'|\"[^\"]*\"|\S*[/\\]\S*|\d+")
+    groups: dict[tuple[str, str], list[Any]] = {}
+    for err in errors:
+        reason = getattr(err, "reason", None) or str(err)
+        key = (str(getattr(err, "field", "")), blank.sub("_", str(reason)))
+        groups.setdefault(key, [err, 0])[1] += 1
+    return [(first, n) for first, n in groups.values()]

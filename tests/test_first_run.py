@@ -198,3 +198,13 @@ def test_the_printed_table_shows_our_tasks_headline_figures_only():
     assert shown["results"]["theirs"] == res["results"]["theirs"] and "mcq_gold_share_a,none" in res["results"]["ours"]
     table = make_table(json.loads(json.dumps(res)))
     assert "mcq_gold_share_a" not in table and "acc_norm" in table and TABLE_NOTE in table
+
+
+def test_data_check_problems_that_say_the_same_are_collapsed_with_counts():
+    from gui_tasks.data_check import error_groups
+    from gui_tasks.errors import DataError
+
+    errs = [DataError(f"screenshot not found: /data/ss/img_{i}.png", file="/data/ss/test.json", row=i, field="img_filename")
+            for i in range(48)] + [DataError("bbox is empty", file="/data/ss/test.json", row=3, field="bbox")]
+    groups = error_groups(errs)
+    assert [(str(e), n) for e, n in groups] == [(str(errs[0]), 48), (str(errs[-1]), 1)]
