@@ -208,3 +208,23 @@ def test_data_check_problems_that_say_the_same_are_collapsed_with_counts():
             for i in range(48)] + [DataError("bbox is empty", file="/data/ss/test.json", row=3, field="bbox")]
     groups = error_groups(errs)
     assert [(str(e), n) for e, n in groups] == [(str(errs[0]), 48), (str(errs[-1]), 1)]
+
+
+def test_docs_quote_the_measured_figures_from_one_place():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("docs_figures", ROOT / "benchmarks" / "docs_figures.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.check() == []
+    assert module.figures()["demo_setup"] == "207 s"
+
+
+def test_the_readme_first_try_line_is_the_one_the_docs_give():
+    """The README's first-try commands are quoted verbatim by docs/running.md (one text, two places, checked)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    running = (ROOT / "docs" / "running.md").read_text(encoding="utf-8")
+    block = readme.split("**First try, offline**")[1].split("\n\n", 2)[1]
+    lines = [line.strip() for line in block.splitlines() if line.strip()]
+    assert lines[0] == "gui-eval make-tiny-model --grounding runs/tiny" and len(lines) == 4
+    assert all(line in running for line in lines), [line for line in lines if line not in running]
