@@ -89,8 +89,27 @@ class Family:
         return SCROLL_SEMANTICS.get(parser) if parser else None
 
 
+# The module that registers the built-in records, imported by name on the registry's first use (as an entry point
+# would be): the records depend on this module, never the other way round.
+BUILTIN_MODULES = ("gui_core.families",)
+
+
+ENTRY_POINT_GROUP = "gui_eval.families"  # third-party modules that call register_family (docs/adding.md)
+
+
 def _load_builtins() -> None:
-    import gui_core.families  # noqa: F401  (registers the built-in records)
+    import importlib
+    from importlib.metadata import entry_points
+
+    for module in BUILTIN_MODULES:
+        importlib.import_module(module)
+    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        try:
+            ep.load()
+        except Exception as exc:  # one broken plugin must not hide the built-in families
+            import sys
+
+            print(f"gui-eval: WARNING: family plugin {ep.name!r} ({ep.value}) failed to load: {exc!r}", file=sys.stderr)
 
 
 FAMILIES: Registry[Family] = Registry("model family", loader=_load_builtins)

@@ -35,7 +35,10 @@ class HubRelease:
 
     ``layout`` names the reader of the files (the hub layout of that benchmark, e.g. parquet with embedded images);
     ``files`` pins each file's content hash (empty: no hashes pinned yet, which ``data fetch`` reports as such);
-    ``read_by`` names the lmms-eval 0.7.3 task that reads the same repository (docs and messages)."""
+    ``read_by`` names the lmms-eval 0.7.3 task that reads the same repository (docs and messages); ``convert`` names the
+    function (``module:function``, ``convert(snapshot, out)``) that writes the official release layout the benchmark's
+    loader reads from the hub layout (empty: the loader reads the snapshot as it is). The converted copy is kept per
+    commit under the ``layout`` name: a converter whose output changes gets a new layout name (``..._v2``)."""
 
     repo_id: str
     revision: str
@@ -44,6 +47,7 @@ class HubRelease:
     files: tuple[HubFile, ...] = ()
     read_by: str = ""
     size_bytes: int | None = None
+    convert: str = ""
 
     def __post_init__(self) -> None:
         if not _REPO_ID.fullmatch(self.repo_id):
@@ -54,6 +58,8 @@ class HubRelease:
             raise ValueError(f"hub repository {self.repo_id!r}: repo_type {self.repo_type!r} is not dataset/model")
         if not self.layout:
             raise ValueError(f"hub repository {self.repo_id!r}: a layout name is required")
+        if self.convert and not re.fullmatch(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*", self.convert):
+            raise ValueError(f"hub repository {self.repo_id!r}: convert {self.convert!r} is not 'module:function'")
         paths = [f.path for f in self.files]
         if len(set(paths)) != len(paths):
             raise ValueError(f"hub repository {self.repo_id!r}: a file is pinned twice")

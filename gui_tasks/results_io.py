@@ -14,9 +14,14 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from gui_tasks.errors import ConfigError, DataError
+from gui_core.logit_capture import SIDE_KEY
 from gui_tasks.input_files import read_jsonl, read_text
 
 RESULTS_SUFFIX = "_results.json"
+# lmms-eval's own keys of a samples line (evaluator.py 0.7.3); every other dict value is a metric's value.
+# SIDE_KEY: a grounding response's logged side channel (gui_core.logit_capture.response_side), not a record.
+LOG_KEYS = frozenset({"doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "token_counts", "doc_hash",
+                      "prompt_hash", "target_hash", "input", "input_media", SIDE_KEY})
 NO_FILTER = "none"  # lmms-eval's name for "no filter": metric keys read "mcq_acc,none"
 
 
@@ -95,6 +100,7 @@ class RunResults:
         return self.path.with_name(f"{prefix}_samples_{task}.jsonl")
 
 
+
 def skipped_rows_notes(runs: Iterable[RunResults], benchmark: str) -> list[str]:
     """One report note per task of ``benchmark`` that skipped bad data rows on request (never silent)."""
     notes = []
@@ -162,12 +168,15 @@ def find_result_files(paths: Iterable[str | Path] | str | Path) -> list[Path]:
     return list(dict.fromkeys(out))
 
 
-# The report command for each benchmark (results metadata ``benchmark``).
-REPORTS = {"mpr_gui": "report", "gui_knowledge": "knowledge-report", "star_state_control": "star-report",
-           "star_agentic": "star-report", "icon_localization": "pss-report", "screenspot": "pss-report",
-           "screenspot_v2": "pss-report", "screenspot_pro": "pss-report", "uivision": "pss-report",
-           "mmbench_gui_l2": "pss-report", "osworld_g": "pss-report", "sphinx": "sphinx-report",
-           "sphinx_sim": "sphinx-report", "sphinx_device": "sphinx-report"}
+def reports() -> dict[str, str]:
+    """The report command for each benchmark (results metadata ``benchmark``), from the ``gui_core.benchmark``
+    records."""
+    from gui_core.benchmark import BENCHMARKS
+
+    out: dict[str, str] = {}
+    for b in BENCHMARKS.values():
+        out.setdefault(b.results_name, b.report)
+    return out
 
 
 def wrong_run_type(command: str, paths: Iterable[str | Path], wanted: Iterable[str], page: str) -> "ConfigError":
@@ -185,7 +194,8 @@ def wrong_run_type(command: str, paths: Iterable[str | Path], wanted: Iterable[s
     where = ", ".join(map(str, paths))
     if not held:
         return ConfigError("runs", None, page=page, message=f"{command}: no lmms-eval *_results.json file under {where}")
-    found = "; ".join(f"{b} ({', '.join(sorted(set(t))[:3])}): use gui-eval {REPORTS.get(b, '?')}" for b, t in sorted(held.items()))
+    commands = reports()
+    found = "; ".join(f"{b} ({', '.join(sorted(set(t))[:3])}): use gui-eval {commands.get(b, '?')}" for b, t in sorted(held.items()))
     return ConfigError("runs", None, page=page, message=f"{command} reads runs of {', '.join(sorted(set(wanted)))}; "
                                                         f"{where} holds {found}")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from tenacity import RetryError, Retrying, stop_after_attempt
 
-from gui_tasks import lmms_integration
+from gui_tasks import lmms_failures, lmms_integration  # the failure reports live in lmms_failures
 from gui_tasks.errors import DataError
 
 
@@ -39,25 +39,22 @@ def test_the_data_error_behind_a_retry_error_is_found():
 
 def test_the_message_is_printed_with_the_task_name_once(capsys, monkeypatch):
     why = "qas/au_zh.jsonl, row 3, field 'answer': bad"
-    monkeypatch.setattr(lmms_integration, "_DATA_ERRORS", [f"task mpr_gui_zh: {why}"])
-    monkeypatch.setattr(lmms_integration, "_FAILURES", [f"task mpr_gui_zh did not run: {why}"] * 2)
-    lmms_integration._print_failures()
+    monkeypatch.setattr(lmms_failures, "_DATA_ERRORS", [f"task mpr_gui_zh: {why}"])
+    monkeypatch.setattr(lmms_failures, "_FAILURES", [f"task mpr_gui_zh did not run: {why}"] * 2)
+    lmms_failures._print_failures()
     err = capsys.readouterr().err
     assert "bad benchmark data" in err and "the tasks below did not run" in err
     assert err.count(why) == 1 and "gui-eval: task mpr_gui_zh did not run: qas/au_zh.jsonl, row 3, field 'answer'" in err
 
 
-def test_an_unset_data_variable_is_a_configuration_error_naming_the_fetch_command(capsys, monkeypatch):
+def test_a_stopped_task_with_a_configuration_error_is_said_once_not_as_bad_data(capsys, monkeypatch):
     from gui_tasks.errors import ConfigError
-    from gui_tasks.grounding.screenspot import env_root
 
-    monkeypatch.delenv("SCREENSPOT_V2_DATA_DIR", raising=False)
-    monkeypatch.setattr(lmms_integration, "_DATA_ERRORS", [])
-    monkeypatch.setattr(lmms_integration, "_FAILURES", [])
-    with pytest.raises(ConfigError) as info:
-        env_root("SCREENSPOT_V2_DATA_DIR", "screenspot_v2")
-    assert "`gui-eval data fetch screenspot_v2`" in str(info.value)
-    lmms_integration.note_stopped("gui_screenspot_v2", f"its rows could not be built: {info.value}", info.value)
-    lmms_integration._print_failures()
+    monkeypatch.setattr(lmms_failures, "_DATA_ERRORS", [])
+    monkeypatch.setattr(lmms_failures, "_FAILURES", [])
+    exc = ConfigError("$SCREENSPOT_V2_DATA_DIR", None, message="$SCREENSPOT_V2_DATA_DIR is not set; `gui-eval data fetch screenspot_v2`")
+    lmms_integration.note_stopped("gui_screenspot_v2", f"its rows could not be built: {exc}", exc)
+    lmms_failures._print_failures()
     err = capsys.readouterr().err
     assert "bad benchmark data" not in err and err.count("gui_screenspot_v2 did not run: configuration error") == 1
+

@@ -19,10 +19,10 @@ from __future__ import annotations
 import ast
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from gui_tasks.errors import BadRows, DataError, skip_bad_rows
-from gui_tasks.grounding.screenspot import _doc, _field, _image_size, _read_json, env_root
+from gui_tasks.grounding.screenspot import release_rows, _doc, _field, _image_size, _read_json
 
 ENV = "MMBENCH_GUI_DATA_DIR"
 SOURCE = "mmbench_gui_l2"
@@ -32,8 +32,15 @@ PLATFORMS = ("os_windows", "os_mac", "os_linux", "os_ios", "os_android", "os_web
 
 
 def data_root() -> Path:
-    """The local copy named by ``$MMBENCH_GUI_DATA_DIR`` (the folder holding L2_annotations.json)."""
-    return env_root(ENV, "MMBench-GUI")
+    """The local copy named by its record's ``$MMBENCH_GUI_DATA_DIR`` (gui_core.benchmark.data_root; the folder holding L2_annotations.json)."""
+    from gui_core.benchmark import data_root as root_of
+
+    return root_of(SOURCE)
+
+
+def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """MMBench-GUI L2's documents: both levels, every platform (the official mode "all"), or metadata ``level``."""
+    return release_rows(meta, "mmbench_gui_l2 rows", lambda bad: load_docs(data_root(), bad, str(meta.get("level") or "all")))
 
 
 def relative_box(bbox: Any, size: tuple[int, int], path: Path, i: int) -> list[float]:

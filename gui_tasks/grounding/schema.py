@@ -1,8 +1,8 @@
 """The canonical grounding document (one instruction, one screenshot, one target box) and its validation.
 
     id           str   stable id ("icon-synth-0003", "screenspot_v2-mobile-0012")
-    source       str   "synthetic" | "screenspot" | "screenspot_v2" | "screenspot_pro" | "uivision" | "mmbench_gui_l2"
-                       | "osworld_g"
+    source       str   the ``metadata.source`` of a grounding benchmark record (``gui_tasks.grounding.benchmark.sources()``:
+                       "synthetic", "screenspot", "screenspot_v2", "screenspot_pro", "uivision", ...)
     instruction  str   what to locate
     image        str   absolute path of the screenshot
     width,height int   original image size in pixels

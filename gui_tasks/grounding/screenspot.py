@@ -33,12 +33,11 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Mapping
 
 from gui_core.images import ImageRefused, image_size
-from gui_tasks.errors import DOC_ERROR, ConfigError, BadRows, DataError, skip_bad_rows, fetch_hint
+from gui_tasks.errors import DOC_ERROR, BadRows, DataError, announce_skipped, skip_bad_rows
 from gui_tasks.input_files import read_json
 
 VARIANTS = ("screenspot", "screenspot_v2", "screenspot_pro")
@@ -54,21 +53,28 @@ PRO_LANGUAGES = ("en", "cn")
 PRO_GT_TYPES = ("positive", "negative")
 
 
-def env_root(env: str, what: str) -> Path:
-    """The local copy of the official ``what`` release named by the environment variable ``env`` (every grounding loader)."""
-    local = os.environ.get(env)
-    if not local:
-        raise ConfigError(f"${env}", None, page="docs/screenspot_pss.md", message=f"${env} is not set: point it at a local "
-                          f"copy of the official {what} release{fetch_hint(env)}")
-    root = Path(local).expanduser()
-    if not root.is_dir():
-        raise DataError(f"${env} points to {root}, which is not a directory", file=str(root))
-    return root
-
-
 def data_root(variant: str) -> Path:
-    """The local copy of ``variant`` named by its environment variable."""
-    return env_root(ENV[variant], variant)
+    """The local copy of ``variant`` named by its record's environment variable (``gui_core.benchmark.data_root``)."""
+    from gui_core.benchmark import data_root as root_of
+
+    return root_of(variant)
+
+
+def release_rows(meta: Mapping[str, Any], what: str, load: Callable[[BadRows], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """``load(bad)`` over an official release: bad rows skipped only on request (``$GUI_EVAL_SKIP_BAD_ROWS``), then
+    announced loudly and counted in the task's results metadata (``bad_rows_skipped``)."""
+    bad = BadRows(skip_bad_rows(dict(meta)))
+    docs = load(bad)
+    announce_skipped(bad, what)
+    return docs
+
+
+def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A ScreenSpot / -v2 / -Pro task's documents (ScreenSpot-Pro's Chinese / negative samples: eval_screenspot_pro.py
+    ``--language`` / ``--gt_type``)."""
+    source = str(meta.get("source"))
+    return release_rows(meta, f"{source} rows", lambda bad: load_docs(
+        source, data_root(source), bad, str(meta.get("language") or "en"), str(meta.get("gt_type") or "positive")))
 
 
 def _read_json(path: Path) -> list[dict[str, Any]]:

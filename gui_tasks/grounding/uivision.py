@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from gui_tasks.errors import BadRows, DataError, skip_bad_rows
-from gui_tasks.grounding.screenspot import _doc, _field, _image_size, _numbers, _read_json, env_root
+from gui_tasks.grounding.screenspot import release_rows, _doc, _field, _image_size, _numbers, _read_json
 
 ENV = "UIVISION_DATA_DIR"
 SETTINGS = ("basic", "functional", "spatial")
@@ -27,8 +27,15 @@ SOURCE = "uivision"
 
 
 def data_root() -> Path:
-    """The local copy named by ``$UIVISION_DATA_DIR``."""
-    return env_root(ENV, "UI-Vision")
+    """The local copy named by its record's ``$UIVISION_DATA_DIR``."""
+    from gui_core.benchmark import data_root as root_of
+
+    return root_of(SOURCE)
+
+
+def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A UI-Vision element grounding task's documents: one setting per task (metadata ``setting``)."""
+    return release_rows(meta, "uivision rows", lambda bad: load_docs(data_root(), str(meta.get("setting")), bad))
 
 
 def annotation_file(root: Path, setting: str) -> Path:

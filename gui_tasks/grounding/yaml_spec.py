@@ -11,6 +11,7 @@ from gui_metrics.lmms_bridge import metric_list_yaml
 from gui_metrics.pss import DEFAULT_FORM, ICON_SPLITS, PRO_GROUPS, PRO_SPLITS, PSS_C, SCREENSPOT_SPLITS
 from gui_core.family import PROMPTS, family, grounding_prompt
 from gui_core.grounding_prompts import answer_family, protocol
+from gui_tasks.grounding.benchmark import by_source
 from gui_tasks.grounding.score import DEFAULT_TAU
 from gui_tasks.grounding.uivision import SETTINGS as UIVISION_SETTINGS
 
@@ -94,7 +95,7 @@ def render_all() -> dict[str, str]:
         # the frame of the answers and, for resized-pixel families, the budget used when the backend reports no size
         rec = family(fam)
         extra = f"  coordinate_frame: {rec.frame}\n" + (f"  resize_budget: {rec.budget}\n" if rec.budget else "") + extra
-        inside = inside or ("strict" if source == "synthetic" else "inclusive")  # lmms_task.DEFAULT_INSIDE_RULE
+        inside = inside or by_source(source).inside_rule  # the record's default (lmms_task.DEFAULT_INSIDE_RULE)
         files[f"{task}.yaml"] = TEMPLATE.format(task=task, source=source, prompt=prompt, protocol=protocol(prompt),
                                                 parser=f"{PARSER_PROTOCOL}:{fam}",
                                                 inside_rule=inside, visual=rec.visual,
