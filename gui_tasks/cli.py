@@ -97,12 +97,6 @@ def _sphinx_report(args: argparse.Namespace) -> int:
     return main(args.rest)
 
 
-def _summary(args: argparse.Namespace) -> int:
-    from gui_tasks.summary import main
-
-    return main(args.rest)
-
-
 def _submit(args: argparse.Namespace) -> int:
     from gui_tasks.leaderboard import main
 
@@ -197,7 +191,7 @@ def _interventions(args: argparse.Namespace) -> int:
 
 def _data_check(args: argparse.Namespace) -> int:
     """``gui-eval data check BENCHMARK [DIR]``: documents per task against the published counts, every bad row."""
-    from gui_tasks.data_check import checkers, load_checker
+    from gui_tasks.data_check import checkers, load_checker, error_lines
     from gui_tasks.errors import ConfigError, DataError
 
     try:
@@ -236,16 +230,8 @@ def _data_check(args: argparse.Namespace) -> int:
         print(f"  {note}")
     if check.images_decoded is not None:
         print(f"  screenshots fully decoded: {check.images_decoded:,} of {len(check.images):,}")
-    if check.errors:
-        from gui_tasks.data_check import error_groups
-
-        groups = error_groups(check.errors)  # alike problems once, with their count
-        print(f"  {len(check.errors)} problem(s) (unreadable rows and files, missing items), with file, row and field"
-              + (f", in {len(groups)} kind(s)" if len(groups) < len(check.errors) else "") + ":")
-        for err, n in groups[: args.max_errors]:
-            print(f"    {err}" + (f"  (and {n - 1} more like it)" if n > 1 else ""))
-        if len(groups) > args.max_errors:
-            print(f"    ... and {len(groups) - args.max_errors} more kind(s) (--max-errors)")
+    if check.errors:  # alike problems once, with their count
+        print("\n".join(error_lines(check.errors, args.max_errors)))
     failed = bool(check.errors) or (differ and not args.partial)
     reasons = [f"{len(check.errors)} problem(s)"] if check.errors else []
     reasons += [f"{differ} count(s) differ from the published ones"] if differ and not args.partial else []
@@ -415,10 +401,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_sphinx_report)
 
-    s = sub.add_parser("summary", help="per task the headline figures with 95% intervals and n, then every task that "
-                                       "did not run with its reason (exit 1 when any did not run)")
+    s = sub.add_parser("summary", help="headline figures with 95% intervals and n per task, then each task that did not run")
     s.add_argument("rest", nargs=argparse.REMAINDER)
-    s.set_defaults(func=_summary)
+    s.set_defaults(func=lambda a: __import__("gui_tasks.summary", fromlist=["main"]).main(a.rest))
 
     s = sub.add_parser("submit", help="validated leaderboard submission from an lmms-eval run")
     s.add_argument("rest", nargs=argparse.REMAINDER)
