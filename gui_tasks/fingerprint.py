@@ -13,8 +13,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 WHOLE_FILE_BYTES = 16 << 20
 HEAD_BYTES = 1 << 20

@@ -13,10 +13,16 @@ import argparse
 import csv
 import io
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
 
-from gui_tasks.results_io import RunResults, TaskResult, find_result_files, is_finite, load_results
+from gui_tasks.results_io import (
+    RunResults,
+    TaskResult,
+    find_result_files,
+    is_finite,
+    load_results,
+)
 
 FORMATS = ("md", "csv", "tex")
 
@@ -91,7 +97,7 @@ def render(rows: Sequence[Row], missing: Sequence[tuple[str, str, str]], fmt: st
               f"[{_num(r.low)}, {_num(r.high)}]" if r.low is not None else "n/a", str(r.n) if r.n is not None else "?")
              for r in rows]
     if fmt == "tex":
-        esc = lambda s: s.replace("\\", "\\textbackslash{}").replace("_", "\\_").replace("%", "\\%").replace("&", "\\&")  # noqa: E731
+        esc = lambda s: s.replace("\\", "\\textbackslash{}").replace("_", "\\_").replace("%", "\\%").replace("&", "\\&")
         lines = ["\\begin{tabular}{lllrlr}", "\\hline", " & ".join(esc(h) for h in head) + " \\\\", "\\hline"]
         lines += [" & ".join(esc(c) for c in row) + " \\\\" for row in cells]
         lines += ["\\hline", "\\end{tabular}"]

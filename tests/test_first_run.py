@@ -10,8 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from gui_core.logit_capture import (CAPTURE_TOLERANCE, SIDE_KEY, Capture, CapturedResponse, Step, key_digit_capture,
-                                    response_side, side_difference, with_side)
+from gui_core.logit_capture import (
+    CAPTURE_TOLERANCE,
+    SIDE_KEY,
+    Capture,
+    CapturedResponse,
+    Step,
+    key_digit_capture,
+    response_side,
+    side_difference,
+    with_side,
+)
 from gui_tasks.grounding.score import ScoreParams, score_response
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,9 +74,9 @@ def test_a_re_capture_matches_within_the_stated_tolerance():
 
 
 def test_our_tasks_results_drop_what_no_metric_aggregates():
-    from gui_metrics.lmms_bridge import register_with_lmms_eval
     from lmms_eval.api import registry as reg
 
+    from gui_metrics.lmms_bridge import register_with_lmms_eval
     from gui_tasks.lmms_stats import drop_unaggregated
 
     register_with_lmms_eval()
