@@ -17,6 +17,9 @@ unset.
    temporary folder that is renamed into place only when complete): every row is then read and scored by the same
    loader as the same row of the official release.
 
+A release with ``allow_patterns`` is the files they match: nothing else of the repository is downloaded, hashed or
+compared (a copy of the whole repository already in the cache serves as well).
+
 The tasks' automatic path (``data_root``): the variable when set; else the hub copy, downloaded on first use unless
 ``$GUI_EVAL_NO_DOWNLOAD=1`` or ``$HF_HUB_OFFLINE=1``, in which case only a copy already in the cache is used and its
 absence is a one-line error naming ``gui-eval data fetch NAME``. Hashes are re-computed only for files whose size or
@@ -279,7 +282,7 @@ def _download(spec: HubData, revision: str, out: Fetched) -> tuple[Path, str, li
         raise DataError(f"cannot reach {endpoint()} ({_one_line(exc)}); run `{spec.fetch_command}` where the Hub is "
                         f"reachable, or point ${spec.env} at a local copy", file=rel.repo_id) from exc
     commit = info.sha or revision
-    names = sorted(s.rfilename for s in info.siblings or [] if s.rfilename not in NOT_DATA)
+    names = sorted(s.rfilename for s in info.siblings or [] if s.rfilename not in NOT_DATA and rel.allows(s.rfilename))
     have = _cached_snapshot(rel, commit)
     snap = None
     for name in names:
@@ -324,7 +327,7 @@ def fetch(spec: HubData, *, revision: str | None = None, to: Path | None = None,
                                   f"${off or NO_DOWNLOAD_ENV})")
     else:
         snap, commit = cached
-    present = _data_files(snap)
+    present = [p for p in _data_files(snap) if rel.allows(p)]  # a whole-repository copy: the release's files only
     if expected is not None and set(expected) - set(present):
         missing = sorted(set(expected) - set(present))
         raise DataError("downloaded but not in the cache snapshot", file=f"{rel.repo_id}/{missing[0]}")
@@ -368,7 +371,12 @@ def _copy_to(out: Fetched, to: Path, revision: str) -> Path:
     to.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{to.name}.partial-", dir=to.parent))
     try:
-        shutil.copytree(out.root, tmp, symlinks=False, dirs_exist_ok=True)
+        if out.root == out.snapshot:  # the snapshot as it is: the release's files only (allow_patterns)
+            for name in out.files:
+                (tmp / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile((out.snapshot / name).resolve(), tmp / name)
+        else:
+            shutil.copytree(out.root, tmp, symlinks=False, dirs_exist_ok=True)
         (tmp / LOCK_NAME).write_text(json.dumps({"repo_id": rel.repo_id, "revision": revision, "commit": out.commit,
                                                  "layout": rel.layout, "files": out.files}, indent=1, sort_keys=True))
         old = None
@@ -409,7 +417,9 @@ def print_pins(fetched: Fetched) -> str:
     rel = fetched.spec.release
     sizes = {p: (fetched.snapshot / p).resolve().stat().st_size for p in fetched.files}
     lines = [f"HubRelease({rel.repo_id!r}, {fetched.commit!r}, {rel.layout!r}, read_by={rel.read_by!r},"
-             + (f" convert={rel.convert!r}," if rel.convert else ""),
+             + (f" convert={rel.convert!r}," if rel.convert else "")
+             + (f" allow_patterns={rel.allow_patterns!r}," if rel.allow_patterns else "")
+             + (f" evidence={rel.evidence!r}," if rel.evidence else ""),
              f"           size_bytes={sum(sizes.values())}, files=("]
     lines += [f"    HubFile({p!r}, {h!r}, {sizes[p]})," for p, h in sorted(fetched.files.items())]
     return "\n".join(lines + ["))"])

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Sequence
 
 from gui_core.paths import cache_dir
+from gui_models.tiny_model import DEFAULT_FAMILY as TINY_DEFAULT, FAMILIES as TINY_FAMILIES
 from gui_tasks.synth.splits import SPLITS
 
 DEMO_TASKS = ("mpr_gui_synth_zh", "mpr_gui_synth_en")
@@ -24,8 +25,8 @@ def _make_tiny_model(args: argparse.Namespace) -> int:
     if args.grounding:
         from gui_models.tiny_grounding import build_tiny_grounding_model
 
-        if args.family != "qwen2_vl":
-            raise SystemExit("--grounding builds a qwen2_vl checkpoint")
+        if args.family != TINY_DEFAULT:
+            raise SystemExit(f"--grounding builds a {TINY_DEFAULT} checkpoint")
         out = build_tiny_grounding_model(Path(args.dir), seed=args.seed)
     else:
         out = build_tiny_model(Path(args.dir), family=args.family, seed=args.seed)
@@ -292,7 +293,7 @@ def _demo(args: argparse.Namespace) -> int:
         return 2
     if not (ckpt / "config.json").is_file():
         print(f"[demo] building tiny checkpoint in {ckpt}", flush=True)
-        build_tiny_model(ckpt, family="qwen2_vl", seed=0)
+        build_tiny_model(ckpt, family=TINY_DEFAULT, seed=0)
     print("[demo] building the synthetic MPR-GUI set (cached after the first run)", flush=True)
     load_or_build(seed=0, per_dimension=8)
     out = Path(args.out)
@@ -352,7 +353,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("make-tiny-model", help="write a tiny random Qwen2-VL-family checkpoint (offline)")
     s.add_argument("dir")
-    s.add_argument("--family", default="qwen2_vl", choices=["qwen2_vl", "qwen2_5_vl"])
+    s.add_argument("--family", default=TINY_DEFAULT, choices=list(TINY_FAMILIES))
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--grounding", action="store_true", help="also teach it the PSS answer format [x, y] (about 15 s)")
     s.set_defaults(func=_make_tiny_model)
@@ -371,7 +372,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_report)
 
-    s = sub.add_parser("compare", help="paired comparison of two runs: per metric and slice, difference, 95% CI, "
+    s = sub.add_parser("compare", help="paired comparison of two runs: per metric and slice, difference, 95%% CI, "
                                        "McNemar/permutation p-value, Holm-adjusted")
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_compare)

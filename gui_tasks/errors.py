@@ -36,14 +36,31 @@ class BadRows:
             raise error
         self.errors.append(error)
 
-    def keep(self, normalise: Callable[[Any], Any], rows: Iterable[Any]) -> list:
-        """``normalise(row)`` for every row; a row whose normalising raises DataError goes to :meth:`add`."""
+    def keep(self, normalise: Callable[[Any], Any], rows: Iterable[Any], file: str | None = None) -> list:
+        """``normalise(row)`` for every row; a row whose normalising raises goes to :meth:`add` as a DataError naming
+        the file (``file``; else ``<rows>``), the row and the field: a row holding a number past the bounds
+        (``gui_core.bounds.row_problem``: NaN, Infinity, a 5,000-digit integer, a 900-deep list) is refused before it
+        is read, and any other exception while reading it is that row's error, never the task's.
+
+        Rows may be given as ``(index, row)`` pairs (the index names the row) or alone (their position does)."""
+        from gui_core.bounds import row_problem
+        from gui_core.sample_faults import describe_fault
+
         out = []
-        for row in rows:
+        for at, item in enumerate(rows):
+            index, row = (item[0], item[1]) if (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], int)) \
+                else (at, item)
+            where = file or (str(row.get("file")) if isinstance(row, dict) and row.get("file") else "<rows>")
+            index = int(row["row"]) if isinstance(row, dict) and isinstance(row.get("row"), int) and not file else index
             try:
-                out.append(normalise(row))
+                problem = row_problem(row)
+                if problem is not None:
+                    raise DataError(problem[1], file=where, row=index, field=problem[0])
+                out.append(normalise(item))
             except DataError as exc:
                 self.add(exc)
+            except Exception as exc:  # noqa: BLE001 - whatever reading one row meets costs that row only
+                self.add(DataError(describe_fault("reading the row", exc), file=where, row=index))
         return out
 
     @property

@@ -353,6 +353,12 @@ def validate_submission(sub: Any, *, rescore: bool = True, loader: Loader = load
     if len(set(names)) != len(names):
         raise SubmissionError("submission lists a task twice")
     model = sub["model"]
+    from gui_core.bounds import BoundError, check_generation
+
+    try:
+        check_generation((sub.get("generation") or {}).get("gen_kwargs"))
+    except BoundError as exc:
+        raise SubmissionError(f"generation: {exc}") from None
     pretrained = _pretrained(model["args"])
     if pretrained and model["name"] != pretrained:
         raise SubmissionError(f"model name {model['name']!r} is not the checkpoint in the model args ({pretrained!r})")

@@ -242,8 +242,10 @@ def load_results(path: str | Path) -> RunResults:
     path = Path(path)
     try:
         raw = json.loads(read_text(path))
-    except (RecursionError, json.JSONDecodeError) as exc:
-        raise DataError(f"not a readable lmms-eval results file ({exc})", file=str(path)) from exc
+    except (RecursionError, ValueError) as exc:  # not JSON, or an integer Python refuses to convert (> 4,300 digits)
+        if isinstance(exc, DataError):
+            raise
+        raise DataError(f"not a readable lmms-eval results file ({str(exc)[:200]})", file=str(path)) from None
     if not isinstance(raw, dict) or not isinstance(raw.get("results"), dict):
         raise DataError("missing 'results' object: not an lmms-eval results file", file=str(path), field="results")
     for key in ("configs", "versions", "n-samples", "higher_is_better", "group_subtasks", "config"):
@@ -256,6 +258,11 @@ def load_results(path: str | Path) -> RunResults:
         if not isinstance(values, dict):
             raise DataError("task entry is not an object", file=str(path), field=f"results.{task}")
         task_config = configs.get(task) if isinstance(configs.get(task), dict) else {}
+        counts = (raw.get("n-samples") or {}).get(task)
+        if counts is not None and not (isinstance(counts, dict) and all(
+                isinstance(v, int) and not isinstance(v, bool) for v in counts.values())):
+            raise DataError("expected {\"original\": N, \"effective\": n} (whole numbers)", file=str(path),
+                            field=f"n-samples.{task}")
         metrics, stderr = _split_metrics(values)
         tasks[task] = TaskResult(
             task=task,
@@ -286,7 +293,13 @@ def load_samples(path: str | Path) -> list[dict[str, Any]]:
     path = Path(path)
     if not path.exists():
         raise DataError("samples file not found (was lmms-eval run with --log_samples?)", file=str(path))
-    return read_jsonl(path)
+    rows = read_jsonl(path)
+    for i, row in enumerate(rows):  # every reader keys samples by doc_id: a whole number (lmms-eval's index)
+        did = row.get("doc_id")
+        if did is not None and (isinstance(did, bool) or not isinstance(did, int)):
+            raise DataError(f"sample {i + 1}: doc_id is a {type(did).__name__}, not a whole number", file=str(path),
+                            row=i, field="doc_id")
+    return rows
 
 
 def load_task_samples(run: RunResults, task: str) -> list[dict[str, Any]]:

@@ -231,3 +231,80 @@ def github_layout_osworld_g(rows: list[dict], root) -> None:
         (root / "images" / r["image_path"]).write_bytes(r["image"]["bytes"])
     (root / "OSWorld-G.json").write_text(json.dumps([{k: v for k, v in r.items() if k not in ("image", "mimo_bbox")}
                                                      for r in rows]))
+
+
+# ---- ScreenSpot (rootsautomation/ScreenSpot), UI-Vision and MMBench-GUI repositories ----
+
+def screenspot_release() -> tuple[dict[str, list[dict]], dict[str, bytes]]:
+    """SeeClick's release in small: rows per platform (``bbox`` [x, y, w, h] whole pixels) and the screenshots. Sizes
+    and boxes are picked so that fraction * width is not exactly the pixel in floating point (7/123*123 != 7)."""
+    shots = {"mac_a.png": png(123, 77, 6), "ios_b.png": png(91, 157, 7), "web_c.png": png(211, 97, 8)}
+    rows = {"desktop": [{"img_filename": "mac_a.png", "bbox": [7, 11, 29, 13], "instruction": "open the menu",
+                         "data_type": "text", "data_source": "macos"},
+                        {"img_filename": "mac_a.png", "bbox": [70, 40, 49, 33], "instruction": "close it",
+                         "data_type": "icon", "data_source": "windows"}],
+            "mobile": [{"img_filename": "ios_b.png", "bbox": [3, 101, 41, 23], "instruction": "tap send",
+                        "data_type": "icon", "data_source": "ios"}],
+            "web": [{"img_filename": "web_c.png", "bbox": [113, 5, 97, 19], "instruction": "search", "data_type": "text",
+                     "data_source": "gitlab"}]}
+    return rows, shots
+
+
+def screenspot_hub_rows() -> list[dict]:
+    """The same rows in rootsautomation/ScreenSpot's schema: ``bbox`` as fractions [x1, y1, x2, y2] of the screenshot."""
+    from PIL import Image
+
+    rows, shots = screenspot_release()
+    out = []
+    for platform in ("desktop", "mobile", "web"):
+        for r in rows[platform]:
+            w, h = Image.open(io.BytesIO(shots[r["img_filename"]])).size
+            x, y, bw, bh = r["bbox"]
+            out.append({"file_name": r["img_filename"], "bbox": [x / w, y / h, (x + bw) / w, (y + bh) / h],
+                        "instruction": r["instruction"], "data_type": r["data_type"], "data_source": r["data_source"],
+                        "image": {"bytes": shots[r["img_filename"]], "path": r["img_filename"]}})
+    return out
+
+
+def github_layout_screenspot(root) -> None:
+    from pathlib import Path
+
+    root = Path(root)
+    rows, shots = screenspot_release()
+    (root / "screenspot_imgs").mkdir(parents=True, exist_ok=True)
+    for name, data in shots.items():
+        (root / "screenspot_imgs" / name).write_bytes(data)
+    for platform, rs in rows.items():
+        (root / f"screenspot_{platform}.json").write_text(json.dumps(rs))
+
+
+def uivision_repo() -> dict[str, bytes]:
+    """ServiceNow/ui-vision in small: the element-grounding files (read) and a layout-grounding file and a card asset
+    (not part of the release: never downloaded)."""
+    shot = png(160, 90, 9)
+    files = {"images/element_grounding/app/s1.png": shot, "images/layout_grounding/l1.png": png(40, 30, 10),
+             "annotations/layout_grounding/layout_grounding.json": b"[]", "assets/teaser.png": png(20, 20, 11)}
+    for k, setting in enumerate(("basic", "functional", "spatial")):
+        rows = [{"image_path": "element_grounding/app/s1.png", "image_size": [160, 90], "bbox": [10 + k, 20, 60, 40],
+                 "prompt_to_evaluate": f"{setting} target", "platform": "Linux", "element_type": "button",
+                 "category": "Productivity"}]
+        files[f"annotations/element_grounding/element_grounding_{setting}.json"] = json.dumps(rows).encode()
+    return files
+
+
+def mmbench_gui_repo(folder: str = "offline_images") -> dict[str, bytes]:
+    """OpenGVLab/MMBench-GUI in small: L2 annotations and the images zip (``folder/<platform>/...`` inside), plus L1
+    (not part of the release)."""
+    import zipfile
+
+    rows = [{"index": 0, "image_path": "w1.png", "platform": "os_windows", "instruction": "open settings",
+             "bbox": [0.1, 0.2, 0.3, 0.4], "data_type": "icon", "grounding_type": "basic", "app_name": "settings"},
+            {"index": 1, "image_path": "m1.png", "platform": "os_mac", "instruction": "the save button",
+             "bbox": [20, 10, 60, 30], "data_type": "text", "grounding_type": "advanced", "app_name": "pages"}]
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr(f"{folder}/os_windows/w1.png", png(100, 50, 12))
+        zf.writestr(f"{folder}/os_mac/m1.png", png(120, 60, 13))
+        zf.writestr("__MACOSX/._w1.png", b"junk")
+    return {"L2_annotations.json": json.dumps(rows).encode(), "L1_annotations.json": b"[]",
+            "MMBench-GUI-OfflineImages.zip": buf.getvalue()}

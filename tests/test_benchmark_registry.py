@@ -60,14 +60,18 @@ def test_every_generated_task_belongs_to_exactly_one_record():
 
 
 def test_one_data_root_names_the_variable_and_checks_the_folder(monkeypatch, tmp_path):
-    monkeypatch.delenv("UIVISION_DATA_DIR", raising=False)
-    with pytest.raises(ConfigError, match=r"^\$UIVISION_DATA_DIR is not set: point it at a local copy .*; see "
+    monkeypatch.delenv("SCREENSPOT_V2_DATA_DIR", raising=False)  # a record with no hub release
+    with pytest.raises(ConfigError, match=r"^\$SCREENSPOT_V2_DATA_DIR is not set: point it at a local copy .*; see "
                                           r"docs/screenspot_pss.md$"):
-        data_root("uivision")
+        data_root("screenspot_v2")
+    monkeypatch.delenv("UIVISION_DATA_DIR", raising=False)  # one with a release, downloads off, nothing in the cache
+    monkeypatch.setenv("GUI_EVAL_NO_DOWNLOAD", "1")
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "empty-hf-cache"))
     pinned = replace(benchmark("uivision"), data=replace(benchmark("uivision").data, hub=(
         HubRelease("ServiceNow/ui-vision", "main", "uivision_hub"),)))
-    with pytest.raises(ConfigError, match=r"is not set: .*, or fetch a copy with `gui-eval data fetch uivision` and point \$UIVISION_DATA_DIR at it"):
-        data_root(pinned)
+    for rec in ("uivision", pinned):
+        with pytest.raises(ConfigError, match=r"is not set: .*, or fetch a copy with `gui-eval data fetch uivision` and point \$UIVISION_DATA_DIR at it"):
+            data_root(rec)
     monkeypatch.setenv("UIVISION_DATA_DIR", str(tmp_path / "nope"))
     with pytest.raises(DataError, match="UIVISION_DATA_DIR points to .*nope, which is not a directory"):
         data_root("uivision")

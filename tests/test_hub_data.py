@@ -15,12 +15,17 @@ from hub_standin import (
     HubStandIn,
     github_layout_osworld_g,
     github_layout_pro,
+    github_layout_screenspot,
+    mmbench_gui_repo,
     osworld_g_rows,
     parquet_bytes,
+    screenspot_hub_rows,
     screenspot_pro_rows,
+    uivision_repo,
 )
 
 PRO_REPO, OSW_REPO = "TIGER-Lab/ScreenSpot-Pro", "MMInstruction/OSWorld-G"
+SS_REPO, UIV_REPO, MMB_REPO = "rootsautomation/ScreenSpot", "ServiceNow/ui-vision", "OpenGVLab/MMBench-GUI"
 PARQUET = "data/test-00000-of-00001.parquet"
 
 
@@ -29,6 +34,10 @@ def hub():
     standin = HubStandIn()
     standin.publish(PRO_REPO, {PARQUET: parquet_bytes(screenspot_pro_rows()), "README.md": b"# ScreenSpot-Pro\n"})
     standin.publish(OSW_REPO, {PARQUET: parquet_bytes(osworld_g_rows())})
+    standin.publish(SS_REPO, {"data/test-00000-of-00002.parquet": parquet_bytes(screenspot_hub_rows()[:2]),
+                              "data/test-00001-of-00002.parquet": parquet_bytes(screenspot_hub_rows()[2:])})
+    standin.publish(UIV_REPO, {**uivision_repo(), "README.md": b"# UI-Vision\n"})
+    standin.publish(MMB_REPO, mmbench_gui_repo())
     yield standin
     standin.stop()
 
@@ -39,7 +48,8 @@ def online(hub, tmp_path, monkeypatch):
     from huggingface_hub import constants
 
     for var in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE", "GUI_EVAL_NO_DOWNLOAD",
-                "SCREENSPOT_PRO_DATA_DIR", "OSWORLD_G_DATA_DIR", "HF_HUB_CACHE"):
+                "SCREENSPOT_PRO_DATA_DIR", "OSWORLD_G_DATA_DIR", "HF_HUB_CACHE", "SCREENSPOT_DATA_DIR", "UIVISION_DATA_DIR",
+                "MMBENCH_GUI_DATA_DIR"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
@@ -52,7 +62,9 @@ def online(hub, tmp_path, monkeypatch):
 
 def _env(hub, tmp_path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE",
-                                                            "SCREENSPOT_PRO_DATA_DIR", "OSWORLD_G_DATA_DIR")}
+                                                            "SCREENSPOT_PRO_DATA_DIR", "OSWORLD_G_DATA_DIR",
+                                                            "SCREENSPOT_DATA_DIR", "UIVISION_DATA_DIR",
+                                                            "MMBENCH_GUI_DATA_DIR")}
     return {**env, "HF_HOME": str(tmp_path / "hf"), "HF_ENDPOINT": hub.url, "GUI_EVAL_CACHE": str(tmp_path / "cache"),
             "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(__file__).parent / "netguard"), os.environ.get("PYTHONPATH")]))}
 
@@ -290,15 +302,99 @@ def test_lmms_eval_tasks_fetch_on_first_use_and_score(hub, tmp_path):
     from lmms_helpers import results, run_openai, samples
 
     env = _env(hub, tmp_path)
-    server = FakeServer(["ok"] * 16, text="[25, 20]")
+    server = FakeServer(["ok"] * 32, text="[25, 20]")
+    expected = {"gui_screenspot_pro": 4, "gui_osworld_g": 4, "gui_screenspot": 4, "gui_uivision_basic": 1,
+                "gui_mmbench_gui_l2": 2}
     try:
-        _proc, log = run_openai(server.base_url, "gui_screenspot_pro,gui_osworld_g", tmp_path / "out", env, "--limit", "4")
+        _proc, log = run_openai(server.base_url, ",".join(expected), tmp_path / "out", env, "--limit", "4")
     finally:
         server.stop()
     res = results(tmp_path / "out")
-    for task in ("gui_screenspot_pro", "gui_osworld_g"):
+    for task, n in expected.items():
         assert "not_run" not in res["configs"][task]["metadata"], log[-3000:]
         got = samples(tmp_path / "out", task)
-        assert len(got) == 4 and all("sample_error" not in s for s in got), log[-3000:]
-    assert "fetching TIGER-Lab/ScreenSpot-Pro" in log and "fetching MMInstruction/OSWorld-G" in log
+        assert len(got) == n and all("sample_error" not in s for s in got), (task, log[-3000:])
+    for repo in (PRO_REPO, OSW_REPO, SS_REPO, UIV_REPO, MMB_REPO):
+        assert f"fetching {repo}" in log
     assert (tmp_path / "hf" / "hub" / "datasets--MMInstruction--OSWorld-G").is_dir()
+
+
+# ---- ScreenSpot, UI-Vision and MMBench-GUI L2 from their hub repositories ----
+
+def test_screenspot_hub_rows_are_fetched_and_read_as_the_seeclick_release(online, tmp_path):
+    """rootsautomation/ScreenSpot's fractions [x1, y1, x2, y2] come back as SeeClick's whole-pixel [x, y, w, h]: the same
+    documents (ids, boxes, splits, meta) and the same scores as the release itself; fetched on first use."""
+    from gui_tasks.grounding import screenspot
+    from gui_tasks.grounding.score import ScoreParams, score_response
+
+    root = screenspot.data_root("screenspot")  # first use: fetched and converted
+    assert sorted(p.name for p in root.glob("*.json")) == ["screenspot_desktop.json", "screenspot_mobile.json",
+                                                           "screenspot_web.json"]
+    github_layout_screenspot(tmp_path / "gh")
+    hub_docs, gh_docs = screenspot.load_docs("screenspot", root), screenspot.load_docs("screenspot", tmp_path / "gh")
+    assert [d["id"] for d in hub_docs] == ["screenspot-desktop-0000", "screenspot-desktop-0001", "screenspot-mobile-0000",
+                                           "screenspot-web-0000"]
+    assert _relative(hub_docs, root) == _relative(gh_docs, tmp_path / "gh")
+    assert hub_docs[1]["target_box"] == [70.0, 40.0, 119.0, 73.0]  # 40/77*77 is 39.99999999999999 in floating point
+    params = ScoreParams.from_mapping({"family": "qwen2_vl", "inside_rule": "inclusive"})
+    for a, b in zip(hub_docs, gh_docs):
+        for answer in ("(7,11)", "(70,40)", "(119,73)", "[0.5, 0.5]", "(44, 124)", "nothing"):
+            assert score_response(a, answer, params) == score_response(b, answer, params)
+
+
+def test_uivision_is_read_from_the_hub_as_published_and_only_its_element_files_are_fetched(online, tmp_path):
+    from gui_core.benchmark import hub_data
+    from gui_core.hub_fetch import fetch
+    from gui_tasks.grounding import uivision
+
+    got = fetch(hub_data("uivision"))
+    assert got.root == got.snapshot and got.downloaded == sorted(
+        [f"annotations/element_grounding/element_grounding_{s}.json" for s in uivision.SETTINGS]
+        + ["images/element_grounding/app/s1.png"])
+    for setting in uivision.SETTINGS:
+        docs = uivision.load_docs(uivision.data_root(), setting)
+        assert [d["instruction"] for d in docs] == [f"{setting} target"] and docs[0]["width"] == 160
+    copy = fetch(hub_data("uivision"), to=tmp_path / "uiv").root
+    assert sorted(p.relative_to(copy).as_posix() for p in copy.rglob("*") if p.is_file()) == sorted(
+        [".gui-eval-hub-lock.json", *got.downloaded])
+
+
+def test_mmbench_gui_l2_zip_is_extracted_to_the_offline_images_layout(online):
+    from gui_core.benchmark import hub_data
+    from gui_core.hub_fetch import fetch
+    from gui_tasks.grounding import mmbench_gui
+
+    got = fetch(hub_data("mmbench_gui_l2"))
+    assert got.downloaded == ["L2_annotations.json", "MMBench-GUI-OfflineImages.zip"]  # L1 is not read
+    assert (got.root / "offline_images" / "os_mac" / "m1.png").is_file() and not (got.root / ".unpacked").exists()
+    docs = mmbench_gui.load_docs(mmbench_gui.data_root())
+    assert [(d["id"], d["split"], d["target_box"]) for d in docs] == [
+        ("mmbench_gui_l2-0", "basic_os_windows", [10.0, 10.0, 30.0, 20.0]),
+        ("mmbench_gui_l2-1", "advanced_os_mac", [20.0, 10.0, 60.0, 30.0])]
+
+
+@pytest.mark.parametrize("case", ["another folder name", "a member leaving the folder"])
+def test_mmbench_gui_zip_layouts(tmp_path, case):
+    import io
+    import zipfile
+
+    from gui_tasks.errors import DataError
+    from gui_tasks.grounding import mmbench_gui
+    from gui_tasks.grounding.hub_layout import convert_mmbench_gui
+
+    files = mmbench_gui_repo("MMBench-GUI-OfflineImages/data")
+    if case == "a member leaving the folder":
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as zf:
+            zf.writestr("../evil.png", b"x")
+        files["MMBench-GUI-OfflineImages.zip"] = buf.getvalue()
+    (tmp_path / "snap").mkdir()
+    for name, data in files.items():
+        (tmp_path / "snap" / name).write_bytes(data)
+    if case == "another folder name":
+        convert_mmbench_gui(tmp_path / "snap", tmp_path / "out")
+        assert len(mmbench_gui.load_docs(tmp_path / "out")) == 2
+    else:
+        with pytest.raises(DataError, match="leaves the folder"):
+            convert_mmbench_gui(tmp_path / "snap", tmp_path / "out")
+        assert not (tmp_path / "evil.png").exists()

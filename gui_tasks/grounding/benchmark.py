@@ -22,6 +22,31 @@ SCREENSPOT_PRO_HUB = HubRelease("TIGER-Lab/ScreenSpot-Pro", "main", "screenspot_
 OSWORLD_G_HUB = HubRelease("MMInstruction/OSWorld-G", "main", "osworld_g_hub_parquet_v1", read_by="osworld_g",
                            size_bytes=127374329, convert=_HUB + "convert_osworld_g")
 
+# rootsautomation/ScreenSpot (lmms-eval 0.7.3's screenspot_rec_test / screenspot_reg_test, dataset_path): parquet, the
+# box as fractions [x1, y1, x2, y2] (its card at commit 0be0878; lmms-eval screenspot/utils.py multiplies by the width),
+# converted back to SeeClick's [x, y, w, h] pixels (gui_tasks/grounding/hub_layout.py).
+SCREENSPOT_HUB = HubRelease("rootsautomation/ScreenSpot", "main", "screenspot_hub_parquet_v1",
+                            read_by="screenspot_rec_test", size_bytes=602316816, convert=_HUB + "convert_screenspot",
+                            evidence="rootsautomation/ScreenSpot card @ 0be08781 (file_name, bbox float64, instruction, "
+                                     "data_type, data_source, image; (x, y, w, h) -> (x1, y1, x2, y2)); lmms-eval 0.7.3 "
+                                     "tasks/screenspot/utils.py (bbox times width/height: fractions), utils_rec.py "
+                                     "(data_source -> mobile/desktop/web)")
+# ServiceNow/ui-vision: the official release itself (annotations/ + images/, what eval_uivision.py reads); only the
+# element-grounding files (the repository also holds the layout-grounding set and the card's assets).
+UIVISION_HUB = HubRelease("ServiceNow/ui-vision", "main", "uivision_repository",
+                          allow_patterns=("annotations/element_grounding/*", "images/element_grounding/*"),
+                          evidence="hub tree @ 766c66a (annotations/, images/, assets/); uivision/UI-Vision "
+                                   "eval/grounding/sample_script.sh @ d814582 (--uivision_test_file .../"
+                                   "element_grounding/element_grounding_<setting>.json, --uivision_imgs)")
+# OpenGVLab/MMBench-GUI: L2_annotations.json + MMBench-GUI-OfflineImages.zip (the files open-compass/MMBench-GUI's
+# utils/download.py fetches); the zip extracted to offline_images/; L1_annotations.json is not read.
+MMBENCH_GUI_HUB = HubRelease("OpenGVLab/MMBench-GUI", "main", "mmbench_gui_l2_extracted_v1",
+                             allow_patterns=("L2_annotations.json", "MMBench-GUI-OfflineImages.zip"),
+                             convert=_HUB + "convert_mmbench_gui",
+                             evidence="hub tree @ e27757e (L1_annotations.json, L2_annotations.json, "
+                                      "MMBench-GUI-OfflineImages.zip); open-compass/MMBench-GUI utils/download.py @ "
+                                      "025e9b6 (FILES: the images archive + the annotation JSON files)")
+
 _TASK = "gui_tasks.grounding.lmms_task:GroundingTask"
 _SPEC = "gui_tasks.grounding.yaml_spec:render_all"
 _OFFICIAL = "gui_metrics.grounding_official:"
@@ -50,7 +75,7 @@ _grounding("screenspot", "ScreenSpot",
            Sources("SeeClick (Cheng et al. 2024, arXiv 2401.10935), Table 1", "njucckevin/SeeClick",
                    "pretrain/screenspot_test.py"),
            BenchmarkData(env="SCREENSPOT_DATA_DIR", layouts=("screenspot_{desktop,mobile,web}.json + screenspot_imgs/",),
-                         hub_repos=("rootsautomation/ScreenSpot",), page="docs/screenspot_pss.md",
+                         hub=(SCREENSPOT_HUB,), hub_repos=("rootsautomation/ScreenSpot",), page="docs/screenspot_pss.md",
                          unset="point it at a local copy of the official screenspot release"),
            "gui_tasks.grounding.screenspot:task_rows", data_check="gui_tasks.grounding.screenspot:data_check_screenspot",
            official=_OFFICIAL + "screenspot_pro_report", docs="docs/screenspot_pss.md", published_docs=1272, clips_boxes=True)
@@ -83,7 +108,7 @@ _grounding("uivision", "UI-Vision (element grounding)",
            BenchmarkData(env="UIVISION_DATA_DIR",
                          layouts=("annotations/element_grounding/element_grounding_{basic,functional,spatial}.json + "
                                   "images/",),
-                         hub_repos=("ServiceNow/ui-vision",), page="docs/screenspot_pss.md",
+                         hub=(UIVISION_HUB,), hub_repos=("ServiceNow/ui-vision",), page="docs/uivision.md",
                          unset="point it at a local copy of the official UI-Vision release"),
            "gui_tasks.grounding.uivision:task_rows", data_check="gui_tasks.grounding.uivision:data_check",
            official=_OFFICIAL + "uivision_report", docs="docs/uivision.md", clips_boxes=True)
@@ -92,7 +117,7 @@ _grounding("mmbench_gui_l2", "MMBench-GUI L2 (element grounding)",
            Sources("MMBench-GUI (Wang et al. 2025, arXiv 2507.19478)", "open-compass/MMBench-GUI",
                    "benchmarks/l2_element_grounding.py", "896ddf1d3aa4d6464d0c55c6416518f889d78d77"),
            BenchmarkData(env="MMBENCH_GUI_DATA_DIR", layouts=("L2_annotations.json + offline_images/<platform>/",),
-                         hub_repos=("OpenGVLab/MMBench-GUI",), page="docs/screenspot_pss.md",
+                         hub=(MMBENCH_GUI_HUB,), hub_repos=("OpenGVLab/MMBench-GUI",), page="docs/mmbench_gui_l2.md",
                          unset="point it at a local copy of the official MMBench-GUI release"),
            "gui_tasks.grounding.mmbench_gui:task_rows", data_check="gui_tasks.grounding.mmbench_gui:data_check",
            official=_OFFICIAL + "mmbench_l2_report", docs="docs/mmbench_gui_l2.md", clips_boxes=True)

@@ -23,6 +23,7 @@ leaving the folder) is a DataError naming the parquet file, row and field. The r
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -123,3 +124,96 @@ def convert_osworld_g(snapshot: Path, out: Path) -> None:
         rows.append({**{k: _json_list(v) for k, v in row.items() if k != "image"}, "image_path": rel})
     out.mkdir(parents=True, exist_ok=True)
     (out / "OSWorld-G.json").write_text(json.dumps(rows, ensure_ascii=False, indent=1))
+
+
+# ---- ScreenSpot (rootsautomation/ScreenSpot, read by lmms-eval 0.7.3's screenspot_rec_test / screenspot_reg_test) ----
+# The card (commit 0be0878): columns file_name, bbox (float64 x4), instruction, data_type, data_source, image; "the
+# original dataset had [bbox] in the form of (top-left x, top-left y, width, height), we first transform this to
+# (top-left x, top-left y, bottom-right x, bottom-right y)". The values are fractions of the screenshot: lmms-eval's
+# screenspot/utils.py draws the box at bbox[0] * width ... bbox[3] * height. The platform of a row is its data_source as
+# lmms-eval's utils_rec.py groups it, which is how SeeClick's release splits its three files.
+SCREENSPOT_PLATFORM = {"ios": "mobile", "android": "mobile", "macos": "desktop", "windows": "desktop"}  # else web
+# A pixel value within this distance of a whole number is that number: the release's boxes are whole pixels, and a
+# fraction times the width comes back within a few ulps of them; any other value is kept as computed.
+_WHOLE = 1e-6
+
+
+def _pixel(fraction: Any, size: int, path: Path, i: int) -> float:
+    if not isinstance(fraction, (int, float)) or isinstance(fraction, bool):
+        raise DataError(f"expected a number, got {fraction!r}", file=str(path), row=i, field="bbox")
+    value = float(fraction) * size
+    return float(round(value)) if abs(value - round(value)) <= _WHOLE else value
+
+
+def _size_of(data: bytes, path: Path, i: int) -> tuple[int, int]:
+    import io
+
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(io.BytesIO(data)) as img:
+            return img.size
+    except (OSError, UnidentifiedImageError, ValueError) as exc:  # a screenshot PIL cannot read: the row is named
+        raise DataError(f"the embedded screenshot cannot be read ({exc})", file=str(path), row=i, field="image") from None
+
+
+def convert_screenspot(snapshot: Path, out: Path) -> None:
+    """ScreenSpot hub rows -> ``screenspot_{desktop,mobile,web}.json`` + ``screenspot_imgs/`` (SeeClick's release):
+    the box back to ``[x, y, w, h]`` pixels of the embedded screenshot, rows in hub order within each platform."""
+    files: dict[str, list[dict[str, Any]]] = {"desktop": [], "mobile": [], "web": []}
+    for path, i, row in parquet_rows(snapshot):
+        data = _image_bytes(row, path, i)
+        name = row.get("file_name") or row.get("img_filename") or f"{path.stem}-{i:05d}{_suffix(data)}"
+        rel = _relative(name, path, i, "file_name")
+        target = out / "screenspot_imgs" / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.exists():
+            target.write_bytes(data)
+        box = _json_list(row.get("bbox"))
+        if not (isinstance(box, list) and len(box) == 4):
+            raise DataError(f"expected [x1, y1, x2, y2] fractions, got {box!r}", file=str(path), row=i, field="bbox")
+        w, h = _size_of(data, path, i)
+        x1, y1, x2, y2 = (_pixel(v, s, path, i) for v, s in zip(box, (w, h, w, h)))
+        source = str(row.get("data_source") or "")
+        files[SCREENSPOT_PLATFORM.get(source.lower(), "web")].append(
+            {"img_filename": rel, "bbox": [x1, y1, x2 - x1, y2 - y1], "instruction": row.get("instruction"),
+             "data_type": row.get("data_type"), "data_source": row.get("data_source")})
+    for platform, rows in files.items():
+        (out / f"screenspot_{platform}.json").write_text(json.dumps(rows, ensure_ascii=False, indent=1))
+
+
+# ---- MMBench-GUI L2 (OpenGVLab/MMBench-GUI: L2_annotations.json + MMBench-GUI-OfflineImages.zip) ----
+MMBENCH_ANNOTATIONS, MMBENCH_IMAGES = "L2_annotations.json", "MMBench-GUI-OfflineImages.zip"
+
+
+def convert_mmbench_gui(snapshot: Path, out: Path) -> None:
+    """MMBench-GUI's hub files -> ``L2_annotations.json`` + ``offline_images/<platform>/`` (the layout its
+    ``utils/download.py`` leaves): the annotations copied as published, the zip extracted (a member leaving the folder
+    is refused). The zip's inner folder is not documented on the card: the outermost folder that holds the platform
+    folders (``os_windows``, ``os_mac``, ...) becomes ``offline_images``."""
+    import shutil
+    import zipfile
+
+    from gui_tasks.grounding.mmbench_gui import PLATFORMS
+
+    for name in (MMBENCH_ANNOTATIONS, MMBENCH_IMAGES):
+        if not (snapshot / name).is_file():
+            raise DataError(f"missing {name} in the hub copy", file=str(snapshot / name))
+    out.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile((snapshot / MMBENCH_ANNOTATIONS).resolve(), out / MMBENCH_ANNOTATIONS)
+    unpacked = out / ".unpacked"
+    with zipfile.ZipFile((snapshot / MMBENCH_IMAGES).resolve()) as zf:
+        for member in zf.infolist():
+            rel = PurePosixPath(member.filename)
+            if rel.is_absolute() or ".." in rel.parts:
+                raise DataError(f"zip member {member.filename!r} leaves the folder", file=MMBENCH_IMAGES)
+            if rel.parts and rel.parts[0] != "__MACOSX":
+                zf.extract(member, unpacked)
+    holders = sorted({p.parent for p in unpacked.rglob("*") if p.is_dir() and p.name in PLATFORMS},
+                     key=lambda h: (len(h.parts), str(h)))
+    holders = [h for h in holders if len(h.parts) == len(holders[0].parts)]  # the outermost level
+    if len(holders) != 1:
+        raise DataError(f"expected one folder holding the platform folders ({', '.join(PLATFORMS)}) in the zip, found "
+                        f"{[str(h.relative_to(unpacked)) for h in holders] or 'none'}", file=MMBENCH_IMAGES)
+    os.replace(holders[0], out / "offline_images")
+    shutil.rmtree(unpacked, ignore_errors=True)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from gui_tasks.errors import BadRows, DataError, skip_bad_rows
-from gui_tasks.grounding.screenspot import release_rows, _doc, _field, _image_size, _read_json
+from gui_tasks.grounding.screenspot import release_rows, _doc, _field, _image_size, _read_json, row_warnings
 
 ENV = "MMBENCH_GUI_DATA_DIR"
 SOURCE = "mmbench_gui_l2"
@@ -61,10 +61,7 @@ def relative_box(bbox: Any, size: tuple[int, int], path: Path, i: int) -> list[f
     if any(v < 0 or v > 1 for v in rel):
         raise DataError(f"bbox {bbox} is out of range for the {size[0]}x{size[1]} image ({rel}); the official "
                         "evaluation stops here", file=str(path), row=i, field="bbox")
-    if not (rel[0] < rel[2] and rel[1] < rel[3]):
-        raise DataError(f"bbox {bbox} is empty or reversed (the official scorer can never hit it)", file=str(path),
-                        row=i, field="bbox")
-    return rel
+    return rel  # a zero-width / zero-height box is hit on its line; a reversed one never (the scorer's arithmetic)
 
 
 def _row(root: Path, path: Path, i: int, row: Any) -> dict[str, Any]:
@@ -88,9 +85,11 @@ def _row(root: Path, path: Path, i: int, row: Any) -> dict[str, Any]:
     box = [rel[0] * w, rel[1] * h, rel[2] * w, rel[3] * h]
     report = {"grounding_type": level, "platform": platform, "data_type": data_type, "app_name": row.get("app_name")}
     rid = row.get("index", i)
+    warnings = (["reversed box"] if rel[0] > rel[2] or rel[1] > rel[3] else []) + \
+        (["zero-width or zero-height box"] if rel[0] == rel[2] or rel[1] == rel[3] else [])
     return _doc(SOURCE, f"{SOURCE}-{rid}", _field(row, "instruction", path, i), image, size, box, f"{level}_{platform}",
                 {"platform": platform, "app_name": row.get("app_name"), "bbox_as_published": row["bbox"],
-                 "target_relative": rel, "report": report}, path, i)
+                 "report": report}, path, i, rel, warnings)
 
 
 def load_docs(root: Path, bad: BadRows | None = None, level: str = "all") -> list[dict[str, Any]]:
@@ -103,7 +102,7 @@ def load_docs(root: Path, bad: BadRows | None = None, level: str = "all") -> lis
         raise DataError(f"missing {ANNOTATIONS} in the MMBench-GUI copy", file=str(path))
     rows = [(i, r) for i, r in enumerate(_read_json(path))
             if level == "all" or not isinstance(r, dict) or r.get("grounding_type") == level]
-    return bad.keep(lambda item: _row(root, path, item[0], item[1]), rows)
+    return bad.keep(lambda item: _row(root, path, item[0], item[1]), rows, file=str(path))
 
 
 def data_check(root: Path | None = None):
@@ -126,4 +125,5 @@ def data_check(root: Path | None = None):
     minus_one = [d["id"] for d, b in zip(docs, published) if isinstance(b, list) and -1 in b]
     check.notes.append(f"boxes published relative: {relative}, in pixels: {len(docs) - relative}; with a -1 corner "
                        f"(read as 0): {len(minus_one)}" + (f" ({', '.join(minus_one[:10])})" if minus_one else ""))
+    check.notes.append(row_warnings(docs))
     return check

@@ -179,7 +179,7 @@ def load_docs(root: Path, instructions: str = "original", bad: BadRows | None = 
     groups = classification(root)
     return bad.keep(lambda item: _row(root, path, item[0], item[1], groups, instructions, polygon_rule,
                                         refusal_phrase),
-                    enumerate(_read_json(path)))
+                    enumerate(_read_json(path)), file=str(path))
 
 
 def data_check(root: Path | None = None):

@@ -100,11 +100,11 @@ def read_raw_rows(root: Path, lang: str, dimensions: tuple[str, ...] | None = No
         seen: dict[str, int] = {}
         n_rows = 0
         try:
-            for i, line in lines(path):
+            for i, line in lines(path, on_bad_line=bad.add):  # a line that is not UTF-8 costs its row only
                 if not line.strip():
                     continue
                 try:
-                    raw = parse_json_line(line, file=str(path), row=i, field="<line>")
+                    raw = parse_json_line(line, file=str(path), row=i, field="<line>", strict=True)
                 except DataError as exc:
                     bad.add(exc)
                     continue

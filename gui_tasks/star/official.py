@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
+from gui_core.family import default_agent
 from gui_tasks.data_check import BenchmarkCheck, TaskCount
 from gui_tasks.errors import BadRows, DataError
 from gui_tasks.input_files import read_json
@@ -118,7 +119,7 @@ def data_check(root: Path | None = None) -> BenchmarkCheck:
         try:
             for file, i, raw, image in read_records(path, root, bad):
                 try:
-                    pair = official_pair(raw, file=file, row=i, image_path=image, agent_family="os_atlas",
+                    pair = official_pair(raw, file=file, row=i, image_path=image, agent_family=default_agent("star").name,
                                          match_rule=STAR_STATE_CONTROL.name)
                     check.add_images(pair)
                     docs += len(pair)
