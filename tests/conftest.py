@@ -95,3 +95,25 @@ def honest(session_cache, tmp_path_factory) -> dict:
     root = tmp_path_factory.mktemp("honest")
     honest_run(root)
     return build_submission(root)
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Under pytest-xdist (``--dist loadscope --no-loadscope-reorder``, scripts/test.sh), modules slowest first, by
+    the measured ``tests/module_times.json`` (``scripts/test_times.py``): the workers take modules in this order, so
+    the longest never start last and leave one core idle at the end. Tests keep their order inside a module; a serial
+    run keeps file order."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    import json
+
+    times_file = Path(__file__).with_name("module_times.json")
+    try:
+        times = json.loads(times_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    first_seen: dict[str, int] = {}
+    for i, item in enumerate(items):
+        first_seen.setdefault(item.path.name, i)
+    # measured modules by their time, longest first; new ones after them, in file order (a stable sort keeps each
+    # module's tests together and in order)
+    items.sort(key=lambda item: (-float(times.get(item.path.name, -1.0)), first_seen[item.path.name]))
