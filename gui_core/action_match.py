@@ -21,9 +21,14 @@ class MatchRule:
     """How CLICK/LONG_PRESS points are compared; text and direction rules are StaR's for both."""
 
     name: str
-    kind: str  # "star" | "aitw"
+    kind: str  # "star" | "aitw": whose rule it is (what it does is said by the fields below)
     threshold: float  # StaR: distance on the 0-1000 grid; AITW: distance in relative (y, x)
     box_scale: float = 1.0  # AITW: each box grows to this multiple of its size on both axes
+    # StaR: a point hits inside the gold element's box, else within ``threshold`` on the grid; AITW (False): both points
+    # in one grown box, else within ``threshold`` in relative (y, x)
+    element_box: bool = True
+    # AITW: an action without a point matches by type alone, a drag by its main axis
+    by_type_and_axis: bool = False
 
 
 # StaR appendix A.2: toggles are fine-grained, so d <= 40 on the 0-1000 grid (4% of the screen);
@@ -33,7 +38,7 @@ STAR_AGENTIC = MatchRule("star-a2-d140", "star", 140.0)
 # google-research android_in_the_wild/action_matching.py: ANNOTATION_{WIDTH,HEIGHT}_AUGMENT_FRACTION = 1.4, which
 # its docstring spells out as "1.4 == 240% total increase" (_resize_annotation_bounding_boxes adds 1.4x the size,
 # half on each side): boxes grow to 2.4x; taps match within 0.14 of the screen in relative (y, x).
-AITW = MatchRule("aitw-2.4x-0.14", "aitw", 0.14, box_scale=2.4)
+AITW = MatchRule("aitw-2.4x-0.14", "aitw", 0.14, box_scale=2.4, element_box=False, by_type_and_axis=True)
 # A touch that moves at most 4% of the screen is a tap (AITW); longer ones are drags.
 AITW_TAP_DISTANCE = 0.04
 RULES = {r.name: r for r in (STAR_STATE_CONTROL, STAR_AGENTIC, AITW)}
@@ -78,7 +83,7 @@ def points_match(pred: tuple[float, float], gold: tuple[float, float], boxes: Se
                  target_box: Box | None = None) -> bool:
     """Points on the 0-1000 grid. StaR: inside the gold element's box (``target_box`` where the dataset names it,
     GUI-Odyssey's ``sam2_bbox``; else the smallest box holding the gold point), else within the threshold."""
-    if rule.kind == "star":
+    if rule.element_box:
         if target_box is not None:
             return _inside(pred, target_box) or math.dist(pred, gold) <= rule.threshold
         # the element the gold point falls in: the smallest box holding it (rows contain their switches)
@@ -103,9 +108,9 @@ def match(pred: Action | None, gold: Action, geometry: Geometry, *, rule: MatchR
     compared), drags match on their main axis alone (UP matches DOWN)."""
     if pred is None or pred.type != gold.type:
         return MatchResult(False, False, rule.name)
-    if rule.kind == "aitw" and gold.point is None and gold.type != "SCROLL":
+    if rule.by_type_and_axis and gold.point is None and gold.type != "SCROLL":
         return MatchResult(True, True, rule.name)
-    if gold.type == "SCROLL" and rule.kind == "aitw":
+    if gold.type == "SCROLL" and rule.by_type_and_axis:
         ok = pred.direction is not None and _AXIS.get(pred.direction) == _AXIS.get(gold.direction or "")
     elif gold.type == "SCROLL":  # by direction, also when the scroll has a point (GUI Knowledge Bench)
         ok = pred.direction == gold.direction

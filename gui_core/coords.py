@@ -152,6 +152,10 @@ BUDGETS: dict[str, Budget] = {b.name: b for b in (
 )}
 
 
+# the budget a resized-pixel answer is read with when nothing names one (the Qwen2.5-VL processor default)
+DEFAULT_BUDGET = "qwen2_5_vl"
+
+
 def budget(name: str, *, min_pixels: int | None = None, max_pixels: int | None = None) -> Budget:
     """The named budget, with ``min_pixels`` / ``max_pixels`` overridden when given (the name then says so)."""
     if name not in BUDGETS:
@@ -250,7 +254,7 @@ def model_geometry(frame: str, width: int, height: int, *, model_size: tuple[int
             return g, {"frame": frame, "frame_source": "model_image_sizes", "model_size": [g.resized_width, g.resized_height]}
         except (TypeError, ValueError):
             pass
-    b = fallback or BUDGETS["qwen2_5_vl"]
+    b = fallback or BUDGETS[DEFAULT_BUDGET]
     g = Geometry.from_budget(width, height, b)
     return g, {"frame": frame, "frame_source": f"budget:{b.name}", "budget": b.describe(),
                "model_size": [g.resized_width, g.resized_height]}

@@ -6,6 +6,7 @@ own. docs/grounding_families.md's table and the YAML generator are read from the
 
 from __future__ import annotations
 
+from gui_core import agent_formats as fmt
 from gui_core.family import AgentProtocol, Family, GroundingPrompt, register_family
 from gui_core import grounding_authors as authors
 from gui_core.grounding import (_read_box, _read_holo, _read_infigui, _read_jedi, _read_paren_pair, _read_phi_ground,
@@ -41,7 +42,9 @@ register_family(Family(
     syntax='CLICK <point>[[x, y]]</point>',
     action_parser='os_atlas',
     # v2: StaR's per-dataset templates (dataPreprocessor/templates.py) on androidcontrol / aitz / gui_odyssey
-    agent=AgentProtocol("os_atlas", "grid1000", "star-os-atlas-v2"),
+    refusal=True,  # likaixin2000/ScreenSpot-Pro-GUI-Grounding models/osatlas7b.py, osatlas4b.py ground_allow_negative
+    agent=AgentProtocol("os_atlas", "grid1000", "star-os-atlas-v2", build_prompt=fmt.os_atlas_prompt,
+                        write_action=fmt.os_atlas_action, default_of=("star",)),
     sources=('OS-Copilot/OS-Atlas README.md (OS-Atlas-Base-7B inference example: grounding prompt, <|box_start|> answer)', 'StaR appendix C Figure 8 (agent prompt), A.5 (0-1000 grid)',
              'ZrW00/StaR@3af0acd5 dataPreprocessor/templates.py *_ATLAS_ACTION_PREDICTION_PROMPT (per-dataset agent prompts)')))
 
@@ -54,7 +57,9 @@ register_family(Family(
     syntax="click(start_box='(x,y)')",
     action_parser='ui_tars',
     # star-ui-tars-v2: the step prompt is StaR's dataPreprocessor/templates.py text per dataset (v1: one text for all)
-    agent=AgentProtocol("ui_tars", "grid1000", "star-ui-tars-v2", history_images=4, own_history=True),
+    agent=AgentProtocol("ui_tars", "grid1000", "star-ui-tars-v2", history_images=4, own_history=True,
+                        build_prompt=fmt.ui_tars_prompt, write_action=fmt.ui_tars_action,
+                        benchmarks=("star", "sphinx", "star_own_history")),
     sources=('bytedance/UI-TARS README_v1.md (grounding prompt + instruction)', 'StaR appendix C Figure 7 (agent prompt), A.5 (four history screenshots; proprietary models use this prompt)')), aliases=('proprietary',))
 
 register_family(Family(
@@ -70,7 +75,8 @@ register_family(Family(
     ),
     syntax="click(point='<point>x y</point>')",
     action_parser='ui_tars_1_5',
-    agent=AgentProtocol("ui_tars_1_5", "resized_px", "star-ui-tars-v2", history_images=4, own_history=True),
+    agent=AgentProtocol("ui_tars_1_5", "resized_px", "star-ui-tars-v2", history_images=4, own_history=True,
+                        build_prompt=fmt.ui_tars_prompt, write_action=fmt.ui_tars_action),
     sources=('bytedance/UI-TARS README_coordinates.md (pixels of the smart-resized image); codes/ui_tars/prompt.py GROUNDING_DOUBAO (grounding prompt)',)))
 
 register_family(Family(
@@ -86,7 +92,8 @@ register_family(Family(
     tool_call_reader=_read_qwen2_5_vl_official,
     action_parser='qwen2_5_vl',
     reads_qwen_json=True,
-    agent=AgentProtocol("qwen2_5_vl", "resized_px", "star-qwen2.5-vl-mobile-use-v1"),
+    agent=AgentProtocol("qwen2_5_vl", "resized_px", "star-qwen2.5-vl-mobile-use-v1", build_prompt=fmt.mobile_use_prompt,
+                        write_action=fmt.mobile_use_action),
     sources=('QwenLM/Qwen2.5-VL cookbooks (grounding JSON, computer_use / mobile_use)',)))
 
 register_family(Family(
@@ -97,7 +104,8 @@ register_family(Family(
     ),
     syntax='{"POINT": [x, y]}',
     action_parser='agentcpm_gui',
-    agent=AgentProtocol("agentcpm_gui", "grid1000", "star-agentcpm-gui-v1"),
+    agent=AgentProtocol("agentcpm_gui", "grid1000", "star-agentcpm-gui-v1", build_prompt=fmt.agentcpm_prompt,
+                        write_action=fmt.agentcpm_action, missing_actions=("OPENAPP",)),
     sources=('OpenBMB/AgentCPM-GUI README (JSON schema, 0-1000 grid)', 'StaR appendix C Figure 9')))
 
 register_family(Family(
@@ -120,6 +128,7 @@ register_family(Family(
     reader=_read_qwen2_vl,
     official_reader=authors.read_qwen2_vl,
     syntax='<|box_start|>(x1,y1),(x2,y2)<|box_end|>',
+    refusal=True,  # likaixin2000/ScreenSpot-Pro-GUI-Grounding models/qwen2vl.py ground_allow_negative
     agent_from='os_atlas',
     sources=('likaixin2000/ScreenSpot-Pro-GUI-Grounding models/qwen2vl.py (box on the 0-1000 grid)', 'StaR A.5: Qwen2-VL uses the OS-Atlas agent prompt')))
 
@@ -310,7 +319,8 @@ register_family(Family(
     syntax='mobile_use tool call',
     action_parser='gui_owl',
     reads_qwen_json=True,
-    agent=AgentProtocol("gui_owl", "original_px", "star-gui-owl-v1"),
+    agent=AgentProtocol("gui_owl", "original_px", "star-gui-owl-v1", build_prompt=fmt.mobile_use_prompt,
+                        write_action=fmt.mobile_use_action),
     sources=('X-PLUG/MobileAgent Mobile-Agent-v3 (mobile_use tool, resized pixels)', 'StaR appendix C Figure 10, A.5 (StaR-trained GUI-Owl: original pixels, the prompt states the original resolution)')))
 
 # StaR A.5: GUI-R1 (on Qwen2.5-VL-7B) with its original prompt (ritzz-ai/GUI-R1 guir1/inference/), clicks in original
@@ -319,6 +329,7 @@ register_family(Family(
 register_family(Family(
             'gui_r1', 'GUI-R1', 'original_px',
     budget='qwen2_5_vl',
-    agent=AgentProtocol("gui_r1", "original_px", "star-gui-r1-v1"),
+    agent=AgentProtocol("gui_r1", "original_px", "star-gui-r1-v1", build_prompt=fmt.gui_r1_prompt,
+                        write_action=fmt.gui_r1_action, benchmarks=("star",)),
     grounds=False,
     sources=("ritzz-ai/GUI-R1 guir1/inference/inference_vllm_android.py, inference_vllm_guiodyssey.py", "StaR A.5")))

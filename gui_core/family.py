@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from gui_core.coords import BUDGETS, FRAMES, Frame
+from gui_core.coords import BUDGETS, DEFAULT_BUDGET, FRAMES, Frame
 from gui_core.registry import Registry
 
 # reader(body, frame, family) -> PointAnswer | None (None: the family's syntax is absent); see gui_core.grounding
@@ -47,6 +47,14 @@ class AgentProtocol:
     prompt_id: str
     history_images: int = 0
     own_history: bool = False
+    # its prompt builder and action writer (gui_core.agent_formats shows their signatures); a record without them is
+    # refused when its family is created
+    build_prompt: Optional[Callable[..., str]] = None
+    write_action: Optional[Callable[..., str]] = None
+    # agent benchmarks that give it tasks of its own (<task>_<family>; "star_own_history": StaR's own-history tasks)
+    benchmarks: tuple[str, ...] = ("star", "sphinx")
+    default_of: tuple[str, ...] = ()  # benchmarks whose unsuffixed tasks it is the agent of (StaR A.5: OS-Atlas)
+    missing_actions: tuple[str, ...] = ()  # action types its action space has no word for (steps left out for it)
 
 
 @dataclass(frozen=True)
@@ -68,6 +76,9 @@ class Family:
     agent: AgentProtocol | None = None
     agent_from: str | None = None  # borrows another family's agent protocol (StaR A.5: Qwen2-VL uses OS-Atlas's)
     grounds: bool = True  # its answers are read as grounding answers (gui_core.grounding.parse_point)
+    # its authors' grounding wrapper asks for a refusal when the element is absent (ScreenSpot-Pro's
+    # ground_allow_negative): it gets the ``gui_screenspot_pro_negative_<family>`` task
+    refusal: bool = False
     sources: tuple[str, ...] = field(default=())  # the authors' files the facts above come from
 
     def __post_init__(self) -> None:
@@ -79,6 +90,9 @@ class Family:
             raise ValueError(f"family {self.name!r} answers in resized pixels but names no resize budget")
         if self.agent is not None and self.agent_from is not None:
             raise ValueError(f"family {self.name!r} has its own agent protocol and borrows {self.agent_from!r}'s")
+        if self.agent is not None and (self.agent.build_prompt is None or self.agent.write_action is None):
+            raise ValueError(f"family {self.name!r}: its agent protocol needs build_prompt and write_action "
+                             "(gui_core.agent_formats)")
 
     @property
     def scroll_semantics(self) -> str | None:
@@ -89,8 +103,27 @@ class Family:
         return SCROLL_SEMANTICS.get(parser) if parser else None
 
 
+# The module that registers the built-in records, imported by name on the registry's first use (as an entry point
+# would be): the records depend on this module, never the other way round.
+BUILTIN_MODULES = ("gui_core.families",)
+
+
+ENTRY_POINT_GROUP = "gui_eval.families"  # third-party modules that call register_family (docs/adding.md)
+
+
 def _load_builtins() -> None:
-    import gui_core.families  # noqa: F401  (registers the built-in records)
+    import importlib
+    from importlib.metadata import entry_points
+
+    for module in BUILTIN_MODULES:
+        importlib.import_module(module)
+    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        try:
+            ep.load()
+        except Exception as exc:  # one broken plugin must not hide the built-in families
+            import sys
+
+            print(f"gui-eval: WARNING: family plugin {ep.name!r} ({ep.value}) failed to load: {exc!r}", file=sys.stderr)
 
 
 FAMILIES: Registry[Family] = Registry("model family", loader=_load_builtins)
@@ -122,7 +155,7 @@ def grounding_prompt(name: str) -> GroundingPrompt:
     return next(p for p in fam.prompts if p.name == name)
 
 
-def budget_of(name: str, default: str = "qwen2_5_vl") -> str:
+def budget_of(name: str, default: str = DEFAULT_BUDGET) -> str:
     """The resize budget a family's answers in resized pixels are read with: its record's, else ``default``."""
     return family(name).budget or default
 
@@ -141,3 +174,17 @@ def agent_family_of(name: str) -> Family:
         agents = [f.name for f in FAMILIES.values() if f.agent is not None]
         raise ValueError(f"family {name!r} has no agent protocol; families with one: {', '.join(agents)}")
     return fam
+
+
+def default_agent(benchmark: str) -> Family:
+    """The family whose agent protocol a benchmark's unsuffixed tasks use (``AgentProtocol.default_of``)."""
+    found = [f for f in FAMILIES.values() if f.agent is not None and benchmark in f.agent.default_of]
+    if len(found) != 1:
+        raise ValueError(f"benchmark {benchmark!r} needs exactly one default agent family, found "
+                         f"{[f.name for f in found]}")
+    return found[0]
+
+
+def agents_of(benchmark: str) -> list[Family]:
+    """Families with an agent protocol of their own that get ``benchmark``'s per-family tasks, in registration order."""
+    return [f for f in FAMILIES.values() if f.agent is not None and benchmark in f.agent.benchmarks]

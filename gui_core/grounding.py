@@ -22,10 +22,12 @@ from gui_core.grounding_authors import PHI_GROUND_CANVAS
 
 # How strictly an answer is read: ``official`` runs the family's authors' own answer parser on the whole answer (its
 # record's ``official_reader``, gui_core.grounding_authors: their (0, 0) fallbacks and dropped answers included;
-# families without one read as ``benchmark``), the default; ``benchmark`` reads the family's syntax by the benchmark's
+# families without one read as ``benchmark``), the default; where the benchmark's repository ships its own wrapper for
+# the family, a benchmark task's ``official`` reading is that wrapper's (gui_core.grounding_wrappers, applied by the
+# scorer, which knows the benchmark); ``authors`` keeps the family authors' reading there too; ``benchmark`` reads the family's syntax by the benchmark's
 # rule (after reasoning, an unreadable answer is a format error that counts as a miss); ``lenient`` also reads a bare
 # point or box anywhere.
-STRICTNESS = ("official", "benchmark", "lenient")
+STRICTNESS = ("official", "authors", "benchmark", "lenient")
 
 # Numbers start only where no digit precedes (a search cannot restart inside a run of digits: linear time).
 _NUM = r"(?<![\d.])[-+]?\d+(?:\.\d+)?"
@@ -356,7 +358,7 @@ def parse_point(text: Any, family: str, strictness: str = "official") -> PointAn
     if strictness not in STRICTNESS:
         raise ValueError(f"unknown strictness {strictness!r}; known: {', '.join(STRICTNESS)}")
     frame, action_family = fam.frame, fam.action_parser
-    if strictness == "official" and fam.official_reader is not None:
+    if strictness in ("official", "authors") and fam.official_reader is not None:
         found = _official(fam.official_reader, text if isinstance(text, str) else "", frame, family)
         if found is not None:
             return found

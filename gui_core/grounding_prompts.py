@@ -160,11 +160,11 @@ def build_prompt(instruction: str, prompt: str = DEFAULT_PROMPT, width: int | No
         instruction = instruction[:-1]
     fields: dict[str, Any] = {"instruction": instruction}
     if "{resized_width}" in template:
-        from gui_core.coords import BUDGETS
+        from gui_core.coords import BUDGETS, DEFAULT_BUDGET
 
         if width is None or height is None:
             raise ValueError(f"prompt {prompt!r} names the resized image size: give the image's width and height")
-        budget = BUDGETS[resize_budget or PROMPTS.get(prompt).budget or "qwen2_5_vl"]
+        budget = BUDGETS[resize_budget or PROMPTS.get(prompt).budget or DEFAULT_BUDGET]
         fields["resized_width"], fields["resized_height"] = budget.resized(int(width), int(height))
     return template.format(**fields)
 

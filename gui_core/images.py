@@ -18,6 +18,8 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Iterator, Union
 
+from gui_core.bounds import BoundError, check_aspect
+
 MAX_PIXELS_ENV = "GUI_EVAL_MAX_IMAGE_PIXELS"
 # 8192 x 8192: above every screenshot of the benchmarks here (ScreenSpot-Pro's largest is 6016 x 3384 ~ 20 M pixels)
 # and below Pillow's own bomb limit (2 x 89,478,485); an RGB decode of the bound takes 192 MiB.
@@ -105,6 +107,11 @@ def _open(source: Source, limit: int) -> Any:
         im.close()
         raise ImageRefused(f"{w} x {h} pixels: above the bound of {limit} pixels (${MAX_PIXELS_ENV})" if w * h > limit
                            else f"{w} x {h} pixels: an empty image")
+    try:
+        check_aspect(w, h)  # what the models' processors accept (gui_core.bounds)
+    except BoundError as exc:
+        im.close()
+        raise ImageRefused(str(exc)) from None
     return im
 
 

@@ -154,7 +154,12 @@ def digit_groups(tokenizer: Any) -> list[list[int]]:
 
 
 class DigitLogitsProcessor:
-    """A ``transformers`` logits processor that records digit values, entropy and chosen log-probs, and changes nothing."""
+    """A ``transformers`` logits processor that records digit values, entropy and chosen log-probs, and changes nothing.
+
+    Per step it reads the ten digit groups by index (``scores[:, ids]``), and takes the normaliser and the entropy
+    as tensor reductions over the vocabulary on the scores' device; no Python loop over the vocabulary and no copy
+    to the host until :meth:`finish`.
+    """
 
     def __init__(self, groups: Sequence[Sequence[int]], device: Any) -> None:
         import torch
@@ -184,7 +189,11 @@ class DigitLogitsProcessor:
             logz = torch.logsumexp(logits, dim=-1, keepdim=True)
             logp = logits - logz
             self.logz.append(logz.squeeze(1))
-            self.entropy.append(-(logp.exp() * logp).nan_to_num(0.0).sum(-1))
+            # -(p * log p) summed; in place: one vocabulary-sized buffer instead of three, the same values
+            terms = logp.exp()
+            terms.mul_(logp).nan_to_num_(0.0)
+            self.entropy.append(-terms.sum(-1))
+            del terms
             picked = logits[:, self.flat].reshape(logits.shape[0], 10, -1)
             if self.single:
                 self.digits.append(picked[:, :, 0])

@@ -19,6 +19,12 @@ SAMPLE_ERROR = "sample_error"  # a sample's named error in the samples file; in 
 
 MAX_FAULT_CHARS = 600
 
+class RunFault(ValueError):
+    """A fault no document of the run gets past (a setting, or a memory, that does not fit the model): the run's error,
+    never a sample's. Per-document containment (``gui_hf``) lets it through, so the run stops with its message instead
+    of scoring every sample as an empty answer."""
+
+
 _FAULTS: dict[tuple[str, str], str] = {}
 _LOCK = threading.Lock()
 
@@ -63,8 +69,11 @@ def fault_of(task: str, doc: Any) -> str | None:
 
 def served_fault(extras: Mapping[str, Any] | None) -> str | None:
     """What a backend noted on a response without usable text (``bad_response``: no usable answer within the retry
-    budget; ``tool_call_only``: tool calls and no text), as a sample's named error; None otherwise."""
+    budget; ``request_error``: the request failed for good, e.g. a 4xx, a refused redirect, the retry budget spent;
+    ``tool_call_only``: tool calls and no text), as a sample's named error; None otherwise."""
     extras = extras or {}
+    if extras.get("request_error"):
+        return f"the request failed: {extras['request_error']}"
     if extras.get("bad_response"):
         return f"the server gave no usable answer: {extras['bad_response']}"
     call = extras.get("tool_call_only")

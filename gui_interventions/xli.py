@@ -32,6 +32,7 @@ from typing import Any, Iterator, Mapping
 
 import torch
 
+from gui_core.sample_faults import RunFault
 from gui_interventions import hookimpl
 from gui_interventions.params import number
 from gui_interventions.payloads import ForwardContext
@@ -141,10 +142,15 @@ class GuiXLI:
         """Steering hook on the decoder layer that outputs h^(layer), removed on exit (also on error)."""
         layers = list(forward.layers)
         if not layers:
-            raise ValueError(f"gui_xli: the backend found no decoder layers for {type(forward.model).__name__} "
+            raise RunFault(f"gui_xli: the backend found no decoder layers for {type(forward.model).__name__} "
                              "(see gui_models.layers.LAYER_PATHS)")
         if not 1 <= self.layer <= len(layers):
-            raise ValueError(f"gui_xli.layer={self.layer} out of range 1..{len(layers)}")
+            raise RunFault(f"gui_xli.layer={self.layer} out of range 1..{len(layers)}")
+        config = getattr(forward.model, "config", None)
+        hidden = getattr(getattr(config, "text_config", None), "hidden_size", None) or getattr(config, "hidden_size", None)
+        if isinstance(hidden, int) and hidden != self.memory.hidden_size:
+            raise RunFault(f"gui_xli: memory {self.memory.provenance.get('path', '?')} holds vectors of size "
+                             f"{self.memory.hidden_size}, the model's hidden size is {hidden}; refused")
         rows = self._rows(forward)
         mask = forward.inputs.get("attention_mask") if hasattr(forward.inputs, "get") else None
         state: dict[str, Any] = {"calls": 0, "vectors": None}
@@ -178,10 +184,10 @@ class GuiXLI:
         def steer_output(output: Any) -> Any:
             hidden = output[0] if isinstance(output, (tuple, list)) else output
             if hidden.shape[-1] != self.memory.hidden_size:
-                raise ValueError(f"gui_xli: memory hidden size {self.memory.hidden_size} != model's {hidden.shape[-1]}")
+                raise RunFault(f"gui_xli: memory hidden size {self.memory.hidden_size} != model's {hidden.shape[-1]}")
             batch, length = hidden.shape[0], hidden.shape[1]
             if batch != len(rows):
-                raise ValueError(f"gui_xli: {batch} rows in the forward pass for {len(rows)} requests (beam search is not supported)")
+                raise RunFault(f"gui_xli: {batch} rows in the forward pass for {len(rows)} requests (beam search is not supported)")
             prefill = state["calls"] == 0
             if prefill:  # the first pass of generate() processes the prompt
                 from_mask = None

@@ -163,6 +163,18 @@ class XLIMemory:
         if doc.get("format_version") != FORMAT_VERSION:
             raise ValueError(f"{folder}: memory format {doc.get('format_version')!r}, expected {FORMAT_VERSION}")
         tensors = load_file(str(folder / "memory.safetensors"))
+        for name in ("keys", "values"):
+            if name not in tensors:
+                raise ValueError(f"{folder / 'memory.safetensors'}: no {name!r} tensor; refused")
+            if not bool(torch.isfinite(tensors[name]).all()):  # NaN steering turns every answer into garbage
+                bad = int((~torch.isfinite(tensors[name])).sum())
+                raise ValueError(f"{folder / 'memory.safetensors'}: {bad} non-finite value(s) (NaN or Inf) in {name!r}; "
+                                 "refused (rebuild the memory)")
+        declared = doc.get("hidden_size")
+        stored = int(tensors["keys"].shape[-1]) if tensors["keys"].dim() else None
+        if declared is not None and declared != stored:
+            raise ValueError(f"{folder / 'memory.json'}: field 'hidden_size' is {declared!r} but memory.safetensors holds "
+                             f"vectors of size {stored}; refused (rebuild the memory)")
         provenance = dict(doc.get("provenance") or {})
         provenance.setdefault("path", str(folder))
         return cls(tuple(doc["layers"]), tensors["keys"], tensors["values"], list(doc["entries"]), provenance)

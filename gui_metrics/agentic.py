@@ -75,12 +75,22 @@ STAR_TYPE_COLUMNS = ("CLICK", "LONGCLICK", "TYPE", "OPENAPP", "PRESSBACK", "PRES
                      "TASKIMPOSSIBLE", "SCROLLUP", "SCROLLDOWN", "SCROLLLEFT", "SCROLLRIGHT")
 
 
+# the vocabulary a step record's ``judge_type`` is written in (``judge_type_names``: the judge record's ``type_names``);
+# records written before that field existed are read by the judge they name (only ``star`` wrote StaR's names)
+STAR_TYPE_NAMES = "star-actiontype"
+_RECORDS_BEFORE_TYPE_NAMES = {"star": STAR_TYPE_NAMES}
+
+
+def _type_names(r: Record) -> str | None:
+    return r.get("judge_type_names") or _RECORDS_BEFORE_TYPE_NAMES.get(str(r.get("judge")))
+
+
 def _star_sel(name: str):
     if name == "PRESS":
-        return lambda rs: [r for r in rs if r.get("judge") == "star" and str(r.get("judge_type", "")).startswith("PRESS")]
+        return lambda rs: [r for r in rs if _type_names(r) == STAR_TYPE_NAMES and str(r.get("judge_type", "")).startswith("PRESS")]
     if name == "SCROLL":
-        return lambda rs: [r for r in rs if r.get("judge") == "star" and str(r.get("judge_type", "")).startswith("SCROLL")]
-    return lambda rs: [r for r in rs if r.get("judge") == "star" and r.get("judge_type") == name]
+        return lambda rs: [r for r in rs if _type_names(r) == STAR_TYPE_NAMES and str(r.get("judge_type", "")).startswith("SCROLL")]
+    return lambda rs: [r for r in rs if _type_names(r) == STAR_TYPE_NAMES and r.get("judge_type") == name]
 
 
 def _episodes(records: Sequence[Record]) -> dict[tuple[str, str], list[Record]]:

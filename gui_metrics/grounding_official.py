@@ -112,14 +112,12 @@ def uivision_report(records: Sequence[Record]) -> dict[str, Any] | None:
 
 
 def official_report(benchmark: str, records: Sequence[Record]) -> dict[str, Any] | None:
-    """The official report of ``benchmark`` (the script's own figures) for records that carry official keys."""
-    if benchmark == "uivision":
-        return uivision_report(records)
-    if benchmark == "mmbench_gui_l2":
-        return mmbench_l2_report(records)
-    if benchmark == "osworld_g":
-        return osworld_g_report(records)
-    return screenspot_pro_report(records)
+    """The official report of ``benchmark`` (the script's own figures) for records that carry official keys: the
+    function its ``gui_core.benchmark`` record names (``official_report``), else the ScreenSpot-Pro script's."""
+    from gui_core.benchmark import BENCHMARKS, resolve
+
+    rec = next((b for b in BENCHMARKS.values() if b.results_name == benchmark and b.official_report), None)
+    return resolve(rec.official_report)(records) if rec is not None else screenspot_pro_report(records)
 
 
 # --- MMBench-GUI L2 (open-compass/MMBench-GUI benchmarks/matrics.py level2_calculate_scores @ 896ddf1) ----------------

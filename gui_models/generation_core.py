@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from gui_interventions import ForwardContext, InterventionRun, RequestContext, ResponseContext
 from gui_core.logit_capture import CapturedResponse, DigitLogitsProcessor, capture_of, extras_of
+from gui_core.sample_faults import RunFault
 
 Layout = str  # "simple" | "chat"
 
@@ -73,23 +74,51 @@ def parse_request(args: Sequence[Any], task_dict: Mapping[str, Any] | None) -> R
 
 def contained_request(run: InterventionRun, args: Sequence[Any], task_dict: Mapping[str, Any] | None) -> RequestContext:
     """:func:`parse_request` and the request stage, contained: a fault for this one request (a document whose images
-    cannot be read, an intervention that raises) becomes the sample's named error (``gui_core.sample_faults``; the
+    cannot be read, an intervention that raises, a prompt or image count past ``gui_core.bounds``) becomes the sample's named error (``gui_core.sample_faults``; the
     task scores it as an empty answer) and the request goes on with no image and an empty prompt; the run goes on."""
-    try:
-        return run.request(parse_request(args, task_dict))
-    except Exception as exc:  # noqa: BLE001 - one request's fault, never the run's
-        from gui_core.sample_faults import describe_fault, record
+    from gui_core.bounds import check_request
 
+    try:
+        req = run.request(parse_request(args, task_dict))
+        check_request(req.text, req.images)  # a prompt or image count past its bound never reaches the model
+        return req
+    except Exception as exc:  # noqa: BLE001 - one request's fault, never the run's
         layout = request_layout(args)
         doc_id, task, split = args[3:6]
         gen_kwargs = args[2] if layout == "chat" else args[1]
-        try:
-            doc = task_dict[task][split][doc_id] if task_dict and task in task_dict else {"id": doc_id}
-        except Exception:  # noqa: BLE001
-            doc = {"id": doc_id}
-        record(str(task), doc, describe_fault("its request (documents and interventions)", exc))
+        doc = record_args_fault(args, task_dict, "its request (documents and interventions)", exc)
         return RequestContext(text="", images=(), doc_id=int(doc_id), task=str(task), gen_kwargs=dict(gen_kwargs or {}),
                               doc=doc, metadata={"layout": layout, "split": split, "task_prompt": "", "fault": True})
+
+
+RUN_FAULTS = (RunFault, NameError, ImportError, SyntaxError)
+"""Exceptions that are never one document's fault (a setting no document can run with, a bug in our code or an
+install): per-document containment re-raises them, else every sample would be scored as an empty answer and the run
+would look finished."""
+
+
+def record_args_fault(args: Sequence[Any], task_dict: Mapping[str, Any] | None, step: str, exc: BaseException) -> Any:
+    """Record ``exc`` as the named error of the document a request's arguments point at; returns that document.
+
+    Every request layout (simple, chat, multi-round) ends with ``(doc_id, task, split)``.
+    """
+    from gui_core.sample_faults import describe_fault, record
+
+    doc_id, task, split = args[-3:]
+    try:
+        doc = task_dict[task][split][doc_id] if task_dict and task in task_dict else {"id": doc_id}
+    except Exception:  # noqa: BLE001
+        doc = {"id": doc_id}
+    record(str(task), doc, describe_fault(step, exc))
+    return doc
+
+
+def record_fault(request: RequestContext, step: str, fault: BaseException | str) -> None:
+    """Record the named error of ``request``'s document (an exception met at ``step``, or a refusal's text)."""
+    from gui_core.sample_faults import describe_fault, record
+
+    doc = request.doc if request.doc is not None else {"id": request.doc_id}
+    record(request.task, doc, describe_fault(step, fault) if isinstance(fault, BaseException) else f"{step}: {fault}")
 
 
 def cut_at_stops(text: str, until: Any) -> str:
@@ -190,7 +219,7 @@ class GenerateHooks:
             ids = inputs.get("input_ids")
             rows = int(ids.shape[0]) if ids is not None else len(reqs)
             if self.needs_rows and rows != len(reqs):
-                raise ValueError(f"{self.owner}: generate() saw {rows} rows for {len(reqs)} requests; the forward stage "
+                raise RunFault(f"{self.owner}: generate() saw {rows} rows for {len(reqs)} requests; the forward stage "
                                  "and capture need one row per request")
             recorder = None
             if self.digit_groups is not None:
@@ -198,7 +227,7 @@ class GenerateHooks:
 
                 beams = kwargs.get("num_beams") or getattr(getattr(module, "generation_config", None), "num_beams", 1) or 1
                 if int(beams) > 1:  # beams reorder rows between steps: per-row records would mix hypotheses
-                    raise ValueError(f"{self.owner}: capture_logits needs num_beams=1")
+                    raise RunFault(f"{self.owner}: capture_logits needs num_beams=1")
                 recorder = DigitLogitsProcessor(self.digit_groups, ids.device)
                 kwargs["logits_processor"] = LogitsProcessorList([*(kwargs.get("logits_processor") or []), recorder])
             forward = ForwardContext(module, processor, inputs, reqs, layers=tuple(layers))

@@ -15,14 +15,28 @@ Model args (``--model_args k=v,...``):
     capture_logits     ``none`` (default) or ``digits``: record per generated token the ten digit values,
                        the chosen token's log-probability and the step entropy (gui_core.logit_capture);
                        responses then carry them as ``CapturedResponse.capture``
+    bucket             batches per sorting window (default 8): requests of like size (image pixels, image count,
+                       prompt length) batch together, answers come back in request order; 1 keeps request order
+    prefetch           batches prepared ahead in a background thread (default: 1 when the model is on a GPU, 0 on
+                       the CPU, where the thread competes with the forward pass for cores and the interpreter lock):
+                       the next batch's screenshots are decoded and processed while this one generates
+    image_device       ``auto`` (default: the image processor runs on the model's GPU when the model is on one and
+                       the processor is torchvision-backed) or ``cpu``
+    max_prompt_tokens  prompt tokens one request may have (default: the model's max_position_embeddings); a longer
+                       request is that sample's named error (gui_models.request_bounds)
     <name>.<param>     a parameter for intervention ``name`` (e.g. ``prompt_affix.suffix=...``)
 Decoding is greedy unless the task's ``generation_kwargs`` set ``do_sample`` or a temperature > 0.
+
+One document's fault costs that document alone: a batch whose processor call or ``generate`` raises is retried one
+document at a time, and the document that still fails (an image the processor refuses, a prompt over the bound, a
+capture that cannot be read) gets its named ``sample_error`` (``gui_core.sample_faults``); the run goes on.
 """
 
 from __future__ import annotations
 
-import json
+import copy
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -33,8 +47,10 @@ from lmms_eval.api.model import lmms
 from tqdm import tqdm
 
 from gui_interventions import ForwardContext, RequestContext, build_run
-from gui_models.generation_core import (GenerateHooks, Generated, contained_request, cut_at_stops, record_sent_prompt,
-                                        respond, run_multi_round)
+from gui_models.generation_core import (RUN_FAULTS, GenerateHooks, Generated, contained_request, cut_at_stops,
+                                        record_args_fault, record_fault, record_sent_prompt, respond, run_multi_round)
+from gui_models.hf_pipeline import DEFAULT_BUCKET, DEFAULT_PREFETCH, Prefetcher, Row, bucketed_batches, requests_held
+from gui_models.request_bounds import prompt_refusal, prompt_token_bound
 from gui_models.layers import capture_last_token, decoder_layers
 from gui_core.logit_capture import capture_mode, digit_groups
 from gui_models.model_args import DTYPE_CHOICES, check_gui_hf_args
@@ -92,15 +108,19 @@ class GuiHF(lmms):
                  max_new_tokens: int | str = 128, min_pixels: int | None = None, max_pixels: int | None = None,
                  system_prompt: str | None = None, trust_remote_code: bool | str = False,
                  attn_implementation: str | None = None, interventions: str | None = None, capture_logits: str = "none",
-                 **kwargs: Any) -> None:
+                 bucket: int | str = DEFAULT_BUCKET, prefetch: int | str | None = None, image_device: str = "auto",
+                 max_prompt_tokens: int | str | None = None, **kwargs: Any) -> None:
         super().__init__()
         from transformers import AutoModelForImageTextToText, AutoProcessor
 
         kwargs.pop("max_batch_size", None)  # passed by the lmms-eval CLI; batching is fixed-size here
         device_map = kwargs.pop("device_map", None)
         check_gui_hf_args({"dtype": dtype, "batch_size": batch_size, "capture_logits": capture_logits,
-                           "interventions": interventions, **kwargs})  # before the (slow) load; submissions re-check the same
+                           "interventions": interventions, "bucket": bucket, "prefetch": prefetch,
+                           "image_device": image_device, "max_prompt_tokens": max_prompt_tokens,
+                           **kwargs})  # before the (slow) load; submissions re-check the same
         batch = int(batch_size)
+        self.bucket = int(bucket)
         pretrained = check_pretrained("gui_hf", pretrained)
         self.capture_logits = capture_mode(capture_logits, "gui_hf")
         self.accelerator = Accelerator()
@@ -138,6 +158,12 @@ class GuiHF(lmms):
         self.system_prompt = system_prompt
         self._digit_groups = digit_groups(self.tokenizer) if self.capture_logits == "digits" else None
         self.interventions = build_run(interventions, kwargs)
+        self.max_prompt_tokens = prompt_token_bound(self.model, max_prompt_tokens)
+        self.prefetch = int(prefetch) if prefetch is not None else (DEFAULT_PREFETCH if self._device.type == "cuda" else 0)
+        image_processor = getattr(self.processor, "image_processor", None)
+        on_gpu = self._device.type == "cuda" and getattr(image_processor, "backend", None) == "torchvision"
+        # the fast (torchvision) image processor resizes and normalises on the GPU the model runs on
+        self._image_kwargs: dict[str, Any] = {"device": self._device} if on_gpu and image_device == "auto" else {}
 
     @property
     def interventions(self):
@@ -171,37 +197,50 @@ class GuiHF(lmms):
         raise NotImplementedError("gui_hf does not score loglikelihood requests; our tasks use generate_until")
 
     def generate_until_multi_round(self, requests: list[Instance]) -> list[list[str]]:
-        """Per request, the outputs of every round (either lmms-eval layout; see ``generation_core.run_multi_round``)."""
+        """Per request, the outputs of every round (either lmms-eval layout; see ``generation_core.run_multi_round``).
+
+        A request that raises is that document's named error (one empty round), the others go on.
+        """
         task_dict = getattr(self, "task_dict", None)
-        return [run_multi_round(r, task_dict, self.interventions, lambda req: self._generate([req])[0])
-                for r in tqdm(requests, disable=self.rank != 0, desc="gui_hf multi-round")]
+        out: list[list[str]] = []
+        for r in tqdm(requests, disable=self.rank != 0, desc="gui_hf multi-round"):
+            try:
+                out.append(run_multi_round(r, task_dict, self.interventions, lambda req: self._generate([req])[0]))
+            except Exception as exc:  # noqa: BLE001 - one document's fault, never the run's
+                if isinstance(exc, RUN_FAULTS):
+                    raise
+                record_args_fault(tuple(r.args), task_dict, "its rounds (processor, generation, interventions)", exc)
+                out.append([""])
+        return out
 
     def generate_until(self, requests: list[Instance]) -> list[str]:
-        """Responses in request order; batches group consecutive requests with equal gen_kwargs.
+        """Responses in request order; a batch holds requests with equal gen_kwargs (``hf_pipeline``).
 
-        Streamed: a request is parsed (its images decoded) when its batch is being filled, and its images go
-        with the batch, so memory holds one batch of screenshots whatever the benchmark's size.
+        Streamed: requests are parsed (their images decoded) as the sorting window fills, and a batch is prepared
+        (processor, bounds) in the background while the previous one generates; memory holds
+        ``hf_pipeline.requests_held`` requests' screenshots at most, whatever the benchmark's size.
         """
         results: list[str | None] = [None] * len(requests)
         pbar = tqdm(total=len(requests), disable=self.rank != 0, desc="gui_hf")
-        batch: list[tuple[int, RequestContext]] = []
-
-        def flush() -> None:
-            outs = self._generate([c for _j, c in batch])
-            for (j, ctx), out in zip(batch, outs):
-                results[j] = respond(self.interventions, out, ctx, lambda req: self._generate([req])[0])
-            pbar.update(len(batch))
-            batch.clear()
-
-        for i, request in enumerate(requests):
-            ctx = self._request_context(request)
-            if batch and (len(batch) == self.batch_size or _gen_key(ctx.gen_kwargs) != _gen_key(batch[0][1].gen_kwargs)):
-                flush()
-            batch.append((i, ctx))
-        if batch:
-            flush()
+        rows = ((i, self._request_context(r)) for i, r in enumerate(requests))
+        # the producer thread gets its own processor: a fast tokenizer is not to be used from two threads at once
+        processor = copy.deepcopy(self.processor) if self.prefetch > 0 else self.processor
+        batches = bucketed_batches(rows, self.batch_size, self.bucket)
+        with Prefetcher((self._prepare(b, processor) for b in batches), self.prefetch) as ahead:
+            for prepared in ahead:
+                for j in prepared.refused:
+                    results[j] = ""
+                for group, inputs in prepared.groups:
+                    for (j, ctx), gen in zip(group, self._run(group, inputs)):
+                        results[j] = self._respond(gen, ctx)
+                pbar.update(prepared.size)
         pbar.close()
         return [r if r is not None else "" for r in results]
+
+    @property
+    def requests_held(self) -> int:
+        """The most requests whose screenshots ``generate_until`` holds at once."""
+        return requests_held(self.batch_size, self.bucket, self.prefetch)
 
     # --- direct use (memory building, analyses) ------------------------------------------
 
@@ -236,8 +275,10 @@ class GuiHF(lmms):
 
     # --- internals ------------------------------------------------------------------------------
 
-    def _inputs(self, reqs: Sequence[RequestContext], continuations: Sequence[str] | None = None) -> Any:
-        prompts = [self.processor.apply_chat_template(self._messages(r), add_generation_prompt=True, tokenize=False) for r in reqs]
+    def _inputs(self, reqs: Sequence[RequestContext], continuations: Sequence[str] | None = None,
+                processor: Any = None) -> Any:
+        processor = processor or self.processor
+        prompts = [processor.apply_chat_template(self._messages(r), add_generation_prompt=True, tokenize=False) for r in reqs]
         if continuations is not None:
             prompts = [p + c for p, c in zip(prompts, continuations)]
         # one image list per request: processors that batch images per sample (Gemma3, Idefics3/SmolVLM)
@@ -245,7 +286,71 @@ class GuiHF(lmms):
         images = [[im.convert("RGB") for im in r.images] for r in reqs]
         if not any(images):
             images = None
-        return self.processor(text=prompts, images=images, return_tensors="pt", padding=True).to(self._device)
+        extra = self._image_kwargs if images is not None else {}
+        return processor(text=prompts, images=images, return_tensors="pt", padding=True, **extra).to(self._device)
+
+    def _prepare(self, batch: list[Row], processor: Any) -> "Prepared":
+        """A batch ready for ``generate`` (runs in the prefetch thread): the processor run and the prompt bound checked,
+        contained (the document-side bounds, ``gui_core.bounds``, were checked when the request was parsed)."""
+        refused: list[int] = []
+        return Prepared(self._groups(list(batch), processor, refused), refused)
+
+    def _groups(self, rows: list[Row], processor: Any, refused: list[int]) -> list[tuple[list[Row], Any]]:
+        """The rows' processor inputs as one group; when the batch's processor call raises, one group per document
+        that the processor accepts alone (the others are refused by name). Prompts over the bound are refused."""
+        if not rows:
+            return []
+        try:
+            inputs = self._inputs([c for _j, c in rows], processor=processor)
+        except Exception as exc:  # noqa: BLE001 - find the guilty document
+            if isinstance(exc, RUN_FAULTS):
+                raise
+            if len(rows) == 1:
+                record_fault(rows[0][1], "the model's processor (gui_hf)", exc)
+                refused.append(rows[0][0])
+                return []
+            return [g for row in rows for g in self._groups([row], processor, refused)]
+        long = {k for k, n in enumerate(_row_lengths(inputs)) if prompt_refusal(n, self.max_prompt_tokens)}
+        if not long:
+            return [(rows, inputs)]
+        for k in sorted(long):
+            record_fault(rows[k][1], "its prompt (gui_hf bounds)", prompt_refusal(_row_lengths(inputs)[k], self.max_prompt_tokens))
+            refused.append(rows[k][0])
+        return self._groups([r for k, r in enumerate(rows) if k not in long], processor, refused)
+
+    def _run(self, rows: list[Row], inputs: Any) -> list[Generated | None]:
+        """``generate`` on a prepared group; when it raises, each document alone (None: that document's error)."""
+        reqs = [c for _j, c in rows]
+        try:
+            return self._generate_inputs(reqs, inputs)
+        except Exception as exc:  # noqa: BLE001 - one document's fault, never the run's
+            if isinstance(exc, RUN_FAULTS):
+                raise
+            if len(rows) == 1:
+                record_fault(reqs[0], "its generation (gui_hf)", exc)
+                return [None]
+        out: list[Generated | None] = []
+        for req in reqs:
+            try:
+                out.append(self._generate([req])[0])
+            except Exception as exc:  # noqa: BLE001
+                if isinstance(exc, RUN_FAULTS):
+                    raise
+                record_fault(req, "its generation (gui_hf)", exc)
+                out.append(None)
+        return out
+
+    def _respond(self, generated: Generated | None, request: RequestContext) -> str:
+        """The response stage on one answer, contained; a document without an answer answers \"\"."""
+        if generated is None:
+            return ""
+        try:
+            return respond(self.interventions, generated, request, lambda req: self._generate([req])[0])
+        except Exception as exc:  # noqa: BLE001
+            if isinstance(exc, RUN_FAULTS):
+                raise
+            record_fault(request, "its response stage (interventions)", exc)
+            return ""
 
     def _request_context(self, request: Instance) -> RequestContext:
         req = contained_request(self.interventions, request.args, getattr(self, "task_dict", None))
@@ -260,7 +365,9 @@ class GuiHF(lmms):
         return msgs
 
     def _generate(self, reqs: Sequence[RequestContext]) -> list[Generated]:
-        inputs = self._inputs(reqs)
+        return self._generate_inputs(reqs, self._inputs(reqs))
+
+    def _generate_inputs(self, reqs: Sequence[RequestContext], inputs: Any) -> list[Generated]:
         gen = _generation_args(reqs[0].gen_kwargs, self.max_new_tokens, self.tokenizer)
         with self.hooks.attached(self.model, self.processor, self.layers, list(reqs)) as records:
             out = self.model.generate(**inputs, **gen)
@@ -272,9 +379,26 @@ class GuiHF(lmms):
         return [Generated(t, c, s) for t, c, s in zip(texts, caps, rec.image_sizes)]
 
 
-def _gen_key(gen_kwargs: dict[str, Any]) -> str:
-    return json.dumps(gen_kwargs, sort_keys=True, default=str)
+@dataclass
+class Prepared:
+    """One planned batch after the processor: groups to generate (normally one; one per document after a processor
+    fault) and the request indices refused before the model (their named error is recorded)."""
 
+    groups: list[tuple[list[Row], Any]]
+    refused: list[int] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return sum(len(rows) for rows, _inputs in self.groups) + len(self.refused)
+
+
+def _row_lengths(inputs: Any) -> list[int]:
+    """Prompt tokens per row (padding excluded when the processor returns an attention mask)."""
+    mask = inputs.get("attention_mask") if hasattr(inputs, "get") else None
+    if mask is not None:
+        return [int(n) for n in mask.sum(dim=1).tolist()]
+    ids = inputs["input_ids"]
+    return [int(ids.shape[1])] * int(ids.shape[0])
 
 def _generation_args(gen_kwargs: dict[str, Any], default_max: int, tokenizer: Any) -> dict[str, Any]:
     temperature = float(gen_kwargs.get("temperature") or 0.0)

@@ -17,7 +17,8 @@ GUI_OPENAI = "gui_openai"
 DTYPE_CHOICES = ("auto", "float32", "bfloat16", "float16")
 GUI_HF_KNOWN = frozenset({"pretrained", "device", "dtype", "batch_size", "max_batch_size", "max_new_tokens", "min_pixels",
                           "max_pixels", "system_prompt", "trust_remote_code", "attn_implementation", "interventions",
-                          "device_map", "capture_logits"})
+                          "device_map", "capture_logits", "bucket", "prefetch", "image_device", "max_prompt_tokens"})
+IMAGE_DEVICES = ("auto", "cpu")
 
 
 def check_gui_hf_args(args: Mapping[str, Any], owner: str = GUI_HF) -> None:
@@ -37,15 +38,33 @@ def check_gui_hf_args(args: Mapping[str, Any], owner: str = GUI_HF) -> None:
         batch = 0
     if batch < 1:
         raise ValueError(f"{owner}: batch_size={batch_size} must be a whole number >= 1 (requests per forward pass)")
+    for name, least, what in (("bucket", 1, "batches per sorting window"), ("prefetch", 0, "batches prepared ahead"),
+                              ("max_prompt_tokens", 1, "prompt tokens per request")):
+        if args.get(name) is not None:
+            whole_arg(owner, name, args[name], least, what)
+    if str(args.get("image_device", "auto")) not in IMAGE_DEVICES:
+        raise ValueError(f"{owner}: image_device={args['image_device']}; choose one of {', '.join(IMAGE_DEVICES)}")
     capture_mode(args.get("capture_logits"), owner)
     resolve(args.get("interventions"), {k: v for k, v in args.items() if "." in k})
+
+
+def whole_arg(owner: str, name: str, value: Any, least: int, what: str) -> int:
+    """A model arg that must be a whole number >= ``least``; the error names the backend, the arg and what it counts."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        number = least - 1
+    if number < least:
+        raise ValueError(f"{owner}: {name}={value} must be a whole number >= {least} ({what})")
+    return number
 
 
 GUI_OPENAI_KNOWN = frozenset({"base_url", "model", "api_key_env", "concurrency", "timeout", "max_retries",
                               "retry_budget_s", "max_new_tokens", "response_cache", "capture_logits", "logprobs",
                               "top_logprobs", "tokenizer", "frame", "min_pixels", "max_pixels", "resize_budget",
                               "image_scale", "system_prompt", "interventions", "batch_size", "max_batch_size", "device",
-                              "cache_namespace", "image_transport", "png_level", "prefetch"})
+                              "cache_namespace", "image_transport", "png_level", "prefetch",
+                              "stop_after_failures"})
 
 
 def forward_stage_names(interventions: Any) -> list[str]:
@@ -66,6 +85,10 @@ def check_gui_openai_args(args: Mapping[str, Any], owner: str = GUI_OPENAI) -> N
     bad = [k for k in args if "." not in k and k not in GUI_OPENAI_KNOWN]
     if bad:
         raise ValueError(f"{owner}: unknown model args {bad}; known: {sorted(GUI_OPENAI_KNOWN)} and <intervention>.<param>")
+    if args.get("base_url"):
+        from gui_models.served_keys import check_base_urls
+
+        check_base_urls([u.strip() for u in str(args["base_url"]).split("|") if u.strip()], owner)
     capture_mode(args.get("capture_logits"), owner)
     forward = forward_stage_names(args.get("interventions"))
     if forward:

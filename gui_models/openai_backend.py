@@ -23,8 +23,9 @@ Model args (``--model_args k=v,...``):
     png_level       zlib level of those PNGs (default 1: lossless like every level, several times faster than 6)
     timeout         total seconds per attempt: connect, headers and the whole body (default 120); ``max_retries``
                     attempts (default 5) within ``retry_budget_s`` seconds (default 300) for everything, backoff with
-                    jitter, on 408/409/429/5xx, timeouts, dropped connections and bad answers; then an error naming
-                    the server(s), which cancels every other request of the call. Bodies over 32 MiB are cut off;
+                    jitter (a ``Retry-After`` is honoured up to the budget; one past it ends the request at once), on
+                    408/409/429/5xx, timeouts, dropped connections and bad answers; then an error naming the server(s),
+                    which is that sample's ``sample_error`` (an empty answer; the run goes on). Bodies over 32 MiB are cut off;
                     redirects are not followed (``gui_models.served_client``)
     max_new_tokens  default when the task sets none (128, as ``gui_hf``)
     response_cache  folder of the response cache (default ``<GUI_EVAL_CACHE>/openai_responses``; ``none`` turns it
@@ -45,6 +46,9 @@ Model args (``--model_args k=v,...``):
                     processor, else ``resize_budget`` = a ``gui_core.coords.BUDGETS`` name), ``scale``
                     (hosted APIs: ``image_scale`` = declared model size / size sent), ``sent`` (the engine
                     sees what was sent) or ``none`` (not declared: grounding falls back to its budget)
+    stop_after_failures  the run stops (every other request cancelled) after this many requests in a row failed
+                    for good with no answer between (default 16; 0: never): the server is down or refuses all. A
+                    401/403 (the run's key) stops it at once
     system_prompt, interventions, <intervention>.<param>   as in ``gui_hf``
 """
 
@@ -52,10 +56,8 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import math
 import os
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -63,226 +65,29 @@ from lmms_eval.api.instance import GenerationResult, Instance, TokenCounts
 from lmms_eval.api.model import lmms
 from tqdm import tqdm
 
+from gui_core.logit_capture import capture_mode, digit_groups
+from gui_core.sample_faults import describe_fault
 from gui_core.sample_faults import record as record_fault
 from gui_core.sample_faults import served_fault
 from gui_interventions import RequestContext, build_run
 from gui_models.cores import usable_cores
-from gui_core.logit_capture import Capture, Step, capture_mode, digit_groups
 from gui_models.generation_core import (Generated, contained_request, cut_at_stops, record_sent_prompt, respond,
                                         run_multi_round)
 from gui_models.model_args import check_gui_openai_args
-from gui_models.served_client import (FAST_PNG_LEVEL, TRANSPORTS, BadResponse, EncodedImage, ResponseCache, RetryPolicy,
-                                      ServerError, ServerPool, encode_image, request_key)
+from gui_models.served_answers import (capture_from_token_ids, capture_from_top_logprobs, clean_text,  # noqa: F401
+                                       logprob_problem)
+from gui_models.served_body import Prepared, build_body, generation_body  # noqa: F401 - the public names stay here too
+from gui_models.served_client import (FAST_PNG_LEVEL, TRANSPORTS, BadResponse, ResponseCache, RetryPolicy, ServerDown,
+                                      ServerError, ServerPool, request_key)
+from gui_models.served_frame import FRAMES, FramePolicy  # noqa: F401
+from gui_models.served_keys import DEFAULT_KEY_ENV, DEFAULT_KEY_HOSTS, check_base_urls, key_for  # noqa: F401
 
+_key_for = key_for  # the name tests and older callers use
 LOGPROB_MODES = ("auto", "token_ids", "top_logprobs")
 # An answer may hold at most this many characters per token of its budget (max_tokens); longer text is cut and
 # counted (``answer_cut``). 64 covers the longest tokens of common vocabularies with room to spare.
 MAX_CHARS_PER_TOKEN = 64
-LOGPROB_SLACK = 1e-4  # log-probabilities above this are not log-probabilities
-FRAMES = ("auto", "smart_resize", "scale", "sent", "none")
 OWNER = "gui_openai"
-
-
-def _is_true(value: Any) -> bool:
-    return value if isinstance(value, bool) else str(value).strip().lower() in {"1", "true", "yes"}
-
-
-@dataclass
-class Prepared:
-    """A request ready to send: its body, the sizes of the images sent and the digest of each image's bytes (cache key)."""
-
-    body: dict[str, Any]
-    sizes: list[list[int]]
-    digests: list[str]
-
-
-def build_body(req: RequestContext, model: str, default_max: int, system_prompt: str | None = None,
-               transport: str = "auto", png_level: int = FAST_PNG_LEVEL) -> Prepared:
-    """The chat-completion body of one request (images first, then the text, as ``gui_hf`` builds its prompt).
-
-    Images as ``served_client.encode_image`` sends them (``transport``: a file's own bytes when lossless, else PNG).
-    The task's ``max_new_tokens`` -> ``max_tokens``, ``until`` -> ``stop``, greedy unless ``do_sample`` or a
-    temperature > 0 (then ``temperature`` and ``top_p`` as given).
-    """
-    gen = req.gen_kwargs
-    content: list[dict[str, Any]] = []
-    sizes: list[list[int]] = []
-    digests: list[str] = []
-    for im in req.images:
-        enc: EncodedImage = encode_image(im, transport, png_level)
-        content.append({"type": "image_url", "image_url": {"url": enc.url}})
-        sizes.append(enc.size)
-        digests.append(enc.digest)
-    content.append({"type": "text", "text": req.text})
-    messages: list[dict[str, Any]] = [{"role": "user", "content": content}]
-    if system_prompt:
-        messages.insert(0, {"role": "system", "content": system_prompt})
-    temperature = float(gen.get("temperature") or 0.0)
-    sample = _is_true(gen.get("do_sample", False)) or temperature > 0
-    body: dict[str, Any] = {"model": model, "messages": messages,
-                            "max_tokens": int(gen.get("max_new_tokens") or default_max),
-                            "temperature": (temperature or 1.0) if sample else 0.0}
-    if sample and gen.get("top_p") is not None:
-        body["top_p"] = float(gen["top_p"])
-    stops = [gen["until"]] if isinstance(gen.get("until"), str) else [s for s in (gen.get("until") or []) if s]
-    if stops:
-        body["stop"] = list(stops)
-    return Prepared(body, sizes, digests)
-
-
-def generation_body(req: RequestContext, model: str, default_max: int, system_prompt: str | None = None,
-                    transport: str = "auto", png_level: int = FAST_PNG_LEVEL) -> tuple[dict[str, Any], list[list[int]]]:
-    """:func:`build_body` as (body, sizes sent)."""
-    p = build_body(req, model, default_max, system_prompt, transport, png_level)
-    return p.body, p.sizes
-
-
-def _logsumexp(values: Sequence[float]) -> float:
-    top = max(values)
-    return top + math.log(sum(math.exp(v - top) for v in values))
-
-
-def _token_id(token: str) -> int | None:
-    return int(token.split(":", 1)[1]) if token.startswith("token_id:") else None
-
-
-def capture_from_token_ids(content: Sequence[Mapping[str, Any]], groups: Sequence[Sequence[int]], tokenizer: Any,
-                           stop_ids: Sequence[int]) -> Capture:
-    """An exact capture from vLLM's ``logprob_token_ids`` answer (``return_tokens_as_token_ids``).
-
-    Each step lists the log-probability of every named digit token (and the chosen one): ``v_d`` is the
-    log-sum over the ids starting with digit d, as ``DigitLogitsProcessor`` computes from logits
-    (here normalised: ``logz`` = 0). Entropy needs the full distribution: NaN. Offsets as in ``finish``.
-    """
-    ids: list[int] = []
-    rows: list[tuple[float, tuple[float, ...]]] = []
-    stops = set(int(s) for s in stop_ids)
-    for step in content:
-        tid = _token_id(str(step.get("token", "")))
-        if tid is None:
-            raise ValueError(f"{OWNER}: the server did not return token ids (return_tokens_as_token_ids); got {step.get('token')!r}")
-        if tid in stops:
-            break
-        table = {_token_id(str(t["token"])): float(t["logprob"]) for t in step.get("top_logprobs") or []}
-        missing = [i for g in groups for i in g if i not in table]
-        if missing:
-            raise ValueError(f"{OWNER}: the server ignored logprob_token_ids (no log-probability for token ids {missing[:5]}...); "
-                             "use logprobs=top_logprobs for servers without this vLLM extension")
-        digits = tuple(_logsumexp([table[i] for i in g]) for g in groups)
-        ids.append(tid)
-        rows.append((float(step.get("logprob") if step.get("logprob") is not None else math.nan), digits))
-    bounds = [0] + [len(tokenizer.decode(ids[: k + 1], skip_special_tokens=True)) for k in range(len(ids))]
-    steps = tuple(Step(ids[i], tokenizer.decode([ids[i]]), rows[i][0], math.nan, rows[i][1], bounds[i], bounds[i + 1], 0.0)
-                  for i in range(len(ids)))
-    return Capture(steps, kind="exact")
-
-
-def _digit_of(token: str) -> int | None:
-    text = token.strip()
-    return int(text[0]) if text and text.isascii() and text.isdigit() else None
-
-
-def capture_from_top_logprobs(content: Sequence[Mapping[str, Any]]) -> Capture:
-    """A ranged capture from OpenAI-style ``top_logprobs``: per step, the digits found among the top k and the rest missing.
-
-    Missing digits get the step's lowest returned log-probability (``floor``) and are listed in ``missing``;
-    scoring reports PSS over both extremes (``gui_tasks.grounding.score``). Offsets are the lengths of the
-    token strings as returned.
-    """
-    steps: list[Step] = []
-    at = 0
-    for k, step in enumerate(content):
-        token = str(step.get("token", ""))
-        tops = [(str(t.get("token", "")), float(t["logprob"])) for t in step.get("top_logprobs") or [] if t.get("logprob") is not None]
-        groups: dict[int, list[float]] = {}
-        for tok, lp in tops:
-            d = _digit_of(tok)
-            if d is not None:
-                groups.setdefault(d, []).append(lp)
-        floor = min((lp for _t, lp in tops), default=float(step.get("logprob") or 0.0))
-        missing = tuple(d for d in range(10) if d not in groups)
-        digits = tuple(_logsumexp(groups[d]) if d in groups else floor for d in range(10))
-        logprob = step.get("logprob")
-        steps.append(Step(k, token, float(logprob) if logprob is not None else math.nan, math.nan, digits, at, at + len(token),
-                          0.0, missing, floor))
-        at += len(token)
-    return Capture(tuple(steps), kind="top_logprobs")
-
-
-def _qwen_processor(folder: str | None) -> Any | None:
-    """The Qwen2-VL-family image processor of a checkpoint folder, or None (other families, no folder)."""
-    if not folder or not Path(folder).is_dir():
-        return None
-    try:
-        from transformers import AutoImageProcessor
-
-        ip = AutoImageProcessor.from_pretrained(folder)
-    except Exception:  # noqa: BLE001 - a folder without an image processor: no declared frame
-        return None
-    size = getattr(ip, "size", None)
-    try:
-        lo, hi = int(size["shortest_edge"]), int(size["longest_edge"])  # dict or transformers' SizeDict
-    except (TypeError, KeyError, ValueError):
-        return None
-    return ip if type(ip).__name__.startswith("Qwen2VLImageProcessor") and lo > 0 and hi > 0 else None
-
-
-class FramePolicy:
-    """How ``gui_openai`` declares the size each image reaches the model in (see the module docstring)."""
-
-    def __init__(self, frame: str, tokenizer: str | None, min_pixels: Any, max_pixels: Any, resize_budget: str | None,
-                 image_scale: Any) -> None:
-        from gui_core.coords import BUDGETS, QWEN_FACTOR, budget
-
-        if frame not in FRAMES:
-            raise ValueError(f"{OWNER}: frame={frame!r}; choose one of {FRAMES}")
-        ip = _qwen_processor(tokenizer) if frame in ("auto", "smart_resize") else None
-        self.budget = None
-        self.scale = None
-        self.source = None
-        if frame == "auto":
-            frame = "smart_resize" if (ip is not None or min_pixels or max_pixels or resize_budget) else "none"
-        if frame == "smart_resize":
-            if min_pixels or max_pixels or ip is None:
-                if not (min_pixels and max_pixels) and not resize_budget:
-                    raise ValueError(f"{OWNER}: frame=smart_resize needs min_pixels and max_pixels, a tokenizer folder with "
-                                     f"a Qwen2-VL-family processor, or resize_budget (one of {', '.join(BUDGETS)})")
-                name = resize_budget or "qwen2_vl_class_default"
-                self.budget = budget(name, min_pixels=min_pixels, max_pixels=max_pixels)
-                self.source = f"smart_resize:{self.budget.name}"
-            else:
-                from gui_core.coords import Budget
-
-                factor = int(getattr(ip, "patch_size", 14)) * int(getattr(ip, "merge_size", 2)) or QWEN_FACTOR
-                self.budget = Budget("served_processor", int(ip.size["shortest_edge"]), int(ip.size["longest_edge"]), factor,
-                                     source=f"{tokenizer}/preprocessor")
-                self.source = "smart_resize:served_processor"
-        elif frame == "scale":
-            try:
-                self.scale = float(image_scale)
-            except (TypeError, ValueError):
-                raise ValueError(f"{OWNER}: frame=scale needs image_scale=<model size / size sent>, e.g. 0.766") from None
-            if not 0 < self.scale <= 1:
-                raise ValueError(f"{OWNER}: image_scale={image_scale} must be in (0, 1]")
-            self.source = f"declared_scale:{self.scale:g}"
-        elif frame == "sent":
-            self.source = "sent"
-        self.frame = frame
-
-    def model_sizes(self, sent: Sequence[Sequence[int]]) -> list[list[int]] | None:
-        if not sent or self.frame == "none":
-            return None
-        if self.budget is not None:
-            return [list(self.budget.resized(int(w), int(h))) for w, h in sent]
-        if self.scale is not None:
-            return [[max(1, round(w * self.scale)), max(1, round(h * self.scale))] for w, h in sent]
-        return [list(map(int, s)) for s in sent]
-
-    def describe(self, sent: Sequence[Sequence[int]]) -> dict[str, Any]:
-        out: dict[str, Any] = {"sent_sizes": [list(s) for s in sent], "source": self.source or "none"}
-        if self.budget is not None:
-            out["budget"] = self.budget.describe()
-        return out
 
 
 class _Loop:
@@ -316,7 +121,7 @@ class GuiOpenAI(lmms):
                  min_pixels: int | str | None = None, max_pixels: int | str | None = None, resize_budget: str | None = None,
                  image_scale: float | str | None = None, system_prompt: str | None = None, interventions: str | None = None,
                  cache_namespace: str = "default", image_transport: str = "auto", png_level: int | str = FAST_PNG_LEVEL,
-                 prefetch: int | str | None = None, **kwargs: Any) -> None:
+                 prefetch: int | str | None = None, stop_after_failures: int | str = 16, **kwargs: Any) -> None:
         super().__init__()
         for k in ("batch_size", "max_batch_size", "device"):  # passed by the lmms-eval CLI; concurrency is ours
             kwargs.pop(k, None)
@@ -324,10 +129,11 @@ class GuiOpenAI(lmms):
         urls = [u.strip() for u in str(base_url or os.environ.get("OPENAI_BASE_URL") or "").split("|") if u.strip()]
         if not urls:
             raise ValueError(f"{OWNER}: model arg base_url=<http://host:port/v1> is required (several: url1|url2)")
+        check_base_urls(urls, OWNER)  # also OPENAI_BASE_URL: a credential in a URL would be logged and written
         if not model:
             raise ValueError(f"{OWNER}: model arg model=<served model name> is required")
         self.model_name = str(model)
-        key = api_key or _key_for(urls, api_key_env) or "EMPTY"  # local servers accept any key
+        key = api_key or key_for(urls, api_key_env) or "EMPTY"  # local servers accept any key
         self.concurrency = int(concurrency)
         if self.concurrency < 1:
             raise ValueError(f"{OWNER}: concurrency={concurrency} must be >= 1")
@@ -382,6 +188,11 @@ class GuiOpenAI(lmms):
         self._sem: asyncio.Semaphore | None = None
         self.requests_sent = 0
         self.cache_hits = 0
+        self.stop_after_failures = int(stop_after_failures)
+        if self.stop_after_failures < 0:
+            raise ValueError(f"{OWNER}: stop_after_failures={stop_after_failures} must be >= 0 (0: never stop)")
+        self._failures_in_row = 0
+        self._failure_lock = threading.Lock()
 
     # --- lmms-eval interface -------------------------------------------------------------
 
@@ -418,7 +229,12 @@ class GuiOpenAI(lmms):
             with self._cpu:
                 req = contained_request(self.interventions, instance.args, task_dict)
                 record_sent_prompt(instance, req)
-                prepared = self.prepare(req)
+                try:
+                    prepared = self.prepare(req)
+                except Exception as exc:  # noqa: BLE001 - an image that cannot be encoded: this sample's error
+                    record_fault(req.task, req.doc if req.doc is not None else {"id": req.doc_id},
+                                 describe_fault("its request body (gui_openai: images encoded for sending)", exc))
+                    return GenerationResult(text="", token_counts=None)
             if not keep_images:
                 req = req.with_(images=())
             generated = self._wait(self._generate(req, prepared))
@@ -447,9 +263,9 @@ class GuiOpenAI(lmms):
     # --- internals ------------------------------------------------------------------------------
 
     def generate_all(self, reqs: Sequence[RequestContext]) -> list[Generated]:
-        """Every request's answer, in order, streamed as in :meth:`generate_until` (``concurrency`` in flight); the
-        first failure (a :class:`ServerError` naming the server, after its bounded retries) cancels every other
-        request at once and is raised."""
+        """Every request's answer, in order, streamed as in :meth:`generate_until` (``concurrency`` in flight). A request
+        that fails for good is its own empty answer (``request_error``); a :class:`ServerDown` (a refused key,
+        ``stop_after_failures`` failures in a row) cancels every other request at once and is raised."""
 
         def one(i: int) -> Generated:
             with self._cpu:
@@ -574,20 +390,35 @@ class GuiOpenAI(lmms):
             self.requests_sent += 1
             try:
                 response, server = await self.pool.chat(body, check)
+            except ServerDown:
+                raise
             except ServerError as exc:
-                if not isinstance(exc.__cause__, BadResponse):
-                    raise
-                # the server answered, but never usably: this sample's answer is empty (a format error), the run goes on
-                return _noted(req, Generated("", None, None, {"bad_response": str(exc)[:500], "from_cache": False,
+                # a final error of this request (a 4xx, 5xx or bad answers after the retries, the budget spent, a
+                # refused redirect): this sample's answer is empty (a format error, named), the run goes on
+                self._failed_for_good(exc)
+                what = "bad_response" if isinstance(exc.__cause__, BadResponse) else "request_error"
+                return _noted(req, Generated("", None, None, {what: str(exc)[:500], "from_cache": False,
                                                               "served_by": None, "usage": {},
                                                               "image_frame": self.frame.describe(sent)}))
+        self._failures_in_row = 0
         if "error" in checked:
             raise checked["error"]
         out = checked.get("out") or self._parse(response, body, sent, server)
-        if self.cache is not None and key is not None and "tool_call_only" not in out.extras:
-            self.cache.put(key, response, server)  # a tool-call-only answer is recorded on its sample, never replayed
+        if self.cache is not None and key is not None and not ({"tool_call_only", "answer_cut"} & set(out.extras)):
+            self.cache.put(key, response, server)  # a cut answer is used for its sample; replaying it would repeat it  # a tool-call-only answer is recorded on its sample, never replayed
         out.extras["from_cache"] = False
         return _noted(req, out)
+
+    def _failed_for_good(self, exc: ServerError) -> None:
+        """Count a request that failed for good; :class:`ServerDown` when ``stop_after_failures`` did so in a row (no
+        answer between): the server is down or refuses every request, and the run stops instead of waiting out each
+        remaining request's retry budget."""
+        with self._failure_lock:
+            self._failures_in_row += 1
+            many = self.stop_after_failures and self._failures_in_row >= self.stop_after_failures
+        if many:
+            raise ServerDown(f"{OWNER}: {self._failures_in_row} requests in a row failed for good (stop_after_failures="
+                             f"{self.stop_after_failures}); the server is down or refuses every request. Last: {exc}") from exc
 
     def _damaged(self, path: Path, why: str) -> None:
         """A cache entry that cannot be used: named once (warning) and asked again; the new answer replaces it."""
@@ -622,10 +453,12 @@ class GuiOpenAI(lmms):
             raise BadResponse(f"from {server or 'the cache'}: message content is a {type(content).__name__}, not text")
         text_notes: dict[str, Any] = {}
         calls = (choice.get("message") or {}).get("tool_calls")
+        if content is None and not (isinstance(calls, list) and calls):  # no text and no call: not an answer
+            raise BadResponse(f"from {server or 'the cache'}: message content is null and there are no tool calls")
         if not content and isinstance(calls, list) and calls:  # an answer, but no text a task can read: said so
             names = [str(((c or {}).get("function") or {}).get("name"))[:100] for c in calls[:10] if isinstance(c, Mapping)]
             text_notes["tool_call_only"] = {"tool_calls": len(calls), "names": names}
-        content = _clean_text(content or "", text_notes)
+        content = clean_text(content or "", text_notes)
         limit = int(body.get("max_tokens") or self.max_new_tokens) * MAX_CHARS_PER_TOKEN
         if len(content) > limit:  # longer than the budget allows: cut, and counted
             text_notes["answer_cut"] = {"chars": len(content), "kept": limit}
@@ -634,7 +467,7 @@ class GuiOpenAI(lmms):
         capture = None
         if self.logprobs != "none":
             content = (choice.get("logprobs") or {}).get("content") or []
-            problem = _logprob_problem(content, int(body.get("max_tokens") or self.max_new_tokens),
+            problem = logprob_problem(content, int(body.get("max_tokens") or self.max_new_tokens),
                                        len(body.get("logprob_token_ids") or []) + int(body.get("top_logprobs") or 0) + 1)
             if problem:  # a bad capture is recorded on the sample (no capture), never a lost run
                 text_notes["capture_error"] = problem
@@ -659,22 +492,6 @@ class GuiOpenAI(lmms):
         return Generated(text, capture, self.frame.model_sizes(sent), extras)
 
 
-DEFAULT_KEY_ENV = "OPENAI_API_KEY"
-DEFAULT_KEY_HOSTS = ("api.openai.com",)  # where the default key variable may go (over https)
-
-
-def _key_for(urls: Sequence[str], api_key_env: str | None) -> str | None:
-    """The key to send: the named variable's value (the user named the hosts with ``base_url``); without a name,
-    ``OPENAI_API_KEY`` only when every URL is https to :data:`DEFAULT_KEY_HOSTS`."""
-    from urllib.parse import urlsplit
-
-    if api_key_env:
-        return os.environ.get(str(api_key_env))
-    if all(urlsplit(u).scheme == "https" and (urlsplit(u).hostname or "") in DEFAULT_KEY_HOSTS for u in urls):
-        return os.environ.get(DEFAULT_KEY_ENV)
-    return None
-
-
 def _noted(req: RequestContext, out: Generated) -> Generated:
     """``out``, after recording a response without usable text (``bad_response``, ``tool_call_only``) as its sample's
     named error (``gui_core.sample_faults``; the task scores it as the empty answer it is). Every path (one request,
@@ -684,41 +501,6 @@ def _noted(req: RequestContext, out: Generated) -> Generated:
         record_fault(req.task, req.doc if req.doc is not None else {"id": req.doc_id}, fault)
     return out
 
-
-def _clean_text(text: str, notes: dict[str, Any]) -> str:
-    """``text`` with lone surrogates (which no UTF-8 file can hold: lmms-eval's samples file would stay empty)
-    replaced by U+FFFD; how many is recorded in ``notes["surrogates_replaced"]``."""
-    if not any(0xD800 <= ord(c) <= 0xDFFF for c in text):
-        return text
-    clean = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    notes["surrogates_replaced"] = sum(1 for c in clean if c == "\ufffd") - text.count("\ufffd")
-    return clean
-
-
-def _logprob_problem(content: Any, max_tokens: int, max_top: int) -> str | None:
-    """Why a response's ``logprobs.content`` cannot be a capture (non-finite or positive log-probabilities, more steps
-    than the budget, more alternatives than asked for, wrong shape), or None."""
-    if not isinstance(content, list):
-        return f"logprobs.content is a {type(content).__name__}, not a list"
-    if len(content) > max_tokens + 1:
-        return f"{len(content)} logprob steps for max_tokens={max_tokens}"
-    for k, step in enumerate(content):
-        if not isinstance(step, Mapping) or not isinstance(step.get("token", ""), str):
-            return f"step {k}: not a {{token, logprob}} object"
-        tops = step.get("top_logprobs") or []
-        if not isinstance(tops, list) or len(tops) > max_top:
-            return f"step {k}: {len(tops) if isinstance(tops, list) else type(tops).__name__} alternatives (at most {max_top} asked)"
-        for entry in [step, *tops]:
-            if not isinstance(entry, Mapping):
-                return f"step {k}: an alternative is not an object"
-            lp = entry.get("logprob")
-            if lp is None and entry is step:
-                continue
-            if isinstance(lp, bool) or not isinstance(lp, (int, float)) or not math.isfinite(lp) or lp > LOGPROB_SLACK:
-                return f"step {k}: log-probability {lp!r} is not a finite number <= 0"
-            if not isinstance(entry.get("token", ""), str):
-                return f"step {k}: a token is not text"
-    return None
 
 
 def _token_counts(generated: Sequence[Generated]) -> TokenCounts | None:

@@ -13,6 +13,7 @@ import io
 import json
 import os
 import random
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -194,16 +195,46 @@ class ResponseCache:
         entry, _why = self.lookup(key)
         return entry["response"] if entry else None
 
-    def put(self, key: str, response: Mapping[str, Any], server: str | None = None) -> None:
+    def put(self, key: str, response: Mapping[str, Any], server: str | None = None) -> bool:
+        """Store ``response``; an entry over ``gui_core.bounds.MAX_CACHE_STORE_BYTES`` is not written (False): the
+        answer serves its sample and is asked again next time."""
+        from gui_core.bounds import MAX_CACHE_STORE_BYTES
+
+        data = json.dumps({"response": response, "server": server})
+        if len(data) > MAX_CACHE_STORE_BYTES:
+            return False
         path = self.path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_text(json.dumps({"response": response, "server": server}), encoding="utf-8")
+        tmp = path.with_suffix(f".tmp{os.getpid()}.{threading.get_ident()}")
+        tmp.write_text(data, encoding="utf-8")
         os.replace(tmp, path)
+        return True
 
 
 class ServerError(RuntimeError):
-    """A request that failed for good: names the server(s), the attempts and the last error."""
+    """A request that failed for good: names the server(s), the attempts and the last error. ``gui_openai`` makes it
+    that request's sample error (the run goes on) unless it is a :class:`ServerDown`."""
+
+
+class ServerDown(ServerError):
+    """The run's server(s) cannot serve this run at all (a refused key, every request in a row failing): the run stops."""
+
+
+def retry_after_s(exc: BaseException) -> float | None:
+    """The seconds a 429/503 answer asks to wait (``Retry-After`` in seconds, or ``retry-after-ms``), or None."""
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if headers is None:
+        return None
+    for name, divisor in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+        value = headers.get(name)
+        try:
+            seconds = float(value) / divisor if value is not None else None
+        except (TypeError, ValueError):  # an HTTP date, or garbage: our own backoff applies
+            seconds = None
+        if seconds is not None and seconds == seconds and seconds >= 0:  # finite non-negative (NaN != NaN)
+            return min(seconds, 1e9)
+    return None
 
 
 @dataclass
@@ -307,10 +338,13 @@ class ServerPool:
         """The response (as a dict) and the URL that answered; :class:`ServerError` after the bounded retries.
 
         ``check(response, url)`` raising :class:`BadResponse` makes the answer a failed attempt (retried like a 5xx)."""
+        import openai
+
         start = time.monotonic()
         tried: list[str] = []
         last: BaseException | None = None
         avoid = None
+        waited = ""
         for attempt in range(max(1, self.policy.attempts)):
             left = self.policy.budget_s - (time.monotonic() - start)
             if attempt and left <= 0:
@@ -331,19 +365,27 @@ class ServerPool:
                 return response, server.url
             except Exception as exc:  # noqa: BLE001 - classified right below
                 last = exc
+                if isinstance(exc, openai.APIStatusError) and exc.status_code in (401, 403):  # the run's key
+                    raise ServerDown(f"gui_openai: {server.url} refused the request ({_describe(exc)}); not retried") from exc
                 if not _retryable(exc):
                     raise ServerError(f"gui_openai: {server.url} refused the request ({_describe(exc)}); not retried") from exc
             finally:
                 server.in_flight -= 1
             avoid = server.url if len(self.servers) > 1 else None
             pause = self.policy.delay(attempt)
+            asked = retry_after_s(last) if len(self.servers) == 1 else None  # another server need not wait
+            if asked is not None and time.monotonic() - start + asked > self.policy.budget_s:
+                waited = f"Retry-After {asked:g} s is past the retry budget"  # never waited: the budget is the deadline
+                break
+            pause = max(pause, asked or 0.0)
             if attempt + 1 >= self.policy.attempts or time.monotonic() - start + pause > self.policy.budget_s:
                 break
             await asyncio.sleep(pause)
         where = ", ".join(dict.fromkeys(tried))
         raise ServerError(f"gui_openai: no answer from {where} after {len(tried)} attempt(s) in "
                           f"{time.monotonic() - start:.1f} s (max_retries={self.policy.attempts}, "
-                          f"retry_budget_s={self.policy.budget_s:g}); last error: {_describe(last) if last else '?'}") from last
+                          f"retry_budget_s={self.policy.budget_s:g}); last error: {_describe(last) if last else '?'}"
+                          f"{'; ' + waited if waited else ''}") from last
 
     @staticmethod
     async def _attempt(server: _Server, std: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:

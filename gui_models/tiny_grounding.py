@@ -26,9 +26,9 @@ def build_tiny_grounding_model(out_dir: str | Path, *, steps: int = 120, seed: i
     from PIL import Image
     from transformers import AutoModelForImageTextToText, AutoProcessor
 
-    from gui_models.tiny_model import build_tiny_model
+    from gui_models.tiny_model import DEFAULT_FAMILY, build_tiny_model
 
-    out = build_tiny_model(out_dir, family="qwen2_vl", seed=seed, head_dim=head_dim)
+    out = build_tiny_model(out_dir, family=DEFAULT_FAMILY, seed=seed, head_dim=head_dim)
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # tiny matrices: one thread is several times faster than contended ones
     try:

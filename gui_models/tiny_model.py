@@ -14,7 +14,11 @@ from pathlib import Path
 from typing import Literal
 
 Family = Literal["qwen2_vl", "qwen2_5_vl"]
-FAMILIES: tuple[str, ...] = ("qwen2_vl", "qwen2_5_vl")
+# the architectures a tiny checkpoint can have (transformers' config class of each); the first is the default, the one
+# the demo and the grounding-taught checkpoint use
+ARCHITECTURES: dict[str, str] = {"qwen2_vl": "Qwen2VLConfig", "qwen2_5_vl": "Qwen2_5_VLConfig"}
+FAMILIES: tuple[str, ...] = tuple(ARCHITECTURES)
+DEFAULT_FAMILY: str = FAMILIES[0]
 
 SPECIAL_TOKENS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|vision_start|>", "<|vision_end|>",
                   "<|vision_pad|>", "<|image_pad|>", "<|video_pad|>")
@@ -77,19 +81,19 @@ def _config(family: Family, tok, head_dim: int = 16):
                   vision_start_token_id=ids["<|vision_start|>"], vision_end_token_id=ids["<|vision_end|>"])
     text = dict(TEXT, **heads, vocab_size=len(tok), rope_parameters=rope, bos_token_id=ids["<|endoftext|>"],
                 eos_token_id=ids["<|im_end|>"], pad_token_id=ids["<|endoftext|>"])
-    if family == "qwen2_vl":
-        from transformers import Qwen2VLConfig
+    import transformers
 
-        vision = dict(depth=2, embed_dim=32, hidden_size=TEXT["hidden_size"], num_heads=2, mlp_ratio=2)
-        return Qwen2VLConfig(text_config=text, vision_config=vision, **common)
-    from transformers import Qwen2_5_VLConfig
-
-    vision = dict(depth=2, hidden_size=32, intermediate_size=64, num_heads=2, out_hidden_size=TEXT["hidden_size"],
-                  fullatt_block_indexes=[1], window_size=112)
-    return Qwen2_5_VLConfig(text_config=text, vision_config=vision, **common)
+    config = getattr(transformers, ARCHITECTURES[family])
+    return config(text_config=text, vision_config=dict(_VISION[ARCHITECTURES[family]]), **common)
 
 
-def build_tiny_model(out_dir: str | Path, family: Family = "qwen2_vl", seed: int = 0, head_dim: int = 16) -> Path:
+# each architecture's tiny vision tower (the two towers name their widths differently)
+_VISION = {"Qwen2VLConfig": dict(depth=2, embed_dim=32, hidden_size=TEXT["hidden_size"], num_heads=2, mlp_ratio=2),
+           "Qwen2_5_VLConfig": dict(depth=2, hidden_size=32, intermediate_size=64, num_heads=2,
+                                    out_hidden_size=TEXT["hidden_size"], fullatt_block_indexes=[1], window_size=112)}
+
+
+def build_tiny_model(out_dir: str | Path, family: Family = DEFAULT_FAMILY, seed: int = 0, head_dim: int = 16) -> Path:  # type: ignore[assignment]
     """Write a tiny random ``family`` checkpoint with tokenizer and processor to ``out_dir``.
 
     ``head_dim`` 16 (4 heads, the default) or 32 (2 heads / 1 KV head: what vLLM's CPU attention serves).
@@ -131,7 +135,7 @@ def _video_processor():
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("dir")
-    ap.add_argument("--family", default="qwen2_vl", choices=FAMILIES)
+    ap.add_argument("--family", default=DEFAULT_FAMILY, choices=FAMILIES)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--head-dim", type=int, default=16, choices=sorted(HEAD_DIMS))
     args = ap.parse_args(argv)

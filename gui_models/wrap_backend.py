@@ -253,9 +253,25 @@ class GuiWrap(lmms):
         return out
 
     def _call(self, reqs: list[RequestContext]) -> list[Generated]:
+        """The wrapped backend's answers to ``reqs``, contained: a call that raises is made again one request at a
+        time, so only the request that raises alone gets a named error (``gui_core.sample_faults``) and an empty
+        answer; the run goes on."""
         keys = [(r.task, str(r.metadata.get("split", "test")), r.doc_id) for r in reqs]
         if len(set(keys)) != len(keys):  # the same document twice in one call (re-runs): one call each
             return [g for r in reqs for g in self._call([r])]
+        try:
+            return self._call_inner(reqs, keys)
+        except Exception as exc:  # noqa: BLE001 - one request's fault, never the run's
+            if len(reqs) > 1:
+                return [g for r in reqs for g in self._call([r])]
+            from gui_core.sample_faults import describe_fault, record
+
+            req = reqs[0]
+            record(req.task, req.doc if req.doc is not None else {"id": req.doc_id},
+                   describe_fault(f"the wrapped backend ({self.backend_name})", exc))
+            return [Generated("")]
+
+    def _call_inner(self, reqs: list[RequestContext], keys: list[tuple[str, str, int]]) -> list[Generated]:
         self._pending = dict(zip(keys, reqs))
         self._materialised = []
         records: list[Any] = []

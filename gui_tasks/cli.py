@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Sequence
 
 from gui_core.paths import cache_dir
+from gui_models.tiny_model import DEFAULT_FAMILY as TINY_DEFAULT, FAMILIES as TINY_FAMILIES
 from gui_tasks.synth.splits import SPLITS
 
 DEMO_TASKS = ("mpr_gui_synth_zh", "mpr_gui_synth_en")
@@ -24,8 +25,8 @@ def _make_tiny_model(args: argparse.Namespace) -> int:
     if args.grounding:
         from gui_models.tiny_grounding import build_tiny_grounding_model
 
-        if args.family != "qwen2_vl":
-            raise SystemExit("--grounding builds a qwen2_vl checkpoint")
+        if args.family != TINY_DEFAULT:
+            raise SystemExit(f"--grounding builds a {TINY_DEFAULT} checkpoint")
         out = build_tiny_grounding_model(Path(args.dir), seed=args.seed)
     else:
         out = build_tiny_model(Path(args.dir), family=args.family, seed=args.seed)
@@ -136,6 +137,23 @@ def _tasks_path(args: argparse.Namespace) -> int:
     return 0
 
 
+def _benchmarks(args: argparse.Namespace) -> int:
+    """``gui-eval benchmarks [--json]``: every benchmark record (gui_core.benchmark), built-in and plugins' alike."""
+    import json
+
+    from gui_core.benchmark import BENCHMARKS, describe
+
+    rows = [describe(b) for b in BENCHMARKS.values()]
+    if args.json:
+        print(json.dumps(rows, indent=1, ensure_ascii=False))
+        return 0
+    for r in rows:
+        data = r["data"]["env"] and f"${r['data']['env']}" or f"generated ({r['data']['generated']})"
+        check = r["data_check"].get("command", "-") if r["data_check"] else "-"
+        print(f"{r['name']}\t{r['title']}\t{len(r['tasks'])} tasks\t{data}\t{r['report']['command']}\t{check}")
+    return 0
+
+
 def _metrics(args: argparse.Namespace) -> int:
     from gui_metrics import all_metrics, plugin_failures
 
@@ -174,13 +192,13 @@ def _interventions(args: argparse.Namespace) -> int:
 
 def _data_check(args: argparse.Namespace) -> int:
     """``gui-eval data check BENCHMARK [DIR]``: documents per task against the published counts, every bad row."""
-    from gui_tasks.data_check import CHECKERS, load_checker
+    from gui_tasks.data_check import checkers, load_checker
     from gui_tasks.errors import ConfigError, DataError
 
     try:
         checker = load_checker(args.benchmark)
     except (ImportError, AttributeError) as exc:
-        print(f"gui-eval data check: no checker for {args.benchmark!r} in this installation ({CHECKERS[args.benchmark]}: "
+        print(f"gui-eval data check: no checker for {args.benchmark!r} in this installation ({checkers()[args.benchmark]}: "
               f"{exc.__class__.__name__}: {exc})", file=sys.stderr)
         return 2
     try:
@@ -227,6 +245,31 @@ def _data_check(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _data_fetch(args: argparse.Namespace) -> int:
+    """``gui-eval data fetch NAME [--to DIR] [--revision R]``: the record's hub release, verified (gui_core.hub_fetch)."""
+    from gui_core.benchmark import hub_data
+    from gui_core.hub_fetch import fetch, hub_cache, print_pins
+    from gui_tasks.errors import ConfigError, DataError
+
+    try:
+        spec = hub_data(args.benchmark)
+        got = fetch(spec, revision=args.revision, to=Path(args.to) if args.to else None)
+    except (DataError, ConfigError) as exc:
+        print(f"gui-eval data fetch: {exc}", file=sys.stderr)
+        return 2
+    for w in got.warnings:
+        print(f"gui-eval data fetch: warning: {w}", file=sys.stderr)
+    rel = spec.release
+    print(f"{spec.name}: {rel.repo_id} at commit {got.commit} ({len(got.files)} file(s) verified; downloaded "
+          f"{len(got.downloaded)}, the rest were already in {hub_cache()})")
+    if args.print_pins:
+        print(print_pins(got))
+    print(f"copy (read by the tasks): {got.root}")
+    print(f"export {spec.env}={got.root}" + ("" if args.to else f"   # optional: with ${spec.env} unset the tasks "
+                                                                   "find this copy themselves"))
+    return 0
+
+
 def lmms_eval_command(model_args: str, tasks: Sequence[str], out: Path, *, limit: int | None, model: str = "gui_hf",
                       batch_size: int = 1, extra: Sequence[str] = ()) -> list[str]:
     """The ``python -m lmms_eval`` command line the demo and tests run."""
@@ -254,7 +297,7 @@ def _demo(args: argparse.Namespace) -> int:
         return 2
     if not (ckpt / "config.json").is_file():
         print(f"[demo] building tiny checkpoint in {ckpt}", flush=True)
-        build_tiny_model(ckpt, family="qwen2_vl", seed=0)
+        build_tiny_model(ckpt, family=TINY_DEFAULT, seed=0)
     print("[demo] building the synthetic MPR-GUI set (cached after the first run)", flush=True)
     load_or_build(seed=0, per_dimension=8)
     out = Path(args.out)
@@ -314,7 +357,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("make-tiny-model", help="write a tiny random Qwen2-VL-family checkpoint (offline)")
     s.add_argument("dir")
-    s.add_argument("--family", default="qwen2_vl", choices=["qwen2_vl", "qwen2_5_vl"])
+    s.add_argument("--family", default=TINY_DEFAULT, choices=list(TINY_FAMILIES))
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--grounding", action="store_true", help="also teach it the PSS answer format [x, y] (about 15 s)")
     s.set_defaults(func=_make_tiny_model)
@@ -333,7 +376,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_report)
 
-    s = sub.add_parser("compare", help="paired comparison of two runs: per metric and slice, difference, 95% CI, "
+    s = sub.add_parser("compare", help="paired comparison of two runs: per metric and slice, difference, 95%% CI, "
                                        "McNemar/permutation p-value, Holm-adjusted")
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_compare)
@@ -386,13 +429,13 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("tasks-path", help="print the installed yaml_tasks folder (for --include_path)")
     s.set_defaults(func=_tasks_path)
 
-    s = sub.add_parser("data", help="inspect a local copy of an official release before a long evaluation")
+    s = sub.add_parser("data", help="fetch (from the Hub) or inspect a copy of an official release before a long evaluation")
     data_sub = s.add_subparsers(dest="data_command", required=True)
     c = data_sub.add_parser("check", help="read a copy with the tasks' own loaders: documents per task vs the published "
                                            "counts, every unreadable row (file, row, field); exit 1 if anything is off")
-    from gui_tasks.data_check import CHECKERS
+    from gui_tasks.data_check import checkers
 
-    c.add_argument("benchmark", choices=sorted(CHECKERS))
+    c.add_argument("benchmark", choices=sorted(checkers()))
     c.add_argument("dir", nargs="?", default=None, help="the copy (default: the benchmark's environment variable)")
     c.add_argument("--partial", action="store_true", help="a deliberate subset (e.g. a test fixture): show the counts "
                                                           "but fail only on unreadable rows or files")
@@ -400,6 +443,21 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--no-images", action="store_true", help="skip decoding every screenshot (faster; a truncated "
                                                             "screenshot then stops the evaluation instead)")
     c.set_defaults(func=_data_check)
+    from gui_core.benchmark import BENCHMARKS
+
+    f = data_sub.add_parser("fetch", help="download a benchmark's published data from the Hugging Face Hub (the "
+                                          "repository lmms-eval's own task reads), verify its hashes, print its folder")
+    f.add_argument("benchmark", choices=sorted(b.name for b in BENCHMARKS.values() if b.data.hub))
+    f.add_argument("--to", default=None, help="also copy the readable folder here (default: the Hugging Face cache)")
+    f.add_argument("--revision", default=None, help="a branch, tag or commit (default: the one the record names)")
+    f.add_argument("--print-pins", action="store_true", help="print the HubRelease with every file's sha256 (to pin "
+                                                             "in the benchmark record)")
+    f.set_defaults(func=_data_fetch)
+
+    s = sub.add_parser("benchmarks", help="list every benchmark: title, sources, data, tasks, report, data check and "
+                                          "submission rules (--json: the records as JSON)")
+    s.add_argument("--json", action="store_true", help="print the records as a JSON list")
+    s.set_defaults(func=_benchmarks)
 
     s = sub.add_parser("metrics", help="list every registered gui metric and every metric plugin left out (exit 1 if any)")
     s.set_defaults(func=_metrics)

@@ -24,7 +24,7 @@ from gui_metrics import stats
 from gui_metrics.lmms_bridge import SCORE_KEY
 from gui_tasks.errors import DataError
 from gui_tasks.results_io import RESULTS_SUFFIX, find_result_files, load_results, load_samples
-from gui_tasks.viewer.records import LOG_KEYS
+from gui_tasks.results_io import LOG_KEYS
 
 # Slices: name -> the record (or document) fields that give a sample's value, first present wins.
 SLICES: dict[str, tuple[str, ...]] = {

@@ -1,7 +1,7 @@
 """What a local copy of an official release holds: the types ``gui-eval data check`` prints.
 
 Each benchmark exposes ``data_check(root: Path | None) -> BenchmarkCheck`` in its own module
-(listed in :data:`CHECKERS`); it reads the copy with the SAME loaders its tasks use, counts the
+(named by its ``gui_core.benchmark`` record: :func:`checkers`); it reads the copy with the SAME loaders its tasks use, counts the
 documents each task would get and collects every unreadable row as a :class:`DataError`
 instead of stopping at the first one. The screenshots its documents name are registered
 (``add_images``) and then fully decoded with the tasks' own ``gui_tasks.lmms_rows.load_image``
@@ -109,26 +109,21 @@ def image_paths(doc: Mapping[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
-# benchmark name -> "module:function" (imported lazily so one broken benchmark cannot hide the others)
-CHECKERS: dict[str, str] = {
-    "mpr_gui": "gui_tasks.mpr.official:data_check",
-    "gui_knowledge": "gui_tasks.knowledge.official:data_check",
-    "star": "gui_tasks.star.official:data_check",
-    "sphinx": "gui_tasks.sphinx.check:data_check",
-    "screenspot": "gui_tasks.grounding.screenspot:data_check_screenspot",
-    "screenspot_v2": "gui_tasks.grounding.screenspot:data_check_v2",
-    "screenspot_pro": "gui_tasks.grounding.screenspot:data_check_pro",
-    "uivision": "gui_tasks.grounding.uivision:data_check",
-    "mmbench_gui_l2": "gui_tasks.grounding.mmbench_gui:data_check",
-    "osworld_g": "gui_tasks.grounding.osworld_g:data_check",
-}
+def checkers() -> dict[str, str]:
+    """Benchmark name -> ``"module:function"`` of its data check: every ``gui_core.benchmark`` record that has one
+    (imported lazily so one broken benchmark cannot hide the others)."""
+    from gui_core.benchmark import BENCHMARKS
+
+    return {b.name: b.data_check for b in BENCHMARKS.values() if b.data_check}
 
 
 def load_checker(benchmark: str) -> Callable[[Path | None], BenchmarkCheck]:
-    """The ``data_check`` function of ``benchmark``; a clear error for an unknown name."""
-    import importlib
+    """The ``data_check`` function of ``benchmark`` (its record's); a clear error for an unknown name."""
+    from gui_core.benchmark import BENCHMARKS, resolve
 
-    if benchmark not in CHECKERS:
-        raise SystemExit(f"gui-eval data check: unknown benchmark {benchmark!r}; choose one of {sorted(CHECKERS)}")
-    module, attr = CHECKERS[benchmark].split(":")
-    return getattr(importlib.import_module(module), attr)
+    known = checkers()
+    if benchmark not in known:
+        hint = BENCHMARKS.unknown_message(benchmark) if benchmark not in BENCHMARKS else \
+            f"benchmark {benchmark!r} has no data check (a generated set)"
+        raise SystemExit(f"gui-eval data check: {hint}; choose one of {sorted(known)}")
+    return resolve(known[benchmark])

@@ -1,22 +1,10 @@
-"""The one error type for bad input data: it always names the file, the row and the field."""
+"""Bad rows while loading (skip on request, count, announce); the error types live on the floor (``gui_core.errors``)."""
 
 from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
-
-class DataError(ValueError):
-    """Bad benchmark data (not a bad model output: those are classified, never raised).
-
-    ``file``, ``row`` (0-based index, None for a whole-file problem) and ``field`` (None when
-    no single field is at fault) are kept as attributes and all named in the message.
-    """
-
-    def __init__(self, message: str, *, file: str, row: int | None = None, field: str | None = None) -> None:
-        self.file, self.row, self.field, self.reason = str(file), row, field, message
-        row_part = f"row {row}" if row is not None else "row -"
-        field_part = f"field {field!r}" if field else "field -"
-        super().__init__(f"{self.file}, {row_part}, {field_part}: {message}")
+from gui_core.errors import ConfigError, DataError, did_you_mean  # noqa: F401  (the floor's; re-exported)
 
 
 SKIP_BAD_ROWS_ENV = "GUI_EVAL_SKIP_BAD_ROWS"
@@ -48,14 +36,31 @@ class BadRows:
             raise error
         self.errors.append(error)
 
-    def keep(self, normalise: Callable[[Any], Any], rows: Iterable[Any]) -> list:
-        """``normalise(row)`` for every row; a row whose normalising raises DataError goes to :meth:`add`."""
+    def keep(self, normalise: Callable[[Any], Any], rows: Iterable[Any], file: str | None = None) -> list:
+        """``normalise(row)`` for every row; a row whose normalising raises goes to :meth:`add` as a DataError naming
+        the file (``file``; else ``<rows>``), the row and the field: a row holding a number past the bounds
+        (``gui_core.bounds.row_problem``: NaN, Infinity, a 5,000-digit integer, a 900-deep list) is refused before it
+        is read, and any other exception while reading it is that row's error, never the task's.
+
+        Rows may be given as ``(index, row)`` pairs (the index names the row) or alone (their position does)."""
+        from gui_core.bounds import row_problem
+        from gui_core.sample_faults import describe_fault
+
         out = []
-        for row in rows:
+        for at, item in enumerate(rows):
+            index, row = (item[0], item[1]) if (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], int)) \
+                else (at, item)
+            where = file or (str(row.get("file")) if isinstance(row, dict) and row.get("file") else "<rows>")
+            index = int(row["row"]) if isinstance(row, dict) and isinstance(row.get("row"), int) and not file else index
             try:
-                out.append(normalise(row))
+                problem = row_problem(row)
+                if problem is not None:
+                    raise DataError(problem[1], file=where, row=index, field=problem[0])
+                out.append(normalise(item))
             except DataError as exc:
                 self.add(exc)
+            except Exception as exc:  # noqa: BLE001 - whatever reading one row meets costs that row only
+                self.add(DataError(describe_fault("reading the row", exc), file=where, row=index))
         return out
 
     @property
@@ -81,40 +86,6 @@ def take_skipped() -> int:
     n = sum(_SKIPPED)
     _SKIPPED.clear()
     return n
-
-
-def did_you_mean(value: Any, accepted: Iterable[Any], n: int = 3) -> list[str]:
-    """The accepted values closest to ``value`` (difflib), best first; none when nothing is close."""
-    import difflib
-
-    return difflib.get_close_matches(str(value), [str(a) for a in accepted], n=n, cutoff=0.6)
-
-
-class ConfigError(ValueError):
-    """A configuration mistake (a setting given a value it does not take, a missing variable or folder), not bad data.
-
-    One line: the setting and its value, the closest accepted values ("did you mean"), the accepted values when
-    they are few, and the docs page to read. Commands print it without a traceback and exit non-zero; a task that
-    raises it does not run, and lmms-eval's log ends with it (``gui_tasks.lmms_integration``).
-    """
-
-    MAX_LISTED = 24  # accepted values listed in full up to this many; beyond, only the closest ones
-
-    def __init__(self, setting: str, value: Any = None, accepted: Iterable[Any] = (), page: str = "", *,
-                 message: str = "") -> None:
-        self.setting, self.value, self.page = setting, value, page
-        self.accepted = [str(a) for a in accepted]
-        text = message or f"{setting} {value!r} is not accepted"
-        close = did_you_mean(value, self.accepted) if value is not None else []
-        if close:
-            text += f"; did you mean {' or '.join(repr(c) for c in close)}?"
-        if self.accepted and len(self.accepted) <= self.MAX_LISTED:
-            text += f" (accepted: {', '.join(self.accepted)})"
-        elif self.accepted and not close:
-            text += f" ({len(self.accepted)} accepted values; none is close)"
-        if page:
-            text += f"; see {page}"
-        super().__init__(" ".join(text.split()))
 
 
 # --- per-sample faults: the names live on the floor (gui_core.sample_faults) ---------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import stat
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from gui_tasks.errors import DataError
 
@@ -63,19 +63,31 @@ def read_text(path: str | Path, *, max_bytes: int | None = None) -> str:
         raise DataError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", file=str(path)) from None
 
 
-def read_json(path: str | Path, *, max_bytes: int | None = None) -> Any:
-    """One JSON document from a regular file within the size bound; invalid or absurdly nested JSON is a DataError."""
+def read_json(path: str | Path, *, max_bytes: int | None = None, rows: bool = False) -> Any:
+    """One JSON document from a regular file within the size bound; invalid or absurdly nested JSON is a DataError.
+
+    ``rows`` (a benchmark's file of rows): numbers past ``gui_core.bounds`` (NaN, Infinity, 5,000-digit integers) are
+    kept as ``Refused`` markers, which ``BadRows.keep`` refuses row by row; otherwise an integer Python cannot convert
+    is a DataError naming the file."""
+    from gui_core.bounds import loads_marked
+
     text = read_text(path, max_bytes=max_bytes)
     try:
-        return json.loads(text)
+        return loads_marked(text) if rows else json.loads(text)
     except json.JSONDecodeError as exc:
         raise DataError(f"invalid JSON ({exc.msg}, line {exc.lineno})", file=str(path), field="<file>") from None
     except RecursionError:
         raise DataError("invalid JSON (nested too deeply)", file=str(path), field="<file>") from None
+    except ValueError as exc:  # an integer of more than 4,300 digits (Python's conversion limit)
+        raise DataError(f"invalid JSON ({str(exc)[:200]})", file=str(path), field="<file>") from None
 
 
-def lines(path: str | Path, *, max_bytes: int | None = None, max_line: int | None = None) -> Iterator[tuple[int, str]]:
-    """``(index, line)`` of a regular UTF-8 text file, read lazily within both bounds (index 0-based, blank lines too)."""
+def lines(path: str | Path, *, max_bytes: int | None = None, max_line: int | None = None,
+          on_bad_line: Callable[[DataError], None] | None = None) -> Iterator[tuple[int, str]]:
+    """``(index, line)`` of a regular UTF-8 text file, read lazily within both bounds (index 0-based, blank lines too).
+
+    A line that is not UTF-8 is a DataError naming it; with ``on_bad_line`` it is handed there and skipped, and the
+    lines after it are read (one bad line costs one row, not the file)."""
     file_limit = MAX_FILE_BYTES if max_bytes is None else max_bytes
     line_limit = MAX_LINE_BYTES if max_line is None else max_line
     path = regular_file(path)
@@ -93,16 +105,28 @@ def lines(path: str | Path, *, max_bytes: int | None = None, max_line: int | Non
             try:
                 text = raw.decode("utf-8-sig" if i == 0 else "utf-8")
             except UnicodeDecodeError as exc:
-                raise DataError(f"line {i + 1}: not UTF-8 text ({exc.reason})", file=str(path), row=i) from None
+                error = DataError(f"line {i + 1}: not UTF-8 text ({exc.reason})", file=str(path), row=i)
+                if on_bad_line is None:
+                    raise error from None
+                on_bad_line(error)
+                continue
             yield i, text
 
 
-def parse_json_line(line: str, *, file: str, row: int, hint: str = "", field: str | None = None) -> Any:
-    """One JSONL line as JSON; invalid JSON is a DataError ``line N: invalid JSON (...)`` with the ``hint``."""
+def parse_json_line(line: str, *, file: str, row: int, hint: str = "", field: str | None = None,
+                    strict: bool = False) -> Any:
+    """One JSONL line as JSON; invalid JSON is a DataError ``line N: invalid JSON (...)`` with the ``hint``.
+
+    ``strict`` (benchmark data rows): ``gui_core.bounds.loads``, so NaN, Infinity, integers of more than 30 digits and
+    values nested past its depth bound are refused by name. Either way an integer Python refuses to convert (over 4,300
+    digits) is a DataError naming the line, never a bare ValueError."""
+    from gui_core.bounds import loads
+
     try:
-        return json.loads(line)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+        return loads(line) if strict else json.loads(line)
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError and gui_core.bounds.BoundError are ValueErrors
+        msg = exc.msg if isinstance(exc, json.JSONDecodeError) else (
+            "nested too deeply" if isinstance(exc, RecursionError) else str(exc)[:200])
         raise DataError(f"line {row + 1}: invalid JSON ({msg})" + (f"; {hint}" if hint else ""), file=file, row=row,
                         field=field) from None
 

@@ -26,7 +26,6 @@ import json
 from collections import Counter
 import math
 import sys
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -34,23 +33,18 @@ from gui_models.model_args import check_model_args
 from gui_tasks.rescore import (UnhashableValue, aggregate, canonical_json, doc_sha256, load_task, score, scores_sha256,
                                sha256_text, task_docs, task_folder, task_metadata)
 from gui_tasks.protocols import VIEW_ARGS, interventions_of, protocol_label, view_args_of  # noqa: F401 (re-exported)
+from gui_tasks.submission_versions import (_check_plugins, _check_versions, _dist_version,  # noqa: F401 (re-exported)
+                                           _plugins, _quiet_lmms_eval)
+from gui_tasks.submission_rules import (SUBMISSIONS_PAGE, _check_complete, _required_metrics,  # noqa: F401
+                                        _task_problem, completeness_gaps)
+from gui_tasks.submission_input import (MAX_BYTES, MAX_DEPTH, MAX_VALUES, SubmissionError,  # noqa: F401 (re-exported)
+                                        load_submission, nesting_depth, parse_submission)
 from gui_tasks.results_io import (RunResults, TaskResult, _pretrained, find_result_files, is_finite, load_results,
                                   load_task_samples, task_definition)
 
 SCHEMA = "gui-eval-submission/3"
-MAX_BYTES = 1 << 30  # a submission file larger than this is refused before it is read
-# JSON values (counted from the separators before parsing; commas inside strings count too, so this over-counts):
-# parsed JSON takes 25-50x its size in memory in small objects, so the count, not the bytes, bounds the memory.
-# A full submission of every benchmark holds well under a million values.
-MAX_VALUES = 5_000_000
-MAX_DEPTH = 64  # JSON nesting; the schema needs 6 levels, task metadata and responses a few more
 SCHEMA_FILE = Path(__file__).with_name("submission.schema.json")
-SUBMISSIONS_PAGE = "docs/submissions.md"
 REQUIRED_METADATA = ("prompt_protocol", "parser_protocol")
-MPR_DIMENSIONS = ("AU", "AP", "WF", "WI", "AEL", "REL", "RI", "SI")
-MPR_LANGS = ("en", "zh", "fr", "ru", "ja", "th")
-# What every MPR-GUI task must report (gui_metrics.mpr); other tasks must report their metric_list.
-MPR_METRICS = ("mcq_acc", "fpr_acc", "format_error_rate", *(f"mpr_acc_{d.lower()}" for d in MPR_DIMENSIONS))
 HASHING = {
     "doc": "sha256 of canonical JSON of the document, file paths (absolute, or relative to the task's folder) replaced by "
            "'file-sha256:<sha256 of the bytes>', PIL images by 'pixels-sha256:<sha256 of mode, size, palette and decoded "
@@ -68,17 +62,6 @@ HASHING = {
 UNDEFINED_WHEN_EMPTY = frozenset({"gkb_unknown_precision", "gkb_unknown_recall", "mcq_letter_tv", "gkb_letter_tv",
                                   "sphinx_probe_letter_tv", "sphinx_completion_letter_tv"})
 Loader = Callable[[str], Any]
-
-
-class SubmissionError(ValueError):
-    """The run cannot become a submission (or a loaded submission is invalid); the message says why."""
-
-
-def _dist_version(dist: str) -> str | None:
-    try:
-        return version(dist)
-    except PackageNotFoundError:
-        return None
 
 
 def _sha(obj: Any) -> str:
@@ -107,12 +90,6 @@ def undefined_reason(metric: str) -> str:
     return "undefined: no sample falls in this metric's denominator (e.g. a dimension or action type without samples)"
 
 
-def _required_metrics(meta: dict[str, Any], metric_list: Sequence[Any] = ()) -> list[str]:
-    if meta.get("benchmark") == "mpr_gui":
-        return list(MPR_METRICS)
-    return [m["metric"] for m in metric_list or [] if isinstance(m, dict) and "metric" in m]
-
-
 def _norm(obj: Any) -> Any:
     return json.loads(canonical_json(obj))
 
@@ -136,11 +113,9 @@ def _rescore(name: str, metadata: dict[str, Any], samples: list[dict[str, Any]],
                               f"(another task version, protocol or data set?)")
     docs = task_docs(task)
     n_documents = len(docs)
-    if metadata.get("benchmark") == "mpr_gui":
-        missing = [d for d in MPR_DIMENSIONS if not any(doc.get("dimension") == d for doc in docs)]
-        if missing:
-            raise SubmissionError(f"task {name}: the data have no documents of dimension(s) {missing}; "
-                                  "a submission needs all eight")
+    problem = _task_problem(metadata, docs)
+    if problem:
+        raise SubmissionError(f"task {name}: {problem}")
     if version is not None and str(version) != str(getattr(task, "VERSION", None)):
         raise SubmissionError(f"task {name}: version {version!r} but the installed task is version "
                               f"{getattr(task, 'VERSION', None)!r} (another task version?)")
@@ -231,9 +206,9 @@ def _task_entry(run: RunResults, res: TaskResult, interventions: list[str], load
     if missing_meta:
         raise SubmissionError(f"{where}: task metadata lacks {missing_meta}; only protocol-tagged tasks can be submitted "
                               f"(the table in {SUBMISSIONS_PAGE} lists them)")
-    dims = res.metadata.get("dimensions")
-    if res.metadata.get("benchmark") == "mpr_gui" and dims and list(dims) != list(MPR_DIMENSIONS):
-        raise SubmissionError(f"{where}: a per-dimension task; submit the whole-language task (all eight dimensions)")
+    problem = _task_problem(res.metadata)
+    if problem:
+        raise SubmissionError(f"{where}: {problem}")
     try:
         samples = load_task_samples(run, res.task)
     except ValueError as exc:
@@ -274,56 +249,6 @@ def _undefined_entry(metrics: dict[str, float]) -> dict[str, Any]:
     """``{"undefined": {metric: reason}}`` for every undefined (NaN) metric, else nothing."""
     undefined = {m: undefined_reason(m) for m, v in sorted(metrics.items()) if _undefined_ok(m, v)}
     return {"undefined": undefined} if undefined else {}
-
-
-def _stem(task: str, suffix: str) -> str:
-    return task[: -len(suffix) - 1] if suffix and task.endswith("_" + suffix) else task
-
-
-def completeness_gaps(tasks: Sequence[dict[str, Any]]) -> list[str]:
-    """What a complete submission lacks (the rules per benchmark, docs/submissions.md), each saying what to add.
-
-    MPR-GUI is ranked per language set: every (source, protocol) family needs all six whole-language tasks. GUI Knowledge
-    Bench is ranked per set of sub-tasks: every task set (``<set>_<sub-task>``) needs all its sub-tasks. Every other
-    benchmark's task is complete on its own (all its documents, checked per task).
-    """
-    from gui_metrics.knowledge import KNOWLEDGE_TYPES, SUBTASKS
-
-    mpr: dict[tuple[str, str, str], set[str]] = {}
-    gkb: dict[tuple[str, str, str], set[str]] = {}
-    for t in tasks:
-        meta = t.get("metadata") or {}
-        if meta.get("benchmark") == "mpr_gui":
-            lang = str(meta.get("lang"))
-            mpr.setdefault((str(meta.get("source")), t["protocol"], _stem(t["task"], lang)), set()).add(lang)
-        elif meta.get("benchmark") == "gui_knowledge" and len(meta.get("subtasks") or []) == 1:
-            sub = str(meta["subtasks"][0])
-            gkb.setdefault((str(meta.get("variant")), t["protocol"], _stem(t["task"], sub)), set()).add(sub)
-    gaps = []
-    for (source, protocol, stem), langs in sorted(mpr.items()):
-        missing = [lang for lang in MPR_LANGS if lang not in langs]
-        if missing:
-            gaps.append(f"MPR-GUI {source} tasks under protocol {protocol}: language(s) {missing} missing; a submission "
-                        f"needs all six: add --tasks {','.join(f'{stem}_{lang}' for lang in missing)} (or run the group {stem})")
-    for (variant, protocol, stem), subs in sorted(gkb.items()):
-        wanted = KNOWLEDGE_TYPES["interface_perception"] if variant in ("plain", "official_tip") else SUBTASKS
-        missing = [sub for sub in wanted if sub not in subs]
-        if missing:
-            gaps.append(f"GUI Knowledge Bench {stem}_* under protocol {protocol}: sub-task(s) {missing} missing; a "
-                        f"submission needs all {len(wanted)}: add --tasks {','.join(f'{stem}_{sub}' for sub in missing)}")
-    return gaps
-
-
-def _check_complete(tasks: Sequence[dict[str, Any]], partial: Any = None) -> None:
-    """A full submission holds complete benchmark sets (:func:`completeness_gaps`); a partial one says what it lacks."""
-    gaps = completeness_gaps(tasks)
-    if partial is not None:
-        recorded = list(partial.get("incomplete") or []) if isinstance(partial, dict) else []
-        if recorded != gaps:
-            raise SubmissionError(f"the partial submission records {recorded or 'no gaps'} as missing, the tasks lack {gaps or 'nothing'}")
-        return
-    if gaps:
-        raise SubmissionError("; ".join(gaps) + f" (or submit it marked as partial with --partial: {SUBMISSIONS_PAGE})")
 
 
 def generation_of(run: RunResults) -> dict[str, Any]:
@@ -393,118 +318,6 @@ def build_submission(run_dir: str | Path, *, loader: Loader = load_task, partial
     return sub
 
 
-def _plugins(tasks: Any, interventions: Sequence[str]) -> list[dict[str, Any]]:
-    """Every third-party plugin that took part: those in each task's metadata (task package, metric plugins) and the
-    selected intervention plugins as installed now (``gui_tasks/provenance.py``)."""
-    from gui_tasks.provenance import intervention_plugins, merged
-
-    return merged(*((t["metadata"].get("plugins") or []) for t in tasks), intervention_plugins(interventions))
-
-
-def _check_plugins(sub: dict[str, Any]) -> None:
-    """The recorded plugins cover every task's and match the installed intervention plugins (version and files)."""
-    from gui_tasks.provenance import intervention_plugins
-
-    recorded = sub["versions"].get("plugins") or []
-    known = {canonical_json(p) for p in recorded}  # one pass over each list: linear in the entries (issue 37)
-    for t in sub["tasks"]:
-        missing = [p for p in t["metadata"].get("plugins") or [] if canonical_json(p) not in known]
-        if missing:
-            raise SubmissionError(f"task {t['task']}: plugin(s) {[p['distribution'] for p in missing]} of its metadata "
-                                  "are missing from versions.plugins")
-    def short(items: list[dict[str, Any]]) -> str:
-        return ", ".join(f"{p['entry_point']} ({p['distribution']} {p['version']}, files {str(p['files_sha256'])[:12]})"
-                         for p in items) or "none"
-
-    installed = intervention_plugins(sub["model"]["interventions"])
-    mine = [p for p in recorded if p["kind"] == "intervention"]
-    if _norm(mine) != _norm(installed):
-        raise SubmissionError(f"intervention plugins differ from the installed ones: the file records {short(mine)}; "
-                              f"this installation has {short(installed)} (another version, or its files changed)")
-
-
-def _check_versions(sub: dict[str, Any]) -> None:
-    """The recorded gui-eval and lmms-eval versions are those installed here: responses are re-scored with this
-    installation's parsers, so a file recorded under other versions (or with forged ones) is refused."""
-    for key, dist in (("gui_eval", "gui-eval"), ("lmms_eval", "lmms_eval")):
-        recorded, installed = sub["versions"].get(key), _dist_version(dist)
-        if recorded != installed:
-            raise SubmissionError(f"versions.{key} is {recorded!r} but this installation has {dist} {installed!r}: "
-                                  "validate with the versions the submission was made with")
-
-
-def _reject_constant(name: str) -> Any:
-    raise SubmissionError(f"{name} is not JSON (RFC 8259 has no NaN or Infinity)")
-
-
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise SubmissionError(f"key {key!r} appears twice in one object (readers would disagree on its value)")
-        out[key] = value
-    return out
-
-
-def nesting_depth(value: Any, limit: int = MAX_DEPTH) -> int:
-    """How deeply ``value`` nests lists and objects, counted without recursion; stops past ``limit``."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, (dict, list)):
-            deepest = max(deepest, depth)
-            if deepest > limit:
-                return deepest
-            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
-    return deepest
-
-
-def parse_submission(text: str | bytes) -> dict[str, Any]:
-    """A submission's JSON text as an object; any malformed input (truncated, nested too deeply, NaN, duplicate
-    keys, not UTF-8, not an object, more than ``MAX_VALUES`` values) is a SubmissionError naming what is wrong,
-    never another exception."""
-    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
-    values = raw.count(b",") + raw.count(b"[") + raw.count(b"{") + 1
-    if values > MAX_VALUES:
-        raise SubmissionError(f"about {values} JSON values, more than the {MAX_VALUES} a submission may hold (memory "
-                              "bound); not parsed")
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise SubmissionError(f"not UTF-8 text: byte {exc.start} cannot be decoded") from None
-    try:
-        sub = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_no_duplicate_keys)
-    except RecursionError:
-        raise SubmissionError(f"JSON nested too deeply to read (a submission nests at most {MAX_DEPTH} levels)") from None
-    except json.JSONDecodeError as exc:
-        raise SubmissionError(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno} "
-                              f"(truncated or edited file?)") from None
-    if not isinstance(sub, dict):
-        raise SubmissionError(f"a submission is a JSON object, this file holds a {type(sub).__name__}")
-    return sub
-
-
-def load_submission(path: str | Path) -> dict[str, Any]:
-    """Read ``path`` (at most ``MAX_BYTES``) with :func:`parse_submission`; unreadable files are SubmissionErrors."""
-    path = Path(path)
-    from gui_tasks.errors import DataError
-    from gui_tasks.input_files import regular_file
-
-    try:
-        regular_file(path)  # a FIFO or device is refused before it is opened (opening a FIFO blocks)
-    except DataError as exc:
-        raise SubmissionError(str(exc)) from None
-    try:
-        with path.open("rb") as fh:
-            data = fh.read(MAX_BYTES + 1)
-    except OSError as exc:
-        raise SubmissionError(f"cannot read the file: {exc.strerror or exc}") from None
-    if len(data) > MAX_BYTES:
-        raise SubmissionError(f"larger than {MAX_BYTES} bytes; not read")
-    return parse_submission(data)
-
-
 def validate_submission(sub: Any, *, rescore: bool = True, loader: Loader = load_task) -> None:
     """Re-check a (loaded) submission: schema, hashes, labels, model args, completeness and, with ``rescore``, every score."""
     if nesting_depth(sub) > MAX_DEPTH:
@@ -526,6 +339,12 @@ def validate_submission(sub: Any, *, rescore: bool = True, loader: Loader = load
     if len(set(names)) != len(names):
         raise SubmissionError("submission lists a task twice")
     model = sub["model"]
+    from gui_core.bounds import BoundError, check_generation
+
+    try:
+        check_generation((sub.get("generation") or {}).get("gen_kwargs"))
+    except BoundError as exc:
+        raise SubmissionError(f"generation: {exc}") from None
     pretrained = _pretrained(model["args"])
     if pretrained and model["name"] != pretrained:
         raise SubmissionError(f"model name {model['name']!r} is not the checkpoint in the model args ({pretrained!r})")
@@ -579,16 +398,6 @@ def validate_submission(sub: Any, *, rescore: bool = True, loader: Loader = load
                 raise SubmissionError(f"task {t['task']}: metrics {sorted(t['metrics'])} but re-scoring gives {sorted(again['metrics'])}")
             _check_metrics(f"task {t['task']}", t["metrics"], again["metrics"],
                            _required_metrics(t["metadata"], again["metric_list"]))
-
-
-def _quiet_lmms_eval() -> None:
-    """lmms-eval's loguru logger prints DEBUG lines while tasks load; the commands show warnings and up."""
-    try:
-        from loguru import logger
-    except ImportError:
-        return
-    logger.remove()
-    logger.add(sys.stderr, level="WARNING")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

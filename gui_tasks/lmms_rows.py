@@ -42,10 +42,31 @@ def task_metadata(config: Any) -> dict[str, Any]:
     return dict(meta)
 
 
+def refuse_duplicate_ids(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``rows`` with every row that repeats an earlier row's ``id`` refused by name: it keeps its fields, carries the
+    document error (``DOC_ERROR``: scored as an empty answer, named in the samples file) and a key of its own
+    (``<id>#row<k>``), so a fault of one twin never reaches the other (faults are kept per document key)."""
+    first: dict[str, int] = {}
+    out = []
+    for k, row in enumerate(rows):
+        did = row.get("id") if isinstance(row, dict) else None
+        if did is None:
+            out.append(row)
+            continue
+        key = str(did)
+        if key in first and not row.get(DOC_ERROR):
+            row = {**row, "id": f"{key}#row{k}",
+                   DOC_ERROR: f"refused: its id {key!r} is row {first[key]}'s too (ids must be unique in a task)"}
+        first.setdefault(key, k)
+        out.append(row)
+    return out
+
+
 def write_rows(rows: list[dict[str, Any]], kind: str, meta: Mapping[str, Any]) -> Path:
     """Write ``rows`` to ``cache_dir()/<kind>_rows/<digest>.jsonl`` (atomic: safe for several ranks)."""
     if not rows:
         raise DataError(f"no rows for task metadata {dict(meta)}", file="<task yaml>", field="metadata")
+    rows = refuse_duplicate_ids(rows)
     text = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows)
     data = text.encode("utf-8")
     digest = hashlib.sha256(data).hexdigest()[:16]

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from gui_core.action_parsers import OFFICIAL_READINGS, STAR_OFFICIAL_READINGS
 from gui_core.action_parsers import PARSERS as _ACTION_REGISTRY
-from gui_core.family import grounding_families
+from gui_core.family import agents_of, default_agent, grounding_families
 
 
 def _action(family: str) -> Callable[[str], Any]:
@@ -23,16 +24,13 @@ def _action(family: str) -> Callable[[str], Any]:
     return run
 
 
-def _official_agentcpm(text: str) -> Any:
-    from gui_core.action_parsers import parse_action
+def _reading(family: str, reading: str) -> Callable[[str], Any]:
+    def run(text: str) -> Any:
+        from gui_core.action_parsers import parse_action
 
-    return parse_action(text, "agentcpm_gui", reading="star_official")
+        return parse_action(text, family, reading=reading)  # type: ignore[arg-type]
 
-
-def _official_gui_r1(text: str) -> Any:
-    from gui_core.action_parsers import parse_action
-
-    return parse_action(text, "gui_r1", reading="official")
+    return run
 
 
 def _own_history_entry(text: str) -> Any:
@@ -52,6 +50,17 @@ def _point(family: str, strictness: str = "official") -> Callable[[str], Any]:
 
 # every grounding family, read from the family registry (gui_core/families.py)
 GROUNDING_FAMILIES = tuple(f.name for f in grounding_families())
+# StaR's agent parse (the family's parser, its point tagged with the agent frame): the default agent, and the agents
+# whose frame under the agent prompt is not the frame of their grounding answers (GUI-Owl: original pixels)
+STAR_AGENTS = (default_agent("star").name,
+               *(f.name for f in agents_of("star") if f.agent is not None and f.agent.frame != f.frame))
+
+
+def _star_readers() -> tuple[str, ...]:
+    """The families whose answers StaR's evaluator reads with its own extractor (the star judge's record)."""
+    from gui_tasks.star.judges import STAR_READERS
+
+    return tuple(STAR_READERS)
 ACTION_PARSERS = tuple(_ACTION_REGISTRY)  # every registered action parser (gui_core.action_parsers.register_parser)
 
 
@@ -141,14 +150,14 @@ def _gkb_call(text: str) -> Any:
 
 PARSERS: dict[str, Callable[[str], Any]] = {
     **{f"action:{f}": _action(f) for f in ACTION_PARSERS},
-    "action:agentcpm_gui:star_official": _official_agentcpm,
-    "action:gui_r1:official": _official_gui_r1,
+    **{f"action:{f}:star_official": _reading(f, "star_official") for f in sorted(STAR_OFFICIAL_READINGS)},
+    **{f"action:{f}:official": _reading(f, "official") for f in sorted(OFFICIAL_READINGS)},
     "star:own_history_entry": _own_history_entry,
     **{f"grounding:{f}": _point(f) for f in GROUNDING_FAMILIES},
     **{f"grounding:{f}:benchmark": _point(f, "benchmark") for f in GROUNDING_FAMILIES},
     **{f"grounding:{f}:lenient": _point(f, "lenient") for f in GROUNDING_FAMILIES},
-    **{f"star:{f}": _star(f) for f in ("os_atlas", "gui_owl")},
-    **{f"star_judge:{f}": _star_official(f) for f in ("os_atlas", "ui_tars", "agentcpm_gui")},  # StaR's own grammar
+    **{f"star:{f}": _star(f) for f in STAR_AGENTS},
+    **{f"star_judge:{f}": _star_official(f) for f in _star_readers()},  # StaR's own grammar
     "mpr:extract_letter": _mpr,
     "gkb:multiple_choice": _gkb("multiple_choice"),
     "gkb:yes_or_no": _gkb("yes_or_no"),
@@ -168,8 +177,8 @@ PARSERS: dict[str, Callable[[str], Any]] = {
 
 
 def clear_caches() -> None:
-    """Forget what parsers cache per text (``action_parsers._json_spans``), so a timing measures a first reading."""
-    from gui_core.action_parsers import _json_spans
+    """Forget what parsers cache per text (``action_reading._json_spans``), so a timing measures a first reading."""
+    from gui_core.action_reading import _json_spans
 
     _json_spans.cache_clear()
 

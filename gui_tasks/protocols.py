@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from gui_tasks.rescore import sha256_text
+from gui_tasks.hashing import sha256_text
 
 # Model args that change what the model is shown (its system prompt, the image resolution it sees): a run with any of
 # them is ranked under its own protocol label. A system prompt enters the label as a hash (its text is in the args).

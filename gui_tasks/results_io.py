@@ -17,6 +17,9 @@ from gui_tasks.errors import ConfigError, DataError
 from gui_tasks.input_files import read_jsonl, read_text
 
 RESULTS_SUFFIX = "_results.json"
+# lmms-eval's own keys of a samples line (evaluator.py 0.7.3); every other dict value is a metric's value.
+LOG_KEYS = frozenset({"doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "token_counts", "doc_hash",
+                      "prompt_hash", "target_hash", "input", "input_media"})
 NO_FILTER = "none"  # lmms-eval's name for "no filter": metric keys read "mcq_acc,none"
 
 
@@ -95,6 +98,7 @@ class RunResults:
         return self.path.with_name(f"{prefix}_samples_{task}.jsonl")
 
 
+
 def skipped_rows_notes(runs: Iterable[RunResults], benchmark: str) -> list[str]:
     """One report note per task of ``benchmark`` that skipped bad data rows on request (never silent)."""
     notes = []
@@ -162,12 +166,15 @@ def find_result_files(paths: Iterable[str | Path] | str | Path) -> list[Path]:
     return list(dict.fromkeys(out))
 
 
-# The report command for each benchmark (results metadata ``benchmark``).
-REPORTS = {"mpr_gui": "report", "gui_knowledge": "knowledge-report", "star_state_control": "star-report",
-           "star_agentic": "star-report", "icon_localization": "pss-report", "screenspot": "pss-report",
-           "screenspot_v2": "pss-report", "screenspot_pro": "pss-report", "uivision": "pss-report",
-           "mmbench_gui_l2": "pss-report", "osworld_g": "pss-report", "sphinx": "sphinx-report",
-           "sphinx_sim": "sphinx-report", "sphinx_device": "sphinx-report"}
+def reports() -> dict[str, str]:
+    """The report command for each benchmark (results metadata ``benchmark``), from the ``gui_core.benchmark``
+    records."""
+    from gui_core.benchmark import BENCHMARKS
+
+    out: dict[str, str] = {}
+    for b in BENCHMARKS.values():
+        out.setdefault(b.results_name, b.report)
+    return out
 
 
 def wrong_run_type(command: str, paths: Iterable[str | Path], wanted: Iterable[str], page: str) -> "ConfigError":
@@ -185,7 +192,8 @@ def wrong_run_type(command: str, paths: Iterable[str | Path], wanted: Iterable[s
     where = ", ".join(map(str, paths))
     if not held:
         return ConfigError("runs", None, page=page, message=f"{command}: no lmms-eval *_results.json file under {where}")
-    found = "; ".join(f"{b} ({', '.join(sorted(set(t))[:3])}): use gui-eval {REPORTS.get(b, '?')}" for b, t in sorted(held.items()))
+    commands = reports()
+    found = "; ".join(f"{b} ({', '.join(sorted(set(t))[:3])}): use gui-eval {commands.get(b, '?')}" for b, t in sorted(held.items()))
     return ConfigError("runs", None, page=page, message=f"{command} reads runs of {', '.join(sorted(set(wanted)))}; "
                                                         f"{where} holds {found}")
 
@@ -232,8 +240,10 @@ def load_results(path: str | Path) -> RunResults:
     path = Path(path)
     try:
         raw = json.loads(read_text(path))
-    except (RecursionError, json.JSONDecodeError) as exc:
-        raise DataError(f"not a readable lmms-eval results file ({exc})", file=str(path)) from exc
+    except (RecursionError, ValueError) as exc:  # not JSON, or an integer Python refuses to convert (> 4,300 digits)
+        if isinstance(exc, DataError):
+            raise
+        raise DataError(f"not a readable lmms-eval results file ({str(exc)[:200]})", file=str(path)) from None
     if not isinstance(raw, dict) or not isinstance(raw.get("results"), dict):
         raise DataError("missing 'results' object: not an lmms-eval results file", file=str(path), field="results")
     for key in ("configs", "versions", "n-samples", "higher_is_better", "group_subtasks", "config"):
@@ -246,6 +256,11 @@ def load_results(path: str | Path) -> RunResults:
         if not isinstance(values, dict):
             raise DataError("task entry is not an object", file=str(path), field=f"results.{task}")
         task_config = configs.get(task) if isinstance(configs.get(task), dict) else {}
+        counts = (raw.get("n-samples") or {}).get(task)
+        if counts is not None and not (isinstance(counts, dict) and all(
+                isinstance(v, int) and not isinstance(v, bool) for v in counts.values())):
+            raise DataError("expected {\"original\": N, \"effective\": n} (whole numbers)", file=str(path),
+                            field=f"n-samples.{task}")
         metrics, stderr = _split_metrics(values)
         tasks[task] = TaskResult(
             task=task,
@@ -276,7 +291,13 @@ def load_samples(path: str | Path) -> list[dict[str, Any]]:
     path = Path(path)
     if not path.exists():
         raise DataError("samples file not found (was lmms-eval run with --log_samples?)", file=str(path))
-    return read_jsonl(path)
+    rows = read_jsonl(path)
+    for i, row in enumerate(rows):  # every reader keys samples by doc_id: a whole number (lmms-eval's index)
+        did = row.get("doc_id")
+        if did is not None and (isinstance(did, bool) or not isinstance(did, int)):
+            raise DataError(f"sample {i + 1}: doc_id is a {type(did).__name__}, not a whole number", file=str(path),
+                            row=i, field="doc_id")
+    return rows
 
 
 def load_task_samples(run: RunResults, task: str) -> list[dict[str, Any]]:

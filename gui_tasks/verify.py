@@ -222,7 +222,10 @@ def _kept_loaded(lm: Any) -> Iterator[None]:
 def _generation_kwargs(generation: dict[str, Any] | None) -> dict[str, Any]:
     """``simple_evaluate`` arguments re-applying a submission's recorded ``--gen_kwargs`` and seeds (lmms-eval's defaults
     for a file that records none)."""
+    from gui_core.bounds import check_generation
+
     gen = generation or {}
+    check_generation(gen.get("gen_kwargs"))  # a file asking for 10,000,000 new tokens is never re-run
     seeds = list(gen.get("seeds") or [None] * 4) + [None] * 4
     out: dict[str, Any] = {"gen_kwargs": gen.get("gen_kwargs") or None}
     for key, value in zip(("random_seed", "numpy_random_seed", "torch_random_seed", "fewshot_random_seed"), seeds):

@@ -5,9 +5,10 @@ process; ``stop()`` closes it.
 Behaviours per request, in order (the last one repeats): ``ok``, ``500``, ``429``, ``400``, ``truncated`` (HTTP 200, a
 cut JSON body), ``toolcall`` (a tool call and no text), ``manychoices`` (a 17 MB answer of 200,000 choices),
 ``sleep`` (answers after ``sleep_s``: a client timeout), ``close`` (drops the connection unanswered), ``drip`` (one
-byte a second), ``302``/``307`` (to ``redirect_to``) and the
+byte a second), ``302``/``307`` (to ``redirect_to``), ``nullcontent`` (``content: null``, no tool call) and the
 bad HTTP 200 answers of ``BAD_200``. ``GET .../models`` reports ``models``; ``headers`` keeps every request's headers.
-``reply(body) -> str``, when given, writes each ``ok`` answer from the request (a scripted agent).
+``behave(body) -> action or None`` picks a request's behaviour from its body (per document); ``retry_after``
+is the ``Retry-After`` header of ``429``. ``reply(body) -> str``, when given, writes each ``ok`` answer from the request (a scripted agent).
 ``keep_bodies=False`` (benchmarks: thousands of multi-megabyte bodies) keeps no body and, without ``reply``, parses
 none; ``times`` holds every POST's arrival (``time.monotonic()``) and ``posts`` their count either way.
 """
@@ -47,8 +48,11 @@ def many_choices(n: int = 200_000) -> bytes:
 
 class FakeServer:
     def __init__(self, script: list[str], text: str = "ok", sleep_s: float = 2.0,
-                 reply: Callable[[dict], str] | None = None, keep_bodies: bool = True) -> None:
+                 reply: Callable[[dict], str] | None = None, keep_bodies: bool = True,
+                 behave: Callable[[dict], str | None] | None = None) -> None:
         self.script, self.text, self.sleep_s, self.reply = list(script), text, sleep_s, reply
+        self.behave = behave  # behave(body) -> an action for this request (None: the script's), e.g. per document
+        self.retry_after = ""  # the Retry-After header of ``429`` answers (none when empty)
         self.keep_bodies = keep_bodies
         self.times: list[float] = []  # arrival of every POST (time.monotonic())
         self.redirect_to = ""  # where ``307``/``302`` send the client
@@ -79,7 +83,8 @@ class FakeServer:
                     fake.headers.append({k.lower(): v for k, v in self.headers.items()})
                 arrived = time.monotonic()
                 raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                body = json.loads(raw or b"{}") if fake.keep_bodies or fake.reply is not None else {}
+                wanted = fake.keep_bodies or fake.reply is not None or fake.behave is not None
+                body = json.loads(raw or b"{}") if wanted else {}
                 with fake.lock:
                     n = len(fake.times)
                     fake.times.append(arrived)
@@ -87,6 +92,8 @@ class FakeServer:
                         fake.bodies.append(body)
                         fake.auth.append(self.headers.get("Authorization"))
                     action = fake.script[min(n, len(fake.script) - 1)]
+                if fake.behave is not None:
+                    action = fake.behave(body) or action
                 if action == "close":
                     self.close_connection = True
                     self.connection.close()
@@ -119,6 +126,9 @@ class FakeServer:
                 payload = completion(answer) if status == 200 else {"error": {"message": f"scripted {status}"}}
                 if action in BAD_200:
                     payload = BAD_200[action]
+                if action == "nullcontent":  # no text and no tool call
+                    payload = completion("")
+                    payload["choices"][0]["message"]["content"] = None
                 if action == "toolcall":
                     payload = TOOL_CALL
                 data = json.dumps(payload).encode()
@@ -128,6 +138,8 @@ class FakeServer:
                     data = many_choices()
                 try:
                     self.send_response(status)
+                    if status == 429 and fake.retry_after:
+                        self.send_header("Retry-After", fake.retry_after)
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(data)))
                     self.end_headers()

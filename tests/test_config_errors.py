@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from gui_tasks import lmms_integration
+from gui_tasks import lmms_failures, lmms_integration  # the failure reports live in lmms_failures
 from gui_tasks.cli import main as cli_main
 from gui_tasks.errors import ConfigError, DataError
 
@@ -50,7 +50,7 @@ def test_an_unknown_family_is_named_with_did_you_mean_and_ends_the_log(monkeypat
     with pytest.raises(UnknownName) as info:
         family("ui_tar")
     assert str(info.value).startswith("unknown agent family 'ui_tar' (did you mean 'ui_tars' or 'ui_tars_1_5'")
-    monkeypatch.setattr(lmms_integration, "_FAILURES", [])
+    monkeypatch.setattr(lmms_failures, "_FAILURES", [])
     lmms_integration._task_failed("star_state_control_synth", info.value)
     lmms_integration._print_failures()
     assert capsys.readouterr().err.strip().split("\n")[-1].startswith(
@@ -108,7 +108,7 @@ def test_a_misspelled_task_ends_the_log_with_did_you_mean(monkeypatch, capsys):
     monkeypatch.setattr(TaskManager, "match_tasks", TaskManager.match_tasks)
     monkeypatch.setattr(ConfigurableTask, "_prepare_metric_and_aggregation", ConfigurableTask._prepare_metric_and_aggregation)
     lmms_integration.install_metric_check()
-    monkeypatch.setattr(lmms_integration, "_FAILURES", [])
+    monkeypatch.setattr(lmms_failures, "_FAILURES", [])
     fake = SimpleNamespace(all_tasks=["mpr_gui_synth_en", "mpr_gui_synth_zh", "star_state_control_synth"], task_index={})
     assert TaskManager.match_tasks(fake, ["mpr_gui_synth_en", "mpr_gui_synt_zh"]) == ["mpr_gui_synth_en"]
     lmms_integration._print_failures()
@@ -118,8 +118,8 @@ def test_a_misspelled_task_ends_the_log_with_did_you_mean(monkeypatch, capsys):
 
 
 def test_a_task_failing_to_build_is_the_logs_last_line(monkeypatch, capsys):
-    monkeypatch.setattr(lmms_integration, "_FAILURES", [])
-    monkeypatch.setattr(lmms_integration, "_DATA_ERRORS", ["task mpr_gui_zh: qas/au_zh.jsonl, row 3, field 'answer': bad"])
+    monkeypatch.setattr(lmms_failures, "_FAILURES", [])
+    monkeypatch.setattr(lmms_failures, "_DATA_ERRORS", ["task mpr_gui_zh: qas/au_zh.jsonl, row 3, field 'answer': bad"])
     lmms_integration._failed("task mpr_gui_zh did not run: bad benchmark data: qas/au_zh.jsonl, row 3, field 'answer': bad")
     lmms_integration._failed("task star_aitz did not run: configuration error: metadata.judge: unknown judge 'x'")
     lmms_integration._print_failures()

@@ -385,3 +385,83 @@ def test_an_intervention_that_raises_costs_its_sample_only():
     assert bad.text == "" and bad.images == () and bad.doc == {"id": "d1"}
     assert fault_of("contain_t", {"id": "d1"}) == ("its request (documents and interventions): RuntimeError: plugin bug "
                                                    "on this screenshot")
+
+
+# --- a request's final error is its sample's, never the run's; hostile rows cost their rows (issue 47) -------------
+FAULTS = {"FAULT-400": "400", "FAULT-429": "429", "FAULT-302": "302"}
+
+
+@pytest.fixture(scope="module")
+def refused_requests_run(tmp_path_factory, session_cache):
+    """One ``gui_openai`` lmms-eval run, bad-row skipping on: the healthy ``mpr_gui_synth_en`` beside a hostile
+    ScreenSpot-Pro copy (``test_bounds.hostile_pro_rows``: NaN, Infinity, a 5,000-digit integer, a 900-deep bbox, a
+    repeated id, a 0-byte, a text-file and a 4020 x 20 screenshot) plus three rows whose instruction makes the server
+    answer a 400 ("maximum context length"), a ``429 Retry-After: 999999`` and a redirect to another origin. The key
+    is named by api_key_env and must appear in no run file."""
+    import subprocess
+    import sys
+    import time
+
+    from conftest import lmms_subprocess_env
+    from fake_openai import FakeServer, last_text
+    from test_bounds import hostile_pro_rows
+
+    tmp = tmp_path_factory.mktemp("refused")
+    root = hostile_pro_rows(tmp / "pro")
+    ann = root / "annotations" / "vscode_macos.json"
+    text = ann.read_text().rstrip().removesuffix("]")  # appended as text: the hostile numbers stay as written
+    base = json.loads((FIX / "screenspot_pro" / "annotations" / "vscode_macos.json").read_text())[0]
+    extra = [json.dumps({**base, "id": marker.lower(), "instruction": marker}) for marker in FAULTS]
+    ann.write_text(text + ",\n" + ",\n".join(extra) + "]")
+
+    def behave(body: dict) -> str | None:
+        said = last_text(body)
+        return next((code for marker, code in FAULTS.items() if marker in said), None)
+
+    other = FakeServer(["ok"], text="from elsewhere")
+    server = FakeServer(["ok"], text="B", behave=behave)
+    server.retry_after = "999999"
+    server.redirect_to = f"{other.base_url}/chat/completions"
+    env = {**lmms_subprocess_env(session_cache), "FAULTS_TEST_KEY": "sk-faults-SECRET-1234",
+           "SCREENSPOT_PRO_DATA_DIR": str(root), "GUI_EVAL_SKIP_BAD_ROWS": "1"}
+    args = f"base_url={server.base_url},model=m3,response_cache=none,concurrency=2,timeout=10,api_key_env=FAULTS_TEST_KEY"
+    cmd = [sys.executable, "-m", "lmms_eval", "--model", "gui_openai", "--model_args", args, "--tasks",
+           "mpr_gui_synth_en,gui_screenspot_pro", "--limit", "20", "--output_path", str(tmp / "run"),
+           "--log_samples", "--verbosity", "WARNING"]
+    start = time.monotonic()
+    try:
+        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    finally:
+        server.stop()
+        other.stop()
+    return {"out": tmp / "run", "log": proc.stdout + proc.stderr, "seconds": time.monotonic() - start,
+            "other_hits": other.hits, "hits": server.hits}
+
+
+@pytest.mark.slow
+def test_a_refused_request_costs_its_sample_and_the_run_writes_its_results(refused_requests_run):
+    from lmms_helpers import results, samples
+
+    run = refused_requests_run
+    res = results(run["out"])
+    assert "Traceback" not in run["log"], run["log"][-3000:]
+    pro = {s["doc"]["id"] if "doc" in s else s["doc_id"]: s for s in samples(run["out"], "gui_screenspot_pro")}
+    named = {k: s.get("sample_error") for k, s in pro.items()}
+    errors = [e for e in named.values() if e]
+    assert any("refused the request (HTTP 400" in e for e in errors), named
+    assert any("HTTP 429" in e and "Retry-After 999999 s is past the retry budget" in e for e in errors)
+    assert any("HTTP 302 redirect to" in e and "not followed" in e for e in errors)
+    assert sum("the request failed: gui_openai: " in e for e in errors) == 3
+    # the rows the loader refused are skipped and counted; the rows whose document it refused are named samples
+    assert res["configs"]["gui_screenspot_pro"]["metadata"]["bad_rows_skipped"] == 4
+    assert any("is row 1's too" in e for e in errors) and any("empty.png refused" in e for e in errors)
+    assert any("text.png refused" in e for e in errors) and any("aspect ratio 201.0 is above 200" in e for e in errors)
+    assert len(pro) == 10 and len(errors) == 7 and res["results"]["gui_screenspot_pro"]["sample_error,none"] == 7
+    # the healthy task is whole
+    assert res["results"]["mpr_gui_synth_en"]["mcq_acc,none"] is not None
+    assert len(samples(run["out"], "mpr_gui_synth_en")) == 20
+    assert not any(s.get("sample_error") for s in samples(run["out"], "mpr_gui_synth_en"))
+    assert run["other_hits"] == 0 and run["seconds"] < 300  # nothing waited 999999 s; the other origin got nothing
+    for path in run["out"].rglob("*"):
+        if path.is_file():
+            assert "sk-faults-SECRET" not in path.read_text(errors="replace"), path

@@ -46,6 +46,18 @@ SUBSTITUTIONS = {
     "https://api.openai.com/v1": "{server}",  # a hosted API: likewise
     "~/.cache/gui_eval": "{cache}",
 }
+# The data variables of the benchmarks that fetch their data on first use: their recipes name no variable (a user's
+# run fetches from the Hub), so the test supplies the fixture copy through the environment, never the recipe text.
+DATA_ENV = {
+    "GUI_KNOWLEDGE_DATA_DIR": SUBSTITUTIONS["/data/GUI-Knowledge-Bench"],
+    "STAR_DATA_DIR": SUBSTITUTIONS["/data/StaR"],
+    "SCREENSPOT_PRO_DATA_DIR": SUBSTITUTIONS["/data/ScreenSpot-Pro"],
+    "UIVISION_DATA_DIR": SUBSTITUTIONS["/data/UI-Vision"],
+    "MMBENCH_GUI_DATA_DIR": SUBSTITUTIONS["/data/MMBench-GUI"],
+    "OSWORLD_G_DATA_DIR": SUBSTITUTIONS["/data/OSWorld-G"],
+}
+# The tasks the Hub stand-in serves: a block naming only these and no data variable fetches them from it.
+HUB_TASKS = {"gui_screenspot_pro", "gui_osworld_g"}
 # Left after substitution, these mean a runnable command names something this test cannot provide.
 UNRESOLVED = re.compile(r"/data/|=\.\.\.|\bDIR\b|/models/")
 
@@ -147,11 +159,30 @@ def test_runnable_block_runs_on_the_tiny_checkpoint_and_fixtures(block, tmp_path
 
     needs_server = any(old in block.text for old, new in SUBSTITUTIONS.items() if new == "{server}")
     server = FakeServer(["ok"], text="A") if needs_server else None
+    hub = None
     try:
         values = {"checkpoint": str(tiny_checkpoint), "server": server.base_url if server else "", "cache": str(session_cache)}
         script = prepare(block.text, values)
         assert not UNRESOLVED.search(script), f"{block.id}: names something with no stand-in here:\n{script}"
         env = lmms_subprocess_env(session_cache)
+        if needs_hub(block.text):  # a recipe with no data variable: the tasks fetch from a Hub stand-in
+            from hub_standin import (
+                HubStandIn,
+                osworld_g_rows,
+                parquet_bytes,
+                screenspot_pro_rows,
+            )
+
+            hub = HubStandIn()
+            hub.publish("TIGER-Lab/ScreenSpot-Pro", {"data/test-00000-of-00001.parquet": parquet_bytes(screenspot_pro_rows())})
+            hub.publish("MMInstruction/OSWorld-G", {"data/test-00000-of-00001.parquet": parquet_bytes(osworld_g_rows())})
+            for var in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE"):
+                env.pop(var, None)
+            env.update({"HF_ENDPOINT": hub.url, "HF_HOME": str(tmp_path / ".hf"), "GUI_EVAL_CACHE": str(tmp_path / ".cache")})
+            for var in DATA_ENV:
+                env.pop(var, None)
+        else:  # the fixture copies of the benchmarks that would fetch on first use
+            env.update(DATA_ENV)
         env.update({"PATH": os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")]), "OPENAI_API_KEY": API_KEY,
                     "MPLBACKEND": "Agg"})
         proc = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=tmp_path, env=env, capture_output=True,
@@ -171,13 +202,28 @@ def test_runnable_block_runs_on_the_tiny_checkpoint_and_fixtures(block, tmp_path
     finally:
         if server:
             server.stop()
+        if hub:
+            hub.stop()
+
+
+def needs_hub(text: str) -> bool:
+    """A block that runs only ScreenSpot-Pro / OSWorld-G tasks without naming a local copy reads them from the Hub."""
+    tasks = {t for argv in commands(text) if is_lmms_run(argv) and flag(argv, "--tasks") for t in flag(argv, "--tasks").split(",")}
+    return bool(tasks) and tasks <= HUB_TASKS and "_DATA_DIR" not in text
 
 
 def test_readme_recipes_cover_every_benchmark_and_engine():
     """The README's first screen: one gui_hf recipe per benchmark, a served model and a hosted API, all runnable."""
     text = "\n".join(b.text for b in ALL_BLOCKS if b.page.name == "README.md")
-    for data in ("MPR_GUI_DATA_DIR", "GUI_KNOWLEDGE_DATA_DIR", "STAR_DATA_DIR", "SCREENSPOT_V2_DATA_DIR", "SPHINX_DATA_DIR"):
+    for data in ("MPR_GUI_DATA_DIR", "SCREENSPOT_V2_DATA_DIR", "SPHINX_DATA_DIR"):  # no hub copy: the variable stays
         assert re.search(rf"^{data}=\S+ lmms-eval --model gui_hf ", text, re.MULTILINE), data
+    for task in ("gui_knowledge", "star_state_control", "gui_uivision_basic", "gui_mmbench_gui_l2"):  # fetched on first use
+        assert re.search(rf"^lmms-eval --model gui_hf .*--tasks \S*\b{task}\b", text, re.MULTILINE), task
+    from gui_core.benchmark import BENCHMARKS
+
+    fetched = sorted({b.data.env for b in BENCHMARKS.values() if b.data.hub})
+    assert not [v for v in fetched if re.search(rf"\b{v}=", text)], "a recipe names the variable of a fetched benchmark"
+    assert set(DATA_ENV) <= set(fetched)
     assert "--model gui_openai --model_args base_url=http://127.0.0.1:8000/v1," in text
     assert "--model gui_openai --model_args base_url=https://api.openai.com/v1," in text and "api_key_env=" in text
     first = (ROOT / "README.md").read_text(encoding="utf-8").split("\n")[:2]

@@ -57,16 +57,27 @@ def _release_copy(tmp_path: Path, bbox: list[int]) -> Path:
     return root
 
 
-def test_box_empty_after_clipping_is_a_bad_row_naming_file_row_and_field(tmp_path, monkeypatch):
+def test_box_off_the_image_is_kept_and_scored_as_the_official_scorer_does(tmp_path, monkeypatch):
+    # issue 46: eval_sample_positive_gt scores every row; a box right of the image is never hit, not refused
     monkeypatch.delenv(SKIP_BAD_ROWS_ENV, raising=False)
     root = _release_copy(tmp_path, [3900, 10, 3950, 40])  # entirely right of the 3840-pixel-wide image
-    with pytest.raises(DataError, match="empty after clipping") as err:
+    doc = next(d for d in screenspot.load_docs("screenspot_pro", root) if d["id"].endswith("_0"))
+    meta = json.loads(doc["meta"])
+    assert meta["target_relative"] == [3900 / 3840, 10 / 1080, 3950 / 3840, 40 / 1080]
+    assert meta["row_warnings"] == ["box off the image", "zero-width or zero-height box"]
+    assert doc["target_box"] == [3840.0, 10.0, 3840.0, 40.0]  # clipped for display: a line on the right edge
+
+
+def test_a_malformed_box_is_a_bad_row_naming_file_row_and_field(tmp_path, monkeypatch):
+    monkeypatch.delenv(SKIP_BAD_ROWS_ENV, raising=False)
+    root = _release_copy(tmp_path, [3900, 10])  # the scorer's bbox[2] raises
+    with pytest.raises(DataError, match="expected 4 numbers") as err:
         screenspot.load_docs("screenspot_pro", root)
     assert err.value.file.endswith("inventor_windows.json") and err.value.row == 0 and err.value.field == "bbox"
 
 
-def test_skip_bad_rows_drops_the_empty_box_and_the_task_counts_it(tmp_path, monkeypatch):
-    root = _release_copy(tmp_path, [3900, 10, 3950, 40])
+def test_skip_bad_rows_drops_the_malformed_box_and_the_task_counts_it(tmp_path, monkeypatch):
+    root = _release_copy(tmp_path, [3900, 10])
     monkeypatch.setenv("SCREENSPOT_PRO_DATA_DIR", str(root))
     monkeypatch.setenv(SKIP_BAD_ROWS_ENV, "1")
     take_skipped()
@@ -79,7 +90,7 @@ def test_skip_bad_rows_drops_the_empty_box_and_the_task_counts_it(tmp_path, monk
 
 
 def test_bad_rows_collects_every_error_when_skipping(tmp_path):
-    root = _release_copy(tmp_path, [0, 1100, 10, 1200])  # below the image
+    root = _release_copy(tmp_path, "0, 1100, 10, 1200")  # a string, not four numbers
     bad = BadRows(skip=True)
     docs = screenspot.load_docs("screenspot_pro", root, bad)
     assert len(docs) == 1 and bad.count == 1 and bad.errors[0].row == 0
@@ -97,13 +108,23 @@ def test_data_check_shows_the_clipped_box(capsys):
     assert "screenshots fully decoded: 2 of 2" in out
 
 
-def test_data_check_fails_on_an_empty_box_and_names_it(tmp_path, capsys):
+def test_data_check_fails_on_a_malformed_box_and_names_it(tmp_path, capsys):
+    from gui_tasks.cli import main
+
+    rc = main(["data", "check", "screenspot_pro", str(_release_copy(tmp_path, [3900, 10])), "--partial"])
+    out = capsys.readouterr().out
+    assert rc == 1
+    assert "inventor_windows.json, row 0, field 'bbox': expected 4 numbers, got [3900, 10]" in out
+
+
+def test_data_check_counts_the_rows_kept_as_the_scorer_scores_them(tmp_path, capsys):
     from gui_tasks.cli import main
 
     rc = main(["data", "check", "screenspot_pro", str(_release_copy(tmp_path, [3900, 10, 3950, 40])), "--partial"])
     out = capsys.readouterr().out
-    assert rc == 1
-    assert "inventor_windows.json, row 0, field 'bbox': box [3900.0, 10.0, 3950.0, 40.0] is empty after clipping" in out
+    assert rc == 0, out
+    assert ("rows kept and scored as the official scorer does (warnings): box off the image: 2, zero-width or "
+            "zero-height box: 1") in out
 
 
 def test_v2_variants_layout_with_group_null_loads():

@@ -63,15 +63,18 @@ def test_bad_box_names_file_row_and_field(tmp_path):
     assert err.value.file.endswith("screenspot_mobile_v2.json") and err.value.row == 1 and err.value.field == "bbox"
 
 
-def test_pro_img_size_must_match_the_image(tmp_path):
+def test_pro_img_size_that_differs_from_the_image_is_scored_by_the_declared_size(tmp_path):
+    # issue 46: eval_sample_positive_gt divides the box by img_size, whatever the PNG's size; the row is kept, warned
     root = _copy(FIX / "screenspot_pro", tmp_path / "pro")
     path = root / "annotations" / "vscode_macos.json"
     rows = json.loads(path.read_text())
     rows[2]["img_size"] = [800, 500]
     path.write_text(json.dumps(rows))
-    with pytest.raises(DataError, match="img_size") as err:
-        screenspot.load_docs("screenspot_pro", root)
-    assert err.value.row == 2
+    doc = [d for d in screenspot.load_docs("screenspot_pro", root) if json.loads(d["meta"])["file"] == path.name][2]
+    meta = json.loads(doc["meta"])
+    b = rows[2]["bbox"]
+    assert meta["target_relative"] == [b[0] / 800, b[1] / 500, b[2] / 800, b[3] / 500]
+    assert meta["row_warnings"] == ["img_size differs from the PNG"]
 
 
 def test_missing_data_dir_is_an_actionable_error(monkeypatch):

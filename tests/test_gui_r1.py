@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gui_core.action_parsers import _r1_input_text, _r1_official_point, parse_action
+from gui_core.action_parsers import parse_action
+from gui_core.action_parsers_r1 import _r1_input_text, _r1_official_point
 from gui_core.actions import Action
 from gui_core.coords import Geometry
 from gui_tasks.star import agentic, agentic_task

@@ -92,13 +92,21 @@ def test_forward_hook_runs_and_is_removed_after_each_request(lm):
 
 
 def test_hook_is_removed_when_generation_raises(lm):
+    from gui_core.sample_faults import fault_of
+
     counter = LayerCounter(layer=0, fail=True)
     lm.interventions = build_run("count", factories={"count": lambda: counter})
     try:
-        with pytest.raises(RuntimeError, match="boom"):
-            lm.generate_until(make_requests(lm, n=1))
+        reqs = make_requests(lm, n=2)
+        with pytest.raises(RuntimeError, match="boom"):  # direct use raises
+            lm._generate([lm._request_context(reqs[0])])
+        assert not counter.module._forward_hooks
+        # in a run the fault is each document's named error (retried alone first), and the run goes on
+        assert lm.generate_until(reqs) == ["", ""]
+        docs = lm.task_dict["t"]["test"]
     finally:
         lm.interventions = build_run(None)
+    assert all("its generation (gui_hf): RuntimeError: boom" in (fault_of("t", d) or "") for d in docs[:2])
     assert not counter.module._forward_hooks
     # and a run without the intervention afterwards is unaffected
     assert lm.generate_until(make_requests(lm, n=2)) == lm.generate_until(make_requests(lm, n=2))

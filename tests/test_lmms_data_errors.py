@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from tenacity import RetryError, Retrying, stop_after_attempt
 
-from gui_tasks import lmms_integration
+from gui_tasks import lmms_failures, lmms_integration  # the failure reports live in lmms_failures
 from gui_tasks.errors import DataError
 
 
@@ -38,7 +38,7 @@ def test_the_data_error_behind_a_retry_error_is_found():
 
 
 def test_the_message_is_printed_with_the_task_name(capsys, monkeypatch):
-    monkeypatch.setattr(lmms_integration, "_DATA_ERRORS", ["task mpr_gui_zh: qas/au_zh.jsonl, row 3, field 'answer': bad"])
+    monkeypatch.setattr(lmms_failures, "_DATA_ERRORS", ["task mpr_gui_zh: qas/au_zh.jsonl, row 3, field 'answer': bad"])
     lmms_integration._print_data_errors()
     err = capsys.readouterr().err
     assert "these tasks did not run" in err and "task mpr_gui_zh: qas/au_zh.jsonl, row 3, field 'answer'" in err

@@ -163,7 +163,8 @@ def test_skipping_bad_rows_is_opt_in_loud_and_counted(official_copy, monkeypatch
 
 def test_missing_local_copy_is_a_clear_error(monkeypatch, tmp_path):
     monkeypatch.setenv(official.DATA_DIR_ENV, str(tmp_path / "nope"))
-    with pytest.raises(ConfigError, match="MPR_GUI_DATA_DIR points to .*nope, which is not a directory; see docs/mpr_gui.md"):
+    # the one data_root (gui_core.benchmark): a variable naming no folder is bad data (DataError) for every benchmark
+    with pytest.raises(DataError, match="MPR_GUI_DATA_DIR points to .*nope, which is not a directory; see docs/mpr_gui.md"):
         official.data_root()
 
 

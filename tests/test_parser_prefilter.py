@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gui_core import action_parsers
+from gui_core import action_parsers_text
 from gui_core.prefilter import compile_prefiltered, first_chars
 
 PATTERNS = [
@@ -27,8 +27,8 @@ def test_first_characters_are_read_off_the_pattern():
 
 
 def test_the_action_parsers_use_it():
-    assert action_parsers._ATLAS_WORD.pattern.startswith("(?=[")
-    assert action_parsers._TARS_CALL.pattern.startswith("(?=[")
+    assert action_parsers_text._ATLAS_WORD.pattern.startswith("(?=[")
+    assert action_parsers_text._TARS_CALL.pattern.startswith("(?=[")
 
 
 _TEXT = st.lists(st.sampled_from(["click", "CLICK", "Click", "long_click", "type", "enter", "Action:", "OUTPUT :", "answer",

@@ -350,11 +350,16 @@ def test_a_killed_streaming_run_resumes_from_the_cache_without_asking_again(subp
 # --- gui_hf and gui_wrap: one batch / one window of screenshots at a time ------------------------------------------
 
 
-def test_gui_hf_holds_one_batch_of_screenshots_and_answers_as_batches_of_the_same_requests(tiny_checkpoint):
+def test_gui_hf_holds_a_bounded_number_of_screenshots_and_answers_as_batches_of_the_same_requests(tiny_checkpoint):
     from gui_models.hf_backend import GuiHF
 
-    docs = _Docs(11)
+    docs = _Docs(30)  # defaults: sorting windows of 8 batches, one batch prepared ahead (gui_models.hf_pipeline)
     hf = GuiHF(pretrained=str(tiny_checkpoint), device="cpu", batch_size=2, max_new_tokens=3)
+    hf.task_dict = {"t": {"test": docs.docs}}
+    assert len(hf.generate_until(docs.instances())) == 30
+    assert docs.made == 30 and docs.most_alive <= hf.requests_held < 30
+    docs = _Docs(11)  # request order, each batch prepared when it is needed: one batch of screenshots
+    hf.bucket, hf.prefetch = 1, 0
     hf.task_dict = {"t": {"test": docs.docs}}
     out = hf.generate_until(docs.instances())
     # the batch, the request that closes it, and the last batch's rows kept by the hooks' record (GenerateHooks.records)

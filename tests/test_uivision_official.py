@@ -50,7 +50,8 @@ def test_reversed_corners_are_swapped_as_the_scorer_does():
     assert doc["split"] == "icon" and meta["report"]["setting"] == "basic"
 
 
-def test_image_size_that_differs_from_the_screenshot_is_a_bad_row(tmp_path):
+def test_image_size_that_differs_from_the_screenshot_is_scored_as_the_scorer_does(tmp_path):
+    # issue 46: eval_sample_positive_gt divides the box by image_size, whatever the PNG's size; the row is kept
     import shutil
 
     root = tmp_path / "uiv"
@@ -60,8 +61,12 @@ def test_image_size_that_differs_from_the_screenshot_is_a_bad_row(tmp_path):
     rows[3]["image_size"] = [100, 100]
     path.write_text(json.dumps(rows), encoding="utf-8")
     bad = BadRows(skip=True)
-    assert len(uivision.load_docs(root, "spatial", bad)) == 69
-    assert (bad.errors[0].row, bad.errors[0].field) == (3, "image_size")
+    docs = uivision.load_docs(root, "spatial", bad)
+    assert len(docs) == 70 and not bad.errors
+    meta = json.loads(docs[3]["meta"])
+    x1, y1, x2, y2 = rows[3]["bbox"]
+    assert meta["target_relative"] == [min(x1, x2) / 100, min(y1, y2) / 100, max(x1, x2) / 100, max(y1, y2) / 100]
+    assert "image_size differs from the PNG" in meta["row_warnings"]
 
 
 def test_pss_report_shows_the_official_figure_and_the_breakdown():
@@ -92,4 +97,6 @@ def test_data_check_counts_each_setting_and_names_the_reversed_box():
     check = uivision.data_check(COPY)
     assert check.ok and [(c.task, c.found) for c in check.counts] == [
         ("gui_uivision_basic", 70), ("gui_uivision_functional", 70), ("gui_uivision_spatial", 70)]
-    assert "reversed corners (swapped, as the scorer does): 1 (uivision_basic-00017" in check.notes[0]
+    assert check.notes[0] == ("basic: rows kept and scored as the official scorer does (warnings): reversed box "
+                              "(swapped, as the scorer does): 1")
+    assert "reversed corners (swapped, as the scorer does): 1 (uivision_basic-00017" in check.notes[1]

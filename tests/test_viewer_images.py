@@ -217,6 +217,7 @@ def test_a_sent_image_log_pointing_outside_its_folder_is_skipped_with_a_note(bli
 
 
 def test_images_held_in_documents_and_a_note_when_there_is_none(tmp_path, monkeypatch):
+    from gui_tasks.viewer import sample_pages, site_model  # where the reading and the sample pages live
     from gui_tasks.viewer import site as site_mod
 
     folder = tmp_path / "task_folder"
@@ -231,8 +232,8 @@ def test_images_held_in_documents_and_a_note_when_there_is_none(tmp_path, monkey
             {"id": "relative", "images": ["screens/rel.png"]}, {"id": "text only", "question": "q"},
             {"id": "column", "screenshot": pil}]
     root = _run(tmp_path / "run", "acme_docs", [_line(i, "A", True) for i in range(len(docs))])
-    monkeypatch.setattr(site_mod, "_docs", lambda task, notes, cache: [dict(d) for d in docs])
-    monkeypatch.setattr(site_mod, "_task_folder", lambda task: folder)
+    monkeypatch.setattr(site_model, "_docs", lambda task, notes, cache: [dict(d) for d in docs])
+    monkeypatch.setattr(sample_pages, "_task_folder", lambda task: folder)
     site_mod.build_site([root], tmp_path / "site")
     pages = [_page(tmp_path / "site", n) for n in range(len(docs))]
 
@@ -252,12 +253,13 @@ def test_images_held_in_documents_and_a_note_when_there_is_none(tmp_path, monkey
 
 
 def test_an_unreadable_document_image_is_named_not_silent(tmp_path, monkeypatch):
+    from gui_tasks.viewer import sample_pages, site_model  # where the reading and the sample pages live
     from gui_tasks.viewer import site as site_mod
 
     docs = [{"id": "rel", "image": "screens/x.png"}, {"id": "junk", "images": [{"bytes": b"not an image"}]}]
     root = _run(tmp_path / "run", "acme_docs", [_line(i, "A", True) for i in range(2)])
-    monkeypatch.setattr(site_mod, "_docs", lambda task, notes, cache: [dict(d) for d in docs])
-    monkeypatch.setattr(site_mod, "_task_folder", lambda task: None)
+    monkeypatch.setattr(site_model, "_docs", lambda task, notes, cache: [dict(d) for d in docs])
+    monkeypatch.setattr(sample_pages, "_task_folder", lambda task: None)
     site_mod.build_site([root], tmp_path / "site")
     assert "relative image path &#x27;screens/x.png&#x27; and the task&#x27;s folder is unknown" in _page(tmp_path / "site", 0)
     assert "image bytes not decodable" in _page(tmp_path / "site", 1)
@@ -397,11 +399,12 @@ def test_document_pixels_show_in_the_browser_and_links_mode_loads_files(tmp_path
     _browser_or_skip()
     from browser import browser, console_errors
 
+    from gui_tasks.viewer import site_model  # where the reading and the sample pages live
     from gui_tasks.viewer import site as site_mod
 
     pil = Image.new("RGB", (900, 1600), (200, 10, 10))
     root = _run(tmp_path / "run", "acme_docs", [_line(0, "A", True), _line(1, "A", True)])
-    monkeypatch.setattr(site_mod, "_docs", lambda task, notes, cache: [{"id": "pil", "image": pil}, {"id": "none"}])
+    monkeypatch.setattr(site_model, "_docs", lambda task, notes, cache: [{"id": "pil", "image": pil}, {"id": "none"}])
     site_mod.build_site([root], tmp_path / "site")
     (tmp_path / "links_run").mkdir()
     shot = _screenshot(tmp_path / "links_run" / "shot.png", size=(700, 300))  # inside the run: a samples file's path

@@ -7,6 +7,7 @@ import math
 import pytest
 import torch
 
+from gui_core.sample_faults import RunFault
 from gui_interventions import build_run
 from gui_interventions.payloads import RequestContext
 from gui_interventions.xli import PRESETS, GuiXLI, steer
@@ -178,7 +179,7 @@ def test_hooks_removed_after_requests_and_on_error(lm, tmp_path_factory):
     lm.interventions = build_run("gui_xli", {"gui_xli.memory": str(wrong.save(tmp_path_factory.mktemp("w") / "w")),
                                              "gui_xli.layer": 2, "gui_xli.alpha": 0.1})
     try:
-        with pytest.raises(ValueError, match="hidden size 8"):
+        with pytest.raises(RunFault, match="size 8"):  # the run's fault, not the documents': never contained
             lm.generate_until(_docs(lm, 2))
     finally:
         lm.interventions = build_run(None)

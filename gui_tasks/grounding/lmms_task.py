@@ -17,23 +17,24 @@ import datasets
 from PIL import Image
 
 from gui_metrics.lmms_bridge import sample_values
-from gui_tasks.errors import BadRows, ConfigError, DataError, announce_skipped, skip_bad_rows
+from gui_tasks.errors import ConfigError, DataError
 from gui_core import grounding_prompts as prompts
 from gui_core.family import FAMILIES
-from gui_tasks.grounding import mmbench_gui, osworld_g, screenspot, uivision
+from gui_core.benchmark import resolve
+from gui_tasks.grounding import screenspot
+from gui_tasks.grounding.benchmark import by_source, sources
 from gui_tasks.grounding.schema import validate_doc
 from gui_tasks.grounding.score import REFUSAL_PROMPT, ScoreParams, score_response
 from gui_tasks.lmms_rows import RowsTask, load_image, read_jsonl, task_metadata
 
 RECORD_KINDS = ("grounding", "crop")
-SOURCES = ("synthetic",) + screenspot.VARIANTS + (uivision.SOURCE, mmbench_gui.SOURCE, osworld_g.SOURCE)
+SOURCES = sources()  # one per grounding benchmark record (gui_tasks.grounding.benchmark)
 
 
-# Point-in-box rule per source when the task metadata names none: the official ScreenSpot scorers count a point on the
-# box edge as inside (ScreenSpot-Pro eval_screenspot_pro.py::eval_sample_positive_gt); icon boards follow the PSS
-# paper's Algorithm 1 (strictly inside).
-DEFAULT_INSIDE_RULE = {"synthetic": "strict",
-                       **{v: "inclusive" for v in screenspot.VARIANTS + (uivision.SOURCE, mmbench_gui.SOURCE, osworld_g.SOURCE)}}
+# Point-in-box rule per source when the task metadata names none (each record's inside_rule): the official ScreenSpot
+# scorers count a point on the box edge as inside (ScreenSpot-Pro eval_screenspot_pro.py::eval_sample_positive_gt); icon
+# boards follow the PSS paper's Algorithm 1 (strictly inside).
+DEFAULT_INSIDE_RULE = {s: by_source(s).inside_rule for s in SOURCES}  # type: ignore[union-attr]
 
 
 def score_params(meta: Mapping[str, Any]) -> ScoreParams:
@@ -104,8 +105,10 @@ class GroundingTask(RowsTask):
 
     @classmethod
     def cluster_key(cls, meta: Mapping[str, Any]) -> str | None:
-        """ScreenSpot-Pro: the application (its 23 applications' screens look alike); elsewhere the screenshot."""
-        return "application" if meta.get("source") == "screenspot_pro" else "screenshot"
+        """The record's cluster key: ScreenSpot-Pro the application (its 23 applications' screens look alike); elsewhere
+        the screenshot."""
+        rec = by_source(str(meta.get("source")))
+        return rec.cluster_key if rec is not None else "screenshot"
 
     def cluster_of(self, doc: Mapping[str, Any]) -> Any:
         if self.config.cluster_key == "application":
@@ -128,7 +131,8 @@ class GroundingTask(RowsTask):
     def download(self, dataset_kwargs: dict | None = None) -> None:
         super().download(dataset_kwargs)
         meta = getattr(self.config, "metadata", None)
-        if isinstance(meta, dict) and meta.get("source") in screenspot.VARIANTS + (uivision.SOURCE, mmbench_gui.SOURCE):
+        rec = by_source(str(meta.get("source"))) if isinstance(meta, dict) else None
+        if rec is not None and rec.extra.get("clips_boxes"):  # the loader clips published boxes to their image
             rows = self.dataset[self.config.test_split or "test"]
             meta["boxes_clipped"] = screenspot.boxes_clipped([{"meta": m} for m in rows["meta"]])  # lands in the results
 
@@ -140,36 +144,20 @@ class GroundingTask(RowsTask):
 
 
 def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The documents of the grounding benchmark the metadata's ``source`` names (its record's loader)."""
     source = meta.get("source")
-    if source == "synthetic":
-        from gui_tasks.synth.icon_board import load_or_build
+    rec = by_source(str(source))
+    if rec is None:
+        raise DataError(f"task metadata source {source!r} must be one of {SOURCES}", file="<task yaml>",
+                        field="metadata.source")
+    return resolve(rec.loader)(meta)
 
-        path = load_or_build(seed=int(meta.get("seed", 0)), n=int(meta.get("n", 40)))
-        return read_jsonl(path)
-    if source in screenspot.VARIANTS:
-        bad = BadRows(skip_bad_rows(dict(meta)))
-        # ScreenSpot-Pro's Chinese / negative samples (eval_screenspot_pro.py --language / --gt_type)
-        docs = screenspot.load_docs(source, screenspot.data_root(source), bad, str(meta.get("language") or "en"),
-                                    str(meta.get("gt_type") or "positive"))
-        announce_skipped(bad, f"{source} rows")  # loud, and counted in the task's results metadata (bad_rows_skipped)
-        return docs
-    if source == mmbench_gui.SOURCE:  # MMBench-GUI L2: both levels, every platform (the official mode "all")
-        bad = BadRows(skip_bad_rows(dict(meta)))
-        docs = mmbench_gui.load_docs(mmbench_gui.data_root(), bad, str(meta.get("level") or "all"))
-        announce_skipped(bad, "mmbench_gui_l2 rows")
-        return docs
-    if source == uivision.SOURCE:  # UI-Vision element grounding: one setting per task (metadata.setting)
-        bad = BadRows(skip_bad_rows(dict(meta)))
-        docs = uivision.load_docs(uivision.data_root(), str(meta.get("setting")), bad)
-        announce_skipped(bad, "uivision rows")
-        return docs
-    if source == osworld_g.SOURCE:  # OSWorld-G: one instruction set per task (metadata.instructions)
-        bad = BadRows(skip_bad_rows(dict(meta)))
-        docs = osworld_g.load_docs(osworld_g.data_root(), str(meta.get("instructions") or "original"), bad,
-                                   str(meta.get("polygon_rule") or "official"), bool(meta.get("refusal_phrase")))
-        announce_skipped(bad, "osworld_g rows")
-        return docs
-    raise DataError(f"task metadata source {source!r} must be one of {SOURCES}", file="<task yaml>", field="metadata.source")
+
+def synthetic_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The PSS icon boards (built once per seed and size, then cached)."""
+    from gui_tasks.synth.icon_board import load_or_build
+
+    return read_jsonl(load_or_build(seed=int(meta.get("seed", 0)), n=int(meta.get("n", 40))))
 
 
 def process_docs(dataset: datasets.Dataset) -> datasets.Dataset:

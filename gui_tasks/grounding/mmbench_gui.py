@@ -19,10 +19,10 @@ from __future__ import annotations
 import ast
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from gui_tasks.errors import BadRows, DataError, skip_bad_rows
-from gui_tasks.grounding.screenspot import _doc, _field, _image_size, _read_json, env_root
+from gui_tasks.grounding.screenspot import release_rows, _doc, _field, _image_size, _read_json, row_warnings
 
 ENV = "MMBENCH_GUI_DATA_DIR"
 SOURCE = "mmbench_gui_l2"
@@ -32,8 +32,15 @@ PLATFORMS = ("os_windows", "os_mac", "os_linux", "os_ios", "os_android", "os_web
 
 
 def data_root() -> Path:
-    """The local copy named by ``$MMBENCH_GUI_DATA_DIR`` (the folder holding L2_annotations.json)."""
-    return env_root(ENV, "MMBench-GUI")
+    """The local copy named by its record's ``$MMBENCH_GUI_DATA_DIR`` (gui_core.benchmark.data_root; the folder holding L2_annotations.json)."""
+    from gui_core.benchmark import data_root as root_of
+
+    return root_of(SOURCE)
+
+
+def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """MMBench-GUI L2's documents: both levels, every platform (the official mode "all"), or metadata ``level``."""
+    return release_rows(meta, "mmbench_gui_l2 rows", lambda bad: load_docs(data_root(), bad, str(meta.get("level") or "all")))
 
 
 def relative_box(bbox: Any, size: tuple[int, int], path: Path, i: int) -> list[float]:
@@ -54,10 +61,7 @@ def relative_box(bbox: Any, size: tuple[int, int], path: Path, i: int) -> list[f
     if any(v < 0 or v > 1 for v in rel):
         raise DataError(f"bbox {bbox} is out of range for the {size[0]}x{size[1]} image ({rel}); the official "
                         "evaluation stops here", file=str(path), row=i, field="bbox")
-    if not (rel[0] < rel[2] and rel[1] < rel[3]):
-        raise DataError(f"bbox {bbox} is empty or reversed (the official scorer can never hit it)", file=str(path),
-                        row=i, field="bbox")
-    return rel
+    return rel  # a zero-width / zero-height box is hit on its line; a reversed one never (the scorer's arithmetic)
 
 
 def _row(root: Path, path: Path, i: int, row: Any) -> dict[str, Any]:
@@ -81,9 +85,11 @@ def _row(root: Path, path: Path, i: int, row: Any) -> dict[str, Any]:
     box = [rel[0] * w, rel[1] * h, rel[2] * w, rel[3] * h]
     report = {"grounding_type": level, "platform": platform, "data_type": data_type, "app_name": row.get("app_name")}
     rid = row.get("index", i)
+    warnings = (["reversed box"] if rel[0] > rel[2] or rel[1] > rel[3] else []) + \
+        (["zero-width or zero-height box"] if rel[0] == rel[2] or rel[1] == rel[3] else [])
     return _doc(SOURCE, f"{SOURCE}-{rid}", _field(row, "instruction", path, i), image, size, box, f"{level}_{platform}",
                 {"platform": platform, "app_name": row.get("app_name"), "bbox_as_published": row["bbox"],
-                 "target_relative": rel, "report": report}, path, i)
+                 "report": report}, path, i, rel, warnings)
 
 
 def load_docs(root: Path, bad: BadRows | None = None, level: str = "all") -> list[dict[str, Any]]:
@@ -96,7 +102,7 @@ def load_docs(root: Path, bad: BadRows | None = None, level: str = "all") -> lis
         raise DataError(f"missing {ANNOTATIONS} in the MMBench-GUI copy", file=str(path))
     rows = [(i, r) for i, r in enumerate(_read_json(path))
             if level == "all" or not isinstance(r, dict) or r.get("grounding_type") == level]
-    return bad.keep(lambda item: _row(root, path, item[0], item[1]), rows)
+    return bad.keep(lambda item: _row(root, path, item[0], item[1]), rows, file=str(path))
 
 
 def data_check(root: Path | None = None):
@@ -119,4 +125,5 @@ def data_check(root: Path | None = None):
     minus_one = [d["id"] for d, b in zip(docs, published) if isinstance(b, list) and -1 in b]
     check.notes.append(f"boxes published relative: {relative}, in pixels: {len(docs) - relative}; with a -1 corner "
                        f"(read as 0): {len(minus_one)}" + (f" ({', '.join(minus_one[:10])})" if minus_one else ""))
+    check.notes.append(row_warnings(docs))
     return check

@@ -28,10 +28,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from gui_tasks.errors import BadRows, DataError, skip_bad_rows
-from gui_tasks.grounding.screenspot import _field, _image_size, _read_json, clip_box, env_root
+from gui_tasks.grounding.screenspot import release_rows, _field, _image_size, _read_json, clip_box
 
 ENV = "OSWORLD_G_DATA_DIR"
 SOURCE = "osworld_g"
@@ -44,8 +44,17 @@ PUBLISHED_ROWS = 564
 
 
 def data_root() -> Path:
-    """The local copy named by ``$OSWORLD_G_DATA_DIR`` (the folder holding OSWorld-G.json and images/)."""
-    return env_root(ENV, "OSWorld-G")
+    """The local copy named by its record's ``$OSWORLD_G_DATA_DIR`` (gui_core.benchmark.data_root; the folder holding OSWorld-G.json and images/)."""
+    from gui_core.benchmark import data_root as root_of
+
+    return root_of(SOURCE)
+
+
+def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """An OSWorld-G task's documents: one instruction set per task (metadata ``instructions``)."""
+    return release_rows(meta, "osworld_g rows", lambda bad: load_docs(
+        data_root(), str(meta.get("instructions") or "original"), bad, str(meta.get("polygon_rule") or "official"),
+        bool(meta.get("refusal_phrase"))))
 
 
 def point_in_polygon(x: float, y: float, flat: list[float], rule: str = "official") -> bool:
@@ -170,7 +179,7 @@ def load_docs(root: Path, instructions: str = "original", bad: BadRows | None = 
     groups = classification(root)
     return bad.keep(lambda item: _row(root, path, item[0], item[1], groups, instructions, polygon_rule,
                                         refusal_phrase),
-                    enumerate(_read_json(path)))
+                    enumerate(_read_json(path)), file=str(path))
 
 
 def data_check(root: Path | None = None):

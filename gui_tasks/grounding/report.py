@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from gui_metrics.grounding_official import official_report
+from gui_tasks.grounding.benchmark import grounding_records
 from gui_metrics.pss import ALL_TYPES, DISTANCE_BANDS, is_type, within_distance
 from gui_metrics.stats import bootstrap_ci, wasserstein_distance, welch_t_test
 from gui_tasks.results_io import find_result_files, interval_lines, load_results, load_task_samples
@@ -30,7 +31,8 @@ from gui_tasks.results_io import find_result_files, interval_lines, load_results
 INTERVAL_METRICS = ("grounding_acc", "pss_mean", "share_correct", "share_biased", "share_misleading", "share_confusion",
                     "share_other", "grounding_format_error_rate")
 
-BENCHMARKS = ("icon_localization", "screenspot", "screenspot_v2", "screenspot_pro", "uivision", "mmbench_gui_l2", "osworld_g")
+# the results' metadata.benchmark of every grounding benchmark record (gui_tasks.grounding.benchmark)
+BENCHMARKS = tuple(dict.fromkeys(b.results_name for b in grounding_records()))
 RECORD_METRIC = "grounding_acc"  # every grounding metric logs the same per-sample record; read it from this one
 TYPE_COLORS = {"correct": "#2e7d32", "biased": "#f9a825", "misleading": "#ef6c00", "confusion": "#c62828", "other": "#c62828",
                "invalid": "#9e9e9e"}

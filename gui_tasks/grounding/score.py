@@ -21,7 +21,8 @@ from typing import Any, Mapping
 from gui_core.geometry import answer_geometry, map_back
 from gui_core.coords import convert, reported_size
 from gui_metrics.pss import DEFAULT_FORM, PSS_C, classify_response, digit_entropy, perplexity, point_to_box_distance, pss_from_logits
-from gui_core.grounding import parse_point
+from gui_core.grounding import PointAnswer, parse_point
+from gui_core.grounding_wrappers import wrapper_for
 from gui_core.logit_capture import Capture, capture_of, extras_of, key_tokens
 
 # Not given by the paper; Table 1's smallest relative-distance band is 0.05.
@@ -191,8 +192,17 @@ def _judge(doc: Mapping[str, Any], text: str, capture: Capture | None, params: S
     # The whole answer: an official reader sees the reasoning as the authors' code does (lmms-eval hands it over
     # whole: reasoning_tags none); the benchmark and lenient readings read after it.
     answer = parse_point(text, params.family, strictness=params.strictness)
+    wrapper = None
+    if params.strictness == "official" and window is None:  # the benchmark repository's own wrapper for the family
+        wrapper = wrapper_for(doc.get("source"), params.family, meta.get("gt_type") == "negative")
+    if wrapper is not None:
+        found = wrapper.reader(text, width, height)  # a relative point, as the wrapper hands it to the scorer
+        # the digits the family's own reading locates stay the key tokens of the logit metrics
+        answer = PointAnswer(found.point, "relative", found.status, params.family, found.detail, answer.literal)
     out: dict[str, Any] = {"status": answer.status, "detail": answer.detail, "point": None, "correct": False,
                            "response_type": "invalid", "distance": None, "frame": answer.frame}
+    if wrapper is not None:
+        out["reading"] = f"{wrapper.repo}@{wrapper.commit[:7]} {wrapper.path}"
     if answer.status == "dropped":  # the authors' script leaves it out of its results: not in the denominator
         out["dropped"] = True
     # A malformed answer with a point is the authors' fallback click (GTA1, SE-GUI, UI-Venus-Ground-7B: (0, 0)).
@@ -219,6 +229,8 @@ def _judge(doc: Mapping[str, Any], text: str, capture: Capture | None, params: S
             rtype = classify_response(point, target, others, params.tau, params.inside_rule)
             out.update(point=[point[0], point[1]], correct=rtype == "correct", response_type=rtype,
                        distance=point_to_box_distance(point, target))
+        else:  # read, but infinite or NaN: never inside a box; the official scorers count it wrong, not wrong_format
+            out["point_not_finite"] = True
     out.update(logit_summary(text, capture, answer.literal, params, start))
     return out
 
@@ -232,7 +244,12 @@ REFUSAL_PHRASE = "target does not exist"
 
 
 def negative_result(record: Mapping[str, Any], text: str) -> str:
-    """The official ``result`` of an answer to a negative sample: positive (a point was read), negative, wrong_format."""
+    """The official ``result`` of an answer to a negative sample: positive (a point was read), negative, wrong_format.
+
+    Read by the family's wrapper in the benchmark repository where one is registered (its ``detail`` names the result:
+    OS-Atlas-7B's ``ground_allow_negative``), else by this rule."""
+    if record.get("reading"):
+        return str(record.get("detail", "")).split(":", 1)[0]
     if record.get("status") == "parsed" and record.get("point") is not None:
         return "positive"
     return "negative" if REFUSAL_PHRASE in text[answer_start(text):].lower() else "wrong_format"
@@ -271,7 +288,7 @@ def official_correctness(record: Mapping[str, Any]) -> str:
         return {"negative": "correct", "positive": "wrong"}.get(record["negative_result"], "wrong_format")
     if record.get("correct"):
         return "correct"
-    return "wrong" if record.get("point") is not None else "wrong_format"
+    return "wrong" if record.get("point") is not None or record.get("point_not_finite") else "wrong_format"
 
 
 def score_response(doc: Mapping[str, Any], response: Any, params: ScoreParams) -> dict[str, Any]:

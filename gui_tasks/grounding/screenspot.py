@@ -33,12 +33,11 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Mapping
 
 from gui_core.images import ImageRefused, image_size
-from gui_tasks.errors import DOC_ERROR, ConfigError, BadRows, DataError, skip_bad_rows
+from gui_tasks.errors import DOC_ERROR, BadRows, DataError, announce_skipped, skip_bad_rows
 from gui_tasks.input_files import read_json
 
 VARIANTS = ("screenspot", "screenspot_v2", "screenspot_pro")
@@ -54,25 +53,32 @@ PRO_LANGUAGES = ("en", "cn")
 PRO_GT_TYPES = ("positive", "negative")
 
 
-def env_root(env: str, what: str) -> Path:
-    """The local copy of the official ``what`` release named by the environment variable ``env`` (every grounding loader)."""
-    local = os.environ.get(env)
-    if not local:
-        raise ConfigError(f"${env}", None, page="docs/screenspot_pss.md", message=f"${env} is not set: point it at a local "
-                          f"copy of the official {what} release (this harness does not download it)")
-    root = Path(local).expanduser()
-    if not root.is_dir():
-        raise DataError(f"${env} points to {root}, which is not a directory", file=str(root))
-    return root
-
-
 def data_root(variant: str) -> Path:
-    """The local copy of ``variant`` named by its environment variable."""
-    return env_root(ENV[variant], variant)
+    """The local copy of ``variant`` named by its record's environment variable (``gui_core.benchmark.data_root``)."""
+    from gui_core.benchmark import data_root as root_of
+
+    return root_of(variant)
+
+
+def release_rows(meta: Mapping[str, Any], what: str, load: Callable[[BadRows], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """``load(bad)`` over an official release: bad rows skipped only on request (``$GUI_EVAL_SKIP_BAD_ROWS``), then
+    announced loudly and counted in the task's results metadata (``bad_rows_skipped``)."""
+    bad = BadRows(skip_bad_rows(dict(meta)))
+    docs = load(bad)
+    announce_skipped(bad, what)
+    return docs
+
+
+def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A ScreenSpot / -v2 / -Pro task's documents (ScreenSpot-Pro's Chinese / negative samples: eval_screenspot_pro.py
+    ``--language`` / ``--gt_type``)."""
+    source = str(meta.get("source"))
+    return release_rows(meta, f"{source} rows", lambda bad: load_docs(
+        source, data_root(source), bad, str(meta.get("language") or "en"), str(meta.get("gt_type") or "positive")))
 
 
 def _read_json(path: Path) -> list[dict[str, Any]]:
-    rows = read_json(path)
+    rows = read_json(path, rows=True)  # numbers past the bounds are refused row by row (BadRows.keep)
     if not isinstance(rows, list):
         raise DataError("expected a JSON list of rows", file=str(path))
     return rows
@@ -110,25 +116,55 @@ def clip_box(box: list[float], width: int, height: int) -> list[float]:
 
 
 def _doc(variant: str, row_id: str, instruction: Any, image: Path, size: tuple[int, int] | str, box: list[float], split: str,
-         meta: dict[str, Any], path: Path, i: int) -> dict[str, Any]:
-    if not isinstance(instruction, str) or not instruction.strip():
+         meta: dict[str, Any], path: Path, i: int, scored: list[float] | None = None,
+         warnings: list[str] | None = None) -> dict[str, Any]:
+    """One canonical document. ``scored``: the relative box the benchmark's official scorer tests, in its own arithmetic
+    (ScreenSpot-Pro, UI-Vision, MMBench-GUI); given, every row that scorer scores is scored the same way: an empty
+    instruction, a zero-width, reversed or off-image box is kept (meta ``target_relative``) and named in meta
+    ``row_warnings`` (``gui-eval data check`` counts them), never refused. Without it such a row is a bad row."""
+    warnings = list(warnings or [])
+    if not isinstance(instruction, str) or (scored is None and not instruction.strip()):
         raise DataError("empty instruction", file=str(path), row=i, field="instruction")
+    if not instruction.strip():
+        warnings.append("empty instruction")
     error = size if isinstance(size, str) else None
     if error is not None:  # a refused screenshot: a frame that holds the box, and the error on the document
-        size = (max(1, math.ceil(box[2])), max(1, math.ceil(box[3])))
+        size = (max(1, math.ceil(max(box[0], box[2]))), max(1, math.ceil(max(box[1], box[3]))))
         meta = {**meta, "image_refused": True}
     w, h = size
     clipped = clip_box(box, w, h)
-    if not (clipped[0] < clipped[2] and clipped[1] < clipped[3]):
+    if scored is not None:
+        if box[0] > box[2] or box[1] > box[3]:
+            warnings.append("reversed box")
+        if clipped != box:
+            warnings.append("box off the image")
+        clipped = [min(clipped[0], clipped[2]), min(clipped[1], clipped[3]), max(clipped[0], clipped[2]),
+                   max(clipped[1], clipped[3])]
+        if clipped[0] == clipped[2] or clipped[1] == clipped[3]:
+            warnings.append("zero-width or zero-height box")
+        meta = {**meta, "target_relative": [float(v) for v in scored]}
+    elif not (clipped[0] < clipped[2] and clipped[1] < clipped[3]):
         raise DataError(f"box {box} is empty after clipping to the {w}x{h} image", file=str(path), row=i, field="bbox")
-    if clipped != box:  # published box pokes outside the image: clipped, counted, the published one kept
+    if clip_box(box, w, h) != box:  # published box pokes outside the image: clipped, counted, the published one kept
         meta = {**meta, "bbox_published": box}
+    if warnings:
+        meta = {**meta, "row_warnings": sorted(set(warnings))}
     doc = {"id": row_id, "source": variant, "instruction": instruction.strip(), "image": str(image.resolve()), "width": w,
            "height": h, "target_box": clipped, "other_boxes": None, "split": split,
            "meta": json.dumps({"file": path.name, "row": i, **meta}, sort_keys=True, ensure_ascii=False)}
     if error is not None:
         doc[DOC_ERROR] = error
     return doc
+
+
+def row_warnings(docs: list[dict[str, Any]]) -> str:
+    """``gui-eval data check``'s note on rows scored as the official scorer scores them: each warning with its count."""
+    counts: dict[str, int] = {}
+    for d in docs:
+        for w in json.loads(d["meta"]).get("row_warnings", ()):
+            counts[w] = counts.get(w, 0) + 1
+    body = ", ".join(f"{w}: {n}" for w, n in sorted(counts.items())) or "none"
+    return f"rows kept and scored as the official scorer does (warnings): {body}"
 
 
 def boxes_clipped(docs: list[dict[str, Any]]) -> int:
@@ -166,7 +202,7 @@ def load_seeclick(variant: str, root: Path, bad: BadRows | None = None) -> list[
                         _image_size(image, path, i), [x, y, x + bw, y + bh], split,
                         {"data_source": row.get("data_source"), "bbox_format": "xywh_px"}, path, i)
 
-        docs += bad.keep(one, enumerate(_read_json(path)))
+        docs += bad.keep(one, enumerate(_read_json(path)), file=str(path))
     return docs
 
 
@@ -175,14 +211,32 @@ def _pro_row(variant: str, root: Path, path: Path, i: int, row: dict[str, Any], 
     """One row in the ScreenSpot-Pro layout (Pro and the v2 variants): bbox [x1, y1, x2, y2] pixels."""
     if not isinstance(row, dict):
         raise DataError(f"expected a JSON object, got {type(row).__name__}", file=str(path), row=i)
-    box = _numbers(_field(row, "bbox", path, i), path, i, "bbox")
     image = root / "images" / str(_field(row, "img_filename", path, i))
     size = _image_size(image, path, i)
+    warnings: list[str] = []
+    if gt_type == "negative":  # eval_sample_negative_gt never reads the bbox: any value (or none) is kept
+        try:
+            box = _numbers(row.get("bbox"), path, i, "bbox")
+        except DataError:
+            box = [0.0, 0.0, float(size[0]), float(size[1])] if not isinstance(size, str) else [0.0, 0.0, 1.0, 1.0]
+            warnings.append("bbox not read (negative row)")
+    else:
+        box = _numbers(_field(row, "bbox", path, i), path, i, "bbox")
     declared = row.get("img_size")
-    if declared is not None and not isinstance(size, str) and [int(v) for v in _numbers(declared, path, i, "img_size", 2)] != list(size):
-        raise DataError(f"img_size {declared} differs from the image's {size[0]}x{size[1]}", file=str(path), row=i,
-                        field="img_size")
+    scorer_size = size
+    if declared is not None and gt_type == "positive":  # eval_sample_positive_gt divides by img_size, not the PNG's
+        scorer_size = tuple(_numbers(declared, path, i, "img_size", 2))
+        if not isinstance(size, str) and [int(v) for v in scorer_size] != list(size):
+            warnings.append("img_size differs from the PNG")
+    if isinstance(scorer_size, str):
+        scorer_size = (max(1.0, box[2]), max(1.0, box[3]))
+    sw, sh = scorer_size
+    scored = [box[0] / sw, box[1] / sh, box[2] / sw, box[3] / sh] if sw and sh else None
     split = split_of(row, path, i)
+    if row.get("group") is None and variant == "screenspot_pro":
+        warnings.append("no group")
+    if str(row.get("ui_type", "")).strip().lower() not in ("icon", "text"):
+        warnings.append("ui_type other than text/icon")
     rid = str(row.get("id", f"{path.stem}-{i:04d}"))
     text_field = "instruction_cn" if language == "cn" else "instruction"
     # the keys the official report groups by, as the script's sample_result writes them (group None in the v2 variants)
@@ -193,14 +247,15 @@ def _pro_row(variant: str, root: Path, path: Path, i: int, row: dict[str, Any], 
     return _doc(variant, f"{variant}-{rid}{suffix}", _field(row, text_field, path, i), image, size, box, split,
                 {"application": row.get("application"), "platform": row.get("platform"), "bbox_format": "xyxy_px",
                  "layout": "pro" if variant == "screenspot_pro" else "variants", "report": report,
-                 **({"gt_type": gt_type} if gt_type != "positive" else {})}, path, i)
+                 **({"gt_type": gt_type} if gt_type != "positive" else {})}, path, i, scored, warnings)
 
 
 def _pro_split(row: dict[str, Any], path: Path, i: int) -> str:
-    group = str(_field(row, "group", path, i)).strip().lower()
-    if group not in PRO_GROUPS:
-        raise DataError(f"unknown group {row['group']!r}; known: {sorted(PRO_GROUPS)}", file=str(path), row=i, field="group")
-    return f"{PRO_GROUPS[group]}_{_ui_type(_field(row, 'ui_type', path, i), path, i, 'ui_type')}"
+    """``<group>_<ui_type>``. The scorer reads ``group`` when present (``None`` otherwise) and ``ui_type`` as written
+    (only ``text`` / ``icon`` enter its text and icon figures): another value, or none, is kept (a split of its own)."""
+    group = str(row.get("group")).strip().lower()
+    ui_type = str(_field(row, "ui_type", path, i)).strip().lower()
+    return f"{PRO_GROUPS.get(group, group)}_{ui_type}"
 
 
 def _annotation_files(root: Path, what: str) -> list[Path]:
@@ -223,7 +278,7 @@ def load_pro(root: Path, bad: BadRows | None = None, language: str = "en", gt_ty
     for path in _annotation_files(root, "ScreenSpot-Pro"):
         docs += bad.keep(lambda item, path=path: _pro_row("screenspot_pro", root, path, item[0], item[1], _pro_split,
                                                           language, gt_type),
-                         enumerate(_read_json(path)))
+                         enumerate(_read_json(path)), file=str(path))
     return docs
 
 
@@ -241,7 +296,7 @@ def load_v2_variants(root: Path, bad: BadRows | None = None) -> list[dict[str, A
 
         docs += bad.keep(lambda item, path=path, split_of=split_of: _pro_row("screenspot_v2", root, path, item[0], item[1],
                                                                             split_of),
-                         enumerate(_read_json(path)))
+                         enumerate(_read_json(path)), file=str(path))
     return docs
 
 
@@ -271,6 +326,11 @@ def load_docs(variant: str, root: Path, bad: BadRows | None = None, language: st
     return load_seeclick(variant, root, bad)
 
 
+def kind_is_pro(variant: str, root: Path) -> bool:
+    """Whether a copy is read in the ScreenSpot-Pro layout (Pro itself, the v2 variants): rows kept as its scorer does."""
+    return layout(variant, root) in ("pro", "variants")
+
+
 def data_check_of(variant: str, root: Path | None):
     """``gui-eval data check``: documents, bad rows (all collected), clipped boxes and screenshots of one copy."""
     from gui_tasks.data_check import BenchmarkCheck, TaskCount
@@ -289,6 +349,8 @@ def data_check_of(variant: str, root: Path | None):
             got = load_pro(check.root, more, **kw)
             check.errors.extend(e for e in more.errors if e.field == "instruction_cn")  # the rest are counted above
             check.counts.append(TaskCount(task, len(got), PUBLISHED_DOCS[variant], "release: every row (eval_screenspot_pro.py)"))
+    if variant == "screenspot_pro" or kind_is_pro(variant, check.root):
+        check.notes.append(row_warnings(docs))
     clipped = boxes_clipped(docs)
     check.notes.append(f"boxes clipped to their image: {clipped}" + (
         " (" + ", ".join(f"{d['id']} {json.loads(d['meta'])['bbox_published']} -> {d['target_box']}"

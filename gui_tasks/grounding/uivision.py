@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from gui_tasks.errors import BadRows, DataError, skip_bad_rows
-from gui_tasks.grounding.screenspot import _doc, _field, _image_size, _numbers, _read_json, env_root
+from gui_tasks.grounding.screenspot import release_rows, _doc, _field, _image_size, _numbers, _read_json, row_warnings
 
 ENV = "UIVISION_DATA_DIR"
 SETTINGS = ("basic", "functional", "spatial")
@@ -27,8 +27,15 @@ SOURCE = "uivision"
 
 
 def data_root() -> Path:
-    """The local copy named by ``$UIVISION_DATA_DIR``."""
-    return env_root(ENV, "UI-Vision")
+    """The local copy named by its record's ``$UIVISION_DATA_DIR``."""
+    from gui_core.benchmark import data_root as root_of
+
+    return root_of(SOURCE)
+
+
+def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A UI-Vision element grounding task's documents: one setting per task (metadata ``setting``)."""
+    return release_rows(meta, "uivision rows", lambda bad: load_docs(data_root(), str(meta.get("setting")), bad))
 
 
 def annotation_file(root: Path, setting: str) -> Path:
@@ -43,17 +50,19 @@ def _row(root: Path, path: Path, setting: str, i: int, row: Any) -> dict[str, An
     box = [min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2)]  # eval_sample_positive_gt swaps reversed corners
     image = root / "images" / str(_field(row, "image_path", path, i))
     size = _image_size(image, path, i)
-    declared = [int(v) for v in _numbers(_field(row, "image_size", path, i), path, i, "image_size", 2)]
-    if declared != list(size):  # the scorer normalises by image_size: a mismatch would move every box
-        raise DataError(f"image_size {declared} differs from the image's {size[0]}x{size[1]}", file=str(path), row=i,
-                        field="image_size")
+    declared = _numbers(_field(row, "image_size", path, i), path, i, "image_size", 2)
+    warnings = ["reversed box (swapped, as the scorer does)"] if reversed_ else []
+    if isinstance(size, str) or [int(v) for v in declared] != list(size):
+        warnings.append("image_size differs from the PNG")  # the scorer divides by image_size: so does scoring here
+    scored = [box[0] / declared[0], box[1] / declared[1], box[2] / declared[0], box[3] / declared[1]] \
+        if declared[0] and declared[1] else None
     element_type = str(row.get("element_type", "")).strip().lower() or "unknown"
     report = {"setting": setting, "platform": row.get("platform"), "category": row.get("category"),
               "element_type": row.get("element_type")}
     meta = {"platform": row.get("platform"), "category": row.get("category"), "bbox_format": "xyxy_px",
             "setting": setting, "report": report, **({"bbox_reversed": [x1, y1, x2, y2]} if reversed_ else {})}
     return _doc(SOURCE, f"{SOURCE}_{setting}-{i:05d}", _field(row, "prompt_to_evaluate", path, i), image, size, box,
-                element_type, meta, path, i)
+                element_type, meta, path, i, scored, warnings)
 
 
 def load_docs(root: Path, setting: str, bad: BadRows | None = None) -> list[dict[str, Any]]:
@@ -65,7 +74,8 @@ def load_docs(root: Path, setting: str, bad: BadRows | None = None) -> list[dict
     if not path.is_file():
         raise DataError(f"missing {path.name} in the UI-Vision copy (expected under annotations/element_grounding/)",
                         file=str(path))
-    return bad.keep(lambda item: _row(root, path, setting, item[0], item[1]), enumerate(_read_json(path)))
+    return bad.keep(lambda item: _row(root, path, setting, item[0], item[1]), enumerate(_read_json(path)),
+                    file=str(path))
 
 
 def data_check(root: Path | None = None):
@@ -84,6 +94,7 @@ def data_check(root: Path | None = None):
         metas = [json.loads(d["meta"]) for d in docs]
         odd = [(d["id"], m["bbox_reversed"]) for d, m in zip(docs, metas) if "bbox_reversed" in m]
         clipped = [(d["id"], m["bbox_published"]) for d, m in zip(docs, metas) if "bbox_published" in m]
+        check.notes.append(f"{setting}: {row_warnings(docs)}")
         check.notes.append(f"{setting}: boxes with reversed corners (swapped, as the scorer does): {len(odd)}"
                            + (f" ({', '.join(f'{i} {b}' for i, b in odd)[:300]})" if odd else "")
                            + f"; boxes clipped to their image: {len(clipped)}"

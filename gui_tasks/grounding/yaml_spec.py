@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from gui_metrics.lmms_bridge import metric_list_yaml
 from gui_metrics.pss import DEFAULT_FORM, ICON_SPLITS, PRO_GROUPS, PRO_SPLITS, PSS_C, SCREENSPOT_SPLITS
-from gui_core.family import PROMPTS, family, grounding_prompt
+from gui_core.family import PROMPTS, family, grounding_families, grounding_prompt
 from gui_core.grounding_prompts import answer_family, protocol
+from gui_tasks.grounding.benchmark import by_source
 from gui_tasks.grounding.score import DEFAULT_TAU
 from gui_tasks.grounding.uivision import SETTINGS as UIVISION_SETTINGS
 
@@ -74,7 +75,7 @@ metadata:
 {extra}"""
 
 
-NEGATIVE_FAMILIES = ("os_atlas",)
+NEGATIVE_FAMILIES = tuple(f.name for f in grounding_families() if f.refusal)  # the family record says so
 # ScreenSpot-Pro's official report beside ours (gui_metrics.grounding_official): text / icon and each group's "Avg"
 SSPRO_OFFICIAL = ["sspro_text_acc", "sspro_icon_acc"] + [f"sspro_avg_{g}" for g in PRO_GROUPS]
 
@@ -94,7 +95,7 @@ def render_all() -> dict[str, str]:
         # the frame of the answers and, for resized-pixel families, the budget used when the backend reports no size
         rec = family(fam)
         extra = f"  coordinate_frame: {rec.frame}\n" + (f"  resize_budget: {rec.budget}\n" if rec.budget else "") + extra
-        inside = inside or ("strict" if source == "synthetic" else "inclusive")  # lmms_task.DEFAULT_INSIDE_RULE
+        inside = inside or by_source(source).inside_rule  # the record's default (lmms_task.DEFAULT_INSIDE_RULE)
         files[f"{task}.yaml"] = TEMPLATE.format(task=task, source=source, prompt=prompt, protocol=protocol(prompt),
                                                 parser=f"{PARSER_PROTOCOL}:{fam}",
                                                 inside_rule=inside, visual=rec.visual,
@@ -117,8 +118,8 @@ def render_all() -> dict[str, str]:
             add(f"gui_{variant}_{fam}", variant, fam, SCREENSPOT_TYPES, splits, variant, max_new=64, official=official)
     # ScreenSpot-Pro in full (eval_screenspot_pro.py --language cn / --gt_type negative): Chinese instructions for every
     # family (run_ss_pro_cn.sh runs them all), and every row asked again with the refusal sentence, correct only when the
-    # model refuses: the generic prompt and the one family of ours whose wrapper there asks for a refusal
-    # (models/osatlas7b.py, osatlas4b.py ground_allow_negative; the Qwen2.5-VL and Kimi-VL wrappers raise NotImplementedError)
+    # model refuses: the generic prompt and the families of ours whose wrapper there asks for a refusal
+    # (models/osatlas7b.py, models/qwen2vl.py ground_allow_negative; the Qwen2.5-VL and Kimi-VL wrappers raise NotImplementedError)
     for suffix, extra, kwargs, fams in (("cn", "  language: cn\n", "", tuple(family_prompts())),
                                         ("negative", "  gt_type: negative\n", "    refusal: true\n", NEGATIVE_FAMILIES)):
         for fam in ("relative",) + fams:

@@ -93,23 +93,10 @@ _ACTION_WORDS = {
 
 
 def data_root() -> Path:
-    """The local copy named by ``$GUI_KNOWLEDGE_DATA_DIR``, else a hub snapshot (needs network)."""
-    local = os.environ.get(DATA_DIR_ENV)
-    if local:
-        root = Path(local).expanduser()
-        if not root.is_dir():
-            raise DataError(f"${DATA_DIR_ENV} points to {root}, which is not a directory", file=str(root))
-        return root
-    try:
-        from huggingface_hub import snapshot_download
+    """The local copy named by ``$GUI_KNOWLEDGE_DATA_DIR``, else a hub snapshot (needs network; ``gui_core.benchmark.data_root``)."""
+    from gui_core.benchmark import data_root as root_of
 
-        return Path(snapshot_download(repo_id=HUB_ID, repo_type="dataset"))
-    except Exception as exc:  # offline, gated, missing: one actionable message
-        raise DataError(
-            f"cannot fetch the official GUI Knowledge Bench data from the hub ({exc.__class__.__name__}: {exc}). "
-            f"Download {HUB_ID} yourself and set {DATA_DIR_ENV}=<folder>, or use the gui_knowledge_synth tasks.",
-            file=HUB_ID,
-        ) from exc
+    return root_of("gui_knowledge")
 
 
 def question_files(root: Path) -> list[Path]:

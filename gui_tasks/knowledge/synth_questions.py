@@ -24,8 +24,9 @@ from typing import Any, Callable
 from gui_core.actions import DESKTOP_CALLS, MOBILE_CALLS, Action, to_call
 from gui_tasks.knowledge.marks import marks_for_action
 from gui_tasks.synth import i18n
-from gui_tasks.synth.questions import (TASKS, _goal_reached, _options, _plans, _title, _title_owner, _unique, distractor_kinds, localise,
-                                       perform, play, random_background, random_screen, ref_of, relation_of)
+from gui_tasks.synth.questions import _title, _title_owner, distractor_kinds, localise
+from gui_tasks.synth.world_refs import (TASKS, _goal_reached, _options, _plans, _unique, perform, play, random_background,
+                                        random_screen, ref_of, relation_of)
 from gui_tasks.synth.splits import EVAL, brand_split, check_split, owner_split, screen_split
 from gui_tasks.synth.scene import (APPS, BRANDS, DESKTOP_APPS, FILE_NAMES, ICON_FUNCTIONS, LONG_PRESS_SELECT, MIN_SCROLL_ROWS, Element,
                                    Screen, state_key, desktop_click, double_click, drag, hotkey, long_press, right_click, screen,

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from gui_tasks.data_check import BenchmarkCheck, TaskCount
-from gui_tasks.errors import BadRows, ConfigError, DataError
+from gui_tasks.errors import BadRows, DataError
 from gui_tasks.input_files import lines, parse_json_line
 from gui_tasks.mpr.options import normalise_answer, split_inline_options_ordered
 
@@ -57,19 +57,12 @@ _OPTIONS_HEADING = re.compile(r"(?:^|\n)[ \t]*(?:options?|choices?|选项|選項
 
 
 def data_root() -> Path:
-    """The local copy named by ``$MPR_GUI_DATA_DIR`` (the hub dataset holds only the screenshots, not the ``qas/``
-    question files, so there is nothing to fetch: an unset variable is a configuration error naming where they are)."""
-    local = os.environ.get(DATA_DIR_ENV)
-    if not local:
-        raise ConfigError(f"${DATA_DIR_ENV}", None, page="docs/mpr_gui.md#official-data", message=(
-            f"${DATA_DIR_ENV} is not set: point it at a folder holding qas/ (the question files, {QUESTIONS_REPO}) and "
-            f"images/ (the screenshots: the hub dataset {HUB_ID}, or name a snapshot kept elsewhere with "
-            f"${IMAGE_DIR_ENV}); or run the synthetic mpr_gui_synth* tasks"))
-    root = Path(local).expanduser()
-    if not root.is_dir():
-        raise ConfigError(f"${DATA_DIR_ENV}", None, page="docs/mpr_gui.md#official-data",
-                          message=f"${DATA_DIR_ENV} points to {root}, which is not a directory")
-    return root
+    """The local copy named by ``$MPR_GUI_DATA_DIR`` (``gui_core.benchmark.data_root``; the hub dataset holds only the
+    screenshots, not the ``qas/`` question files, so there is nothing to fetch: an unset variable is a configuration
+    error naming where they are)."""
+    from gui_core.benchmark import data_root as root_of
+
+    return root_of("mpr_gui")
 
 
 def question_file(root: Path, stem: str, lang: str) -> Path:
@@ -107,11 +100,11 @@ def read_raw_rows(root: Path, lang: str, dimensions: tuple[str, ...] | None = No
         seen: dict[str, int] = {}
         n_rows = 0
         try:
-            for i, line in lines(path):
+            for i, line in lines(path, on_bad_line=bad.add):  # a line that is not UTF-8 costs its row only
                 if not line.strip():
                     continue
                 try:
-                    raw = parse_json_line(line, file=str(path), row=i, field="<line>")
+                    raw = parse_json_line(line, file=str(path), row=i, field="<line>", strict=True)
                 except DataError as exc:
                     bad.add(exc)
                     continue

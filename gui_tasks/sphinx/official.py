@@ -23,11 +23,10 @@ against the published numbers (it needs the tasks' row builders, which import th
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any, Mapping
 
-from gui_tasks.errors import ConfigError, BadRows, DataError
+from gui_tasks.errors import BadRows, DataError
 from gui_tasks.sphinx.evaluator import Assertion, Evaluator, Step, evaluators_from_json
 from gui_tasks.sphinx.hierarchy import Hierarchy, parse_bounds
 
@@ -54,15 +53,10 @@ def _collect(bad: BadRows | None, error: DataError) -> None:
 
 
 def data_root(meta: Mapping[str, Any] | None = None) -> Path:
-    """The official checkout: task metadata ``data_dir``, else ``$SPHINX_DATA_DIR``."""
-    root = (meta or {}).get("data_dir") or os.environ.get(DATA_ENV)
-    if not root:
-        raise ConfigError(f"${DATA_ENV}", None, page="docs/sphinx.md", message=f"${DATA_ENV} is not set: point it at a "
-                          "checkout of https://github.com/PKU-ASE-RISE/Sphinx (or the task metadata data_dir)")
-    p = Path(root).expanduser()
-    if not p.is_dir():
-        raise DataError("not a folder", file=str(p))
-    return p
+    """The official checkout: task metadata ``data_dir``, else ``$SPHINX_DATA_DIR`` (``gui_core.benchmark.data_root``)."""
+    from gui_core.benchmark import data_root as root_of
+
+    return root_of("sphinx", meta)
 
 
 def read_json(path: Path) -> Any:

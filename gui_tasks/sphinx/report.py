@@ -293,11 +293,12 @@ def trajectory_viewer(doc: Mapping[str, Any], outputs: Sequence[str], out: Path)
     obs = sim.reset(_task(doc).initial)
     frames, captions = [], []
     for text in list(outputs)[: doc.get("max_steps", len(outputs))]:
-        img = obs.screenshot().convert("RGB")
-        d = ImageDraw.Draw(img)
+        img = obs.screenshot().convert("RGB") if len(frames) < MAX_STRIP_FRAMES else None
+        d = ImageDraw.Draw(img) if img is not None else None
         status, act = read_output(doc, text, obs)  # as the document's agent read it
         captions.append(f"{status}: {str(text).strip().splitlines()[-1][:60] if str(text).strip() else ''}")
-        frames.append(img)
+        if img is not None:
+            frames.append(img)
         if act is None:
             if doc.get("on_format_error", "stop") == "stop":
                 break
@@ -306,7 +307,9 @@ def trajectory_viewer(doc: Mapping[str, Any], outputs: Sequence[str], out: Path)
         target = None
         if isinstance(sim_act.get("element"), str) and sim_act["element"] != "__missing__":
             target = obs.screen.get(sim_act["element"]).box
-        if target:
+        if d is None:  # past the strip's frames: the caption only
+            pass
+        elif target:
             d.rectangle(target, outline=(230, 30, 30), width=3)
         elif "point" in act:
             x, y = act["point"]
@@ -316,12 +319,13 @@ def trajectory_viewer(doc: Mapping[str, Any], outputs: Sequence[str], out: Path)
         obs = sim.act(sim_act)
     frames.append(obs.screenshot().convert("RGB"))
     captions.append("final screen")
+    shown = list(range(len(frames) - 1)) + [len(captions) - 1]  # the caption index of each frame in the strip
     w, h = frames[0].size
     strip = Image.new("RGB", (w * len(frames), h + 24), "white")
     d = ImageDraw.Draw(strip)
-    for k, (f, c) in enumerate(zip(frames, captions)):
+    for k, (f, at) in enumerate(zip(frames, shown)):
         strip.paste(f, (k * w, 24))
-        d.text((k * w + 4, 4), f"{k}: {c}"[:48], fill=(0, 0, 0))
+        d.text((k * w + 4, 4), f"{at}: {captions[at]}"[:48], fill=(0, 0, 0))
     out.parent.mkdir(parents=True, exist_ok=True)
     png = out.with_suffix(".png")
     strip.save(png)
@@ -332,17 +336,58 @@ def trajectory_viewer(doc: Mapping[str, Any], outputs: Sequence[str], out: Path)
     return png, page
 
 
+MAX_STRIP_FRAMES = 48  # screens drawn in a trajectory's strip (every step keeps its caption): memory stays bounded
+MAX_TRAJECTORY_BYTES = 16 << 20  # a trajectory file is a few KiB; larger is not one the navigation tasks wrote
+
+
+def read_trajectory(path: Path) -> dict[str, Any]:
+    """A trajectory file as the navigation tasks write it, checked: an object with an ``id`` (text or a number) and
+    ``outputs`` (a list of texts), optional fields of their types; ``DataError`` naming the file and field."""
+    from gui_core.bounds import BoundError, loads
+    from gui_tasks.errors import DataError
+    from gui_tasks.input_files import read_text
+
+    try:
+        saved = loads(read_text(path, max_bytes=MAX_TRAJECTORY_BYTES))
+    except BoundError as exc:
+        raise DataError(str(exc), file=str(path), field="<file>") from None
+    except ValueError as exc:
+        if isinstance(exc, DataError):
+            raise
+        raise DataError(f"invalid JSON ({str(exc)[:200]})", file=str(path), field="<file>") from None
+    if not isinstance(saved, dict):
+        raise DataError(f"a JSON {type(saved).__name__}, not a trajectory object", file=str(path), field="<file>")
+    if isinstance(saved.get("id"), bool) or not isinstance(saved.get("id"), (str, int)):
+        raise DataError("expected the episode's id (text)", file=str(path), field="id")
+    outputs = saved.get("outputs")
+    if not isinstance(outputs, list) or not all(isinstance(o, str) for o in outputs):
+        raise DataError("expected a list of the model's outputs (texts)", file=str(path), field="outputs")
+    for field in ("observation", "on_format_error", "rendering", "agent", "agent_family"):
+        if saved.get(field) is not None and not isinstance(saved[field], str):
+            raise DataError(f"expected text, got {type(saved[field]).__name__}", file=str(path), field=field)
+    return saved
+
+
 def render_trajectories(folder: Path, out: Path) -> list[Path]:
-    """One viewer per trajectory file written by the navigation tasks, plus an ``index.html``."""
+    """One viewer per trajectory file written by the navigation tasks, plus an ``index.html``. A file that cannot be
+    read or replayed is named on stderr (one line) and gets no page; the others are rendered."""
     pages = []
     for f in sorted(Path(folder).glob("*.json")):
-        saved = json.loads(f.read_text(encoding="utf-8"))
-        doc = {"id": saved["id"], "observation": saved.get("observation", TEXT_MODE), "max_steps": len(saved["outputs"]),
-               "on_format_error": saved.get("on_format_error", "stop"),
-               "rendering": saved.get("rendering", "paper-prose"),  # files from before renderings had names: prose ids
-               "agent": saved.get("agent", "ours"), **({"agent_family": saved["agent_family"]} if saved.get("agent_family") else {})}
-        _png, page = trajectory_viewer(doc, saved["outputs"], out / f.stem)
+        try:
+            saved = read_trajectory(f)
+            doc = {"id": saved["id"], "observation": saved.get("observation") or TEXT_MODE,
+                   "max_steps": len(saved["outputs"]), "on_format_error": saved.get("on_format_error") or "stop",
+                   "rendering": saved.get("rendering") or "paper-prose",  # files from before renderings had names
+                   "agent": saved.get("agent") or "ours",
+                   **({"agent_family": saved["agent_family"]} if saved.get("agent_family") else {})}
+            _png, page = trajectory_viewer(doc, saved["outputs"], out / f.stem)
+        except Exception as exc:  # noqa: BLE001 - one broken trajectory costs its page
+            from gui_core.sample_faults import describe_fault
+
+            print(f"gui-eval sphinx-report: {f}: {describe_fault('trajectory not rendered', exc)}", file=sys.stderr)
+            continue
         pages.append(page)
+    out.mkdir(parents=True, exist_ok=True)
     links = "".join(f"<li><a href='{p.name}'>{html.escape(p.stem)}</a></li>" for p in pages)
     (out / "index.html").write_text(f"<html><body><h1>SPHINX trajectories</h1><ul>{links}</ul></body></html>", encoding="utf-8")
     return pages

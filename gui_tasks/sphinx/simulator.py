@@ -13,83 +13,20 @@ keys and ``restart`` discards its app's, as Android recreates the activity; ``ho
 from __future__ import annotations
 
 import math
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
-from typing import Any, Iterable, Iterator, Mapping, Protocol
+from typing import Any, Mapping, Protocol
 
-from gui_tasks.sphinx.hierarchy import DEFAULT_RENDERING, SYSTEM_UI, Hierarchy, format_bounds
-from gui_tasks.synth import i18n
+from gui_tasks.sphinx.hierarchy import DEFAULT_RENDERING, Hierarchy
 from gui_tasks.synth.scene import HEIGHT, ROW_H, STATUS_H, TAB_H, WIDTH, Element, Page, Row, Screen, layout
+from gui_tasks.sphinx.sim_apps import (APP_NAMES, EXTRA_ALARMS, FINGER_MOTION, HOME, LAUNCHER, LIST_ID, PARENT, ROOTS,
+                                       SIM_APPS, SUBMIT, SWIPE_DISTANCE, TRANSIENT, _typed, _verbatim_labels, ui_key)
+from gui_tasks.sphinx.sim_views import label_text, package_of, screen_hierarchy
 
-# Alarms added after the three of the toggle tasks: the alarm list overflows the screen, so swipes matter.
-EXTRA_ALARMS = ("05:30", "06:00", "06:30", "07:15", "07:30", "08:00", "08:30", "10:00", "12:30", "14:00", "18:45", "23:00")
-# Pages of the simulated world (labels not in i18n.LABELS are proper names, rendered verbatim).
-SIM_APPS: dict[str, dict[str, Page]] = {
-    "settings": {
-        "root": Page("settings", (Row("wifi", key="wifi_page"), Row("bluetooth", key="bluetooth_page"),
-                                  Row("dnd", "toggle", "dnd"), Row("sound", key="sound_page"))),
-        "wifi_page": Page("wifi", (Row("wifi", "toggle", "wifi"), Row("Home-5G", "none")), back=True, show_rows_if="wifi"),
-        "bluetooth_page": Page("bluetooth", (Row("bluetooth", "toggle", "bt"),), back=True),
-        "sound_page": Page("sound", (Row("vibrate", "toggle", "vibrate"), Row("dnd", "toggle", "dnd")), back=True),
-    },
-    "clock": {
-        # The toggle tasks' three alarms come first, on the first screen; the last EXTRA_ALARMS need a swipe.
-        "alarms": Page("alarm", (Row("07:00", "toggle", "alarm_0700"), Row("09:00", "toggle", "alarm_0900"),
-                                 Row("22:15", "toggle", "alarm_2215"))
-                       + tuple(Row(t, "toggle", "alarm_" + t.replace(":", "")) for t in EXTRA_ALARMS)),
-    },
-    "chrome": {
-        "start": Page("Chrome", (Row("news", "none", icon="globe"),), actions=(("gear", "chrome_settings"),), search="search_or_url"),
-        "results": Page("results", (), back=True, search="search_or_url"),  # title and row come from the query
-        "chrome_settings": Page("settings", (Row("Payment methods", key="payment_page"), Row("Privacy and security", key="privacy_page")),
-                                back=True),
-        "payment_page": Page("Payment methods", (Row("Save and fill payment methods", "toggle", "chrome_payment"),), back=True),
-        "privacy_page": Page("Privacy and security", (Row("Always use secure connections", "toggle", "chrome_https"),), back=True),
-    },
-    "youtube": {
-        "home": Page("YouTube", (Row("Blue Sky", "none", icon="play"),), actions=(("gear", "yt_settings"),)),
-        "yt_settings": Page("settings", (Row("Captions", key="captions_page"),), back=True),
-        "captions_page": Page("Captions", (Row("Show captions", "toggle", "yt_captions"),), back=True),
-    },
-}
-ROOTS = {"settings": "root", "clock": "alarms", "chrome": "start", "youtube": "home"}
-PARENT = {"wifi_page": "root", "bluetooth_page": "root", "sound_page": "root", "chrome_settings": "start", "results": "start",
-          "payment_page": "chrome_settings", "privacy_page": "chrome_settings", "yt_settings": "home", "captions_page": "yt_settings"}
-# Pages whose input field is submitted by ``enter``, and the page the submitted text opens (as its ``query``).
-SUBMIT = {("chrome", "start"): "results", ("chrome", "results"): "results"}
-TRANSIENT = ("text", "scroll", "query")
-LIST_ID = "list"  # element id of a scrollable list container
-# Swipe directions name the finger's motion (Table 2 ``swipe [elem] [dir]``, like ``adb shell input swipe``). The
-# content follows the finger: dragging up scrolls a list down, revealing the rows below, one row per ROW_H pixels.
-FINGER_MOTION: dict[str, tuple[int, int]] = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
-SWIPE_DISTANCE = 5 * ROW_H  # pixels a direction swipe drags the finger from the element's centre
-LAUNCHER = ("settings", "clock", "chrome", "youtube")
-APP_NAMES = {"settings": "settings", "clock": "Clock", "chrome": "Chrome", "youtube": "YouTube"}  # launcher labels
-HOME = ("launcher", "home")
-_NEW_LABELS = {r.label for pages in SIM_APPS.values() for p in pages.values() for r in p.rows} | {
-    p.title for pages in SIM_APPS.values() for p in pages.values()} | set(APP_NAMES.values()) | {"launcher"}
-
-
-def ui_key(kind: str, app: str, page: str) -> str:
-    """State key of a page's transient UI state: ``kind`` is one of ``TRANSIENT``."""
-    return f"{kind}:{app}/{page}"
-
-
-def _typed(scr: Screen) -> set[str]:
-    """Strings on ``scr`` that came from the user (submitted queries): drawn as typed, never translated."""
-    return {v for k, v in scr.state if isinstance(k, str) and k.startswith("query:") and isinstance(v, str)}
-
-
-@contextmanager
-def _verbatim_labels(typed: Iterable[str] = ()) -> Iterator[None]:
-    """Render the simulator's proper names and ``typed`` strings verbatim; the i18n table is restored afterwards."""
-    added = ({k for k in _NEW_LABELS if k not in i18n.LABELS} | set(typed)) - i18n.VERBATIM
-    i18n.VERBATIM.update(added)
-    try:
-        yield
-    finally:
-        i18n.VERBATIM.difference_update(added)
+__all__ = ["APP_NAMES", "EXTRA_ALARMS", "FINGER_MOTION", "HOME", "LAUNCHER", "LIST_ID", "PARENT", "ROOTS", "SIM_APPS",
+           "SUBMIT", "SWIPE_DISTANCE", "TRANSIENT", "Device", "DeviceObservation", "Observation", "Simulator", "as_point",
+           "build_screen", "element_at", "element_of_index", "label_text", "launcher_screen", "max_scroll",
+           "package_of", "page_spec", "resolve", "screen_hierarchy", "ui_key"]
 
 
 def launcher_screen(state: Mapping[str, Any]) -> Screen:
@@ -159,89 +96,6 @@ def _screen(app: str, page: str, state: Mapping[str, Any]) -> Screen:
     kept = [e for e in scr.elements if e.id not in hidden and e.owner not in hidden]
     kept.insert(kept.index(rows[0]), Element(LIST_ID, "list", (0, rows[0].box[1], WIDTH, bottom)))
     return replace(scr, elements=tuple(kept))
-
-
-def label_text(e: Element, lang: str = "en") -> str:
-    """The visible text of an element in ``lang`` (proper names verbatim); icons give their glyph name."""
-    if e.label is None:
-        return e.icon or ""
-    with _verbatim_labels():
-        return i18n.label(e.label, lang)
-
-
-# Android classes and flags the simulator's views present through the accessibility API (3.4.1).
-_CLASS = {"title": "android.widget.TextView", "text": "android.widget.ImageView", "back": "android.widget.ImageButton",
-          "icon": "android.widget.ImageButton", "input": "android.widget.EditText", "row": "android.widget.LinearLayout",
-          "toggle": "android.widget.Switch", "checkbox": "android.widget.CheckBox", "button": "android.widget.Button",
-          "tab": "android.widget.FrameLayout", "toast": "android.widget.Toast", "dialog": "android.widget.FrameLayout",
-          "menu": "android.widget.ListView", "menuitem": "android.widget.TextView", "list": "androidx.recyclerview.widget.RecyclerView"}
-_CLICKABLE = {"back", "icon", "input", "row", "toggle", "checkbox", "button", "tab", "menuitem"}
-
-
-def package_of(app: str) -> str:
-    return f"com.sim.{app}"
-
-
-def _attrib(scr: Screen, e: Element, lang: str, *, box=None, cls=None, text=None, clickable=None) -> dict[str, str]:
-    pkg = package_of(scr.app)
-    is_click = (e.role in _CLICKABLE and scr.active(e)) if clickable is None else clickable
-    checkable = e.role in ("toggle", "checkbox")
-    if text is None:
-        text = "" if e.role in ("back", "icon", "text", "row", "toggle", "checkbox") else label_text(e, lang)
-        if e.role == "input":
-            text = e.text if e.text else ""
-    desc = ""
-    if e.role in ("back", "icon"):
-        desc = "Navigate up" if e.role == "back" else (e.icon or "")
-    elif e.role == "input" and not e.text:
-        desc = label_text(e, lang)
-    elif e.role in ("toggle", "checkbox"):
-        desc = label_text(e, lang)
-    return {"index": "0", "text": text, "resource-id": f"{pkg}:id/{e.id}", "class": cls or _CLASS.get(e.role, "android.view.View"),
-            "package": pkg, "content-desc": desc, "checkable": str(checkable).lower(),
-            "checked": str(bool(e.state) and checkable).lower(), "clickable": str(is_click).lower(), "enabled": "true",
-            "focusable": str(is_click).lower(), "focused": "false", "scrollable": str(e.role == "list").lower(),
-            "long-clickable": str(e.role == "row" and scr.active(e)).lower(), "password": "false",
-            "selected": str(bool(e.state) and e.role == "tab").lower(), "visible-to-user": "true",
-            "bounds": format_bounds(box or e.box)}
-
-
-def screen_hierarchy(scr: Screen, lang: str = "en") -> Hierarchy:
-    """The screen as an Android view hierarchy: a system status bar, the app frame, its views (a row's label
-    and trailing widget nested inside the row, rows inside a scrollable list container when there is one),
-    resource ids ``com.sim.<app>:id/<element id>``."""
-    with _verbatim_labels(_typed(scr)):
-        return _hierarchy(scr, lang)
-
-
-def _hierarchy(scr: Screen, lang: str) -> Hierarchy:
-    W, H = scr.size
-    flat: list[tuple[int, dict[str, str]]] = []
-    blank = {"index": "0", "text": "", "content-desc": "", "checkable": "false", "checked": "false", "clickable": "false",
-             "enabled": "true", "focusable": "false", "focused": "false", "scrollable": "false", "long-clickable": "false",
-             "password": "false", "selected": "false", "visible-to-user": "true"}
-    flat.append((0, {**blank, "resource-id": f"{SYSTEM_UI}:id/status_bar", "class": "android.widget.FrameLayout",
-                     "package": SYSTEM_UI, "bounds": format_bounds((0, 0, W, STATUS_H))}))
-    flat.append((0, {**blank, "resource-id": f"{package_of(scr.app)}:id/content", "class": "android.widget.FrameLayout",
-                     "package": package_of(scr.app), "bounds": format_bounds((0, STATUS_H, W, H))}))
-    owned: dict[str, list[Element]] = {}
-    for e in scr.elements:
-        if e.owner:
-            owned.setdefault(e.owner, []).append(e)
-    in_list = any(e.role == "list" for e in scr.elements)
-    for e in scr.elements:
-        if e.role == "status" or e.owner:
-            continue
-        depth = 2 if in_list and e.role == "row" else 1
-        flat.append((depth, _attrib(scr, e, lang)))
-        if e.role == "row":
-            x1, y1, x2, y2 = e.box
-            label_box = (16, y1, max(x2 - 80, 17), y2)
-            flat.append((depth + 1, _attrib(scr, e, lang, box=label_box, cls="android.widget.TextView", text=label_text(e, lang),
-                                            clickable=False) | {"resource-id": f"{package_of(scr.app)}:id/{e.id}_label", "long-clickable": "false"}))
-        for child in owned.get(e.id, ()):
-            flat.append((depth + 1, _attrib(scr, child, lang)))
-    return Hierarchy.build(flat, size=(W, H))
 
 
 @dataclass(frozen=True)

@@ -63,24 +63,11 @@ def category(action_type: str) -> str:
 
 
 def data_root(dataset: str) -> Path:
-    env = DATA_DIR_ENVS[dataset]
-    local = os.environ.get(env)
-    if local:
-        root = Path(local).expanduser()
-        if not root.is_dir():
-            raise DataError(f"${env} points to {root}, which is not a directory", file=str(root))
-        return root
-    hub = HUB_IDS.get(dataset)
-    if hub:
-        try:
-            from huggingface_hub import snapshot_download
+    """The local copy of ``dataset`` named by its record's variable, else its hub snapshot where it has one
+    (``gui_core.benchmark.data_root``)."""
+    from gui_core.benchmark import data_root as root_of
 
-            return Path(snapshot_download(repo_id=hub, repo_type="dataset"))
-        except Exception as exc:  # offline, gated: one actionable message
-            raise DataError(f"cannot fetch {hub} ({exc.__class__.__name__}: {exc}); download it and set ${env}=<folder>",
-                            file=hub) from exc
-    raise DataError(f"{dataset} has no hub copy this harness can fetch; prepare it locally (see gui_tasks/star/agentic.py) "
-                    f"and set ${env}=<folder>", file=f"${env}")
+    return root_of(dataset)
 
 
 def _read_json(path: Path) -> Any:

@@ -31,6 +31,7 @@ from PIL import Image
 from gui_metrics.lmms_bridge import sample_values
 from gui_core.action_match import RULES, STAR_AGENTIC
 from gui_core.coords import Geometry
+from gui_core.family import default_agent
 from gui_models.generation_core import cut_at_stops
 from gui_tasks.errors import ConfigError, DataError
 from gui_tasks.lmms_layout import INTERACTION_KEY, UNTIL_KEY, agentic_rounds, pack_rounds, rounds_of
@@ -143,7 +144,7 @@ def output_gesture(doc: Mapping[str, Any]) -> str:
 
 
 def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
-    fam = str(meta.get("agent_family", "os_atlas"))
+    fam = str(meta.get("agent_family", default_agent("star").name))
     family(fam)  # an unknown family: UnknownName with did-you-mean (a configuration error)
     rule = str(meta.get("match_rule", STAR_AGENTIC.name))
     if rule not in RULES:
@@ -168,7 +169,7 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         unknown = judge not in judges.JUDGE_DATASETS
         raise ConfigError(setting, judge, accepted, "docs/star_judges.md",
                           message=f"{setting}: unknown judge {judge!r}" if unknown else f"{setting}: {why}")
-    if gesture != "same" and judge != "paper":
+    if gesture != "same" and not judges.JUDGE_REGISTRY[judge].takes_match_rule:
         raise DataError(f"judge {judge!r} reads the gold scroll words as the dataset writes them; gesture_to_scroll "
                         f"'inverse' is a choice of the 'paper' judge only", file="<task yaml>", field="metadata.gesture_to_scroll")
     if dataset == "synthetic":
@@ -315,13 +316,14 @@ def score_response(doc: Mapping[str, Any], response: str | None) -> dict[str, An
     parsed = parse(response, doc["agent_family"], gesture_to_scroll=output_gesture(doc),  # type: ignore[arg-type]
                    reading=doc.get("parser_reading") or "schema", meta=budget_meta(doc))
     judge = doc.get("judge") or "paper"
+    rec = judges.JUDGE_REGISTRY.get(judge)
     v = judges.judge_step(judge, doc, response, parsed.action, geo)
     data = judges.raw(doc)
     return {"id": doc["id"], "dataset": doc["dataset"], "episode_id": str(doc["episode_id"]), "category": doc["action_category"],
             "status": parsed.status, "detail": parsed.detail, "pred_type": parsed.action.type if parsed.action is not None else None,
             "type_match": v.type_match, "exact": v.exact, "judge": judge,
-            "rule": doc["match_rule"] if judge == "paper" else judge, "judge_pred": v.pred, "judge_gold": v.gold,
-            "judge_type": v.gold_type, "episode_category": data.get("category"),
+            "rule": rec.rule_label(doc), "judge_pred": v.pred, "judge_gold": v.gold,
+            "judge_type": v.gold_type, "judge_type_names": rec.type_names, "episode_category": data.get("category"),
             "agent_family": doc["agent_family"], "scroll_semantics": family(doc["agent_family"]).scroll_semantics,
             "output_gesture_to_scroll": output_gesture(doc), **frame}
 

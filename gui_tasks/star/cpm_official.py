@@ -142,17 +142,24 @@ def _finger_word(start: Any, to: Any) -> str:
     return word
 
 
+def _json_answer(text: str) -> Any:
+    """AgentCPM-GUI's ``run_predict_minicpm.py``: the whole answer is ``json.loads``-ed (None: it raises)."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+# how each pipeline finds the answer's object, and what an answer with no action key is
+_ANSWER_OF = {"agentcpm": _json_answer, "guievalkit": _guievalkit_arguments}
+_NO_ACTION = {"agentcpm": "stop", "guievalkit": "wait"}
+
+
 def read(text: str | None, pipeline: Pipeline) -> CpmAction | None:
     """The evaluator's action for an AgentCPM-GUI answer; None: no action (the official ``format_hit`` is False)."""
     if not isinstance(text, str):
         return None
-    if pipeline == "agentcpm":
-        try:
-            o = json.loads(text)
-        except (ValueError, RecursionError):
-            return None
-    else:
-        o = _guievalkit_arguments(text)
+    o = _ANSWER_OF[pipeline](text)
     if o is None or not schema_valid(o, pipeline):
         return None
     action = {k: o[k] for k in _ACTION_KEYS[pipeline] if k in o}
@@ -174,4 +181,4 @@ def read(text: str | None, pipeline: Pipeline) -> CpmAction | None:
             return CpmAction("long_point", point=(x / 1000, y / 1000))
     if "PRESS" in action:
         return CpmAction("press", button=action["PRESS"].lower())
-    return CpmAction("wait" if pipeline == "guievalkit" else "stop")  # "duration" is always among the arguments
+    return CpmAction(_NO_ACTION[pipeline])  # "duration" is always among the arguments

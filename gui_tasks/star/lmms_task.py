@@ -16,6 +16,7 @@ from gui_metrics.lmms_bridge import sample_values
 from gui_core.action_match import RULES, STAR_STATE_CONTROL, match
 from gui_core.actions import Action
 from gui_core.coords import Geometry
+from gui_core.family import default_agent
 from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
 from gui_tasks.lmms_rows import RowsTask, doc_to_visual, read_jsonl
 from gui_core.languages import LANGS
@@ -53,7 +54,7 @@ class StarStateControlTask(RowsTask):
 
 def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Canonical documents for one task's metadata, stamped with its agent family and matching rule."""
-    fam = str(meta.get("agent_family", "os_atlas"))
+    fam = str(meta.get("agent_family", default_agent("star").name))
     family(fam)  # an unknown family: UnknownName with did-you-mean (a configuration error)
     rule = str(meta.get("match_rule", STAR_STATE_CONTROL.name))
     if rule not in RULES:

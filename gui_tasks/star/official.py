@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
+from gui_core.family import default_agent
 from gui_tasks.data_check import BenchmarkCheck, TaskCount
 from gui_tasks.errors import BadRows, DataError
 from gui_tasks.input_files import read_json
@@ -31,23 +32,10 @@ PUBLISHED_DOCS = {SPLIT_FILES["test"]: 8184, SPLIT_FILES["train"]: 73652, SPLIT_
 
 
 def data_root() -> Path:
-    """The local copy named by ``$STAR_DATA_DIR``, else a hub snapshot (needs network)."""
-    local = os.environ.get(DATA_DIR_ENV)
-    if local:
-        root = Path(local).expanduser()
-        if not root.is_dir():
-            raise DataError(f"${DATA_DIR_ENV} points to {root}, which is not a directory", file=str(root))
-        return root
-    try:
-        from huggingface_hub import snapshot_download
+    """The local copy named by ``$STAR_DATA_DIR``, else a hub snapshot (needs network; ``gui_core.benchmark.data_root``)."""
+    from gui_core.benchmark import data_root as root_of
 
-        return Path(snapshot_download(repo_id=HUB_ID, repo_type="dataset"))
-    except Exception as exc:  # offline, gated, missing: one actionable message
-        raise DataError(
-            f"cannot fetch the official StaR benchmark from the hub ({exc.__class__.__name__}: {exc}). "
-            f"Download {HUB_ID} yourself and set {DATA_DIR_ENV}=<folder>, or use the star_state_control_synth* tasks.",
-            file=HUB_ID,
-        ) from exc
+    return root_of("star")
 
 
 def split_file(root: Path, split: str) -> Path:
@@ -131,7 +119,7 @@ def data_check(root: Path | None = None) -> BenchmarkCheck:
         try:
             for file, i, raw, image in read_records(path, root, bad):
                 try:
-                    pair = official_pair(raw, file=file, row=i, image_path=image, agent_family="os_atlas",
+                    pair = official_pair(raw, file=file, row=i, image_path=image, agent_family=default_agent("star").name,
                                          match_rule=STAR_STATE_CONTROL.name)
                     check.add_images(pair)
                     docs += len(pair)

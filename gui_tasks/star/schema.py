@@ -105,14 +105,17 @@ def official_pair(raw: Mapping[str, Any], *, file: str, row: int, image_path: st
                   match_rule: str) -> list[dict[str, Any]]:
     """The positive and negative documents of one official record (README field table of the StaR repository)."""
     from gui_core.action_parsers import parse_action
+    from gui_core.family import default_agent
 
+    # StaR writes its data in its unified action format (A.5): its default agent's grammar (OS-Atlas's)
+    grammar = default_agent("star").agent.parser  # type: ignore[union-attr]
     pos_text = _require(raw, "posAtlasAction", file, row)
-    parsed = parse_action(pos_text, "os_atlas")
+    parsed = parse_action(pos_text, grammar)
     if parsed.action is None or parsed.action.type != "CLICK":
         raise DataError(f"posAtlasAction {pos_text!r} is not an OS-Atlas CLICK ({parsed.detail})", file=file, row=row,
                         field="posAtlasAction")
     neg_text = _require(raw, "negAtlasAction", file, row)
-    neg = parse_action(neg_text, "os_atlas")
+    neg = parse_action(neg_text, grammar)
     if neg.action is None or neg.action.type != "COMPLETE":
         raise DataError(f"negAtlasAction {neg_text!r} is not COMPLETE", file=file, row=row, field="negAtlasAction")
     width, height = _require(raw, "image_width", file, row), _require(raw, "image_height", file, row)

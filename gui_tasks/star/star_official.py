@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from gui_core.coords import MAX_COORD, MAX_NUMBER_CHARS
 from gui_core.actions import Action
@@ -302,30 +302,35 @@ def gold_odyssey(raw: Mapping[str, Any]) -> str | None:
     return None
 
 
-def family_gold(atlas: str, fam: str, dataset: str) -> str | None:
-    """The gold as the evaluator of family ``fam`` reads it back from the label StaR's preprocessing wrote for it;
-    None: the preprocessing wrote no label (the step does not exist for that family)."""
-    if fam == "agentcpm_gui":
-        # translateAtlas2ACG (AndroidControl: scroll words inverted into finger words) / translateAtlas2ACG1 (AITZ,
-        # GUI-Odyssey): OPENAPP, ENTER and IMPOSSIBLE have no label; the evaluator reads it with translateACG2Atlas
-        if atlas.startswith("SCROLL"):
-            word = atlas[len("SCROLL ["):-1]
-            return f"SCROLL [{_FINGER[word] if dataset == 'androidcontrol' else word}]"
-        if atlas.startswith("OPENAPP") or atlas in ("ENTER", "IMPOSSIBLE"):
-            return None
-        if atlas.startswith("PRESS_"):
-            return atlas
-        if atlas.startswith("TYPE"):
-            m = re.search(r"TYPE\s*\[(.*?)\]", atlas)
-            return f"TYPE [{m.group(1)}]" if m else "NONEACTION"
+def family_gold(atlas: str, label: Callable[[str, str], str | None] | None, dataset: str) -> str | None:
+    """The gold as the evaluator of a family reads it back from the label StaR's preprocessing wrote for it (``label``:
+    ``acg_gold`` or ``uitars_gold``; the star judge's record says which family has which); None: the preprocessing
+    wrote no label (the step does not exist for that family). A family without a label of its own keeps the Atlas gold."""
+    return atlas if label is None else label(atlas, dataset)
+
+
+def acg_gold(atlas: str, dataset: str) -> str | None:
+    """translateAtlas2ACG (AndroidControl: scroll words inverted into finger words) / translateAtlas2ACG1 (AITZ,
+    GUI-Odyssey): OPENAPP, ENTER and IMPOSSIBLE have no label; the evaluator reads it with translateACG2Atlas."""
+    if atlas.startswith("SCROLL"):
+        word = atlas[len("SCROLL ["):-1]
+        return f"SCROLL [{_FINGER[word] if dataset == 'androidcontrol' else word}]"
+    if atlas.startswith("OPENAPP") or atlas in ("ENTER", "IMPOSSIBLE"):
+        return None
+    if atlas.startswith("PRESS_"):
         return atlas
-    if fam == "ui_tars":
-        # translateAtlas2Uitars raises on IMPOSSIBLE (the AITZ / GUI-Odyssey preprocessing skips the step), then the
-        # evaluator reads the label back with translateUITARS2Atlas
-        if atlas == "IMPOSSIBLE":
-            return None
-        return atlas_of_ui_tars("Action: " + _uitars_label(atlas))
+    if atlas.startswith("TYPE"):
+        m = re.search(r"TYPE\s*\[(.*?)\]", atlas)
+        return f"TYPE [{m.group(1)}]" if m else "NONEACTION"
     return atlas
+
+
+def uitars_gold(atlas: str, dataset: str) -> str | None:
+    """translateAtlas2Uitars raises on IMPOSSIBLE (the AITZ / GUI-Odyssey preprocessing skips the step), then the
+    evaluator reads the label back with translateUITARS2Atlas."""
+    if atlas == "IMPOSSIBLE":
+        return None
+    return atlas_of_ui_tars("Action: " + _uitars_label(atlas))
 
 
 def _uitars_label(atlas: str) -> str:
@@ -432,3 +437,4 @@ def _click(p: tuple[float, float], g: tuple[float, float], dataset: str, raw: Ma
             raise Raised("no sam2_bbox")
         inbound = _in(x1, y1, box)
     return inbound or math.sqrt((x2 - x1) ** 2 + (y2 - y1) ** 2) <= 140
+

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from gui_core.action_match import STAR_STATE_CONTROL
+from gui_core.family import default_agent
 from gui_core.actions import Action
 from gui_core.coords import Geometry, convert_box
 from gui_core.languages import LANGS
@@ -104,7 +105,7 @@ def build_docs(root: Path, final_root: Path, *, seed: int, pairs: int, langs: Se
                           "action_effect": f"The action changes {feature} from {_state_words(el, on)} to {_state_words(el, not on)}"}
             common = {"pair_id": pid, "images": [str(final_root / "images" / lang / name)], "image_width": scr.size[0],
                       "image_height": scr.size[1], "toggle_point": point, "toggle_box": box, "annotation": annotation,
-                      "lang": lang, "source": "synthetic", "agent_family": "os_atlas", "match_rule": STAR_STATE_CONTROL.name,
+                      "lang": lang, "source": "synthetic", "agent_family": default_agent("star").name, "match_rule": STAR_STATE_CONTROL.name,
                       "meta": json.dumps({"scene": scr.to_json(), "target": el.id, "seed": seed,
                                           "generator": f"star-synth-v{GENERATOR_VERSION}"}, sort_keys=True, ensure_ascii=False)}
             pos = {"id": f"{pid}:pos", "polarity": "positive", "instruction": _instruction(scr, el, not on, lang),
@@ -144,7 +145,8 @@ def agentic_set_name(seed: int, episodes: int) -> str:
 def build_agentic_docs(root: Path, final_root: Path, *, seed: int, episodes: int, langs: Sequence[str]) -> dict[str, list[dict]]:
     """Episodes of the scripted synthetic tasks (random other switches): one document per step, COMPLETE last."""
     from gui_tasks.star.agentic import _step_doc
-    from gui_tasks.synth.questions import TASKS, localise, play, random_background
+    from gui_tasks.synth.questions import localise
+    from gui_tasks.synth.world_refs import TASKS, play, random_background
 
     rng = random.Random(f"star-agentic-v{AGENTIC_VERSION}:{seed}")
     docs: dict[str, list[dict]] = {lang: [] for lang in langs}

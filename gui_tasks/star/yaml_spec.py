@@ -21,14 +21,19 @@ from gui_metrics.star import STAR_METRICS
 from gui_core.action_match import STAR_AGENTIC, STAR_STATE_CONTROL
 from gui_core.coords import BUDGETS
 from gui_core.agents import family
+from gui_core.family import agents_of, default_agent
 from gui_tasks.star.judges import DEFAULT_JUDGE, JUDGE_REGISTRY
 from gui_tasks.star.own_history import MAX_EPISODE_STEPS
 from gui_core.languages import LANGS
 
 VERSION = "1.0"
 SYNTH_SEED, SYNTH_PAIRS, SYNTH_EPISODES = 0, 32, 15
-DEFAULT_FAMILY = "os_atlas"
-OTHER_FAMILIES = ("ui_tars", "agentcpm_gui", "gui_owl", "ui_tars_1_5", "qwen2_5_vl", "gui_r1")
+# the agent of the unsuffixed tasks (StaR A.5's unified format: the family record's ``default_of``) and the families
+# with ``_<family>`` variants (every family whose agent protocol lists StaR in its ``benchmarks``)
+DEFAULT_FAMILY = default_agent("star").name
+OTHER_FAMILIES = tuple(f.name for f in agents_of("star") if f.name != DEFAULT_FAMILY)
+# families with StaR's own-history tasks ``_<family>_own_history`` (A.5: UI-TARS; ``benchmarks`` lists "star_own_history")
+OWN_HISTORY_FAMILIES = tuple(f.name for f in agents_of("star_own_history"))
 # Reasoning before the action (Thought / <thinking>) needs room; StaR's evaluator allows 512 new tokens.
 MAX_NEW_TOKENS = 512
 
@@ -168,17 +173,19 @@ def _agentic(files: dict[str, str]) -> None:
         add(task, dataset, setting, "en", DEFAULT_FAMILY, extra)
         for fam in OTHER_FAMILIES:
             add(f"{task}_{fam}", dataset, setting, "en", fam, extra)
-        add(f"{task}_ui_tars_own_history", dataset, setting, "en", "ui_tars", extra, history="own")
+        for fam in OWN_HISTORY_FAMILIES:
+            add(f"{task}_{fam}_own_history", dataset, setting, "en", fam, extra, history="own")
         # the other judges defined for the dataset (gui_tasks.star.judges), in the prompt of the family each reads; any task takes another
         # judge for one run through $GUI_EVAL_STAR_JUDGE
         for j in JUDGE_REGISTRY.values():
             if dataset in j.datasets and j.name != DEFAULT_JUDGE[dataset]:
-                add(f"{task}_judge_{j.name}", dataset, setting, "en", j.variant_family, extra, j.name)
+                add(f"{task}_judge_{j.name}", dataset, setting, "en", j.variant_family or DEFAULT_FAMILY, extra, j.name)
     synth_extra = f"  seed: {SYNTH_SEED}\n  episodes: {SYNTH_EPISODES}\n"
     add("star_agentic_synth", "synthetic", "high", "en", DEFAULT_FAMILY, synth_extra)
     for fam in OTHER_FAMILIES:
         add(f"star_agentic_synth_{fam}", "synthetic", "high", "en", fam, synth_extra)
-    add("star_agentic_synth_ui_tars_own_history", "synthetic", "high", "en", "ui_tars", synth_extra, history="own")
+    for fam in OWN_HISTORY_FAMILIES:
+        add(f"star_agentic_synth_{fam}_own_history", "synthetic", "high", "en", fam, synth_extra, history="own")
     for lang in LANGS:
         if lang != "en":
             add(f"star_agentic_synth_{lang}", "synthetic", "high", lang, DEFAULT_FAMILY, synth_extra)

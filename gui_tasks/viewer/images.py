@@ -26,7 +26,7 @@ from typing import Any, Sequence
 
 from gui_models.cores import usable_cores
 from gui_core.pixels import pixels_sha256  # one pixel hash: documents, sent images and the viewer alike
-from gui_tasks.rescore import file_sha256  # one file hash, cached by path, size and modification time
+from gui_tasks.hashing import file_sha256  # one file hash, cached by path, size and modification time
 
 IMAGE_MODES = ("thumbs", "copy", "links")
 THUMB_PX = 600  # long side of a thumbnail, shown one pixel per pixel (viewer.css img.thumb); 1080x2400 JPEGs decode at 1/4

@@ -11,10 +11,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from gui_tasks.grounding.report import BENCHMARKS as REPORT_BENCHMARKS
+from gui_tasks.results_io import LOG_KEYS  # noqa: F401 (lmms-eval's own keys of a samples line; re-exported)
 
-# lmms-eval's own keys of a samples line (evaluator.py 0.7.3); every other dict value is a metric's value.
-LOG_KEYS = frozenset({"doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "token_counts", "doc_hash",
-                      "prompt_hash", "target_hash", "input", "input_media"})
 OUTCOMES = ("correct", "wrong", "format_error", "unscored")
 # the grounding benchmarks whose samples get the box / point overlays: those the grounding report reads
 GROUNDING = frozenset(REPORT_BENCHMARKS)

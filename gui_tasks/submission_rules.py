@@ -1,0 +1,67 @@
+"""What the benchmark records (``gui_core.benchmark``: ``submission``) ask of a submission: the metrics each task must
+report, the tasks a benchmark refuses (a per-dimension MPR-GUI task), and when a set of tasks is complete
+(docs/submissions.md). ``gui_tasks.leaderboard`` applies them while it builds and validates submissions."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from gui_tasks.submission_input import SubmissionError
+
+SUBMISSIONS_PAGE = "docs/submissions.md"
+
+
+def _rules(meta: dict[str, Any]) -> Any:
+    """The submission rules of the benchmark a task with this metadata belongs to (``gui_core.benchmark``), or None."""
+    from gui_core.benchmark import benchmark_of
+
+    rec = benchmark_of(meta)
+    return rec.submission if rec is not None else None
+
+
+def _required_metrics(meta: dict[str, Any], metric_list: Sequence[Any] = ()) -> list[str]:
+    """What the task must report: its benchmark record's list (MPR-GUI: every dimension's accuracy), else its
+    metric_list."""
+    from gui_core.benchmark import resolve
+
+    rules = _rules(meta)
+    if rules is not None and rules.required_metrics:
+        return list(resolve(rules.required_metrics))
+    return [m["metric"] for m in metric_list or [] if isinstance(m, dict) and "metric" in m]
+
+
+def _task_problem(meta: dict[str, Any], docs: Sequence[Any] | None = None) -> str | None:
+    """Why the benchmark's rules refuse this task (a per-dimension MPR-GUI task; data lacking a dimension), or None."""
+    from gui_core.benchmark import resolve
+
+    rules = _rules(meta)
+    return resolve(rules.task_check)(meta, docs) if rules is not None and rules.task_check else None
+
+
+def completeness_gaps(tasks: Sequence[dict[str, Any]]) -> list[str]:
+    """What a complete submission lacks, each saying what to add: the rule of each task's benchmark record
+    (``gui_core.benchmark``: ``submission.completeness``). MPR-GUI is ranked per language set, GUI Knowledge Bench per
+    set of sub-tasks (docs/submissions.md); every other benchmark's task is complete on its own (all its documents,
+    checked per task)."""
+    from gui_core.benchmark import BENCHMARKS, benchmark_of, resolve
+
+    rules = list(dict.fromkeys(b.submission.completeness for b in BENCHMARKS.values()
+                               if b.submission.completeness != "task"))
+    by_rule: dict[str, list[dict[str, Any]]] = {r: [] for r in rules}
+    for t in tasks:
+        rec = benchmark_of(t.get("metadata") or {})
+        if rec is not None and rec.submission.completeness in by_rule:
+            by_rule[rec.submission.completeness].append(t)
+    return [gap for rule, entries in by_rule.items() if entries for gap in resolve(rule)(entries)]
+
+
+def _check_complete(tasks: Sequence[dict[str, Any]], partial: Any = None) -> None:
+    """A full submission holds complete benchmark sets (:func:`completeness_gaps`); a partial one says what it lacks."""
+    gaps = completeness_gaps(tasks)
+    if partial is not None:
+        recorded = list(partial.get("incomplete") or []) if isinstance(partial, dict) else []
+        if recorded != gaps:
+            raise SubmissionError(f"the partial submission records {recorded or 'no gaps'} as missing, the tasks lack {gaps or 'nothing'}")
+        return
+    if gaps:
+        raise SubmissionError("; ".join(gaps) + f" (or submit it marked as partial with --partial: {SUBMISSIONS_PAGE})")
