@@ -50,7 +50,7 @@ def max_prompt_chars() -> int:
 
 
 def check_request(text: Any, images: Any) -> None:
-    """A request's prompt (characters) and image count within their bounds; :class:`BoundError` naming the one passed."""
+    """A request's prompt (characters) and image count within their bounds; :class:`BoundError` naming the bound."""
     limit = max_prompt_chars()
     n = len(text) if isinstance(text, str) else len(str(text))
     if n > limit:
@@ -204,6 +204,13 @@ def _number_problem(value: Any) -> str | None:
     return None
 
 
+def _child_path(path: str, key: Any) -> str:
+    """``bbox[0]``, ``meta.size``: how a field inside a row is named in errors."""
+    if isinstance(key, str):
+        return f"{path}.{key}" if path else key
+    return f"{path}[{key}]"
+
+
 def row_problem(row: Any, limit: int = MAX_JSON_DEPTH) -> tuple[str, str] | None:
     """The first value of a data row past a bound, as (field path, reason): a refused or non-finite number, nesting
     deeper than ``limit``; None for a healthy row. Walks the row without recursion, in its own order."""
@@ -217,7 +224,6 @@ def row_problem(row: Any, limit: int = MAX_JSON_DEPTH) -> tuple[str, str] | None
             if level >= limit:
                 return path or "<row>", f"nested deeper than {limit} levels"
             items = value.items() if isinstance(value, dict) else enumerate(value)
-            children = [(v, f"{path}.{k}" if isinstance(k, str) and path else (str(k) if isinstance(k, str) else f"{path}[{k}]"),
-                         level + 1) for k, v in items]
+            children = [(v, _child_path(path, k), level + 1) for k, v in items]
             stack.extend(reversed(children))
     return None

@@ -9,6 +9,7 @@ from __future__ import annotations
 from gui_core import agent_formats as fmt
 from gui_core.family import AgentProtocol, Family, GroundingPrompt, register_family
 from gui_core import grounding_authors as authors
+from gui_core import grounding_wrappers as gw
 from gui_core.grounding import (_read_box, _read_holo, _read_infigui, _read_jedi, _read_paren_pair, _read_phi_ground,
                                 _read_pyautogui, _read_qwen2_5_vl_official, _read_qwen2_vl, _read_qwen3_vl, _read_se_gui,
                                 _read_seeclick, _read_showui, _read_square_point)
@@ -333,3 +334,43 @@ register_family(Family(
                         write_action=fmt.gui_r1_action, benchmarks=("star",)),
     grounds=False,
     sources=("ritzz-ai/GUI-R1 guir1/inference/inference_vllm_android.py, inference_vllm_guiodyssey.py", "StaR A.5")))
+
+
+def _register_wrappers() -> None:
+    """The benchmark repositories' own per-model wrappers (issue 46), keyed by (benchmark, family): see
+    ``gui_core.grounding_wrappers``."""
+    ss, ui = "models/{}.py", "eval/grounding/models/{}.py"
+    for bench, (repo, commit), fam, reader, path, what in (
+        ("uivision", gw.UIVISION, "ui_tars", gw.read_uivision_ui_tars, ui.format("uitars"),
+         "literal_eval of the first (...), / 1000; else the click (0, 0)"),
+        ("uivision", gw.UIVISION, "aguvis", gw.read_uivision_aguvis, ui.format("aguvis"),
+         "pyautogui.click with decimals; else the click (0, 0)"),
+        ("uivision", gw.UIVISION, "os_atlas", gw.read_os_atlas_7b, ui.format("osatlas7b"),
+         "first tagged box strictly inside 0-1000; a bare point only inside (0, 1) before / 1000"),
+        ("uivision", gw.UIVISION, "seeclick", gw._relative_family(authors.read_seeclick), ui.format("seeclick"),
+         "<box> centre, else two or four numbers (relative)"),
+        ("uivision", gw.UIVISION, "showui", gw._relative_family(authors.read_showui), ui.format("showui"),
+         "the first two numbers (relative)"),
+        ("uivision", gw.UIVISION, "qwen2_vl", gw.read_uivision_qwen2_vl, ui.format("qwen2vl"),
+         "last tagged [x1,y1,x2,y2] (else (x1,y1),(x2,y2)) / 1000; else two or four numbers / 1000"),
+        ("screenspot_pro", gw.SSPRO, "os_atlas", gw.read_os_atlas_7b, ss.format("osatlas7b"),
+         "first tagged box strictly inside 0-1000; a bare point only inside (0, 1) before / 1000"),
+        ("screenspot_pro", gw.SSPRO, "seeclick", gw._relative_family(authors.read_seeclick), ss.format("seeclick"),
+         "<box> centre, else two or four numbers (relative)"),
+        ("screenspot_pro", gw.SSPRO, "qwen2_vl", gw.read_sspro_qwen2_vl, ss.format("qwen2vl"),
+         "last tagged (x1,y1),(x2,y2) / 1000; else two or four numbers / 1000"),
+        ("mmbench_gui_l2", gw.MMBENCH, "relative", gw.read_mmbench_l2, "benchmarks/l2_element_grounding.py, utils/misc.py",
+         "first number pair (loose separators, reasoning included); / image size when a coordinate exceeds 1"),
+        ("mmbench_gui_l2", gw.MMBENCH, "ui_tars_1_5", gw.read_mmbench_ui_tars_1_5, "models/local_uitars.py",
+         "exactly two integers over its smart-resized size; / image size when a coordinate exceeds 1"),
+    ):
+        gw.register_wrapper(gw.Wrapper(bench, fam, reader, repo, commit, path, what))
+    gw.register_wrapper(gw.Wrapper("screenspot_pro", "os_atlas", gw.read_os_atlas_7b_negative, gw.SSPRO[0], gw.SSPRO[1],
+                             ss.format("osatlas7b"), "ground_allow_negative: any two or four numbers click; else the "
+                             "refusal phrase", negative=True))
+    gw.register_wrapper(gw.Wrapper("screenspot_pro", "qwen2_vl", gw.read_sspro_qwen2_vl_negative, gw.SSPRO[0], gw.SSPRO[1],
+                             ss.format("qwen2vl"), "ground_allow_negative: last tagged box or any two or four numbers "
+                             "click; else the refusal phrase", negative=True))
+
+
+_register_wrappers()

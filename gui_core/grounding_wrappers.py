@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from gui_core.grounding_authors import Official, read_seeclick, read_showui
+from gui_core.grounding_authors import Official
 from gui_core.grounding_authors import _pred_2_point as pred_2_point
 
 UIVISION = ("uivision/UI-Vision", "2b79355f962a2db1402ce0ad3d261aa9cb74b855")
@@ -60,9 +60,18 @@ def register_wrapper(w: Wrapper) -> Wrapper:
     return w
 
 
+def wrappers() -> dict[tuple[str, str, bool], Wrapper]:
+    """Every registered wrapper by ``(benchmark, family, negative)``; the built-in ones are registered with the family
+    records they read for (``gui_core.families``), loaded here on first use."""
+    from gui_core.family import FAMILIES
+
+    FAMILIES._load()
+    return WRAPPERS
+
+
 def wrapper_for(benchmark: str | None, family: str, negative: bool = False) -> Wrapper | None:
     """The benchmark repository's reading of ``family``'s answers, or None (the family's own official reading)."""
-    return WRAPPERS.get((str(benchmark), family, negative))
+    return wrappers().get((str(benchmark), family, negative))
 
 
 def _raises(what: str) -> Official:
@@ -382,41 +391,3 @@ def read_mmbench_ui_tars_1_5(text: str, width: int, height: int) -> Official:
     except (ValueError, OverflowError, ZeroDivisionError):
         return Official(None, "malformed", "the numbers do not convert (wrong_format there)")
     return _mmbench_normalised(px, py, width, height, "two integers over the smart-resized size")
-
-
-def _register_builtins() -> None:
-    ss, ui = "models/{}.py", "eval/grounding/models/{}.py"
-    for bench, (repo, commit), fam, reader, path, what in (
-        ("uivision", UIVISION, "ui_tars", read_uivision_ui_tars, ui.format("uitars"),
-         "literal_eval of the first (...), / 1000; else the click (0, 0)"),
-        ("uivision", UIVISION, "aguvis", read_uivision_aguvis, ui.format("aguvis"),
-         "pyautogui.click with decimals; else the click (0, 0)"),
-        ("uivision", UIVISION, "os_atlas", read_os_atlas_7b, ui.format("osatlas7b"),
-         "first tagged box strictly inside 0-1000; a bare point only inside (0, 1) before / 1000"),
-        ("uivision", UIVISION, "seeclick", _relative_family(read_seeclick), ui.format("seeclick"),
-         "<box> centre, else two or four numbers (relative)"),
-        ("uivision", UIVISION, "showui", _relative_family(read_showui), ui.format("showui"),
-         "the first two numbers (relative)"),
-        ("uivision", UIVISION, "qwen2_vl", read_uivision_qwen2_vl, ui.format("qwen2vl"),
-         "last tagged [x1,y1,x2,y2] (else (x1,y1),(x2,y2)) / 1000; else two or four numbers / 1000"),
-        ("screenspot_pro", SSPRO, "os_atlas", read_os_atlas_7b, ss.format("osatlas7b"),
-         "first tagged box strictly inside 0-1000; a bare point only inside (0, 1) before / 1000"),
-        ("screenspot_pro", SSPRO, "seeclick", _relative_family(read_seeclick), ss.format("seeclick"),
-         "<box> centre, else two or four numbers (relative)"),
-        ("screenspot_pro", SSPRO, "qwen2_vl", read_sspro_qwen2_vl, ss.format("qwen2vl"),
-         "last tagged (x1,y1),(x2,y2) / 1000; else two or four numbers / 1000"),
-        ("mmbench_gui_l2", MMBENCH, "relative", read_mmbench_l2, "benchmarks/l2_element_grounding.py, utils/misc.py",
-         "first number pair (loose separators, reasoning included); / image size when a coordinate exceeds 1"),
-        ("mmbench_gui_l2", MMBENCH, "ui_tars_1_5", read_mmbench_ui_tars_1_5, "models/local_uitars.py",
-         "exactly two integers over its smart-resized size; / image size when a coordinate exceeds 1"),
-    ):
-        register_wrapper(Wrapper(bench, fam, reader, repo, commit, path, what))
-    register_wrapper(Wrapper("screenspot_pro", "os_atlas", read_os_atlas_7b_negative, SSPRO[0], SSPRO[1],
-                             ss.format("osatlas7b"), "ground_allow_negative: any two or four numbers click; else the "
-                             "refusal phrase", negative=True))
-    register_wrapper(Wrapper("screenspot_pro", "qwen2_vl", read_sspro_qwen2_vl_negative, SSPRO[0], SSPRO[1],
-                             ss.format("qwen2vl"), "ground_allow_negative: last tagged box or any two or four numbers "
-                             "click; else the refusal phrase", negative=True))
-
-
-_register_builtins()

@@ -94,6 +94,15 @@ class Capture:
     version: str = CAPTURE_VERSION
     kind: str = "exact"
     """One of CAPTURE_KINDS."""
+    logprob_sum: float | None = None
+    """Key-digit form (:func:`key_digit_capture`): the sum of the chosen tokens' log-probabilities over the response's
+    steps (``steps`` then holds only the steps that may carry a coordinate digit); None: sum over ``steps``."""
+    n_steps: int | None = None
+    """Key-digit form: how many steps ``logprob_sum`` sums."""
+
+    @property
+    def key_digit_form(self) -> bool:
+        return self.n_steps is not None
 
     def to_json(self) -> dict[str, Any]:
         return {"version": self.version, "kind": self.kind,
@@ -123,6 +132,153 @@ class CapturedResponse(str):
 
     def __reduce__(self):  # keep the attributes through pickling (accelerate gathers objects)
         return (CapturedResponse, (str(self), self.capture, self.extras))
+
+
+# --- what a run logs of a capture: the key-digit form ----------------------------------------------
+#
+# The grounding records need, of a capture, only (1) the steps whose text starts with a digit (every possible key token:
+# ``key_tokens`` takes a digit only as the first non-space character of its step) with their ten digit values, and (2)
+# the sum and count of the chosen tokens' log-probabilities (perplexity). Scoring always reads this form, from a live
+# capture or from the logged one, so a response re-scored from the samples file gives the same figures bit for bit.
+KEY_DIGIT_FORM = "key-digits-v1"
+# The top-level field of a grounding task's ``process_results`` output (logged once per sample by lmms-eval, not a
+# metric: it is never aggregated) holding what scoring reads of a response beyond its text (:func:`response_side`).
+SIDE_KEY = "response_side"
+# verify: a re-captured digit distribution matches the logged one when every key step's ten digit log-probabilities
+# (log-softmax over the ten) and the response's mean chosen-token log-probability differ by at most this (nats)
+CAPTURE_TOLERANCE = 1e-3
+
+
+def key_digit_capture(capture: Capture, text: str) -> Capture:
+    """The key-digit form of ``capture`` for response ``text`` (idempotent)."""
+    if capture.key_digit_form:
+        return capture
+    steps = [s for s in capture.steps if s.start < len(text)] or list(capture.steps)
+    logprobs = [s.logprob for s in steps]
+
+    def digit_led(s: Step) -> bool:
+        head = text[s.start:s.end].lstrip()[:1]
+        return bool(head) and head.isdigit()
+
+    keep = tuple(s for s in steps if digit_led(s))
+    return Capture(keep, capture.version, capture.kind, sum(logprobs) if logprobs else None, len(logprobs))
+
+
+def mean_logprob(capture: Capture) -> float | None:
+    """Mean chosen-token log-probability of the response (None: no steps)."""
+    if capture.key_digit_form:
+        return capture.logprob_sum / capture.n_steps if capture.n_steps and capture.logprob_sum is not None else None
+    lp = [s.logprob for s in capture.steps]
+    return sum(lp) / len(lp) if lp else None
+
+
+def key_digits_json(capture: Capture) -> dict[str, Any]:
+    """The logged (JSON) key-digit form: per kept step its span and ten digit values (top_logprobs: missing, floor)."""
+    steps = []
+    for s in capture.steps:
+        row: dict[str, Any] = {"start": s.start, "end": s.end, "digits": list(s.digits)}
+        if s.missing or s.floor is not None:
+            row.update(missing=list(s.missing), floor=s.floor)
+        steps.append(row)
+    return {"form": KEY_DIGIT_FORM, "version": capture.version, "kind": capture.kind, "n_steps": capture.n_steps,
+            "logprob_sum": capture.logprob_sum, "steps": steps}
+
+
+def key_digits_from_json(data: Mapping[str, Any], text: str) -> Capture:
+    """A logged key-digit form back as a ``Capture`` (step texts are the response's characters at their spans)."""
+    if data.get("form") != KEY_DIGIT_FORM:
+        raise ValueError(f"logged capture form {data.get('form')!r}; this version reads {KEY_DIGIT_FORM!r}")
+    steps = tuple(Step(-1, text[int(s["start"]):int(s["end"])], 0.0, math.nan, tuple(float(v) for v in s["digits"]),
+                       int(s["start"]), int(s["end"]), 0.0, tuple(int(d) for d in s.get("missing") or ()),
+                       None if s.get("floor") is None else float(s["floor"]))
+                  for s in data.get("steps") or ())
+    total = data.get("logprob_sum")
+    return Capture(steps, str(data.get("version", CAPTURE_VERSION)), str(data.get("kind", "exact")),
+                   None if total is None else float(total), int(data.get("n_steps") or 0))
+
+
+def capture_from_json(data: Mapping[str, Any], text: str) -> Capture:
+    """A capture as JSON in either form: full (``Capture.to_json``) or key-digit (:func:`key_digits_json`)."""
+    return key_digits_from_json(data, text) if data.get("form") == KEY_DIGIT_FORM else Capture.from_json(data)
+
+
+# Extras scoring reads (gui_tasks.grounding.score): the size the model saw, a served engine's frame, the crop's first
+# prediction. They are logged with the capture so that a re-scored response sees what the live one carried.
+SCORED_EXTRAS = ("model_image_sizes", "image_frame", "crop")
+
+
+def response_side(response: Any) -> dict[str, Any] | None:
+    """What scoring reads of ``response`` beyond its text, as JSON (None: nothing): the key-digit capture and the
+    scored extras (a crop's first capture in key-digit form too)."""
+    capture, extras = capture_of(response), extras_of(response)
+    out: dict[str, Any] = {}
+    if capture is not None:
+        out["capture"] = key_digits_json(key_digit_capture(capture, str(response)))
+    for key in SCORED_EXTRAS:
+        if extras.get(key) is None:
+            continue
+        value = extras[key]
+        if key == "crop" and isinstance(value, Mapping) and value.get("first_capture"):
+            first_text = str(value.get("first_text") or "")
+            first = capture_from_json(value["first_capture"], first_text)
+            value = {**value, "first_capture": key_digits_json(key_digit_capture(first, first_text))}
+        out.setdefault("extras", {})[key] = value
+    return out or None
+
+
+def with_side(text: Any, side: Mapping[str, Any] | None) -> Any:
+    """A logged response text with its logged side channel (:func:`response_side`) attached again."""
+    if not side or not isinstance(text, str):
+        return text
+    capture = key_digits_from_json(side["capture"], text) if side.get("capture") else None
+    return CapturedResponse(text, capture, side.get("extras") or None)
+
+
+def _digit_logsoftmax(values: Sequence[float]) -> list[float]:
+    top = max(values)
+    z = top + math.log(sum(math.exp(v - top) for v in values))
+    return [v - z for v in values]
+
+
+def _capture_difference(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> str | None:
+    if (a is None) != (b is None):
+        return f"digit capture {'logged but not re-captured' if b is None else 're-captured but not logged'}"
+    if a is None or b is None:
+        return None
+    sa = [(s["start"], s["end"]) for s in a.get("steps") or []]
+    sb = [(s["start"], s["end"]) for s in b.get("steps") or []]
+    if sa != sb or a.get("n_steps") != b.get("n_steps"):
+        return f"digit capture steps differ (logged spans {sa[:6]}, now {sb[:6]})"
+    worst = 0.0
+    for x, y in zip(a.get("steps") or [], b.get("steps") or []):
+        worst = max([worst] + [abs(u - v) for u, v in zip(_digit_logsoftmax(x["digits"]), _digit_logsoftmax(y["digits"]))])
+    n = a.get("n_steps") or 0
+    if n and a.get("logprob_sum") is not None and b.get("logprob_sum") is not None:
+        worst = max(worst, abs(a["logprob_sum"] - b["logprob_sum"]) / n)
+    if worst > CAPTURE_TOLERANCE:
+        return f"digit capture differs by {worst:.2g} nats (tolerance {CAPTURE_TOLERANCE:g})"
+    return None
+
+
+def side_difference(logged: Mapping[str, Any] | None, again: Mapping[str, Any] | None) -> str | None:
+    """None when two side channels (:func:`response_side`) agree: captures (the crop's first one too) within
+    :data:`CAPTURE_TOLERANCE`, every other scored extra equal; else what differs, in words."""
+    import json
+
+    a, b = (json.loads(json.dumps(x or {})) for x in (logged, again))
+    diff = _capture_difference(a.get("capture"), b.get("capture"))
+    if diff:
+        return diff
+    ea, eb = a.get("extras") or {}, b.get("extras") or {}
+    ca, cb = ea.get("crop"), eb.get("crop")
+    if isinstance(ca, dict) and isinstance(cb, dict):
+        diff = _capture_difference(ca.pop("first_capture", None), cb.pop("first_capture", None))
+        if diff:
+            return "the crop's first prediction: " + diff
+    if ea != eb:
+        keys = sorted(k for k in set(ea) | set(eb) if ea.get(k) != eb.get(k))
+        return f"scored extras differ: {', '.join(keys)}"
+    return None
 
 
 def capture_of(response: Any) -> Capture | None:

@@ -147,7 +147,8 @@ class GuiXLI:
         if not 1 <= self.layer <= len(layers):
             raise RunFault(f"gui_xli.layer={self.layer} out of range 1..{len(layers)}")
         config = getattr(forward.model, "config", None)
-        hidden = getattr(getattr(config, "text_config", None), "hidden_size", None) or getattr(config, "hidden_size", None)
+        hidden = (getattr(getattr(config, "text_config", None), "hidden_size", None)
+                  or getattr(config, "hidden_size", None))
         if isinstance(hidden, int) and hidden != self.memory.hidden_size:
             raise RunFault(f"gui_xli: memory {self.memory.provenance.get('path', '?')} holds vectors of size "
                              f"{self.memory.hidden_size}, the model's hidden size is {hidden}; refused")

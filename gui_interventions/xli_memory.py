@@ -168,8 +168,8 @@ class XLIMemory:
                 raise ValueError(f"{folder / 'memory.safetensors'}: no {name!r} tensor; refused")
             if not bool(torch.isfinite(tensors[name]).all()):  # NaN steering turns every answer into garbage
                 bad = int((~torch.isfinite(tensors[name])).sum())
-                raise ValueError(f"{folder / 'memory.safetensors'}: {bad} non-finite value(s) (NaN or Inf) in {name!r}; "
-                                 "refused (rebuild the memory)")
+                raise ValueError(f"{folder / 'memory.safetensors'}: {bad} non-finite value(s) (NaN or Inf) in "
+                                 f"{name!r}; refused (rebuild the memory)")
         declared = doc.get("hidden_size")
         stored = int(tensors["keys"].shape[-1]) if tensors["keys"].dim() else None
         if declared is not None and declared != stored:

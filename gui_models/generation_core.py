@@ -74,8 +74,9 @@ def parse_request(args: Sequence[Any], task_dict: Mapping[str, Any] | None) -> R
 
 def contained_request(run: InterventionRun, args: Sequence[Any], task_dict: Mapping[str, Any] | None) -> RequestContext:
     """:func:`parse_request` and the request stage, contained: a fault for this one request (a document whose images
-    cannot be read, an intervention that raises, a prompt or image count past ``gui_core.bounds``) becomes the sample's named error (``gui_core.sample_faults``; the
-    task scores it as an empty answer) and the request goes on with no image and an empty prompt; the run goes on."""
+    cannot be read, an intervention that raises, a prompt or image count past ``gui_core.bounds``) becomes the
+    sample's named error (``gui_core.sample_faults``; the task scores it as an empty answer) and the request goes on
+    with no image and an empty prompt; the run goes on."""
     from gui_core.bounds import check_request
 
     try:

@@ -68,15 +68,15 @@ from tqdm import tqdm
 from gui_core.logit_capture import capture_mode, digit_groups
 from gui_core.sample_faults import describe_fault
 from gui_core.sample_faults import record as record_fault
-from gui_core.sample_faults import served_fault
 from gui_interventions import RequestContext, build_run
 from gui_models.cores import usable_cores
 from gui_models.generation_core import (Generated, contained_request, cut_at_stops, record_sent_prompt, respond,
                                         run_multi_round)
 from gui_models.model_args import check_gui_openai_args
 from gui_models.served_answers import (capture_from_token_ids, capture_from_top_logprobs, clean_text,  # noqa: F401
-                                       logprob_problem)
+                                       logprob_problem, noted as _noted)
 from gui_models.served_body import Prepared, build_body, generation_body  # noqa: F401 - the public names stay here too
+from gui_models.served_client import EventLoop as _Loop
 from gui_models.served_client import (FAST_PNG_LEVEL, TRANSPORTS, BadResponse, ResponseCache, RetryPolicy, ServerDown,
                                       ServerError, ServerPool, request_key)
 from gui_models.served_frame import FRAMES, FramePolicy  # noqa: F401
@@ -88,18 +88,6 @@ LOGPROB_MODES = ("auto", "token_ids", "top_logprobs")
 # counted (``answer_cut``). 64 covers the longest tokens of common vocabularies with room to spare.
 MAX_CHARS_PER_TOKEN = 64
 OWNER = "gui_openai"
-
-
-class _Loop:
-    """An asyncio loop on a daemon thread: coroutines submitted from lmms-eval's (synchronous) calls."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, name="gui_openai-loop", daemon=True)
-        self.thread.start()
-
-    def submit(self, coro: Any) -> concurrent.futures.Future:
-        return asyncio.run_coroutine_threadsafe(coro, self.loop)
 
 
 class GuiOpenAI(lmms):
@@ -405,7 +393,8 @@ class GuiOpenAI(lmms):
             raise checked["error"]
         out = checked.get("out") or self._parse(response, body, sent, server)
         if self.cache is not None and key is not None and not ({"tool_call_only", "answer_cut"} & set(out.extras)):
-            self.cache.put(key, response, server)  # a cut answer is used for its sample; replaying it would repeat it  # a tool-call-only answer is recorded on its sample, never replayed
+            # a tool-call-only answer is recorded on its sample, never replayed; a cut one serves its sample only
+            self.cache.put(key, response, server)
         out.extras["from_cache"] = False
         return _noted(req, out)
 
@@ -490,16 +479,6 @@ class GuiOpenAI(lmms):
                   "finish_reason": choice.get("finish_reason") if isinstance(choice.get("finish_reason"), str) else None,
                   **text_notes}
         return Generated(text, capture, self.frame.model_sizes(sent), extras)
-
-
-def _noted(req: RequestContext, out: Generated) -> Generated:
-    """``out``, after recording a response without usable text (``bad_response``, ``tool_call_only``) as its sample's
-    named error (``gui_core.sample_faults``; the task scores it as the empty answer it is). Every path (one request,
-    rounds, a response-stage re-run) passes here."""
-    fault = served_fault(out.extras)
-    if fault is not None and req.task:
-        record_fault(req.task, req.doc if req.doc is not None else {"id": req.doc_id}, fault)
-    return out
 
 
 

@@ -7,6 +7,10 @@ import math
 from typing import Any, Mapping, Sequence
 
 from gui_core.logit_capture import Capture, Step
+from gui_core.sample_faults import record as record_fault
+from gui_core.sample_faults import served_fault
+from gui_interventions import RequestContext
+from gui_models.generation_core import Generated
 
 OWNER = "gui_openai"
 LOGPROB_SLACK = 1e-4  # log-probabilities above this are not log-probabilities
@@ -121,3 +125,13 @@ def logprob_problem(content: Any, max_tokens: int, max_top: int) -> str | None:
                 return f"step {k}: a token is not text"
     return None
 
+
+
+def noted(req: RequestContext, out: Generated) -> Generated:
+    """``out``, after recording a response without usable text (``bad_response``, ``tool_call_only``) as its sample's
+    named error (``gui_core.sample_faults``; the task scores it as the empty answer it is). Every path (one request,
+    rounds, a response-stage re-run) passes here."""
+    fault = served_fault(out.extras)
+    if fault is not None and req.task:
+        record_fault(req.task, req.doc if req.doc is not None else {"id": req.doc_id}, fault)
+    return out

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import concurrent.futures
 import hashlib
 import io
 import json
@@ -410,3 +411,15 @@ class ServerPool:
 # Parameters of the official client's chat.completions.create; everything else goes in extra_body.
 _STANDARD = frozenset({"model", "messages", "max_tokens", "max_completion_tokens", "temperature", "top_p", "stop", "seed",
                        "logprobs", "top_logprobs", "n"})
+
+
+class EventLoop:
+    """An asyncio loop on a daemon thread: coroutines submitted from lmms-eval's (synchronous) calls."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="gui_openai-loop", daemon=True)
+        self.thread.start()
+
+    def submit(self, coro: Any) -> concurrent.futures.Future:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop)

@@ -34,7 +34,7 @@ from tqdm import tqdm
 
 from gui_interventions import RequestContext, build_run
 from gui_interventions.manager import parse_selection
-from gui_models.generation_core import (GenerateHooks, Generated, contained_request, cut_at_stops, record_sent_prompt, respond,
+from gui_models.generation_core import (RUN_FAULTS, GenerateHooks, Generated, contained_request, cut_at_stops, record_sent_prompt, respond,
                                         run_multi_round)
 from gui_core.logit_capture import capture_mode, digit_groups
 from gui_models.model_args import split_wrap_args
@@ -261,6 +261,8 @@ class GuiWrap(lmms):
             return [g for r in reqs for g in self._call([r])]
         try:
             return self._call_inner(reqs, keys)
+        except RUN_FAULTS:  # never one document's fault (a setting, a bug of ours, an install)
+            raise
         except Exception as exc:  # noqa: BLE001 - one request's fault, never the run's
             if len(reqs) > 1:
                 return [g for r in reqs for g in self._call([r])]

@@ -192,7 +192,7 @@ def _interventions(args: argparse.Namespace) -> int:
 
 def _data_check(args: argparse.Namespace) -> int:
     """``gui-eval data check BENCHMARK [DIR]``: documents per task against the published counts, every bad row."""
-    from gui_tasks.data_check import checkers, load_checker
+    from gui_tasks.data_check import checkers, load_checker, error_lines
     from gui_tasks.errors import ConfigError, DataError
 
     try:
@@ -231,12 +231,8 @@ def _data_check(args: argparse.Namespace) -> int:
         print(f"  {note}")
     if check.images_decoded is not None:
         print(f"  screenshots fully decoded: {check.images_decoded:,} of {len(check.images):,}")
-    if check.errors:
-        print(f"  {len(check.errors)} problem(s) (unreadable rows and files, missing items), with file, row and field:")
-        for err in check.errors[: args.max_errors]:
-            print(f"    {err}")
-        if len(check.errors) > args.max_errors:
-            print(f"    ... and {len(check.errors) - args.max_errors} more (--max-errors)")
+    if check.errors:  # alike problems once, with their count
+        print("\n".join(error_lines(check.errors, args.max_errors)))
     failed = bool(check.errors) or (differ and not args.partial)
     reasons = [f"{len(check.errors)} problem(s)"] if check.errors else []
     reasons += [f"{differ} count(s) differ from the published ones"] if differ and not args.partial else []
@@ -405,6 +401,10 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("sphinx-report", help="SPHINX Tables 4-9, capability chart and trajectory viewer from lmms-eval results")
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_sphinx_report)
+
+    s = sub.add_parser("summary", help="headline figures with 95% intervals and n per task, then each task that did not run")
+    s.add_argument("rest", nargs=argparse.REMAINDER)
+    s.set_defaults(func=lambda a: __import__("gui_tasks.summary", fromlist=["main"]).main(a.rest))
 
     s = sub.add_parser("submit", help="validated leaderboard submission from an lmms-eval run")
     s.add_argument("rest", nargs=argparse.REMAINDER)

@@ -327,7 +327,7 @@ def _p(x: float) -> str:
 
 def format_comparison(c: Comparison) -> str:
     """The comparison as a text table, with the correction and the interval named."""
-    head = ("task", "metric", "slice", "n", "A", "B", "A-B", "95% CI", "test", "p", f"p ({c.correction})", "")
+    head = ("task", "metric", "slice", "n", "A", "B", "A - B", "95% CI", "test", "p", f"p ({c.correction})", "")
     body = [(r.task, r.metric, r.slice, str(r.n), _f(r.a), _f(r.b), f"{r.diff:+.4f}" if math.isfinite(r.diff) else "nan",
              f"[{_f(r.low)}, {_f(r.high)}]", r.test, _p(r.p_value), _p(r.p_adjusted), "*" if r.significant else "")
             for r in c.rows]

@@ -127,3 +127,29 @@ def load_checker(benchmark: str) -> Callable[[Path | None], BenchmarkCheck]:
             f"benchmark {benchmark!r} has no data check (a generated set)"
         raise SystemExit(f"gui-eval data check: {hint}; choose one of {sorted(known)}")
     return resolve(known[benchmark])
+
+
+def error_groups(errors: Iterable[Exception]) -> list[tuple[Exception, int]]:
+    """Problems that say the same thing about different rows or files (48 screenshots "not found"), grouped: each
+    group's first problem and how many there are, in order of first appearance. Two problems are alike when their
+    field and reason agree once numbers, quoted text and paths are blanked."""
+    import re
+
+    blank = re.compile(r"'[^']*'|\"[^\"]*\"|\S*[/\\]\S*|\d+")
+    groups: dict[tuple[str, str], list[Any]] = {}
+    for err in errors:
+        reason = getattr(err, "reason", None) or str(err)
+        key = (str(getattr(err, "field", "")), blank.sub("_", str(reason)))
+        groups.setdefault(key, [err, 0])[1] += 1
+    return [(first, n) for first, n in groups.values()]
+
+
+def error_lines(errors: list[Exception], max_kinds: int) -> list[str]:
+    """What ``gui-eval data check`` prints of the problems: their count, then each kind once with how many more."""
+    groups = error_groups(errors)
+    out = [f"  {len(errors)} problem(s) (unreadable rows and files, missing items), with file, row and field"
+           + (f", in {len(groups)} kind(s)" if len(groups) < len(errors) else "") + ":"]
+    out += [f"    {err}" + (f"  (and {n - 1} more like it)" if n > 1 else "") for err, n in groups[:max_kinds]]
+    if len(groups) > max_kinds:
+        out.append(f"    ... and {len(groups) - max_kinds} more kind(s) (--max-errors)")
+    return out

@@ -44,7 +44,6 @@ class BadRows:
 
         Rows may be given as ``(index, row)`` pairs (the index names the row) or alone (their position does)."""
         from gui_core.bounds import row_problem
-        from gui_core.sample_faults import describe_fault
 
         out = []
         for at, item in enumerate(rows):

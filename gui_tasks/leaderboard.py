@@ -29,6 +29,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from gui_core.logit_capture import SIDE_KEY
 from gui_models.model_args import check_model_args
 from gui_tasks.rescore import (UnhashableValue, aggregate, canonical_json, doc_sha256, load_task, score, scores_sha256,
                                sha256_text, task_docs, task_folder, task_metadata)
@@ -50,7 +51,8 @@ HASHING = {
            "'file-sha256:<sha256 of the bytes>', PIL images by 'pixels-sha256:<sha256 of mode, size, palette and decoded "
            "pixels>', bytes by 'bytes-sha256:<sha256>'",
     "scores": "sha256 of canonical JSON of the task's process_results output for the response",
-    "sample": "sha256 of canonical JSON of [doc_id, doc_sha256, target, response, scores_sha256]",
+    "sample": "sha256 of canonical JSON of [doc_id, doc_sha256, target, response, scores_sha256], plus side when the "
+              "sample has one (what scoring reads beyond the text: the key-digit capture, image sizes, crop)",
     "docs": "sha256 of canonical JSON of the list of doc_sha256 in doc_id order",
     "submission": "sha256 of canonical JSON of the whole file without submission_sha256",
 }
@@ -70,7 +72,17 @@ def _sha(obj: Any) -> str:
 
 def sample_hash(sample: dict[str, Any]) -> str:
     """sha256 over a submission sample's doc id, doc hash, target, response and scores hash."""
-    return _sha([sample["doc_id"], sample["doc_sha256"], sample["target"], sample["response"], sample["scores_sha256"]])
+    fields = [sample["doc_id"], sample["doc_sha256"], sample["target"], sample["response"], sample["scores_sha256"]]
+    return _sha(fields + [sample["side"]] if "side" in sample else fields)  # side: what the run logged beyond the text
+
+
+def _checkpoint_entry(model_args: str) -> dict[str, Any]:
+    """``{"checkpoint": fingerprint}`` of a local ``pretrained=`` folder (``gui_tasks/fingerprint.py``; what ``verify``
+    compares first), else nothing."""
+    from gui_tasks.fingerprint import checkpoint_fingerprint, model_arg
+
+    found = checkpoint_fingerprint(model_arg(model_args, "pretrained"))
+    return {"checkpoint": found} if found else {}
 
 
 def submission_hash(sub: dict[str, Any]) -> str:
@@ -139,7 +151,7 @@ def _rescore(name: str, metadata: dict[str, Any], samples: list[dict[str, Any]],
             raise SubmissionError(f"task {name}: doc {s['doc_id']}: the sample's target is {s['target']!r}, the document's "
                                   f"{target!r} (shifted doc ids?)")
         try:
-            values = score(task, doc, s["response"])
+            values = score(task, doc, s["response"], s.get("side"))
         except Exception as exc:
             raise SubmissionError(f"task {name}: doc {s['doc_id']}: re-scoring failed: {exc!r}") from exc
         try:
@@ -217,7 +229,8 @@ def _task_entry(run: RunResults, res: TaskResult, interventions: list[str], load
         raise SubmissionError(f"{where}: {len(samples)} logged samples but n-samples says {n['effective']}")
     if any(not isinstance(s.get("doc_id"), int) or isinstance(s.get("doc_id"), bool) for s in samples):
         raise SubmissionError(f"{where}: a sample has no integer doc_id")
-    logged = [{"doc_id": s["doc_id"], "target": str(s.get("target")), "response": s.get("filtered_resps")} for s in samples]
+    logged = [{"doc_id": s["doc_id"], "target": str(s.get("target")), "response": s.get("filtered_resps"),
+               **({"side": s[SIDE_KEY]} if isinstance(s.get(SIDE_KEY), dict) else {})} for s in samples]
     try:
         again = _rescore(res.task, task_definition(res.metadata), logged, loader, partial=partial)
         _check_metrics(where, res.metrics, again["metrics"], _required_metrics(res.metadata, again["metric_list"]))
@@ -302,7 +315,8 @@ def build_submission(run_dir: str | Path, *, loader: Loader = load_task, partial
             raise SubmissionError(f"{path}: group {group} lacks its task(s) {missing}")
     sub: dict[str, Any] = {
         "schema": SCHEMA,
-        "model": {"backend": model, "name": runs[0].model_name, "args": model_args, "interventions": interventions},
+        "model": {"backend": model, "name": runs[0].model_name, "args": model_args, "interventions": interventions,
+                  **_checkpoint_entry(model_args)},
         "versions": {"lmms_eval": _dist_version("lmms_eval"), "lmms_eval_git": runs[0].lmms_eval_version,
                      "gui_eval": _dist_version("gui-eval"), "plugins": _plugins(tasks.values(), interventions)},
         "hashing": HASHING,

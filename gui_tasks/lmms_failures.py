@@ -75,8 +75,16 @@ def _task_failed(name, exc) -> None:
         _failed(f"task {name or '?'} did not run: {exc.__class__.__name__}: {' '.join(str(exc).split())[:300]}")
 
 
-def note_stopped(task: str, why: str) -> None:
-    """A task stopped while it was built (``gui_tasks.lmms_rows``): repeated plainly at the end of the run's log."""
+def note_stopped(task: str, why: str, exc: BaseException | None = None) -> None:
+    """A task stopped while it was built (``gui_tasks.lmms_rows``): repeated plainly at the end of the run's log, once;
+    a configuration mistake (an unset data variable...) is said to be one, not bad data."""
+    from gui_core.registry import UnknownName
+
+    from gui_tasks.errors import ConfigError
+
+    if exc is not None and _data_error_in(exc, (ConfigError, UnknownName)) is not None:
+        _failed(f"task {task} did not run: configuration error: {why}")
+        return
     _DATA_ERRORS.append(f"task {task}: {why}")
     _failed(f"task {task} did not run: {why}")
 
@@ -95,9 +103,9 @@ def _data_error_in(exc, kind):
 
 
 def _print_data_errors() -> None:
-    lines = [f"  {m}" for m in dict.fromkeys(_DATA_ERRORS)]
+    """The bad-data hint, once; the tasks it concerns follow in the did-not-run lines (each said once)."""
     print("\ngui-eval: bad benchmark data (fix the copy, or opt in to skipping bad rows with GUI_EVAL_SKIP_BAD_ROWS=1; "
-          "`gui-eval data check BENCHMARK DIR` lists every bad row); these tasks did not run (the run's other tasks did):\n" + "\n".join(lines),
+          "`gui-eval data check BENCHMARK DIR` lists every bad row); the tasks below did not run (the run's other tasks did):",
           file=sys.stderr, flush=True)
 
 
@@ -118,6 +126,8 @@ def _print_failures() -> None:
     if _DATA_ERRORS:
         _print_data_errors()
         _DATA_ERRORS.clear()
+    elif _FAILURES:
+        print("", file=sys.stderr)
     for line in dict.fromkeys(_FAILURES):
         print(f"gui-eval: {line}", file=sys.stderr, flush=True)
     _FAILURES.clear()

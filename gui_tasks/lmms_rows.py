@@ -173,7 +173,7 @@ class RowsTask(ConfigurableMessagesTask):
                 print(f"gui-eval: {self.config.task}: {record['interaction_reason']}: its rounds run through lmms-eval's "
                       "agentic loop (one request per round, one document at a time)", file=sys.stderr)
         if self.not_run:
-            print(f"gui-eval: {self.config.task}: {self.not_run}", file=sys.stderr)
+            print(f"gui-eval: {self.config.task}: {self.not_run}; the other tasks of the run go on", file=sys.stderr)
             record["not_run"] = self.not_run
 
     def _process_results_with_stats(self, doc: Mapping[str, Any], results: list[Any], *args: Any, **kwargs: Any) -> dict[str, Any]:
@@ -280,11 +280,10 @@ def _contain(task: "RowsTask") -> None:
         try:
             return download(dataset_kwargs)
         except Exception as exc:  # noqa: BLE001 - whatever stops this task must not stop the run
-            task._stopped = describe_fault("its rows could not be built", exc)
-            print(f"gui-eval: {name()}: stopped, {task._stopped}; the other tasks of the run go on", file=sys.stderr, flush=True)
+            task._stopped = describe_fault("its rows could not be built", exc)  # printed once by __init__ (not_run)
             from gui_tasks import lmms_integration
 
-            lmms_integration.note_stopped(name(), task._stopped)
+            lmms_integration.note_stopped(name(), task._stopped, exc)
             row = {"id": f"{name()}:not-run", DOC_ERROR: task._stopped}
             path = write_rows([row], "stopped", {"source": name()})
             saved, task.config.process_docs = task.config.process_docs, None
@@ -313,6 +312,8 @@ def _contain(task: "RowsTask") -> None:
             return f"(document not available: {record(name(), doc, describe_fault('its prompt (doc_to_text)', exc))})"
 
     def contained_target(doc: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(doc, Mapping) and doc.get(DOC_ERROR):  # a stopped task's placeholder: its error is said already
+            return ""
         try:
             return target(doc, *args, **kwargs)
         except Exception as exc:  # noqa: BLE001

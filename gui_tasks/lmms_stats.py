@@ -9,7 +9,8 @@ metrics of ours, fills ``Stderr`` with the standard error of a seeded bootstrap 
 and records every metric's estimate, 95% interval and bootstrap parameters in the task's results metadata
 (``configs.<task>.metadata.intervals``). Under ``--repeats N`` it adds, for the task's first metric, the share of
 documents whose score differs across the repeats (``<metric>_flip_share``) and each document's variance
-(``metadata.repeats``). docs/statistics.md explains each figure.
+(``metadata.repeats``). Values no metric aggregates stay in the logged samples only (:func:`drop_unaggregated`).
+docs/statistics.md explains each figure.
 """
 
 from __future__ import annotations
@@ -110,6 +111,23 @@ def add_intervals(task_output: Any, bootstrap_iters: int) -> None:
         config["metadata"]["intervals"] = recorded
 
 
+def drop_unaggregated(task_output: Any) -> list[str]:
+    """Our tasks' ``process_results`` values that no metric of the task aggregates (the top-level ``score`` lmms-eval's
+    ``--baseline`` reads, the side channel, a record kind's metrics the task's ``metric_list`` leaves out) stay in the
+    logged samples but are not results: lmms-eval would write each as an empty list (``score,none: []``). Returns the
+    names dropped. Tasks without a metric of ours are left as they are."""
+    try:
+        aggregation = task_output.task.aggregation()
+    except Exception:  # a task without aggregations: not ours
+        return []
+    if not any(getattr(fn, "__gui_metric__", None) for fn in aggregation.values()):
+        return []
+    dropped = [key for key in task_output.sample_metrics if key[0] not in aggregation]
+    for key in dropped:
+        del task_output.sample_metrics[key]
+    return sorted({key[0] for key in dropped})
+
+
 def first_metric(config: dict[str, Any]) -> str | None:
     """The first metric of a task's ``metric_list`` (its headline figure)."""
     for m in config.get("metric_list") or []:
@@ -158,6 +176,74 @@ def add_repeat_stats(task_output: Any) -> None:
             }
 
 
+# lmms-eval's columns of one metric (make_table folds these keys into the metric's row)
+_COLUMN_SUFFIXES = ("_stderr", "_stderr_clt", "_stderr_clustered", "_expected_accuracy", "_consensus_accuracy",
+                    "_internal_variance", "_consistency_rate", "_flip_share")
+ALWAYS_SHOWN = ("sample_error",)  # faults are never hidden
+TABLE_NOTE = ("gui-eval: the table shows each gui-eval task's headline figures; every figure is in the results file "
+              "(`gui-eval summary RUN` adds the 95% intervals, the reports the rest)")
+
+
+def headline_names(metric_list: Any, available: Any = None) -> list[str]:
+    """A task's headline figures: the first metric of its ``metric_list`` and its format-error rate (if any), among
+    ``available`` when given (the ones a results file holds)."""
+    names = [str(m["metric"]) for m in metric_list or [] if isinstance(m, dict) and m.get("metric")]
+    if available is not None:
+        names = [n for n in names if n in available]
+    return names[:1] + [n for n in names[1:] if n.endswith("format_error_rate")][:1]
+
+
+def headline_results(result_dict: dict[str, Any], column: str = "results") -> tuple[dict[str, Any], bool]:
+    """A copy of lmms-eval's results whose ``column`` keeps, for our tasks, only the headline figures' rows (and
+    ``sample_error``); other packages' tasks as they are. Also says whether anything was left out."""
+    from gui_metrics.manager import all_metrics
+
+    ours = all_metrics()
+    configs = result_dict.get("configs") or {}
+    table = dict(result_dict.get(column) or {})
+    hidden = False
+    for task, values in table.items():
+        metric_list = (configs.get(task) or {}).get("metric_list") if isinstance(configs.get(task), dict) else None
+        if not isinstance(values, dict) or not any(isinstance(m, dict) and m.get("metric") in ours for m in metric_list or []):
+            continue
+        keep = set(headline_names(metric_list)) | set(ALWAYS_SHOWN)
+        kept = {}
+        for key, value in values.items():
+            name = key.partition(",")[0]
+            if "," not in key or name.startswith("paired_") or name in keep or any(name == k + s for k in keep for s in _COLUMN_SUFFIXES):
+                kept[key] = value
+        hidden = hidden or len(kept) < len(values)
+        table[task] = kept
+    return {**result_dict, column: table}, hidden
+
+
+def install_table_filter() -> None:
+    """lmms-eval's printed table shows our tasks' headline figures only (``headline_results``); the results file keeps
+    every figure. Wraps ``lmms_eval.utils.make_table`` and rebinds the name where lmms-eval's CLI imported it (once)."""
+    import sys
+
+    from lmms_eval import utils
+
+    make = utils.make_table
+    if not getattr(make, _MARK, False):
+        @functools.wraps(make)
+        def make_table(result_dict, column: str = "results", sort_results: bool = False):
+            try:
+                shown, hidden = headline_results(result_dict, column)
+            except Exception:  # never lose lmms-eval's own table
+                shown, hidden = result_dict, False
+            table = make(shown, column, sort_results)
+            return table + ("\n" + TABLE_NOTE + "\n" if hidden and column == "results" else "")
+
+        setattr(make_table, _MARK, True)
+        utils.make_table = make_table
+    for name in ("__main__", "lmms_eval.__main__", "lmms_eval.evaluator"):
+        module = sys.modules.get(name)
+        bound = getattr(module, "make_table", None) if module is not None else None
+        if bound is not None and not getattr(bound, _MARK, False) and getattr(bound, "__module__", "") == "lmms_eval.utils":
+            module.make_table = utils.make_table
+
+
 def baseline_samples_file(baseline: str, task: str) -> str:
     """lmms-eval's ``--baseline`` reads one samples JSONL for every task; a results file or a run folder of ours
     stands for each task's own samples file beside it (``<date>_samples_<task>.jsonl``). Anything else: as given."""
@@ -196,10 +282,13 @@ def install_stats_hook() -> None:
     if evaluator is not None and not getattr(getattr(evaluator, "load_baseline", None), _MARK, True):
         evaluator.load_baseline = baselines.load_baseline
 
+    install_table_filter()
     agg = TaskOutput.calculate_aggregate_metric
     if not getattr(agg, _MARK, False):
         @functools.wraps(agg)
         def calculate_aggregate_metric(self, bootstrap_iters=100000):
+            install_table_filter()  # the CLI has bound make_table by now: rebind it there
+            drop_unaggregated(self)  # results hold numbers only: nothing lmms-eval cannot aggregate
             agg(self, bootstrap_iters=bootstrap_iters)
             if isinstance(bootstrap_iters, int) and bootstrap_iters > 0:  # 0: the user turned standard errors off
                 add_intervals(self, bootstrap_iters)

@@ -80,9 +80,12 @@ def as_results(response: Any) -> list[Any]:
     return list(response) if isinstance(response, list) else [response]
 
 
-def score(task, doc: Mapping[str, Any], response: Any) -> dict[str, Any]:
-    """The task's own per-sample values for ``response`` to ``doc``."""
-    return dict(task.process_results(doc, as_results(response)))
+def score(task, doc: Mapping[str, Any], response: Any, side: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The task's own per-sample values for ``response`` to ``doc``; ``side``: what the run logged of the response
+    beyond its text (``gui_core.logit_capture.response_side``: digit capture, image sizes, crop), attached again."""
+    from gui_core.logit_capture import with_side
+
+    return dict(task.process_results(doc, as_results(with_side(response, side))))
 
 
 def aggregate(task, per_sample: list[dict[str, Any]]) -> dict[str, float]:

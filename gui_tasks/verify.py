@@ -62,10 +62,20 @@ class DocVerdict:
     doc_id: int
     logged: Any
     again: Any
+    logged_side: Any = None
+    again_side: Any = None
+    """What scoring reads beyond the text (``gui_core.logit_capture.response_side``): digit captures are compared
+    within ``CAPTURE_TOLERANCE``, the rest exactly."""
+
+    @property
+    def side_difference(self) -> str | None:
+        from gui_core.logit_capture import side_difference
+
+        return side_difference(self.logged_side, self.again_side)
 
     @property
     def reproduced(self) -> bool:
-        return self.logged == self.again
+        return self.logged == self.again and self.side_difference is None
 
 
 def choose_docs(sub: dict[str, Any], k: int, seed: int) -> list[tuple[str, int]]:
@@ -235,9 +245,12 @@ def _generation_kwargs(generation: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def rerun(lm: Any, backend: str, picks: Sequence[tuple[str, int]],
-          generation: dict[str, Any] | None = None) -> dict[tuple[str, int], Any]:
+          generation: dict[str, Any] | None = None, sides: dict[tuple[str, int], Any] | None = None) -> dict[tuple[str, int], Any]:
     """The response lmms-eval logs for each (task, doc id), from ``lm``, one ``simple_evaluate`` per document, with the
-    submission's recorded ``generation`` (``--gen_kwargs``, seeds) applied."""
+    submission's recorded ``generation`` (``--gen_kwargs``, seeds) applied; ``sides`` receives each response's side
+    channel (re-captured digits, image sizes) where the task logs one."""
+    from gui_core.logit_capture import SIDE_KEY
+
     from lmms_eval.evaluator import simple_evaluate
 
     from gui_tasks.rescore import _task_manager
@@ -253,6 +266,8 @@ def rerun(lm: Any, backend: str, picks: Sequence[tuple[str, int]],
             if len(samples) != 1 or samples[0].get("doc_id") != doc_id:
                 raise SubmissionError(f"task {task}: lmms-eval ran {[s.get('doc_id') for s in samples]}, not doc {doc_id}")
             out[(task, doc_id)] = logged_form(samples[0]["filtered_resps"])
+            if sides is not None:
+                sides[(task, doc_id)] = samples[0].get(SIDE_KEY)
     return out
 
 
@@ -285,9 +300,21 @@ def verify(sub: dict[str, Any], checkpoint: str | None = None, *, docs: int = DE
             if not any(same_checkpoint(name, str(checkpoint)) for name in loaded):
                 raise SubmissionError(f"backend {model['backend']!r} did not load {checkpoint} (transformers loaded "
                                       f"{loaded or 'nothing'}); its responses would not come from that checkpoint")
-        again = rerun(lm, model["backend"], picks, sub.get("generation"))
-    logged = {(t["task"], s["doc_id"]): s["response"] for t in sub["tasks"] for s in t["samples"]}
-    return [DocVerdict(task, doc_id, logged[(task, doc_id)], again[(task, doc_id)]) for task, doc_id in picks]
+        sides: dict[tuple[str, int], Any] = {}
+        again = rerun(lm, model["backend"], picks, sub.get("generation"), sides)
+    logged = {(t["task"], s["doc_id"]): s for t in sub["tasks"] for s in t["samples"]}
+    return [DocVerdict(task, doc_id, logged[(task, doc_id)]["response"], again[(task, doc_id)],
+                       logged[(task, doc_id)].get("side"), sides.get((task, doc_id))) for task, doc_id in picks]
+
+
+def run_differences(sub: dict[str, Any], args: str, checkpoint: str | None) -> list[str]:
+    """What the re-run loads and applies that differs from the run's, named before any answer is compared: the
+    checkpoint (path, content fingerprint, processor files), the dtype (``gui_tasks/fingerprint.py``)."""
+    from gui_tasks.fingerprint import checkpoint_fingerprint, differences
+
+    if checkpoint is None:  # served: the server says what it serves
+        return []
+    return differences(sub["model"].get("checkpoint"), str(sub["model"]["args"]), checkpoint_fingerprint(checkpoint), args)
 
 
 def _escaped(text: str, n: int = 40) -> str:
@@ -359,22 +386,44 @@ def main(argv: Sequence[str] | None = None) -> int:
     _quiet_lmms_eval()
     try:
         sub = load_submission(args.file)
+        rerun_with = rerun_args(sub["model"], checkpoint=args.checkpoint, device=args.device, server=args.server,
+                                served_model=args.served_model, api_key_env=args.api_key_env)
+        gen = sub.get("generation") or {}
+        recorded = (sub["model"].get("checkpoint") or {})
+        print(f"checkpoint: the run loaded {recorded.get('path') or sub['model']['name']!r}"
+              + (f" (fingerprint {str(recorded.get('fingerprint'))[:16]}, processor {str(recorded.get('processor'))[:16]}, "
+                 f"dtype {recorded.get('dtype')})" if recorded else " (no fingerprint recorded)")
+              + f"; generation settings re-applied: --gen_kwargs {gen.get('gen_kwargs') or '(task defaults)'!r}, "
+                f"seeds {gen.get('seeds') or '(lmms-eval defaults)'}")
+        before = run_differences(sub, rerun_with, args.checkpoint)
+        print("differs from the run before any answer is compared: " + ("; ".join(before) if before else "nothing found "
+              "(same checkpoint path and content, processor files and dtype)"))
         verdicts = verify(sub, args.checkpoint, docs=args.docs, seed=seed, device=args.device,
                           server=args.server, served_model=args.served_model, api_key_env=args.api_key_env)
     except (ValueError, RuntimeError) as exc:  # SubmissionError, a backend refusing its args, DataError, ServerError
         print(f"gui-eval verify: {args.file}: refused: {exc}", file=sys.stderr)
         return 1
-    gen = sub.get("generation") or {}
     print(f"re-applied: model args {sub['model']['args']!r}, --gen_kwargs {gen.get('gen_kwargs') or '(task defaults)'!r}, "
           f"seeds {gen.get('seeds') or '(lmms-eval defaults)'}, interventions {sub['model']['interventions'] or 'none'}")
+    from gui_core.logit_capture import CAPTURE_TOLERANCE
+
+    if any(v.logged_side or v.again_side for v in verdicts):
+        print(f"digit captures compared within {CAPTURE_TOLERANCE:g} nats (each key digit's ten log-probabilities, the "
+              "mean chosen-token log-probability)")
     for v in verdicts:
-        mark = "reproduced" if v.reproduced else f"DIFFERS: {first_difference(v.logged, v.again)}"
+        if v.reproduced:
+            mark = "reproduced" + (" (text and digit capture)" if v.logged_side else "")
+        elif v.logged != v.again:
+            mark = f"DIFFERS: {first_difference(v.logged, v.again)}"
+        else:
+            mark = f"DIFFERS: same text, {v.side_difference}"
         print(f"{v.task} doc {v.doc_id}: {mark}")
     ok = sum(v.reproduced for v in verdicts)
     rate = ok / len(verdicts) if verdicts else 0.0
     verdict = "verified" if verdicts and rate >= args.threshold else "NOT verified"
     if ok < len(verdicts):
         diffs = setting_differences(sub)
+        diffs = before + diffs
         print("settings that differ from the run's: " + ("; ".join(diffs) if diffs else
               "none recorded (same gen_kwargs, seeds, model args, interventions and package versions): another device, "
               "dtype or batch size can change a near-tie token"))

@@ -20,28 +20,43 @@ import network_guard  # noqa: E402
 network_guard.install()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="session", autouse=True)
 def session_cache(tmp_path_factory) -> Path:
-    """A cache root shared by the whole session (synthetic sets, tiny checkpoints)."""
+    """A cache root shared by the whole session (synthetic sets, run folders), set as ``GUI_EVAL_CACHE`` before the first
+    test (autouse: no test ever falls back to ``~/.cache/gui_eval``, whatever order the tests run in). Under
+    pytest-xdist each worker has its own (its tests run in their usual order there); ``GUI_EVAL_TEST_CACHE`` names one
+    for all (the synthetic sets are built once under a lock, ``gui_tasks.synth.cache.build_once``)."""
     root = Path(os.environ.get("GUI_EVAL_TEST_CACHE") or tmp_path_factory.mktemp("gui_eval_cache"))
     os.environ["GUI_EVAL_CACHE"] = str(root)
     return root
 
 
 @pytest.fixture(scope="session")
-def tiny_checkpoint(session_cache) -> Path:
-    """A tiny random Qwen2-VL checkpoint, built once per session."""
-    from tiny_archs import session_checkpoint
-
-    return session_checkpoint(session_cache, "qwen2_vl")
+def checkpoint_root(tmp_path_factory) -> Path:
+    """Where the tiny checkpoints are built: one folder for all pytest-xdist workers of a run (each checkpoint built once,
+    under a lock, by ``tiny_archs.built_once``), or ``GUI_EVAL_TEST_CACHE``."""
+    if os.environ.get("GUI_EVAL_TEST_CACHE"):
+        return Path(os.environ["GUI_EVAL_TEST_CACHE"])
+    base = tmp_path_factory.getbasetemp()
+    root = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "gui_eval_checkpoints"
+    root.mkdir(parents=True, exist_ok=True)
+    return root
 
 
 @pytest.fixture(scope="session")
-def tiny_qwen2_5_vl(session_cache) -> Path:
-    """A tiny random Qwen2.5-VL checkpoint (its own 4..64 x 28 x 28 pixel budget), built once per session."""
+def tiny_checkpoint(checkpoint_root) -> Path:
+    """A tiny random Qwen2-VL checkpoint, built once per run."""
     from tiny_archs import session_checkpoint
 
-    return session_checkpoint(session_cache, "qwen2_5_vl")
+    return session_checkpoint(checkpoint_root, "qwen2_vl")
+
+
+@pytest.fixture(scope="session")
+def tiny_qwen2_5_vl(checkpoint_root) -> Path:
+    """A tiny random Qwen2.5-VL checkpoint (its own 4..64 x 28 x 28 pixel budget), built once per run."""
+    from tiny_archs import session_checkpoint
+
+    return session_checkpoint(checkpoint_root, "qwen2_5_vl")
 
 
 def lmms_subprocess_env(cache: Path) -> dict[str, str]:
@@ -60,14 +75,13 @@ def subprocess_env(session_cache) -> dict[str, str]:
 
 
 @pytest.fixture(scope="session")
-def tiny_grounding_checkpoint(session_cache) -> Path:
-    """The tiny checkpoint taught the PSS answer format "[x, y]" (about 15 s on one CPU thread), built once per session."""
+def tiny_grounding_checkpoint(checkpoint_root) -> Path:
+    """The tiny checkpoint taught the PSS answer format "[x, y]" (about 15 s on one CPU thread), built once per run."""
     from gui_models.tiny_grounding import build_tiny_grounding_model
+    from tiny_archs import built_once
 
-    out = session_cache / "tiny-qwen2-vl-grounding"
-    if not (out / "gui_eval_tiny_grounding.json").is_file():
-        build_tiny_grounding_model(out, steps=120, seed=0)
-    return out
+    return built_once(checkpoint_root / "tiny-qwen2-vl-grounding", "gui_eval_tiny_grounding.json",
+                      lambda tmp: build_tiny_grounding_model(tmp, steps=120, seed=0))
 
 
 @pytest.fixture(scope="session")
@@ -81,3 +95,25 @@ def honest(session_cache, tmp_path_factory) -> dict:
     root = tmp_path_factory.mktemp("honest")
     honest_run(root)
     return build_submission(root)
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Under pytest-xdist (``--dist loadscope --no-loadscope-reorder``, scripts/test.sh), modules slowest first, by
+    the measured ``tests/module_times.json`` (``scripts/test_times.py``): the workers take modules in this order, so
+    the longest never start last and leave one core idle at the end. Tests keep their order inside a module; a serial
+    run keeps file order."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    import json
+
+    times_file = Path(__file__).with_name("module_times.json")
+    try:
+        times = json.loads(times_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    first_seen: dict[str, int] = {}
+    for i, item in enumerate(items):
+        first_seen.setdefault(item.path.name, i)
+    # measured modules by their time, longest first; new ones after them, in file order (a stable sort keeps each
+    # module's tests together and in order)
+    items.sort(key=lambda item: (-float(times.get(item.path.name, -1.0)), first_seen[item.path.name]))

@@ -1,6 +1,7 @@
 """A tiny OpenAI-compatible chat server for fault tests: answers from a script of behaviours, counts what it got.
 
-Listens on 127.0.0.1 (ports 18000-18999), in a thread of the test process; ``stop()`` closes it.
+Listens on 127.0.0.1 on a port the system picks (port 0: pytest-xdist workers never collide), in a thread of the test
+process; ``stop()`` closes it.
 Behaviours per request, in order (the last one repeats): ``ok``, ``500``, ``429``, ``400``, ``truncated`` (HTTP 200, a
 cut JSON body), ``toolcall`` (a tool call and no text), ``manychoices`` (a 17 MB answer of 200,000 choices),
 ``sleep`` (answers after ``sleep_s``: a client timeout), ``close`` (drops the connection unanswered), ``drip`` (one
@@ -19,8 +20,6 @@ import threading
 import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-from gui_models.local_server import free_port
 
 
 def completion(text: str, prompt_tokens: int = 3, completion_tokens: int = 1) -> dict:
@@ -148,8 +147,8 @@ class FakeServer:
                 except OSError:  # the client gave up (timeout test)
                     pass
 
-        self.port = free_port()
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)  # bound at once: no other process can take it first
+        self.port = self.httpd.server_address[1]
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()

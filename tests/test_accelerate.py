@@ -9,6 +9,7 @@ size each rank sees, so the test knows two ranks really ran.
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 
@@ -62,6 +63,14 @@ def _per_sample(out):
     return found, metrics
 
 
+def _free_port() -> int:
+    """A port free now on 127.0.0.1 (the system's pick), for the ranks' rendezvous: not accelerate's fixed default 29500,
+    which another run of this test (another pytest-xdist worker, another checkout) may hold."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 def test_two_ranks_match_one_process(tmp_path, tiny_checkpoint, subprocess_env):
     _probe_package(tmp_path)
     torch.manual_seed(5)
@@ -74,7 +83,7 @@ def test_two_ranks_match_one_process(tmp_path, tiny_checkpoint, subprocess_env):
     for name, launcher, env_extra in (
         ("one", [], {}),
         ("two", [sys.executable, "-m", "accelerate.commands.launch", "--multi_gpu", "--num_processes", "2", "--num_machines", "1",
-                 "--mixed_precision", "no", "--dynamo_backend", "no", "-m", "lmms_eval"], {"ACCELERATE_USE_CPU": "true"}),
+                 "--main_process_port", str(_free_port()), "--mixed_precision", "no", "--dynamo_backend", "no", "-m", "lmms_eval"], {"ACCELERATE_USE_CPU": "true"}),
     ):
         probe = tmp_path / f"probe-{name}.txt"
         env = {**subprocess_env, **env_extra, "GUI_EVAL_RANK_PROBE": str(probe),

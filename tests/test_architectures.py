@@ -21,8 +21,8 @@ def _requests(lm, n=4):
 
 
 @pytest.mark.parametrize("arch", ARCHS)
-def test_batch_of_two_equals_batch_of_one_for_every_architecture(arch, session_cache):
-    ckpt = session_checkpoint(session_cache, arch)
+def test_batch_of_two_equals_batch_of_one_for_every_architecture(arch, checkpoint_root):
+    ckpt = session_checkpoint(checkpoint_root, arch)
     lm = GuiHF(pretrained=str(ckpt), device="cpu", batch_size=1)
     one = lm.generate_until(_requests(lm))
     lm.batch_size_per_gpu = 2

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from gui_core.grounding_wrappers import WRAPPERS, mmbench_parse, wrapper_for
+from gui_core.grounding_wrappers import wrappers, mmbench_parse, wrapper_for
 
 CORPORA = Path(__file__).parent / "fixtures" / "differential" / "wrappers"
 NAMES = sorted(p.stem for p in CORPORA.glob("*.json"))
@@ -73,7 +73,7 @@ def agreement(name: str) -> tuple[int, int, list[str]]:
 
 
 def test_every_wrapper_has_a_corpus_that_names_its_source():
-    assert {f"{b}_{f}" + ("_negative" if n else "") for b, f, n in WRAPPERS} == set(NAMES)
+    assert {f"{b}_{f}" + ("_negative" if n else "") for b, f, n in wrappers()} == set(NAMES)
     for name in NAMES:
         corpus = _corpus(name)
         assert len(corpus["entries"]) >= 200 and len(corpus["source"]["commit"]) == 40, name

@@ -37,8 +37,24 @@ def test_the_data_error_behind_a_retry_error_is_found():
     assert lmms_integration._data_error_in(ValueError("other"), DataError) is None
 
 
-def test_the_message_is_printed_with_the_task_name(capsys, monkeypatch):
-    monkeypatch.setattr(lmms_failures, "_DATA_ERRORS", ["task mpr_gui_zh: qas/au_zh.jsonl, row 3, field 'answer': bad"])
-    lmms_integration._print_data_errors()
+def test_the_message_is_printed_with_the_task_name_once(capsys, monkeypatch):
+    why = "qas/au_zh.jsonl, row 3, field 'answer': bad"
+    monkeypatch.setattr(lmms_failures, "_DATA_ERRORS", [f"task mpr_gui_zh: {why}"])
+    monkeypatch.setattr(lmms_failures, "_FAILURES", [f"task mpr_gui_zh did not run: {why}"] * 2)
+    lmms_failures._print_failures()
     err = capsys.readouterr().err
-    assert "these tasks did not run" in err and "task mpr_gui_zh: qas/au_zh.jsonl, row 3, field 'answer'" in err
+    assert "bad benchmark data" in err and "the tasks below did not run" in err
+    assert err.count(why) == 1 and "gui-eval: task mpr_gui_zh did not run: qas/au_zh.jsonl, row 3, field 'answer'" in err
+
+
+def test_a_stopped_task_with_a_configuration_error_is_said_once_not_as_bad_data(capsys, monkeypatch):
+    from gui_tasks.errors import ConfigError
+
+    monkeypatch.setattr(lmms_failures, "_DATA_ERRORS", [])
+    monkeypatch.setattr(lmms_failures, "_FAILURES", [])
+    exc = ConfigError("$SCREENSPOT_V2_DATA_DIR", None, message="$SCREENSPOT_V2_DATA_DIR is not set; `gui-eval data fetch screenspot_v2`")
+    lmms_integration.note_stopped("gui_screenspot_v2", f"its rows could not be built: {exc}", exc)
+    lmms_failures._print_failures()
+    err = capsys.readouterr().err
+    assert "bad benchmark data" not in err and err.count("gui_screenspot_v2 did not run: configuration error") == 1
+

@@ -57,6 +57,17 @@ def test_icon_localization_with_logits_and_report(tmp_path, tiny_grounding_check
     shares = sum(res[f"share_{t},none"] for t in ("correct", "biased", "misleading", "confusion"))
     assert shares == pytest.approx(len(parsed) / 5)
 
+    # results hold numbers only (issue 44): no `score,none: []`, no SS-Pro per-group lists on the icon task
+    assert not [k for k, v in res.items() if isinstance(v, (list, dict))]
+    assert "score,none" not in res and "sspro_avg_dev,none" not in res
+    assert all("response_side" in s and s["response_side"]["capture"]["form"] == "key-digits-v1" for s in samples)
+
+    _submit_validate_verify(tmp_path, tiny_grounding_checkpoint, res)
+
+    from gui_tasks.summary import main as summary_main
+
+    assert summary_main([str(tmp_path / "run")]) == 0  # every task ran: exit 0, figures with their intervals
+
     from gui_tasks.grounding.report import build_report
 
     files = build_report([tmp_path / "run"], tmp_path / "report")
@@ -65,6 +76,40 @@ def test_icon_localization_with_logits_and_report(tmp_path, tiny_grounding_check
     assert all(f.stat().st_size > 0 for f in files)
     summary = json.loads((tmp_path / "report" / "report.json").read_text(encoding="utf-8"))[0]
     assert summary["n"] == 5 and summary["accuracy"] == pytest.approx(res["grounding_acc,none"])
+
+
+def _submit_validate_verify(tmp_path: Path, checkpoint: Path, res: dict) -> None:
+    """The PSS run submits (--partial: a --limit run), validates (PSS re-derived from the logged key-digit captures) and
+    verifies (re-captured digits within the stated tolerance); another checkpoint is named as differing first."""
+    from gui_tasks.leaderboard import build_submission, validate_submission
+    from gui_tasks.verify import rerun_args, run_differences, verify
+
+    sub = build_submission(tmp_path / "run", partial=True)
+    task = next(t for t in sub["tasks"] if t["task"] == TASK)
+    assert task["metrics"]["pss_mean"] == pytest.approx(res["pss_mean,none"], rel=1e-12)
+    assert all("side" in s for s in task["samples"]) and sub["model"]["checkpoint"]["weights"]
+    validate_submission(json.loads(json.dumps(sub)))
+    edited = json.loads(json.dumps(sub))  # a digit value changed and every hash re-computed: re-scoring differs
+    sample = next(s for s in edited["tasks"][0]["samples"] if s["side"]["capture"]["steps"])
+    sample["side"]["capture"]["steps"][0]["digits"][0] += 5.0
+    from gui_tasks.leaderboard import SubmissionError, sample_hash, submission_hash
+
+    sample["sha256"] = sample_hash(sample)
+    edited["submission_sha256"] = submission_hash(edited)
+    with pytest.raises(SubmissionError, match="scores differ"):
+        validate_submission(edited)
+    verdicts = verify(sub, str(checkpoint), docs=2, seed=0, device="cpu")
+    assert verdicts and all(v.reproduced and v.logged_side for v in verdicts)
+    assert run_differences(sub, rerun_args(sub["model"], checkpoint=str(checkpoint)), str(checkpoint)) == []
+    other = tmp_path / "other"
+    other.mkdir()
+    for f in checkpoint.iterdir():
+        if f.is_file():
+            (other / f.name).write_bytes(f.read_bytes())
+    weights = next(f for f in other.iterdir() if f.suffix == ".safetensors")
+    weights.write_bytes(weights.read_bytes()[:-4] + b"\x00\x00\x00\x01")
+    said = run_differences(sub, rerun_args(sub["model"], checkpoint=str(other)), str(other))
+    assert any(d.startswith("checkpoint path") for d in said) and any("weights fingerprint" in d for d in said)
 
 
 def test_icon_localization_with_crop(tmp_path, tiny_grounding_checkpoint, subprocess_env):
@@ -85,6 +130,11 @@ def test_icon_localization_with_crop(tmp_path, tiny_grounding_checkpoint, subpro
         if rec["point"] is not None:
             assert x0 / 640 <= rec["point"][0] <= x1 / 640 and y0 / 400 <= rec["point"][1] <= y1 / 400
     assert res["crop_first_acc,none"] == pytest.approx(sum(r["first"]["correct"] for r in records) / len(records))
+    from gui_tasks.leaderboard import build_submission, validate_submission
+
+    sub = build_submission(tmp_path / "run", partial=True)  # the crop's first prediction is re-scored from its side channel
+    assert sub["tasks"][0]["metrics"]["crop_first_acc"] == pytest.approx(res["crop_first_acc,none"], rel=1e-12)
+    validate_submission(sub)
 
     from gui_tasks.grounding.report import build_report
 

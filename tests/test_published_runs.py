@@ -191,7 +191,7 @@ def test_view_diff_of_a_users_run_and_an_imported_published_run(tmp_path, tiny_g
     with browser() as d:
         d.get((site / "index.html").as_uri())
         body = d.find_element("css selector", "body").text
-        assert "Differences: run 2 against run 1" in body
+        assert "Differences: run 1 - run 2" in body
         assert f"outcomes: fixed {fixed}," in body
         from selenium.webdriver.support.ui import Select
 

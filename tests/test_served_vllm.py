@@ -34,13 +34,12 @@ LMMS = str(Path(sys.executable).with_name("lmms-eval"))
 
 
 @pytest.fixture(scope="session")
-def served_checkpoint(session_cache) -> Path:
+def served_checkpoint(checkpoint_root) -> Path:
     from gui_models.tiny_grounding import build_tiny_grounding_model
+    from tiny_archs import built_once
 
-    out = session_cache / "tiny-qwen2-vl-grounding-hd32"
-    if not (out / "gui_eval_tiny_grounding.json").is_file():
-        build_tiny_grounding_model(out, steps=120, seed=0, head_dim=32)
-    return out
+    return built_once(checkpoint_root / "tiny-qwen2-vl-grounding-hd32", "gui_eval_tiny_grounding.json",
+                      lambda tmp: build_tiny_grounding_model(tmp, steps=120, seed=0, head_dim=32))
 
 
 @pytest.fixture(scope="session")

@@ -80,11 +80,13 @@ def test_star_table5_splits_verify_from_normal_toggle_tasks(run_dir):
     assert t[2:] == ["| GPT-4-Turbo [simulator] | full accessibility tree | 0.0 | 100.0 | 25.0 | 37.5 | 10.0 |"]
 
 
-def test_limited_runs_are_noted_under_every_table(tmp_path, capsys):
-    assert cli_main(["sphinx-report", str(_write(tmp_path, limit=2))]) == 0
+def test_limited_runs_are_noted_once_printed_and_in_every_table_file(tmp_path, capsys):
+    assert cli_main(["sphinx-report", str(_write(tmp_path, limit=2)), "--out", str(tmp_path / "rep")]) == 0
     out = capsys.readouterr().out
     note = "Note: GPT-4-Turbo sphinx_sim_toggle: run with --limit 2 (2 of 4 documents): not the whole benchmark"
-    assert out.count(note) == 7  # under each of the seven tables
+    assert out.count(note) == 1  # printed once, under the seven tables
+    files = sorted((tmp_path / "rep").glob("*.md"))
+    assert len(files) == 7 and all(note in f.read_text(encoding="utf-8") for f in files)  # each file stands alone
 
 
 def test_cli_writes_tables_chart_and_trajectory_pages(run_dir, tmp_path, capsys):

@@ -244,11 +244,11 @@ def test_generate_until_streams_within_its_window_and_answers_in_request_order()
 
 def test_a_failure_while_streaming_stops_the_requests_not_yet_started():
     docs = _Docs(30)
-    server = FakeServer(["ok", "ok", "400", "ok"])
+    server = FakeServer(["ok", "ok", "401", "ok"])  # a refused key stops the run (a 400 costs its sample only)
     try:
         oa = _backend(server.base_url, concurrency=1, prefetch=1)
         oa.task_dict = {"t": {"test": docs.docs}}
-        with pytest.raises(Exception, match=r"refused the request \(HTTP 400"):
+        with pytest.raises(Exception, match=r"refused the request \(HTTP 401"):
             oa.generate_until(docs.instances())
         time.sleep(0.2)
         assert server.hits <= 4 and docs.made <= 6

@@ -416,7 +416,7 @@ def test_index_filters_and_diff_of_two_runs(site, runs):
         Select(d.find_element("id", "f-diff")).select_by_visible_text("fixed")
         assert d.find_element("id", "count").text == f"{2 * fixed} of {len(entries)} samples"
         assert fixed >= 1  # the grounding answer on the target's centre
-        assert "Differences: run 2 against run 1" in d.find_element("css selector", "body").text
+        assert "Differences: run 1 - run 2" in d.find_element("css selector", "body").text
         # changed responses are counted apart from changed scores (an injection text around the same answer)
         summary = d.find_element("id", "diff-summary").text
         both = sum(1 for o in by_key.values() if len(o) == 2)

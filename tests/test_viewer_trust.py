@@ -109,7 +109,6 @@ def _get(port, path, host=None):
 
 
 def test_serve_refuses_symlinks_listings_and_foreign_hosts(run, tmp_path):
-    from gui_models.local_server import free_port
     from gui_tasks.viewer.site import build_site, make_server
 
     view = tmp_path / "view"
@@ -117,8 +116,8 @@ def test_serve_refuses_symlinks_listings_and_foreign_hosts(run, tmp_path):
     (tmp_path / "secret.txt").write_text("secret")
     (view / "s" / "leak.html").symlink_to(tmp_path / "secret.txt")  # planted after the build
     (view / "etc").symlink_to(tmp_path)
-    port = free_port()
-    httpd = make_server(view, port)
+    httpd = make_server(view, 0)  # port 0: the system picks a free one, bound at once (pytest-xdist workers never collide)
+    port = httpd.server_address[1]
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     try:
         status, body = _get(port, "/index.html")

@@ -8,10 +8,15 @@ that one image costs a handful of tokens, and a 4-layer decoder of width 64. Loa
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from pathlib import Path
+from typing import Callable
 
 from gui_models.tiny_model import FAMILIES as QWEN_FAMILIES
 from gui_models.tiny_model import _tokenizer, build_tiny_model
+from gui_tasks.synth.cache import locked
 
 TEXT = dict(hidden_size=64, intermediate_size=128, num_hidden_layers=4, num_attention_heads=4, num_key_value_heads=2,
             max_position_embeddings=4096, initializer_range=0.2)
@@ -33,8 +38,31 @@ def _ids(tok, *names):
 
 
 def session_checkpoint(cache_root: Path, arch: str) -> Path:
-    """The tiny ``arch`` checkpoint under a test session's cache (one folder per arch, built on first use, then shared)."""
-    return build(arch, Path(cache_root) / "archs" / arch)
+    """The tiny ``arch`` checkpoint under ``cache_root`` (one folder per arch, built on first use, then shared; safe for
+    several pytest-xdist workers at once: :func:`built_once`)."""
+    return built_once(Path(cache_root) / "archs" / arch, "config.json", lambda tmp: build(arch, tmp))
+
+
+def built_once(out: Path, marker: str, write: Callable[[Path], object]) -> Path:
+    """``out``, written by ``write(tmp)`` into a temporary sibling folder and renamed into place under a file lock
+    unless ``out/marker`` is there already: several processes (pytest-xdist workers) asking at once build it once, and
+    none ever reads a half-written checkpoint."""
+    out = Path(out)
+    if (out / marker).is_file():
+        return out
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with locked(out.parent / f".{out.name}.lock"):
+        if (out / marker).is_file():  # another worker finished it while we waited
+            return out
+        if out.exists():  # left half-written by a crashed build
+            shutil.rmtree(out)
+        tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.building-"))
+        try:
+            write(tmp)
+            os.rename(tmp, out)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return out
 
 
 def build(arch: str, out: Path, seed: int = 0) -> Path:

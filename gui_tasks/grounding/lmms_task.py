@@ -16,6 +16,7 @@ from typing import Any, Mapping
 import datasets
 from PIL import Image
 
+from gui_core.logit_capture import SIDE_KEY, response_side
 from gui_metrics.lmms_bridge import sample_values
 from gui_tasks.errors import ConfigError, DataError
 from gui_core import grounding_prompts as prompts
@@ -140,7 +141,15 @@ class GroundingTask(RowsTask):
         response = results[0] if results else None
         if isinstance(response, list):  # repeats: lmms-eval nests the responses
             response = response[0] if response else None
-        return sample_values(RECORD_KINDS, score_response(doc, response, self._params))
+        return logged_values(response, sample_values(RECORD_KINDS, score_response(doc, response, self._params)))
+
+
+def logged_values(response: Any, values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` plus, when the response carries what scoring reads beyond its text (digit capture, image sizes, crop),
+    that side channel under ``SIDE_KEY``: logged once per sample (never aggregated), so that ``gui-eval submit`` and
+    ``validate`` re-score the logged response with it and ``verify`` compares a re-capture with it."""
+    side = response_side(response)
+    return {**values, SIDE_KEY: side} if side else values
 
 
 def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -405,6 +405,22 @@ def build_report(paths: Sequence[str | Path], out: str | Path) -> list[Path]:
     return files + [out / "report.json", out / "report.md"]
 
 
+def main_tables(md: str) -> str:
+    """What the command prints of ``report.md``: each task's heading and its main table (response types: share, PSS,
+    entropy, perplexity); the rest stays in the files."""
+    out: list[str] = []
+    want = False
+    for line in md.splitlines():
+        if line.startswith("## "):
+            out += (["" ] if out else []) + [line]
+            want = True
+        elif want and line.startswith("|"):
+            out.append(line)
+        elif want and out and out[-1].startswith("|"):
+            want = False  # the first table after the heading has ended
+    return "\n".join(out)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="gui-eval pss-report", description=__doc__.splitlines()[0])
     ap.add_argument("runs", nargs="+", help="lmms-eval output folders or results files")
@@ -417,6 +433,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DataError as exc:  # a missing or unreadable run: named, no traceback
         print(f"gui-eval pss-report: {exc}", file=sys.stderr)
         return 1
+    print(main_tables((Path(args.out) / "report.md").read_text(encoding="utf-8")))
     for f in files:
         print(f)
     for line in interval_lines([load_results(p) for p in find_result_files(args.runs)], metrics=INTERVAL_METRICS):

@@ -20,10 +20,11 @@ from typing import Any, Mapping
 
 from gui_core.geometry import answer_geometry, map_back
 from gui_core.coords import convert, reported_size
-from gui_metrics.pss import DEFAULT_FORM, PSS_C, classify_response, digit_entropy, perplexity, point_to_box_distance, pss_from_logits
+from gui_metrics.pss import DEFAULT_FORM, PSS_C, classify_response, digit_entropy, point_to_box_distance, pss_from_logits
 from gui_core.grounding import PointAnswer, parse_point
 from gui_core.grounding_wrappers import wrapper_for
-from gui_core.logit_capture import Capture, capture_of, extras_of, key_tokens
+from gui_core.logit_capture import (Capture, capture_from_json, capture_of, extras_of, key_digit_capture, key_tokens,
+                                    mean_logprob)
 
 # Not given by the paper; Table 1's smallest relative-distance band is 0.05.
 DEFAULT_TAU = 0.05
@@ -117,8 +118,8 @@ def logit_summary(text: str, capture: Capture | None, literal, params: ScorePara
     if capture is None:
         return {"pss": None, "digit_entropy": None, "perplexity": None, "key_tokens": [], "captured": False,
                 "capture_kind": None}
-    steps = [s for s in capture.steps if s.start < len(text)] or list(capture.steps)
-    keys = key_tokens(text, steps, literal, params.key_digits, start)
+    capture = key_digit_capture(capture, text)  # what a run logs: live and re-scored responses read the same values
+    keys = key_tokens(text, capture.steps, literal, params.key_digits, start)
     exact = capture.kind == "exact"
     pss = lambda v: pss_from_logits(v, params.pss_form, params.pss_c)  # noqa: E731
     rows = []
@@ -134,7 +135,8 @@ def logit_summary(text: str, capture: Capture | None, literal, params: ScorePara
                        pss_range=_bounded(k.values, k.missing, k.floor, pss),
                        entropy_range=_bounded(k.values, k.missing, k.floor, digit_entropy))
         rows.append(row)
-    out: dict[str, Any] = {"perplexity": perplexity(s.logprob for s in steps) if steps else None, "key_tokens": rows,
+    mean_lp = mean_logprob(capture)
+    out: dict[str, Any] = {"perplexity": math.exp(-mean_lp) if mean_lp is not None else None, "key_tokens": rows,
                            "captured": True, "capture_kind": capture.kind}
     if exact:
         got = [r for r in rows if r["pss"] is not None]
@@ -311,7 +313,7 @@ def score_response(doc: Mapping[str, Any], response: Any, params: ScoreParams) -
     if extras.get("image_frame") is not None:  # served engines: the size sent and the declared resize (gui_openai)
         record["served_frame"] = extras["image_frame"]
     if crop is not None:
-        first_capture = Capture.from_json(crop["first_capture"]) if crop.get("first_capture") else None
+        first_capture = capture_from_json(crop["first_capture"], str(crop.get("first_text") or "")) if crop.get("first_capture") else None
         record["first"] = _judge(doc, crop["first_text"], first_capture, params, None,
                                  reported_size(crop.get("first_model_image_sizes"), 0))
         record["crop"] = {"window": window, "alpha": crop.get("alpha"), "skipped": crop.get("skipped")}

@@ -233,7 +233,7 @@ def _pro_row(variant: str, root: Path, path: Path, i: int, row: dict[str, Any], 
     sw, sh = scorer_size
     scored = [box[0] / sw, box[1] / sh, box[2] / sw, box[3] / sh] if sw and sh else None
     split = split_of(row, path, i)
-    if row.get("group") is None and variant == "screenspot_pro":
+    if row.get("group") is None and layout(variant, root) == "pro":
         warnings.append("no group")
     if str(row.get("ui_type", "")).strip().lower() not in ("icon", "text"):
         warnings.append("ui_type other than text/icon")
@@ -246,7 +246,7 @@ def _pro_row(variant: str, root: Path, path: Path, i: int, row: dict[str, Any], 
     suffix = "" if (language, gt_type) == ("en", "positive") else f"-{language if language != 'en' else gt_type}"
     return _doc(variant, f"{variant}-{rid}{suffix}", _field(row, text_field, path, i), image, size, box, split,
                 {"application": row.get("application"), "platform": row.get("platform"), "bbox_format": "xyxy_px",
-                 "layout": "pro" if variant == "screenspot_pro" else "variants", "report": report,
+                 "layout": layout(variant, root), "report": report,
                  **({"gt_type": gt_type} if gt_type != "positive" else {})}, path, i, scored, warnings)
 
 
@@ -343,13 +343,13 @@ def data_check_of(variant: str, root: Path | None):
         return check
     check.counts.append(TaskCount(f"gui_{variant} [{layout(variant, check.root)} layout]", len(docs),
                                   PUBLISHED_DOCS[variant], "release"))
-    if variant == "screenspot_pro":  # the official script's other samples: every row in Chinese, every row as a negative
+    if layout(variant, check.root) == "pro":  # the official script's other samples: every row in Chinese, every row as a negative
         for task, kw in (("gui_screenspot_pro_cn", {"language": "cn"}), ("gui_screenspot_pro_negative", {"gt_type": "negative"})):
             more = BadRows(skip=True)
             got = load_pro(check.root, more, **kw)
             check.errors.extend(e for e in more.errors if e.field == "instruction_cn")  # the rest are counted above
             check.counts.append(TaskCount(task, len(got), PUBLISHED_DOCS[variant], "release: every row (eval_screenspot_pro.py)"))
-    if variant == "screenspot_pro" or kind_is_pro(variant, check.root):
+    if kind_is_pro(variant, check.root):
         check.notes.append(row_warnings(docs))
     clipped = boxes_clipped(docs)
     check.notes.append(f"boxes clipped to their image: {clipped}" + (

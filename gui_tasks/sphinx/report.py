@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import html
-import json
 import math
 import sys
 from pathlib import Path
@@ -430,10 +429,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"gui-eval sphinx-report: no SPHINX result in {', '.join(args.paths)} ({len(runs)} results file(s))", file=sys.stderr)
         return 1
     notes = skipped_rows_notes(runs, "sphinx") + limited_notes(runs, ("sphinx", "sphinx_sim"))
-    if notes:  # a table over a copy with skipped rows is not the benchmark's: say so beside every table
-        tables = {name: md + "".join(f"\nNote: {n}\n" for n in notes) for name, md in tables.items()}
     for name, md in tables.items():
         print(f"### {name}\n{md}")
+    for n in notes:  # printed once under all the tables; each written table file carries them (it stands alone)
+        print(f"Note: {n}")
+    if notes:  # a table over a copy with skipped rows (or a --limit run) is not the benchmark's: every file says so
+        tables = {name: md + "".join(f"\nNote: {n}\n" for n in notes) for name, md in tables.items()}
     for line in interval_lines(runs, ("sphinx", "sphinx_sim")):
         print(line)
     if args.out:

@@ -183,7 +183,7 @@ def _diff(site: Site) -> tuple[list[list[Any]], str]:
     summary = (f"{counts['pairs']} samples in both runs: responses changed {counts['responses_changed']}, "
                f"scores changed {counts['scores_changed']}; outcomes: fixed {counts['fixed']}, broken {counts['broken']}, "
                f"changed otherwise {counts['changed']}, same {counts['same']}")
-    table = (f"<h2>Differences: run 2 against run 1</h2><p id='diff-summary'>{e(summary)}</p>" + _diff_table(site))
+    table = (f"<h2>Differences: run 1 - run 2</h2><p id='diff-summary'>{e(summary)}</p>" + _diff_table(site))
     return pairs, table
 
 
@@ -205,19 +205,20 @@ def _side_tasks(site: Site, side: int) -> dict[str, Any]:
 
 
 def _diff_table(site: Site) -> str:
-    """The paired comparison of ``gui-eval compare`` (run 2 as A, run 1 as B): per metric and slice, the difference,
-    its 95% interval (paired cluster bootstrap), the McNemar or permutation p-value and the Holm-adjusted one."""
+    """The paired comparison of ``gui-eval compare RUN1 RUN2`` (run 1 as A, run 2 as B: one sign convention, A - B, in
+    compare, the viewer and the reports): per metric and slice, the difference, its 95% interval (paired cluster
+    bootstrap), the McNemar or permutation p-value and the Holm-adjusted one."""
     from gui_tasks.compare import compare_tasks
 
-    c = compare_tasks(_side_tasks(site, 1), _side_tasks(site, 0), "run 2", "run 1")
-    head = ("task", "metric", "slice", "n", "run 1", "run 2", "run 2 - run 1", "95% CI", "test", "p", f"p ({c.correction})")
+    c = compare_tasks(_side_tasks(site, 0), _side_tasks(site, 1), "run 1", "run 2")
+    head = ("task", "metric", "slice", "n", "run 1", "run 2", "run 1 - run 2", "95% CI", "test", "p", f"p ({c.correction})")
     def size(r: Any) -> tuple[bool, float]:  # the largest change first; an undefined difference (NaN) last
         d = r.diff if isinstance(r.diff, (int, float)) else math.nan
         return (math.isnan(d), -abs(d) if not math.isnan(d) else 0.0)
 
     rows = []
     for r in sorted(c.rows, key=size):
-        cells = [r.task, r.metric, r.slice, str(r.n), _fmt(r.b), _fmt(r.a), _fmt(r.diff), f"[{_fmt(r.low)}, {_fmt(r.high)}]",
+        cells = [r.task, r.metric, r.slice, str(r.n), _fmt(r.a), _fmt(r.b), _fmt(r.diff), f"[{_fmt(r.low)}, {_fmt(r.high)}]",
                  r.test, _fmt(r.p_value), _fmt(r.p_adjusted) + (" *" if r.significant else "")]
         rows.append("<tr" + (" class='significant'" if r.significant else "") + ">"
                     + "".join(("<td class='num'>" if i >= 3 else "<td>") + f"{e(x)}</td>" for i, x in enumerate(cells)) + "</tr>")
