@@ -402,7 +402,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_sphinx_report)
 
-    s = sub.add_parser("summary", help="headline figures with 95% intervals and n per task, then each task that did not run")
+    s = sub.add_parser("summary", help="headline figures with 95%% intervals and n per task, then each task that did not run")
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=lambda a: __import__("gui_tasks.summary", fromlist=["main"]).main(a.rest))
 

@@ -10,7 +10,7 @@ import pytest
 from gui_metrics.agentic import CATEGORIES as METRIC_CATEGORIES
 from gui_metrics.agentic import step_rates
 from gui_core.actions import Action
-from gui_tasks.errors import DataError
+from gui_tasks.errors import ConfigError, DataError
 from gui_tasks.star import agentic, agentic_task
 from gui_tasks.star.schema import action_from_json
 
@@ -114,7 +114,8 @@ def test_bad_rows_name_file_row_and_field(tmp_path, monkeypatch):
 
 def test_missing_dataset_copy_says_which_variable_to_set(monkeypatch):
     monkeypatch.delenv("ANDROIDCONTROL_DATA_DIR", raising=False)
-    with pytest.raises(DataError, match="ANDROIDCONTROL_DATA_DIR"):
+    # an unset variable is a configuration error (issue 44), not bad benchmark data
+    with pytest.raises(ConfigError, match=r"\$ANDROIDCONTROL_DATA_DIR is not set"):
         rows("androidcontrol")
 
 

@@ -169,7 +169,9 @@ def frame_check_summary(records: Sequence[dict[str, Any]]) -> dict[str, Any] | N
         return None
     frames = list(checked[0]["frame_check"])
     acc = {f: sum(bool(r["frame_check"].get(f)) for r in checked) / n for f in frames}
-    declared = next((r.get("frame") for r in checked if r.get("frame")), None)
+    # the family's declared frame (a benchmark wrapper's reading records its relative point's frame apart)
+    declared = next((r.get("family_frame") or r.get("frame") for r in checked if r.get("family_frame") or r.get("frame")),
+                    None)
     top = max(acc.values())
     best = [f for f in frames if acc[f] == top]  # frames of equal size (resized = original) tie
     warning = None

@@ -197,6 +197,7 @@ def _judge(doc: Mapping[str, Any], text: str, capture: Capture | None, params: S
     wrapper = None
     if params.strictness == "official" and window is None:  # the benchmark repository's own wrapper for the family
         wrapper = wrapper_for(doc.get("source"), params.family, meta.get("gt_type") == "negative")
+    own = answer  # the family's own reading: its numbers in its declared frame (the frame check reads these)
     if wrapper is not None:
         found = wrapper.reader(text, width, height)  # a relative point, as the wrapper hands it to the scorer
         # the digits the family's own reading locates stay the key tokens of the logit metrics
@@ -205,6 +206,7 @@ def _judge(doc: Mapping[str, Any], text: str, capture: Capture | None, params: S
                            "response_type": "invalid", "distance": None, "frame": answer.frame}
     if wrapper is not None:
         out["reading"] = f"{wrapper.repo}@{wrapper.commit[:7]} {wrapper.path}"
+        out["family_frame"] = own.frame  # the frame the family's answers are declared in (the report's frame check)
     if answer.status == "dropped":  # the authors' script leaves it out of its results: not in the denominator
         out["dropped"] = True
     # A malformed answer with a point is the authors' fallback click (GTA1, SE-GUI, UI-Venus-Ground-7B: (0, 0)).
@@ -219,8 +221,8 @@ def _judge(doc: Mapping[str, Any], text: str, capture: Capture | None, params: S
             if answer.truncate and all(math.isfinite(v) for v in point):
                 point = truncated(point, width, height)
         out.update(info)
-        if window is None:
-            out["frame_check"] = frame_check(answer, doc, params, model_size)
+        if window is None and own.point is not None:
+            out["frame_check"] = frame_check(own, doc, params, model_size)
         if all(math.isfinite(v) for v in point):
             # the box as published when it pokes outside the image (ScreenSpot-Pro): the official scorers test the point
             # against it unclipped (eval_sample_positive_gt), so a point just outside the image edge can still hit
