@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from gui_core.errors import ConfigError, DataError
 from gui_core.hub_release import HubRelease
-from gui_core.registry import Registry
+from gui_core.registry import Registry, load_records
 
 if TYPE_CHECKING:
     from gui_core.hub_fetch import HubData
@@ -180,18 +180,7 @@ class Benchmark:
 
 
 def _load_builtins() -> None:
-    from importlib.metadata import entry_points
-
-    for module in BUILTIN_MODULES:
-        importlib.import_module(module)
-    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
-        try:
-            ep.load()
-        except Exception as exc:  # one broken plugin must not hide the built-in benchmarks
-            import sys
-
-            print(f"gui-eval: WARNING: benchmark plugin {ep.name!r} ({ep.value}) failed to load: {exc!r}",
-                  file=sys.stderr)
+    load_records(BUILTIN_MODULES, ENTRY_POINT_GROUP, "benchmark")
 
 
 BENCHMARKS: Registry[Benchmark] = Registry("benchmark", loader=_load_builtins)

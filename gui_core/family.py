@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from gui_core.coords import BUDGETS, DEFAULT_BUDGET, FRAMES, Frame
-from gui_core.registry import Registry
+from gui_core.registry import Registry, load_records
 
 # reader(body, frame, family) -> PointAnswer | None (None: the family's syntax is absent); see gui_core.grounding
 Reader = Callable[..., Optional[object]]
@@ -112,18 +112,7 @@ ENTRY_POINT_GROUP = "gui_eval.families"  # third-party modules that call registe
 
 
 def _load_builtins() -> None:
-    import importlib
-    from importlib.metadata import entry_points
-
-    for module in BUILTIN_MODULES:
-        importlib.import_module(module)
-    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
-        try:
-            ep.load()
-        except Exception as exc:  # one broken plugin must not hide the built-in families
-            import sys
-
-            print(f"gui-eval: WARNING: family plugin {ep.name!r} ({ep.value}) failed to load: {exc!r}", file=sys.stderr)
+    load_records(BUILTIN_MODULES, ENTRY_POINT_GROUP, "family")
 
 
 FAMILIES: Registry[Family] = Registry("model family", loader=_load_builtins)

@@ -28,7 +28,6 @@ modification time changed (``hashes.json`` next to each converted copy).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -39,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gui_core.errors import ConfigError, DataError
+from gui_core.file_hash import sha256_file
 from gui_core.hub_release import HubFile, HubRelease
 from gui_core.paths import cache_dir
 
@@ -120,12 +120,6 @@ def _work_dir(release: HubRelease) -> Path:
 
 # ---- hashing ----
 
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def _data_files(snapshot: Path) -> list[str]:

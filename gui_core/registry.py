@@ -85,3 +85,20 @@ class Registry(Generic[T]):
     def __len__(self) -> int:
         self._load()
         return len(self._items)
+
+
+def load_records(modules: tuple[str, ...], group: str, what: str) -> None:
+    """Import the modules that register a registry's built-in records, then every third-party module of the
+    entry-point group ``group``; a plugin that fails to load is named on stderr and skipped (one broken plugin must
+    not hide the built-in records)."""
+    import importlib
+    import sys
+    from importlib.metadata import entry_points
+
+    for module in modules:
+        importlib.import_module(module)
+    for ep in sorted(entry_points(group=group), key=lambda e: e.name):
+        try:
+            ep.load()
+        except Exception as exc:
+            print(f"gui-eval: WARNING: {what} plugin {ep.name!r} ({ep.value}) failed to load: {exc!r}", file=sys.stderr)

@@ -12,6 +12,8 @@ import math
 import os
 from typing import Any, Mapping
 
+from gui_core.file_hash import sha256_file
+
 
 class UnhashableValue(TypeError):
     """A document (or score) value with no canonical form; the message names the field."""
@@ -37,11 +39,7 @@ def sha256_text(text: str) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _file_sha256(path: str, size: int, mtime_ns: int) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+    return sha256_file(path)  # size and mtime key the cache only
 
 
 def file_sha256(path: str | os.PathLike) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
 import json
 import os
 import shutil
@@ -21,17 +20,13 @@ import threading
 from pathlib import Path
 from typing import Callable, Iterator
 
+from gui_core.file_hash import sha256_file
+
 MANIFEST = ".content-sha256.json"
 _VERIFIED: set[tuple[str, int]] = set()  # (set folder, manifest mtime) checked by this process
 _VERIFY_LOCK = threading.Lock()
 
 
-def _file_sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def _files(root: Path) -> list[Path]:
@@ -40,7 +35,7 @@ def _files(root: Path) -> list[Path]:
 
 def write_manifest(root: Path) -> None:
     """Record sha256 and size of every file under ``root`` (relative paths)."""
-    entries = {p.relative_to(root).as_posix(): {"sha256": _file_sha256(p), "size": p.stat().st_size} for p in _files(root)}
+    entries = {p.relative_to(root).as_posix(): {"sha256": sha256_file(p), "size": p.stat().st_size} for p in _files(root)}
     (root / MANIFEST).write_text(json.dumps({"files": entries}, indent=0, sort_keys=True), encoding="utf-8")
 
 
@@ -58,7 +53,7 @@ def damage(root: Path) -> str | None:
         if path.stat().st_size != want["size"]:
             return f"{path}: {path.stat().st_size} bytes, expected {want['size']} (cut or edited)"
     for rel, want in sorted(entries.items()):
-        if _file_sha256(root / rel) != want["sha256"]:
+        if sha256_file(root / rel) != want["sha256"]:
             return f"{root / rel}: content differs from the stored sha256 (edited or damaged)"
     return None
 
