@@ -54,7 +54,7 @@ def _requests(task_name: str, n: int, layout: str = "simple"):
     from lmms_eval.api.instance import Instance
     from lmms_eval.tasks import TaskManager
 
-    from gui_tasks.lmms_integration import attach
+    from gui_tasks.harness.lmms_integration import attach
 
     attach()
     task = TaskManager("WARNING").load_task_or_group([task_name], layout)[task_name]

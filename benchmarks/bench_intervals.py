@@ -18,8 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gui_metrics.lmms_bridge import sample_values  # noqa: E402
 from gui_metrics.manager import all_metrics  # noqa: E402
-from gui_tasks.compare import TaskSamples, compare_tasks  # noqa: E402
-from gui_tasks.lmms_stats import interval  # noqa: E402
+from gui_tasks.reports.compare import TaskSamples, compare_tasks  # noqa: E402
+from gui_tasks.harness.lmms_stats import interval  # noqa: E402
 
 DIMS = ("AU", "AP", "WF", "WI", "AEL", "REL", "RI", "SI")
 

@@ -28,7 +28,7 @@ def main() -> int:
             from gui_models.tiny_model import build_tiny_model
 
             ckpt = str(build_tiny_model(Path(tmp) / "tiny", family="qwen2_vl", seed=0))
-        from gui_tasks.cli import find_results, lmms_eval_command
+        from gui_tasks.commands.cli import find_results, lmms_eval_command
 
         out = Path(tmp) / "runs"
         cmd = lmms_eval_command(f"pretrained={ckpt},device=cpu", args.tasks.split(","), out, limit=args.limit)

@@ -179,7 +179,7 @@ def floor_ms(path: Path, repeats: int = 5) -> float:
     """Median ms to decode one screenshot (as the tasks do) and base64-encode its file, on one thread."""
     import statistics
 
-    from gui_tasks.lmms_rows import load_image
+    from gui_tasks.harness.lmms_rows import load_image
 
     times = []
     for _ in range(repeats):

@@ -6,7 +6,7 @@ Figures (medians over the repeats): the full index as ``lmms-eval`` builds it wi
 own tasks, our ``yaml_tasks``, installed task plugins) and the part spent on our folder (target: at most 10%);
 then our folder read the way lmms-eval reads any ``--include_path`` folder (PyYAML's pure-Python loader, every
 ``include:`` re-read per task), as thin files and as the full copies the generator wrote before
-(``gui_tasks/thin_yaml.py``), for comparison.
+(``gui_tasks/harness/thin_yaml.py``), for comparison.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def main() -> None:
     logger.remove()  # lmms-eval logs a debug line for every file it does not index
     logger.add(sys.stderr, level="WARNING")
 
-    from gui_tasks.lmms_integration import _same_folder, attach, yaml_tasks_dir
+    from gui_tasks.harness.lmms_integration import _same_folder, attach, yaml_tasks_dir
 
     attach()  # what lmms-eval's CLI does when it imports its models (our entry point)
     ours = str(yaml_tasks_dir())

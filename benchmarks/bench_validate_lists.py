@@ -27,7 +27,7 @@ def plugins(n: int) -> list[dict]:
 def main() -> None:
     from submission_helpers import honest_run
 
-    from gui_tasks.leaderboard import _check_plugins, build_submission, submission_hash, validate_submission
+    from gui_tasks.submit.leaderboard import _check_plugins, build_submission, submission_hash, validate_submission
 
     with tempfile.TemporaryDirectory() as tmp:
         honest_run(Path(tmp))

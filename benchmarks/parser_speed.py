@@ -1,4 +1,4 @@
-"""Worst time per parser of model output on adversarial texts (gui_tasks.parser_inventory).
+"""Worst time per parser of model output on adversarial texts (gui_tasks.commands.parser_inventory).
 
     PYTHONPATH=. python benchmarks/parser_speed.py [--chars 20000] [--repeat 3]
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from gui_tasks.parser_inventory import PARSERS, adversarial_inputs, clear_caches
+from gui_tasks.commands.parser_inventory import PARSERS, adversarial_inputs, clear_caches
 
 
 def worst_times(chars: int, repeat: int = 1) -> dict[str, tuple[float, str]]:

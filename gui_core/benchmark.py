@@ -34,7 +34,7 @@ BUILTIN_MODULES = ("gui_tasks.mpr.benchmark", "gui_tasks.knowledge.benchmark", "
                    "gui_tasks.sphinx.benchmark", "gui_tasks.grounding.benchmark")
 _DOTTED = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
 _ENV = re.compile(r"[A-Z][A-Z0-9_]*")
-# The report commands of gui-eval (gui_tasks.cli) a record may name.
+# The report commands of gui-eval (gui_tasks.commands.cli) a record may name.
 REPORT_COMMANDS = ("report", "knowledge-report", "star-report", "pss-report", "sphinx-report")
 
 

@@ -1,6 +1,6 @@
 """The two error types for bad input, on the floor so every layer (a ``Benchmark`` record's ``data_root`` too)
 raises the same classes: ``DataError`` names file, row and field; ``ConfigError`` names a setting, its value, the
-closest accepted values and the docs page. ``gui_tasks.errors`` re-exports both."""
+closest accepted values and the docs page. Every package imports them from here (one door)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ class ConfigError(ValueError):
 
     One line: the setting and its value, the closest accepted values ("did you mean"), the accepted values when
     they are few, and the docs page to read. Commands print it without a traceback and exit non-zero; a task that
-    raises it does not run, and lmms-eval's log ends with it (``gui_tasks.lmms_integration``).
+    raises it does not run, and lmms-eval's log ends with it (``gui_tasks.harness.lmms_integration``).
     """
 
     MAX_LISTED = 24  # accepted values listed in full up to this many; beyond, only the closest ones

@@ -1,5 +1,5 @@
 """The sha256 of a file's bytes, read in 1 MiB blocks: the one streaming file hash (pinned hub files, synthetic-set
-manifests, run-file hashes; ``gui_tasks.hashing.file_sha256`` caches it by path, size and modification time)."""
+manifests, run-file hashes; ``gui_tasks.runs.hashing.file_sha256`` caches it by path, size and modification time)."""
 
 from __future__ import annotations
 

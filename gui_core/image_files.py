@@ -1,6 +1,6 @@
 """Which decoded screenshots still hold exactly their file's pixels, so a served engine can be sent the file's own bytes.
 
-``gui_tasks.lmms_rows.load_image`` marks each image it decodes whose pixels are, by construction, what any Pillow
+``gui_tasks.harness.lmms_rows.load_image`` marks each image it decodes whose pixels are, by construction, what any Pillow
 decode of the file gives as RGB (:func:`mark_file_source`); ``gui_openai`` then sends that file as it is instead of
 re-encoding the pixels as PNG (issue 31). Only formats that decode to the same pixels everywhere qualify:
 

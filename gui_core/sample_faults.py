@@ -2,7 +2,7 @@
 
 A step that meets a fault for one document (its images cannot be decoded, its prompt cannot be written, the server
 gave no usable text for it) records it here under (task, document key); the task's ``process_results``
-(``gui_tasks.lmms_rows``) reads it back, scores the sample as an empty answer and writes the error into the samples
+(``gui_tasks.harness.lmms_rows``) reads it back, scores the sample as an empty answer and writes the error into the samples
 file (``sample_error``), and the results count the samples that had one. The first fault met for a document wins.
 """
 

@@ -4,7 +4,7 @@ The request stage replaces every image of a request by a blank image of the same
 the default: the prompt, the image tokens and the model's resize are unchanged, only the pixels go) or removes
 the images (``blind.mode=remove``: a text-only prompt). Run a task with and without it to measure how much of a
 benchmark a model answers from the text alone; the MPR and GUI-KB reports put the two side by side
-(``+blind`` in the protocol label, ``gui_tasks.vision_gain``). Being a request-stage plugin, it runs in every
+(``+blind`` in the protocol label, ``gui_tasks.reports.vision_gain``). Being a request-stage plugin, it runs in every
 backend built on ``gui_models.generation_core`` (gui_hf, gui_wrap and the served backend alike).
 """
 

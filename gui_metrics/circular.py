@@ -1,7 +1,7 @@
 """CircularEval scoring (MMBench, Liu et al. 2023, section 3.2): a question asked once per rotation of its options
 counts as right only if every rotation is answered right.
 
-A circular task's documents are the rotations of each question (``gui_tasks.circular.expand``); each per-sample
+A circular task's documents are the rotations of each question (``gui_tasks.harness.circular.expand``); each per-sample
 record carries the fields of ``ROTATION_FIELDS`` copied from its document. Before a metric aggregates, the records
 of one question are collapsed into one (:func:`per_question`), so every metric of a benchmark scores questions, not
 requests, without knowing about rotations. Records without ``circular_id`` (plain tasks) pass through unchanged.

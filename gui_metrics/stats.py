@@ -14,7 +14,7 @@ API (all seeded, all pure functions of their inputs; docs/statistics.md says wha
   ``holm(pvalues)`` (Holm-Bonferroni adjusted p-values).
 - ``pearson(x, y)``, ``spearman(x, y)`` -> ``Correlation`` (r, two-sided p, n, ``too_small``).
 - ``with_interval(value, (low, high))`` -> ``"0.3250 [0.2000, 0.4700]"``; ``TaskResult.interval(metric)``
-  (``gui_tasks.results_io``) reads a run's recorded interval.
+  (``gui_tasks.runs.results_io``) reads a run's recorded interval.
 - Older helpers kept for the PSS report: ``welch_t_test``, ``wasserstein_distance``, ``bootstrap_ci``.
 
 ``None`` and NaN values mean "this sample is not in the population" (another dimension, a polarity that does not

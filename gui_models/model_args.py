@@ -1,7 +1,7 @@
 """Model args of our backends, checked without loading a checkpoint.
 
 One check, used where a backend starts (``gui_hf``, ``gui_wrap``, ``gui_openai``) and where a submission is re-checked
-(``gui_tasks.leaderboard``): a run that ``gui_hf`` would have refused (an intervention parameter such as
+(``gui_tasks.submit.leaderboard``): a run that ``gui_hf`` would have refused (an intervention parameter such as
 ``prompt_affix.suffix=...`` with no ``interventions=prompt_affix``) is refused as a submission too.
 """
 

@@ -33,7 +33,7 @@ RUNS: list[tuple[str, int | None]] = [
 
 def _run_lmms(ckpt: Path, task: str, limit: int | None, out: Path) -> Path:
     """One lmms-eval CLI run; returns its results file (the CLI exits 0 on failure, so the files are checked)."""
-    from gui_tasks.cli import find_results, lmms_eval_command
+    from gui_tasks.commands.cli import find_results, lmms_eval_command
 
     run_dir = out / task
     cmd = lmms_eval_command(f"pretrained={ckpt},device=cpu", [task], run_dir, limit=limit,
@@ -97,7 +97,7 @@ def main(argv: list[str]) -> int:
             ran.append(out / "runs" / task)
 
     def view() -> None:
-        proc = subprocess.run([sys.executable, "-m", "gui_tasks.cli", "view", *map(str, ran), "--out", str(out / "view")],
+        proc = subprocess.run([sys.executable, "-m", "gui_tasks.commands.cli", "view", *map(str, ran), "--out", str(out / "view")],
                               capture_output=True, text=True)
         if proc.returncode != 0 or not (out / "view" / "index.html").is_file():
             raise RuntimeError(f"exit {proc.returncode}: {proc.stderr.strip()[-400:]}")
@@ -111,7 +111,7 @@ def main(argv: list[str]) -> int:
     def submit_and_validate() -> None:
         sub = out / "submission.json"
         for args in (["submit", str(out / "runs" / SUBMITTED), "--out", str(sub)], ["validate", str(sub)]):
-            proc = subprocess.run([sys.executable, "-m", "gui_tasks.cli", *args], capture_output=True, text=True)
+            proc = subprocess.run([sys.executable, "-m", "gui_tasks.commands.cli", *args], capture_output=True, text=True)
             if proc.returncode != 0:
                 raise RuntimeError(f"gui-eval {args[0]}: exit {proc.returncode}: {(proc.stderr or proc.stdout).strip()[-400:]}")
 

@@ -17,7 +17,7 @@ from gui_tasks.knowledge.prompts import PROMPT_PROTOCOL as GKB_PROMPT
 from gui_core.letters import PARSER_PROTOCOL
 from gui_tasks.mpr.prompts import DIRECT, REASONING
 from gui_tasks.mpr.schema import DIMENSIONS, LANGS
-from gui_tasks.thin_yaml import BASE_SUFFIX, factor
+from gui_tasks.harness.thin_yaml import BASE_SUFFIX, factor
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "yaml_tasks" / "mpr_gui"
@@ -87,7 +87,7 @@ def render_all() -> dict[str, str]:
         for mode, protocol, max_new in (("", DIRECT, 16), ("_cot", REASONING, 512)):
             for lang in LANGS:
                 variants = [("", DIMENSIONS)] + ([(f"_{d.lower()}", (d,)) for d in DIMENSIONS] if not mode else [])
-                # _circular: CircularEval, every rotation of the options (gui_tasks.circular), direct answers only
+                # _circular: CircularEval, every rotation of the options (gui_tasks.harness.circular), direct answers only
                 variants += [("_circular", DIMENSIONS)] if not mode else []
                 for suffix, dims in variants:
                     task = f"{prefix}{mode}_{lang}{suffix}"
@@ -202,7 +202,7 @@ def render_gkb() -> dict[str, str]:
                     f"  knowledge_tip: {'true' if record['knowledge_tip'] else 'false'}\n"
                     # official rows are read as the official runner reads them (gui_tasks.knowledge.official.READINGS)
                     + (f"  reading: {GKB_READING}\n" if source == "official" else ""))
-        # _circular (main protocol): CircularEval, every rotation of a question's options (gui_tasks.circular)
+        # _circular (main protocol): CircularEval, every rotation of a question's options (gui_tasks.harness.circular)
         circulars = (False, True) if variant == "official" else (False,)
         for sub, circular in ((s, c) for c in circulars for s in subtasks if not (c and s in YES_NO_ONLY_SUBTASKS)):
             tag = "_circular" if circular else ""
@@ -219,7 +219,7 @@ def render_gkb() -> dict[str, str]:
 
 
 def written() -> dict[Path, dict[str, str]]:
-    """What the generator writes: every folder's task files thin over its shared bases (:mod:`gui_tasks.thin_yaml`)."""
+    """What the generator writes: every folder's task files thin over its shared bases (:mod:`gui_tasks.harness.thin_yaml`)."""
     return {out: factor(files, out.name) for out, files in folders().items()}
 
 

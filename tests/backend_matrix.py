@@ -47,7 +47,7 @@ def _memory(root: Path) -> Path:
 
 
 def _run(model: str, args: str, tasks, out: Path, env: dict) -> tuple[dict, str]:
-    from gui_tasks.cli import find_results, lmms_eval_command
+    from gui_tasks.commands.cli import find_results, lmms_eval_command
 
     cmd = lmms_eval_command(args, list(tasks), out, limit=1, model=model, extra=GEN)
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900)

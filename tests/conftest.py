@@ -90,7 +90,7 @@ def honest(session_cache, tmp_path_factory) -> dict:
     deep-copies it before changing anything."""
     from submission_helpers import honest_run
 
-    from gui_tasks.leaderboard import build_submission
+    from gui_tasks.submit.leaderboard import build_submission
 
     root = tmp_path_factory.mktemp("honest")
     honest_run(root)

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gui_tasks.cli import find_results
+from gui_tasks.commands.cli import find_results
 
 
 def run(cmd, env, timeout=600):

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from gui_tasks.rescore import aggregate, load_task, task_docs, task_metadata
+from gui_tasks.harness.rescore import aggregate, load_task, task_docs, task_metadata
 
 LANGS = ("en", "zh", "fr", "ru", "ja", "th")
 NULL_DOC_HASH = hashlib.sha256(b"null").hexdigest()  # what lmms-eval 0.7.3 logs for every sample

@@ -16,7 +16,7 @@ import sys
 import pytest
 import torch
 
-from gui_tasks.cli import find_results, lmms_eval_command
+from gui_tasks.commands.cli import find_results, lmms_eval_command
 from tolerance import assert_close
 from xli_helpers import hand_memory
 

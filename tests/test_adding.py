@@ -38,8 +38,8 @@ from gui_core.grounding_prompts import build_prompt, protocol
 from gui_tasks.grounding.lmms_task import SOURCES, task_rows
 from gui_tasks.grounding.report import BENCHMARKS as REPORTED
 from gui_tasks.grounding.yaml_spec import render_all
-from gui_tasks.leaderboard import completeness_gaps
-from gui_tasks.results_io import reports
+from gui_tasks.submit.leaderboard import completeness_gaps
+from gui_tasks.runs.results_io import reports
 
 print(benchmark("toy_grounding").title)
 print("source", "toy_grounding" in SOURCES, len(task_rows({"source": "toy_grounding"})))
@@ -72,7 +72,7 @@ def test_the_worked_examples_of_docs_adding(tmp_path):
     (copy / "rows.json").write_text(json.dumps([{"instruction": f"button {i}", "image": f"s{i}.png",
                                                  "box": [4, 4, 20, 20]} for i in range(2)]), encoding="utf-8")
 
-    listed = _run(["-m", "gui_tasks.cli", "benchmarks", "--json"], site, copy)
+    listed = _run(["-m", "gui_tasks.commands.cli", "benchmarks", "--json"], site, copy)
     assert listed.returncode == 0, listed.stderr
     toy = next(r for r in json.loads(listed.stdout) if r["name"] == "toy_grounding")
     assert toy["tasks"] == ["gui_toy_grounding", "gui_toy_grounding_strict"]
@@ -81,7 +81,7 @@ def test_the_worked_examples_of_docs_adding(tmp_path):
     assert toy["submission"]["completeness"] == "toy_grounding:completeness_gaps"
     assert toy["record"]["docs"] == "docs/adding.md" and all(toy[k] for k in ("sources", "title"))
 
-    checked = _run(["-m", "gui_tasks.cli", "data", "check", "toy_grounding", "--no-images"], site, copy)
+    checked = _run(["-m", "gui_tasks.commands.cli", "data", "check", "toy_grounding", "--no-images"], site, copy)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert checked.stdout.startswith(f"toy_grounding: {copy}") and re.search(r"gui_toy_grounding\s+2\s+2", checked.stdout)
 

@@ -95,13 +95,13 @@ def test_the_comparison_scan_sees_a_name_comparison():
 # answers with its authors' code. Strings that name a record of ANOTHER registry which happens to share the family's
 # name are not the family: each such module and what the string names there (the test fails once one is not needed).
 OTHER_REGISTRIES: dict[str, dict[str, str]] = {
-    "qwen2_5_vl": {"gui_tasks/verify.py": "lmms-eval model names (LOCAL_BACKENDS)",
+    "qwen2_5_vl": {"gui_tasks/submit/verify.py": "lmms-eval model names (LOCAL_BACKENDS)",
                    "gui_models/model_args.py": "an lmms-eval model name in an error message's example",
                    "gui_models/wrap_backend.py": "an lmms-eval model name in an error message's example",
                    "gui_models/tiny_model.py": "the transformers architecture of a tiny checkpoint"},
-    "qwen2_vl": {"gui_tasks/verify.py": "lmms-eval model names (LOCAL_BACKENDS)",
+    "qwen2_vl": {"gui_tasks/submit/verify.py": "lmms-eval model names (LOCAL_BACKENDS)",
                  "gui_models/tiny_model.py": "the transformers architecture of a tiny checkpoint"},
-    "qwen3_vl": {"gui_tasks/verify.py": "lmms-eval model names (LOCAL_BACKENDS)"},
+    "qwen3_vl": {"gui_tasks/submit/verify.py": "lmms-eval model names (LOCAL_BACKENDS)"},
 }
 
 

@@ -104,7 +104,7 @@ def test_every_record_names_pages_and_variables_that_exist():
 @pytest.mark.parametrize("dataset,steps", [("androidcontrol", 6), ("aitz", 5), ("gui_odyssey", 6)])
 def test_the_step_wise_sets_have_a_data_check(dataset, steps, capsys):
     """Each StaR step-wise set's record names a data check: the tasks' own loader over a copy (here the fixtures)."""
-    from gui_tasks import cli
+    from gui_tasks.commands import cli
 
     assert cli.main(["data", "check", dataset, str(ROOT / "tests" / "fixtures" / "star_agentic" / dataset),
                      "--no-images"]) == 0

@@ -13,8 +13,8 @@ from PIL import Image
 from gui_interventions.blind import Blind
 from gui_interventions.manager import build_run
 from gui_interventions.payloads import RequestContext
-from gui_tasks.leaderboard import interventions_of, protocol_label
-from gui_tasks.vision_gain import pair, render_text, split_blind, write_all
+from gui_tasks.submit.leaderboard import interventions_of, protocol_label
+from gui_tasks.reports.vision_gain import pair, render_text, split_blind, write_all
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -79,11 +79,11 @@ def test_gain_pairs_rows_of_the_same_model_context_and_language(tmp_path):
 def test_blind_through_the_lmms_eval_cli_on_synthetic_and_official_layout_tasks(tmp_path, tiny_checkpoint, subprocess_env):
     """``interventions=blind`` runs mpr_gui_synth_en and the official-layout fixture tasks (MPR zh, GUI-KB); the
     results say blind, and the reports pair the blind run with the sighted one."""
-    from gui_tasks.cli import find_results, lmms_eval_command
+    from gui_tasks.commands.cli import find_results, lmms_eval_command
     from gui_tasks.knowledge.report import build_report
     from gui_tasks.knowledge.report import vision_gains as gkb_gains
     from gui_tasks.mpr.report import build_table, vision_gains
-    from gui_tasks.results_io import load_results
+    from gui_tasks.runs.results_io import load_results
     from lmms_helpers import results, run, samples
 
     mpr = tmp_path / "mpr"

@@ -77,7 +77,7 @@ def test_generation_settings_from_a_file_are_bounded(gen, message):
 
 
 def test_verify_never_reruns_a_file_asking_for_ten_million_tokens():
-    from gui_tasks.verify import _generation_kwargs
+    from gui_tasks.submit.verify import _generation_kwargs
 
     with pytest.raises(BoundError, match="max_new_tokens=10000000"):
         _generation_kwargs({"gen_kwargs": "max_new_tokens=10000000", "seeds": [0, 1, 2, 3]})
@@ -85,7 +85,7 @@ def test_verify_never_reruns_a_file_asking_for_ten_million_tokens():
 
 
 def test_every_gui_eval_help_page_prints(capsys):
-    from gui_tasks.cli import main
+    from gui_tasks.commands.cli import main
 
     with pytest.raises(SystemExit) as done:
         main(["--help"])
@@ -231,7 +231,7 @@ def test_one_bad_byte_in_line_1_of_an_mpr_jsonl_costs_that_row_only(tmp_path):
     import shutil
     from pathlib import Path
 
-    from gui_tasks.errors import BadRows
+    from gui_tasks.harness.bad_rows import BadRows
     from gui_tasks.mpr import official
 
     root = tmp_path / "mpr"
@@ -256,8 +256,8 @@ def test_one_bad_byte_in_line_1_of_an_mpr_jsonl_costs_that_row_only(tmp_path):
 
 
 def test_a_5000_digit_integer_in_any_jsonl_is_a_data_error_naming_the_line(tmp_path):
-    from gui_tasks.errors import DataError
-    from gui_tasks.input_files import read_jsonl
+    from gui_core.errors import DataError
+    from gui_tasks.runs.input_files import read_jsonl
 
     path = tmp_path / "rows.jsonl"
     path.write_text('{"id": 1}\n{"id": ' + "7" * 5000 + "}\n")
@@ -327,9 +327,9 @@ def hostile_pro_rows(root):
 
 def test_each_hostile_grounding_row_costs_that_row_and_the_data_check_agrees(tmp_path):
     from gui_core.sample_faults import DOC_ERROR
-    from gui_tasks.errors import BadRows
+    from gui_tasks.harness.bad_rows import BadRows
     from gui_tasks.grounding import screenspot
-    from gui_tasks.lmms_rows import refuse_duplicate_ids
+    from gui_tasks.harness.lmms_rows import refuse_duplicate_ids
 
     root = hostile_pro_rows(tmp_path / "pro")
     bad = BadRows(skip=True)
@@ -390,9 +390,9 @@ def test_sphinx_report_renders_a_1500_round_trajectory_in_bounded_memory_and_nam
 
 
 def test_results_and_samples_of_the_wrong_types_are_one_line_errors_in_every_reader(tmp_path, capsys):
-    from gui_tasks.cli import main
-    from gui_tasks.errors import DataError
-    from gui_tasks.results_io import load_results, load_samples
+    from gui_tasks.commands.cli import main
+    from gui_core.errors import DataError
+    from gui_tasks.runs.results_io import load_results, load_samples
 
     raw = {"results": {"t": {"acc,none": 1.0}}, "configs": {"t": {}}, "n-samples": {"t": "many"}, "config": {}}
     run = tmp_path / "run" / "m"

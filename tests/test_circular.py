@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from gui_metrics.circular import per_question
 from gui_metrics.letter_bias import answer_shares, gold_shares, majority_baseline_accuracy, total_variation
-from gui_tasks.circular import Layout, expand, rotate
+from gui_tasks.harness.circular import Layout, expand, rotate
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -172,7 +172,7 @@ def test_circular_variant_of_a_perfect_scripted_model_scores_full_marks(tmp_path
     """The honest-run writer (the installed task's own process_results and aggregations) with a perfect model."""
     from submission_helpers import honest_run
 
-    from gui_tasks.results_io import load_results
+    from gui_tasks.runs.results_io import load_results
 
     path = honest_run(tmp_path, ("en",), rule=lambda doc, i: f"Answer: {doc['answer']}", limit=64,
                       tasks=["mpr_gui_synth_en_circular"])

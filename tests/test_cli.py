@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from gui_tasks.cli import main
+from gui_tasks.commands.cli import main
 
 
 def test_demo_refuses_a_folder_that_is_not_a_checkpoint(tmp_path, capsys):
@@ -56,7 +56,7 @@ def test_synth_command_builds_each_content_split(tmp_path, capsys):
 
 
 def test_every_subcommand_help_shows_its_own_options(capsys):
-    from gui_tasks.cli import build_parser, pass_through
+    from gui_tasks.commands.cli import build_parser, pass_through
 
     wrapped = pass_through(build_parser())
     assert {"submit", "view", "validate", "verify", "import", "report", "pss-report"} <= wrapped

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from gui_metrics.lmms_bridge import sample_values
-from gui_tasks.cli import main as cli_main
-from gui_tasks.compare import compare_runs
+from gui_tasks.commands.cli import main as cli_main
+from gui_tasks.reports.compare import compare_runs
 
 LETTERS = "ABCD"
 N = 400

@@ -8,9 +8,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from gui_tasks import lmms_failures, lmms_integration  # the failure reports live in lmms_failures
-from gui_tasks.cli import main as cli_main
-from gui_tasks.errors import ConfigError, DataError
+from gui_tasks.harness import lmms_failures, lmms_integration  # the failure reports live in lmms_failures
+from gui_tasks.commands.cli import main as cli_main
+from gui_core.errors import ConfigError, DataError
 
 
 def _one_line(text: str) -> str:

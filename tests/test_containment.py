@@ -72,7 +72,7 @@ def test_data_check_lists_the_bomb_and_the_truncated_screenshot_rows(tmp_path):
 
 
 def test_gui_eval_data_check_prints_the_rows_not_a_traceback(tmp_path, capsys):
-    from gui_tasks.cli import main
+    from gui_tasks.commands.cli import main
 
     root = hostile_screenspot_pro(tmp_path / "pro")
     assert main(["data", "check", "screenspot_pro", str(root)]) != 0
@@ -291,7 +291,7 @@ def _pro_details(ids: list, acc=0.5) -> dict:
 ])
 def test_a_hostile_published_file_is_a_named_error_and_nothing_is_written(tmp_path, monkeypatch, content, row, field,
                                                                           message):
-    from gui_tasks.errors import DataError
+    from gui_core.errors import DataError
     from gui_tasks.grounding.published import import_run, main
 
     monkeypatch.setenv("SCREENSPOT_PRO_DATA_DIR", str(FIX / "screenspot_pro"))

@@ -7,8 +7,8 @@ import json
 import pytest
 from PIL import Image, ImageFile
 
-from gui_tasks.errors import DataError
-from gui_tasks.lmms_rows import doc_to_visual, load_image, read_jsonl
+from gui_core.errors import DataError
+from gui_tasks.harness.lmms_rows import doc_to_visual, load_image, read_jsonl
 from gui_tasks.synth.cache import MANIFEST, damage
 from gui_tasks.mpr.synth import load_or_build, set_name
 
@@ -94,7 +94,7 @@ def test_number_accepts_what_is_in_range():
 
 
 def test_damaged_rows_file_is_rewritten_not_reused(session_cache):
-    from gui_tasks.lmms_rows import write_rows
+    from gui_tasks.harness.lmms_rows import write_rows
 
     rows = [{"id": "a", "lang": "en"}, {"id": "b", "lang": "en"}]
     path = write_rows(rows, "damage_test", {"source": "synthetic", "lang": "en"})

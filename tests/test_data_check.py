@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from gui_tasks import cli, data_check
+from gui_tasks.commands import cli
+from gui_tasks.harness import data_check
 from gui_tasks.knowledge import official as gkb
 from gui_tasks.mpr import official as mpr
 from gui_tasks.star import official as star
@@ -162,7 +163,7 @@ def test_a_question_file_linked_to_dev_zero_is_refused_not_read(capsys, tmp_path
 
 
 def test_a_line_over_the_bound_is_refused_naming_the_file(capsys, tmp_path, monkeypatch):
-    from gui_tasks import input_files
+    from gui_tasks.runs import input_files
 
     root = tmp_path / "mpr"
     shutil.copytree(FIXTURES / "mpr_official", root)

@@ -12,8 +12,8 @@ import pytest
 from PIL import Image
 
 from gui_core.pixels import pixels_sha256
-from gui_tasks.doc_images import image_pixels, resolve_path
-from gui_tasks.rescore import UnhashableValue, canonical_json, doc_sha256
+from gui_tasks.runs.doc_images import image_pixels, resolve_path
+from gui_tasks.harness.rescore import UnhashableValue, canonical_json, doc_sha256
 
 
 def _png(path: Path, color=(10, 20, 30), size=(6, 4)) -> Path:
@@ -44,7 +44,7 @@ def test_a_decoded_png_and_the_image_it_was_written_from_hash_alike(tmp_path):
 
 
 def test_image_hash_is_the_same_in_another_process():
-    code = ("from PIL import Image; from gui_tasks.rescore import doc_sha256; "
+    code = ("from PIL import Image; from gui_tasks.harness.rescore import doc_sha256; "
             "print(doc_sha256({'image': Image.new('RGB', (6, 4), (1, 2, 3)), 'id': 'x'}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == doc_sha256({"image": Image.new("RGB", (6, 4), (1, 2, 3)), "id": "x"})
@@ -109,7 +109,7 @@ class _FolderTask:
     def __init__(self, folder: Path) -> None:
         self.config = type("Config", (), {"metadata": {"version": "1"}, "metric_list": [{"metric": "hit"}]})()
         self.eval_docs = [{"id": "a", "image": "screens/a.png", "answer": "x"}]
-        self.gui_eval_task_folder = str(folder)  # what gui_tasks.rescore.load_task sets
+        self.gui_eval_task_folder = str(folder)  # what gui_tasks.harness.rescore.load_task sets
 
     def doc_to_target(self, doc):
         return doc["answer"]
@@ -122,7 +122,7 @@ class _FolderTask:
 
 
 def test_rescoring_refuses_a_submission_whose_relative_path_screenshot_was_replaced(tmp_path):
-    from gui_tasks.leaderboard import _rescore
+    from gui_tasks.submit.leaderboard import _rescore
 
     shot = _png(tmp_path / "screens" / "a.png")
     samples = [{"doc_id": 0, "target": "x", "response": "x"}]

@@ -136,7 +136,7 @@ def slow_if_lmms(block: Block):
 
 def check_lmms_run(argv: list[str], cwd: Path, log: str) -> None:
     """The results file of one lmms-eval run holds every task asked for, scored; samples were written if asked."""
-    from gui_tasks.cli import find_results
+    from gui_tasks.commands.cli import find_results
 
     out = cwd / flag(argv, "--output_path")
     files = find_results(out)

@@ -27,7 +27,7 @@ def first_cell(row: str) -> str:
 
 
 def test_every_gui_eval_command_is_in_the_running_page_table():
-    from gui_tasks.cli import build_parser
+    from gui_tasks.commands.cli import build_parser
 
     subs = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
     cells = " ".join(first_cell(r) for r in table_rows(ROOT / "docs" / "running.md", "| command |"))

@@ -66,7 +66,7 @@ def test_aliases_and_borrowed_agent_protocols_resolve_to_one_record():
 def test_every_family_fact_table_is_read_from_the_records():
     from gui_core.conformance import FAMILIES as CORPORA
     from gui_tasks.grounding.yaml_spec import family_prompts, render_all
-    from gui_tasks.parser_inventory import GROUNDING_FAMILIES
+    from gui_tasks.commands.parser_inventory import GROUNDING_FAMILIES
 
     grounding = [f.name for f in grounding_families()]
     assert list(GROUNDING_FAMILIES) == grounding
@@ -103,7 +103,7 @@ def test_docs_family_table_has_every_grounding_family_with_its_records_frame_and
 
 
 def test_a_grounding_task_must_score_the_prompt_it_sends():
-    from gui_tasks.errors import ConfigError, DataError
+    from gui_core.errors import ConfigError, DataError
     from gui_tasks.grounding.lmms_task import check_prompt_agrees, score_params
 
     check_prompt_agrees({"prompt": "gta1"}, {"prompt": "gta1"})

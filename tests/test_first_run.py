@@ -77,7 +77,7 @@ def test_our_tasks_results_drop_what_no_metric_aggregates():
     from lmms_eval.api import registry as reg
 
     from gui_metrics.lmms_bridge import register_with_lmms_eval
-    from gui_tasks.lmms_stats import drop_unaggregated
+    from gui_tasks.harness.lmms_stats import drop_unaggregated
 
     register_with_lmms_eval()
 
@@ -159,7 +159,7 @@ def _results_file(tmp_path: Path, not_run: str | None) -> Path:
 
 
 def test_summary_prints_intervals_and_exits_1_naming_a_task_that_did_not_run(tmp_path, capsys):
-    from gui_tasks.summary import main
+    from gui_tasks.reports.summary import main
 
     _results_file(tmp_path, "configuration error: $SCREENSPOT_V2_DATA_DIR is not set")
     assert main([str(tmp_path / "run")]) == 1
@@ -189,7 +189,7 @@ def test_readme_first_try_lines_fit_the_tasks_answer_budgets():
 
 
 def test_the_printed_table_shows_our_tasks_headline_figures_only():
-    from gui_tasks.lmms_stats import TABLE_NOTE, headline_results, install_table_filter
+    from gui_tasks.harness.lmms_stats import TABLE_NOTE, headline_results, install_table_filter
 
     install_table_filter()
     from lmms_eval.utils import make_table
@@ -210,8 +210,8 @@ def test_the_printed_table_shows_our_tasks_headline_figures_only():
 
 
 def test_data_check_problems_that_say_the_same_are_collapsed_with_counts():
-    from gui_tasks.data_check import error_groups
-    from gui_tasks.errors import DataError
+    from gui_tasks.harness.data_check import error_groups
+    from gui_core.errors import DataError
 
     errs = [DataError(f"screenshot not found: /data/ss/img_{i}.png", file="/data/ss/test.json", row=i, field="img_filename")
             for i in range(48)] + [DataError("bbox is empty", file="/data/ss/test.json", row=3, field="bbox")]

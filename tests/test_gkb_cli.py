@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from gui_metrics.knowledge import SUBTASKS
-from gui_tasks.cli import find_results, lmms_eval_command
+from gui_tasks.commands.cli import find_results, lmms_eval_command
 from gui_tasks.knowledge import report
 
 pytestmark = pytest.mark.slow

@@ -13,7 +13,7 @@ from PIL import Image
 
 from gui_metrics.knowledge import SUBTASKS
 from gui_core.actions import DESKTOP_CALLS, MOBILE_CALLS
-from gui_tasks.errors import DataError
+from gui_core.errors import DataError
 from gui_tasks.knowledge import lmms_task, official
 
 FIXTURES = Path(__file__).parent / "fixtures" / "gui_knowledge"

@@ -172,7 +172,7 @@ def test_load_or_build_caches_the_set(tmp_path):
 
 
 def test_synth_command_builds_the_knowledge_set(tmp_path, capsys):
-    from gui_tasks.cli import main
+    from gui_tasks.commands.cli import main
 
     assert main(["synth", "--benchmark", "knowledge", "--per-dimension", "1", "--langs", "ja", "--out", str(tmp_path)]) == 0
     rows = _rows(tmp_path / "ja.jsonl")

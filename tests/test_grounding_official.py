@@ -20,7 +20,8 @@ from gui_core.grounding import parse_point
 
 FAMILIES = [f.name for f in grounding_families()]
 READERS = [f.name for f in grounding_families() if f.reader is not None]
-from gui_tasks.errors import SKIP_BAD_ROWS_ENV, BadRows, DataError, take_skipped
+from gui_core.errors import DataError
+from gui_tasks.harness.bad_rows import SKIP_BAD_ROWS_ENV, BadRows, take_skipped
 from gui_core import grounding_prompts as prompts
 from gui_tasks.grounding import screenspot
 from gui_tasks.grounding.lmms_task import score_params, task_rows
@@ -97,7 +98,7 @@ def test_bad_rows_collects_every_error_when_skipping(tmp_path):
 
 
 def test_data_check_shows_the_clipped_box(capsys):
-    from gui_tasks.cli import main
+    from gui_tasks.commands.cli import main
 
     rc = main(["data", "check", "screenspot_pro", str(RELEASE), "--partial"])
     out = capsys.readouterr().out
@@ -109,7 +110,7 @@ def test_data_check_shows_the_clipped_box(capsys):
 
 
 def test_data_check_fails_on_a_malformed_box_and_names_it(tmp_path, capsys):
-    from gui_tasks.cli import main
+    from gui_tasks.commands.cli import main
 
     rc = main(["data", "check", "screenspot_pro", str(_release_copy(tmp_path, [3900, 10])), "--partial"])
     out = capsys.readouterr().out
@@ -118,7 +119,7 @@ def test_data_check_fails_on_a_malformed_box_and_names_it(tmp_path, capsys):
 
 
 def test_data_check_counts_the_rows_kept_as_the_scorer_scores_them(tmp_path, capsys):
-    from gui_tasks.cli import main
+    from gui_tasks.commands.cli import main
 
     rc = main(["data", "check", "screenspot_pro", str(_release_copy(tmp_path, [3900, 10, 3950, 40])), "--partial"])
     out = capsys.readouterr().out
@@ -457,7 +458,7 @@ def test_pss_report_says_how_the_release_was_loaded():
     ("screenspot", "screenspot", "seeclick", 6), ("screenspot_v2", "screenspot_v2", "seeclick", 6),
     ("screenspot_v2", "screenspot_v2_variants", "variants", 6), ("screenspot_pro", "screenspot_pro", "pro", 3)])
 def test_data_check_reads_every_screenspot_layout(benchmark, folder, layout, found, capsys):
-    from gui_tasks.cli import main
+    from gui_tasks.commands.cli import main
 
     assert main(["data", "check", benchmark, str(FIX / folder), "--partial"]) == 0
     out = capsys.readouterr().out
@@ -466,7 +467,7 @@ def test_data_check_reads_every_screenspot_layout(benchmark, folder, layout, fou
 
 
 def test_parser_inventory_lists_every_family_official_benchmark_and_lenient():
-    from gui_tasks.parser_inventory import GROUNDING_FAMILIES, PARSERS
+    from gui_tasks.commands.parser_inventory import GROUNDING_FAMILIES, PARSERS
 
     assert set(GROUNDING_FAMILIES) == set(FAMILIES)
     for fam in FAMILIES:

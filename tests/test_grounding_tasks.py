@@ -12,7 +12,7 @@ from PIL import Image
 from gui_metrics.manager import get_metric
 from gui_core.coords import Geometry
 from gui_core.grounding import parse_point
-from gui_tasks.errors import ConfigError, DataError
+from gui_core.errors import ConfigError, DataError
 from gui_core import grounding_prompts as prompts
 from gui_tasks.grounding import screenspot
 from gui_tasks.grounding.lmms_task import score_params
@@ -207,7 +207,7 @@ def test_grounding_task_names_are_indexed_and_do_not_collide_with_builtins():
 
     import lmms_eval.tasks as lt
 
-    from gui_tasks.lmms_integration import yaml_tasks_dir
+    from gui_tasks.harness.lmms_integration import yaml_tasks_dir
 
     ours = set(lt.TaskManager("ERROR", include_path=str(yaml_tasks_dir()), include_defaults=False).all_tasks)
     assert {"icon_localization_synth", "gui_screenspot", "gui_screenspot_v2", "gui_screenspot_pro",

@@ -149,7 +149,7 @@ def test_a_non_finite_point_is_wrong_not_a_format_error():
 
 from PIL import Image  # noqa: E402
 
-from gui_tasks.errors import BadRows  # noqa: E402
+from gui_tasks.harness.bad_rows import BadRows  # noqa: E402
 from gui_tasks.grounding import mmbench_gui, screenspot, uivision  # noqa: E402
 from gui_tasks.grounding.schema import validate_doc  # noqa: E402
 

@@ -20,7 +20,7 @@ from PIL import Image
 from test_grounding_wrappers import _doc, our_verdict, scorer_box
 
 from gui_core.grounding_wrappers import wrappers, wrapper_for
-from gui_tasks.errors import BadRows
+from gui_tasks.harness.bad_rows import BadRows
 from gui_tasks.grounding import mmbench_gui, screenspot, uivision
 from gui_tasks.grounding.schema import validate_doc
 from gui_tasks.grounding.score import ScoreParams, score_response

@@ -70,7 +70,7 @@ def _env(hub, tmp_path) -> dict[str, str]:
 
 
 def _gui_eval(args, env):
-    return subprocess.run([sys.executable, "-m", "gui_tasks.cli", *args], env=env, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "gui_tasks.commands.cli", *args], env=env, capture_output=True, text=True,
                           timeout=300, check=False)
 
 
@@ -119,7 +119,7 @@ def test_hub_layout_osworld_g_rows_are_the_github_release_rows(tmp_path):
 
 
 def test_a_hub_row_without_its_screenshot_is_named(tmp_path):
-    from gui_tasks.errors import DataError
+    from gui_core.errors import DataError
     from gui_tasks.grounding.hub_layout import convert_osworld_g
 
     rows = osworld_g_rows()
@@ -150,7 +150,7 @@ def test_fetch_downloads_verifies_locks_and_reuses_the_cache(online):
 
 
 def test_offline_uses_a_copy_already_in_the_cache_and_names_the_fetch_command_otherwise(online, monkeypatch):
-    from gui_tasks.errors import ConfigError
+    from gui_core.errors import ConfigError
     from gui_tasks.grounding import screenspot
 
     monkeypatch.setenv("GUI_EVAL_NO_DOWNLOAD", "1")
@@ -185,7 +185,7 @@ def test_a_copy_lmms_eval_already_downloaded_by_commit_is_used_offline(online, m
 def test_a_changed_release_is_reported_with_what_changed(online):
     from gui_core.benchmark import hub_data
     from gui_core.hub_fetch import fetch
-    from gui_tasks.errors import DataError
+    from gui_core.errors import DataError
 
     spec = hub_data("osworld_g")
     fetch(spec)
@@ -205,7 +205,7 @@ def test_a_changed_release_is_reported_with_what_changed(online):
 def test_a_corrupted_download_is_named_and_removed_from_the_cache(online):
     from gui_core.benchmark import hub_data
     from gui_core.hub_fetch import _cached_snapshot, fetch
-    from gui_tasks.errors import DataError
+    from gui_core.errors import DataError
 
     spec = hub_data("screenspot_pro")
     online.faults[PARQUET] = "corrupt"
@@ -224,7 +224,7 @@ def test_a_pinned_hash_that_differs_is_named_and_removed(online):
     from gui_core.benchmark import hub_data
     from gui_core.hub_fetch import _cached_snapshot, fetch
     from gui_core.hub_release import HubFile
-    from gui_tasks.errors import DataError
+    from gui_core.errors import DataError
 
     spec = hub_data("screenspot_pro")
     pinned = dataclasses.replace(spec, release=dataclasses.replace(spec.release, files=(HubFile(PARQUET, "0" * 64),)))
@@ -240,7 +240,7 @@ def test_bad_fetches_are_one_line_naming_repository_and_file(online, case, tmp_p
 
     from gui_core.benchmark import hub_data
     from gui_core.hub_fetch import fetch
-    from gui_tasks.errors import DataError
+    from gui_core.errors import DataError
 
     spec = hub_data("screenspot_pro")
     revision = None
@@ -264,7 +264,7 @@ def test_bad_fetches_are_one_line_naming_repository_and_file(online, case, tmp_p
 def test_to_replaces_its_own_copy_and_refuses_a_foreign_folder(online, tmp_path):
     from gui_core.benchmark import hub_data
     from gui_core.hub_fetch import LOCK_NAME, fetch
-    from gui_tasks.errors import DataError
+    from gui_core.errors import DataError
 
     spec = hub_data("osworld_g")
     first = fetch(spec, to=tmp_path / "osw")
@@ -378,7 +378,7 @@ def test_mmbench_gui_zip_layouts(tmp_path, case):
     import io
     import zipfile
 
-    from gui_tasks.errors import DataError
+    from gui_core.errors import DataError
     from gui_tasks.grounding import mmbench_gui
     from gui_tasks.grounding.hub_layout import convert_mmbench_gui
 

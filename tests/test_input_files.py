@@ -6,9 +6,9 @@ import os
 
 import pytest
 
-from gui_tasks import input_files
-from gui_tasks.errors import DataError
-from gui_tasks.input_files import lines, read_json, read_jsonl, read_text
+from gui_tasks.runs import input_files
+from gui_core.errors import DataError
+from gui_tasks.runs.input_files import lines, read_json, read_jsonl, read_text
 
 
 def test_a_link_to_dev_zero_is_refused_unread(tmp_path):
@@ -89,7 +89,8 @@ def test_not_utf8_is_a_data_error_naming_the_file(tmp_path):
 
 
 def test_three_former_readers_are_the_one_reader(tmp_path):
-    from gui_tasks import lmms_rows, results_io
+    from gui_tasks.harness import lmms_rows
+    from gui_tasks.runs import results_io
     from gui_tasks.mpr.xli import data
 
     path = tmp_path / "x.jsonl"

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gui_core.action_parsers import json_objects
-from gui_tasks.parser_inventory import adversarial_inputs, hostile_numbers
+from gui_tasks.commands.parser_inventory import adversarial_inputs, hostile_numbers
 
 
 def test_adversarial_and_hostile_texts_give_the_same_objects():

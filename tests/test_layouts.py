@@ -9,7 +9,7 @@ from lmms_eval.api.instance import unwrap_generation_output
 
 from gui_models.generation_core import messages_to_text_images, request_layout
 from gui_models.hf_backend import GuiHF, merge_cli_args
-from gui_tasks.lmms_layout import multi_round_layout, rounds_of
+from gui_tasks.harness.lmms_layout import multi_round_layout, rounds_of
 
 
 # --- multi-round results ------------------------------------------------------------------------------
@@ -63,7 +63,7 @@ def test_multi_round_layout_follows_the_method_that_will_run():
 def _task(name, task_type):
     from lmms_eval.tasks import TaskManager
 
-    from gui_tasks.lmms_integration import attach
+    from gui_tasks.harness.lmms_integration import attach
 
     attach()
     tm = TaskManager("WARNING", model_name="qwen2_5_vl")
@@ -122,7 +122,7 @@ def test_batch_size_in_model_args_through_lmms_evals_constructor(tiny_checkpoint
 
 
 def test_multi_round_refusal_is_read_from_the_method_that_would_run():
-    from gui_tasks.lmms_layout import multi_round_refusal
+    from gui_tasks.harness.lmms_layout import multi_round_refusal
 
     why = multi_round_refusal("openai")
     assert why is not None and "gui_openai" in why and "gui_wrap" in why and "NotImplementedError" in why

@@ -10,10 +10,10 @@ import math
 import pytest
 from submission_helpers import LANGS, NULL_DOC_HASH, edit_results, edit_samples, honest_run, respond, samples_file
 
-from gui_tasks.cli import main as cli_main
-from gui_tasks.leaderboard import (SCHEMA, SubmissionError, build_submission, main, sample_hash, submission_hash,
+from gui_tasks.commands.cli import main as cli_main
+from gui_tasks.submit.leaderboard import (SCHEMA, SubmissionError, build_submission, main, sample_hash, submission_hash,
                                    validate_submission)
-from gui_tasks.rescore import doc_sha256, load_task, task_docs
+from gui_tasks.harness.rescore import doc_sha256, load_task, task_docs
 
 EN = "mpr_gui_synth_en"
 # respond(): per 64 docs, i % 5 in {2, 3, 4} right (38), i % 5 == 0 malformed (13), i % 5 == 1 wrong (13)
@@ -269,7 +269,7 @@ def real_submission(tmp_path_factory, tiny_checkpoint, session_cache):
     from conftest import lmms_subprocess_env
 
     subprocess_env = lmms_subprocess_env(session_cache)
-    from gui_tasks.cli import lmms_eval_command
+    from gui_tasks.commands.cli import lmms_eval_command
     from lmms_helpers import run, samples
 
     tmp = tmp_path_factory.mktemp("real")
@@ -278,7 +278,7 @@ def real_submission(tmp_path_factory, tiny_checkpoint, session_cache):
                                       batch_size=8), subprocess_env)
     assert {s["doc_hash"] for s in samples(out, EN)} == {NULL_DOC_HASH}, log[-2000:]
     sub = tmp / "sub.json"
-    proc = subprocess.run([sys.executable, "-m", "gui_tasks.cli", "submit", str(out), "--out", str(sub)], env=subprocess_env,
+    proc = subprocess.run([sys.executable, "-m", "gui_tasks.commands.cli", "submit", str(out), "--out", str(sub)], env=subprocess_env,
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0 and "DEBUG" not in proc.stderr, proc.stderr[-3000:]
     return sub
@@ -290,7 +290,7 @@ def test_real_lmms_eval_run_is_submitted_validated_and_tampering_refused(real_su
     import subprocess
     import sys
 
-    gui_eval = [sys.executable, "-m", "gui_tasks.cli"]
+    gui_eval = [sys.executable, "-m", "gui_tasks.commands.cli"]
     proc = subprocess.run(gui_eval + ["validate", str(real_submission)], env=subprocess_env, capture_output=True, text=True,
                           timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -312,7 +312,7 @@ def test_real_lmms_eval_run_is_submitted_validated_and_tampering_refused(real_su
 
 def _forge_right_letters(data):
     """Every response replaced by the right letter, every hash and metric recomputed as submit would."""
-    from gui_tasks.rescore import aggregate, score, scores_sha256
+    from gui_tasks.harness.rescore import aggregate, score, scores_sha256
 
     for t in data["tasks"]:
         task = load_task(t["task"])
@@ -335,7 +335,7 @@ def test_verify_reproduces_a_genuine_submission_and_catches_forged_responses(rea
     import subprocess
     import sys
 
-    verify = [sys.executable, "-m", "gui_tasks.cli", "verify"]
+    verify = [sys.executable, "-m", "gui_tasks.commands.cli", "verify"]
     args = ["--checkpoint", str(tiny_checkpoint), "--docs", "3", "--seed", "7", "--device", "cpu"]
     proc = subprocess.run(verify + [str(real_submission), *args], env=subprocess_env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
@@ -355,7 +355,7 @@ def test_verify_reproduces_a_genuine_submission_and_catches_forged_responses(rea
 
 
 def test_verify_draw_and_model_args(honest):
-    from gui_tasks.verify import choose_docs, logged_form, with_checkpoint
+    from gui_tasks.submit.verify import choose_docs, logged_form, with_checkpoint
 
     picks = choose_docs(honest, 5, seed=1)
     assert picks == choose_docs(honest, 5, seed=1) and len(set(picks)) == 5 and picks == sorted(picks)

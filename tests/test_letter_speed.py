@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from gui_tasks.knowledge import answer as gkb_answer
 from gui_core import letters as mpr_answer
-from gui_tasks.parser_inventory import adversarial_inputs, hostile_numbers
+from gui_tasks.commands.parser_inventory import adversarial_inputs, hostile_numbers
 
 TESTS = Path(__file__).parent
 OPTIONS = (None, ["Settings", "Wi-Fi", "Bluetooth", "Display"], ["Open settings", "settings", "Close", "Back"])

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from gui_tasks.cli import lmms_eval_command
-from gui_tasks.lmms_integration import yaml_tasks_dir
+from gui_tasks.commands.cli import lmms_eval_command
+from gui_tasks.harness.lmms_integration import yaml_tasks_dir
 from lmms_helpers import results as _results
 from lmms_helpers import run as _run
 from lmms_helpers import samples as _samples
@@ -45,7 +45,7 @@ def test_gui_hf_on_synthetic_task_with_explicit_include_path(tmp_path, tiny_chec
     assert 0.0 <= res["format_error_rate,none"] <= 1.0
     # our readers and the report understand what lmms-eval really wrote
     from gui_tasks.mpr.report import build_table
-    from gui_tasks.results_io import find_result_files, load_results, load_task_samples
+    from gui_tasks.runs.results_io import find_result_files, load_results, load_task_samples
 
     run = load_results(find_result_files(out)[-1])
     task = run.tasks["mpr_gui_synth_zh"]

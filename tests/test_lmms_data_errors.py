@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from tenacity import RetryError, Retrying, stop_after_attempt
 
-from gui_tasks import lmms_failures, lmms_integration  # the failure reports live in lmms_failures
-from gui_tasks.errors import DataError
+from gui_tasks.harness import lmms_failures, lmms_integration  # the failure reports live in lmms_failures
+from gui_core.errors import DataError
 
 
 def test_download_retry_does_not_retry_data_errors():
@@ -48,7 +48,7 @@ def test_the_message_is_printed_with_the_task_name_once(capsys, monkeypatch):
 
 
 def test_a_stopped_task_with_a_configuration_error_is_said_once_not_as_bad_data(capsys, monkeypatch):
-    from gui_tasks.errors import ConfigError
+    from gui_core.errors import ConfigError
 
     monkeypatch.setattr(lmms_failures, "_DATA_ERRORS", [])
     monkeypatch.setattr(lmms_failures, "_FAILURES", [])

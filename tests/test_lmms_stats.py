@@ -94,7 +94,7 @@ def test_mpr_scores_are_not_all_alike_and_screens_are_shared(runs):
 
 def test_composite_metrics_get_a_cluster_bootstrap_interval_in_the_results(runs):
     from gui_metrics.manager import get_metric
-    from gui_tasks.lmms_stats import interval
+    from gui_tasks.harness.lmms_stats import interval
 
     res = _results(runs["one"])
     table, meta = res["results"]["mpr_gui_synth_en"], res["configs"]["mpr_gui_synth_en"]["metadata"]
@@ -124,8 +124,8 @@ def test_baseline_run_of_ours_gives_lmms_eval_its_paired_test_per_task(runs, tas
 
 
 def test_baseline_names_a_results_file_or_folder_of_ours(runs):
-    from gui_tasks.lmms_stats import baseline_samples_file
-    from gui_tasks.results_io import find_result_files
+    from gui_tasks.harness.lmms_stats import baseline_samples_file
+    from gui_tasks.runs.results_io import find_result_files
 
     results = find_result_files(runs["one"])[-1]
     by_file = baseline_samples_file(str(results), "mpr_gui_synth_en")
@@ -158,7 +158,7 @@ def test_repeats_write_stability_flip_share_and_sampling_settings(runs, task):
 
 def test_reports_print_each_figure_with_its_recorded_interval(runs):
     from gui_tasks.mpr.report import build_table, render_text
-    from gui_tasks.results_io import find_result_files, interval_lines, load_results
+    from gui_tasks.runs.results_io import find_result_files, interval_lines, load_results
 
     run = load_results(find_result_files(runs["one"])[-1])
     rec = run.tasks["mpr_gui_synth_en"].metadata["intervals"]["fpr_acc,none"]

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from gui_metrics.grounding_official import mmbench_l2_report
-from gui_tasks.errors import BadRows, DataError
+from gui_core.errors import DataError
+from gui_tasks.harness.bad_rows import BadRows
 from gui_tasks.grounding import mmbench_gui
 from gui_tasks.grounding.score import ScoreParams, score_response
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gui_tasks.errors import ConfigError, DataError
+from gui_core.errors import ConfigError, DataError
 from gui_tasks.mpr import lmms_task, official
 
 FIXTURES = Path(__file__).parent / "fixtures" / "mpr_official"
@@ -147,7 +147,7 @@ def test_empty_dimension_file_stops_the_task(official_copy):
 
 
 def test_skipping_bad_rows_is_opt_in_loud_and_counted(official_copy, monkeypatch, capsys):
-    from gui_tasks.errors import take_skipped
+    from gui_tasks.harness.bad_rows import take_skipped
 
     (official_copy / "qas" / "knowledge_sparse_en.jsonl").write_text("", encoding="utf-8")
     with (official_copy / "qas" / "wi_en.jsonl").open("a", encoding="utf-8") as fh:

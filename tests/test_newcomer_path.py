@@ -3,7 +3,7 @@ GUI Knowledge Bench, StaR state control, icon localization, SPHINX static + simu
 as a partial submission, validated and verified.
 
 The block after ``<!-- newcomer-path -->`` is run as written: its lmms-eval line in a subprocess (once for the module),
-its ``gui-eval`` lines in this process (``gui_tasks.cli.main``, so the tasks are built once for submit, validate and
+its ``gui-eval`` lines in this process (``gui_tasks.commands.cli.main``, so the tasks are built once for submit, validate and
 verify); the placeholder checkpoint becomes the tiny one.
 """
 
@@ -56,7 +56,7 @@ def ran(tmp_path_factory, tiny_checkpoint, session_cache):
 
 
 def test_submit_validate_verify_accept_the_partial_run(ran, monkeypatch, capsys):
-    from gui_tasks.cli import main as cli_main
+    from gui_tasks.commands.cli import main as cli_main
 
     cwd, cmds = ran
     monkeypatch.chdir(cwd)

@@ -131,7 +131,7 @@ def test_data_check_counts_each_instruction_set_against_the_release_and_names_od
 def test_bad_box_type_is_a_bad_row_naming_file_row_and_field(tmp_path):
     import shutil
 
-    from gui_tasks.errors import BadRows
+    from gui_tasks.harness.bad_rows import BadRows
 
     root = tmp_path / "og"
     shutil.copytree(COPY, root)

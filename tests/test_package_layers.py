@@ -1,7 +1,8 @@
-"""The dependency rule between packages (docs/layout.md): imports go only downward. gui_core at the bottom, then
-gui_metrics and gui_interventions side by side, then the backends (gui_models), then gui_tasks' shared modules, then the
-benchmarks side by side (none imports another), then the commands (cli, viewer, leaderboard, verify). Every import is
-checked, lazy ones inside functions too; scoring takes its geometry from gui_core, never from an intervention plugin."""
+"""The house (docs/layout.md): imports go only downward, floor by floor. gui_core at the bottom, then gui_metrics and
+gui_interventions side by side, the backends (gui_models), then gui_tasks' role folders (runs, harness; reports, submit
+and the synthetic world), the benchmarks side by side (none imports another), the viewer and the commands. Every import
+is checked, lazy ones inside functions too; scoring takes its geometry from gui_core, never from an intervention
+plugin. The house is drawn from the code and kept small: rooms, floors, no loose module in gui_tasks/."""
 
 
 from __future__ import annotations
@@ -38,33 +39,32 @@ def test_crop_plugin_and_grounding_scoring_share_one_geometry():
     assert score.answer_geometry is geometry.answer_geometry and score.map_back is geometry.map_back
 
 BENCHMARKS = ("grounding", "knowledge", "mpr", "sphinx", "star")
-# gui_tasks modules above the benchmarks: they may import any benchmark.
-APPS = ("cli", "viewer", "leaderboard", "verify", "parser_inventory", "compare")
+# The floors of the house, bottom to top (docs/layout.md): a room imports only rooms on lower floors, never a room on
+# its own floor. A room is a top package below gui_tasks, or a folder of gui_tasks (all its modules together).
+FLOORS: tuple[frozenset[str], ...] = tuple(frozenset(f) for f in (
+    {"gui_core"},
+    {"gui_metrics", "gui_interventions"},
+    {"gui_models"},
+    {"gui_tasks"},  # the package itself: the old module names' aliases (strings), nothing else
+    {"gui_tasks.runs"},  # what a run writes and reads back: results, samples, hashes, provenance, fingerprints
+    {"gui_tasks.harness"},  # lmms-eval integration: rows, task keys, thin YAML, data check, rescoring
+    {"gui_tasks.reports", "gui_tasks.submit", "gui_tasks.synth"},  # shared reports, leaderboard files, the GUI world
+    {f"gui_tasks.{b}" for b in BENCHMARKS},  # the benchmarks side by side: none imports another
+    {"gui_tasks.viewer"},
+    {"gui_tasks.commands"},  # gui-eval's command line
+))
+FLOOR_OF = {room: i for i, floor in enumerate(FLOORS) for room in floor}
+# Modules that may lie loose in gui_tasks/ (no role folder): the package's own __init__.
+LOOSE_ALLOWED = {"__init__.py"}
+MAX_ROOMS, MAX_FLOORS = 22, 10
 
 
 def _layer(module: str) -> tuple[str, str | None]:
-    """(layer, benchmark) of a dotted module name inside the project."""
-    parts = module.split(".")
-    top = parts[0]
-    if top != "gui_tasks":
-        return top, None
-    if len(parts) > 1 and parts[1] in BENCHMARKS:
-        return "benchmark", parts[1]
-    if len(parts) > 1 and parts[1] in APPS:
-        return "apps", None
-    return "gui_tasks", None
+    """(room, benchmark) of a dotted module name inside the project."""
+    room = _room(module)
+    return room, room.split(".")[1] if room.split(".")[-1] in BENCHMARKS and room.startswith("gui_tasks.") else None
 
 
-# layer -> layers it may import (besides itself)
-ALLOWED = {
-    "gui_core": set(),
-    "gui_metrics": {"gui_core"},
-    "gui_interventions": {"gui_core"},
-    "gui_models": {"gui_core", "gui_metrics", "gui_interventions"},
-    "gui_tasks": {"gui_core", "gui_metrics", "gui_interventions", "gui_models"},
-    "benchmark": {"gui_core", "gui_metrics", "gui_interventions", "gui_models", "gui_tasks"},
-    "apps": {"gui_core", "gui_metrics", "gui_interventions", "gui_models", "gui_tasks", "benchmark"},
-}
 PACKAGES = ("gui_core", "gui_metrics", "gui_interventions", "gui_models", "gui_tasks")
 
 
@@ -100,15 +100,17 @@ def _violations() -> list[str]:
     bad = []
     for pkg in PACKAGES:
         for path in sorted((ROOT / pkg).rglob("*.py")):
-            src_layer, src_bench = _layer(_module_name(path))
+            src, _ = _layer(_module_name(path))
             for line, mod in _imports(path):
-                dst_layer, dst_bench = _layer(mod)
-                if dst_layer == src_layer:
-                    if src_layer == "benchmark" and dst_bench != src_bench:
-                        bad.append(f"{path.relative_to(ROOT)}:{line} imports {mod} (a benchmark imports another benchmark)")
+                dst, _ = _layer(mod)
+                if dst == src or src.startswith(dst + "."):
                     continue
-                if dst_layer not in ALLOWED[src_layer]:
-                    bad.append(f"{path.relative_to(ROOT)}:{line} imports {mod} ({src_layer} may not import {dst_layer})")
+                if src not in FLOOR_OF or dst not in FLOOR_OF:
+                    bad.append(f"{path.relative_to(ROOT)}:{line} imports {mod} ({src if src not in FLOOR_OF else dst} "
+                               f"is on no floor of docs/layout.md)")
+                elif FLOOR_OF[dst] >= FLOOR_OF[src]:
+                    bad.append(f"{path.relative_to(ROOT)}:{line} imports {mod} ({src} may not import {dst}: "
+                               f"{'the same floor' if FLOOR_OF[dst] == FLOOR_OF[src] else 'a floor above'})")
     return bad
 
 
@@ -118,10 +120,11 @@ def test_imports_only_go_downward():
 
 def test_the_checker_sees_a_sideways_import(tmp_path):
     """The rule itself: a benchmark importing another benchmark, and the floor importing a backend, are caught."""
-    assert _layer("gui_tasks.star.judges") == ("benchmark", "star")
-    assert _layer("gui_tasks.viewer.site") == ("apps", None)
-    assert _layer("gui_tasks.errors") == ("gui_tasks", None)
-    assert "benchmark" not in ALLOWED["gui_tasks"] and "gui_models" not in ALLOWED["gui_core"]
+    assert _layer("gui_tasks.star.judges") == ("gui_tasks.star", "star")
+    assert _layer("gui_tasks.viewer.site") == ("gui_tasks.viewer", None)
+    assert _layer("gui_tasks.harness.bad_rows") == ("gui_tasks.harness", None)
+    assert FLOOR_OF["gui_tasks.star"] == FLOOR_OF["gui_tasks.mpr"]  # side by side: neither may import the other
+    assert FLOOR_OF["gui_models"] > FLOOR_OF["gui_core"]
 
 
 # --- the house: no circles, no arrows back up, small rooms ----------------------------------------------------------
@@ -129,7 +132,7 @@ def test_the_checker_sees_a_sideways_import(tmp_path):
 # that import each other round (a strongly connected component of more than one module). A room is a benchmark or
 # command folder of gui_tasks (all its modules together) or any other module on its own; an arrow back up is an
 # import between two rooms that also reach each other the other way (a circle among rooms: e.g. the viewer importing
-# gui_tasks.compare while compare imports the viewer's records). A registry names its built-in record modules as
+# gui_tasks.reports.compare while compare imports the viewer's records). A registry names its built-in record modules as
 # strings (gui_core.family.BUILTIN_MODULES, gui_core.benchmark.BUILTIN_MODULES), like entry points: the records
 # depend on the registry, never the other way round.
 
@@ -203,8 +206,31 @@ def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def _room(module: str) -> str:
+    """A top package below gui_tasks, or a folder of gui_tasks (a loose module of gui_tasks is a room of its own)."""
     parts = module.split(".")
-    return ".".join(parts[:2]) if parts[0] == "gui_tasks" and len(parts) > 2 else module
+    return ".".join(parts[:2]) if parts[0] == "gui_tasks" else parts[0]
+
+
+def _rooms() -> dict[str, set[str]]:
+    rooms: dict[str, set[str]] = {}
+    for mod, deps in _graph().items():
+        rooms.setdefault(_room(mod), set()).update(_room(d) for d in deps if _room(d) != _room(mod))
+    return rooms
+
+
+def _floors(rooms: dict[str, set[str]]) -> dict[str, int]:
+    """Each room's floor drawn from the code: 1 + the highest floor it imports (a room importing nothing is on 1)."""
+    out: dict[str, int] = {}
+
+    def floor(room: str) -> int:
+        if room not in out:
+            out[room] = 0  # a circle would stop here; test_no_arrows_back_up_between_rooms names it
+            out[room] = 1 + max((floor(d) for d in rooms.get(room, ())), default=0)
+        return out[room]
+
+    for room in rooms:
+        floor(room)
+    return out
 
 
 def test_no_circles_among_modules():
@@ -212,16 +238,35 @@ def test_no_circles_among_modules():
 
 
 def test_no_arrows_back_up_between_rooms():
-    rooms: dict[str, set[str]] = {}
-    for mod, deps in _graph().items():
-        rooms.setdefault(_room(mod), set()).update(_room(d) for d in deps if _room(d) != _room(mod))
-    assert _circles(rooms) == []
+    assert _circles(_rooms()) == []
+
+
+def test_the_house_drawn_from_the_code_is_small():
+    """Issue 50: at most 22 rooms on at most 10 floors, and every room is on a floor docs/layout.md names."""
+    rooms = _rooms()
+    floors = _floors(rooms)
+    assert len(rooms) <= MAX_ROOMS, sorted(rooms)
+    assert max(floors.values()) <= MAX_FLOORS, sorted(floors.items(), key=lambda kv: kv[1])
+    assert sorted(r for r in rooms if r not in FLOOR_OF) == []
+
+
+def test_no_loose_module_in_gui_tasks():
+    """The glue lives in role folders; a new module goes into the folder its role names (docs/layout.md)."""
+    assert sorted(p.name for p in (ROOT / "gui_tasks").glob("*.py") if p.name not in LOOSE_ALLOWED) == []
+
+
+def test_layout_page_names_every_folder():
+    page = (ROOT / "docs" / "layout.md").read_text(encoding="utf-8")
+    folders = [f"gui_tasks/{p.name}/" for p in sorted((ROOT / "gui_tasks").iterdir())
+               if p.is_dir() and (p / "__init__.py").exists()]
+    assert [f for f in folders if f not in page] == []
 
 
 def test_the_circle_finder_sees_a_circle():
     assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert _circles({"a": {"b"}, "b": set()}) == []
-    assert _room("gui_tasks.viewer.site") == "gui_tasks.viewer" and _room("gui_tasks.compare") == "gui_tasks.compare"
+    assert _room("gui_tasks.viewer.site") == "gui_tasks.viewer" and _room("gui_core.geometry") == "gui_core"
+    assert _floors({"a": {"b"}, "b": {"c"}, "c": set(), "d": set()}) == {"a": 3, "b": 2, "c": 1, "d": 1}
 
 
 def test_no_package_module_over_500_lines():

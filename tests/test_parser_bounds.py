@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gui_core.coords import MAX_COORD
-from gui_tasks.parser_inventory import PARSERS, hostile_numbers
+from gui_tasks.commands.parser_inventory import PARSERS, hostile_numbers
 from gui_tasks.sphinx.actions import parse_action, repair_action
 from gui_tasks.sphinx.official_parse import parse_official_action
 

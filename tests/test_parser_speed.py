@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from gui_tasks.parser_inventory import PARSERS, adversarial_inputs, clear_caches
+from gui_tasks.commands.parser_inventory import PARSERS, adversarial_inputs, clear_caches
 
 TEXTS = adversarial_inputs(100_000)
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from gui_tasks.cli import lmms_eval_command
+from gui_tasks.commands.cli import lmms_eval_command
 
 EXAMPLE = Path(__file__).resolve().parent / "plugin_example"
 TASKS = ("acme_widget_color", "acme_widget_color_files")
@@ -35,7 +35,7 @@ def installed(tmp_path_factory) -> Path:
 
 
 def _gui_eval(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gui_tasks.cli", *args], env=env, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "gui_tasks.commands.cli", *args], env=env, capture_output=True, text=True,
                           timeout=600)
 
 
@@ -84,7 +84,7 @@ def test_worked_example_runs_views_submits_and_validates(installed, tmp_path, ti
 
 
 def test_a_task_outside_the_index_says_how_to_make_it_submittable():
-    from gui_tasks.rescore import load_task
+    from gui_tasks.harness.rescore import load_task
 
     with pytest.raises(ValueError, match=r"task 'acme_widget_color' is not in the task index gui-eval re-scores from .*"
                                          r"--include_path cannot be re-scored or submitted: put its folder in a package "

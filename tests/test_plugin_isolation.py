@@ -11,7 +11,7 @@ from fake_dist import write_dist
 from gui_interventions import available, build_run
 from gui_interventions.manager import broken
 from gui_metrics import all_metrics, get_plugin_manager, plugin_failures
-from gui_tasks.cli import main as cli_main
+from gui_tasks.commands.cli import main as cli_main
 
 GOOD = '''
 import pluggy
@@ -75,7 +75,7 @@ def test_metric_name_collision_names_both_plugins_and_keeps_the_builtin(site):
 
 def test_duplicate_metric_does_not_break_the_lmms_eval_model_entry_point(site):
     write_dist(site, "acme-dup", {"acme_dup": DUPLICATE}, "[gui_metrics]\nacme_dup = acme_dup\n")
-    from gui_tasks.lmms_integration import manifests
+    from gui_tasks.harness.lmms_integration import manifests
 
     get_plugin_manager(fresh=True)
     got = manifests()  # raised before, so lmms-eval later said "Model 'gui_hf' not found"
@@ -192,7 +192,7 @@ def test_intervention_plugin_exiting_at_import_is_broken_not_fatal(site):
 
 
 def test_task_plugin_exiting_at_import_is_named_and_skipped(site, capsys):
-    from gui_tasks.lmms_integration import plugin_task_dirs
+    from gui_tasks.harness.lmms_integration import plugin_task_dirs
 
     write_dist(site, "acme-exit", {"acme_exit_tasks": EXITS}, "[gui_eval.tasks]\nacme_exit = acme_exit_tasks\n")
     assert plugin_task_dirs() == []
@@ -212,7 +212,7 @@ def test_lmms_eval_indexes_our_tasks_and_backends_despite_exiting_plugins(tmp_pa
     for group, module in (("gui_metrics", "acme_exit_m"), ("gui_interventions", "acme_exit_i"), ("gui_eval.tasks", "acme_exit_t")):
         write_dist(site, f"acme-{module}", {module: EXITS}, f"[{group}]\n{module} = {module}\n")
     code = ("from lmms_eval.tasks import TaskManager\n"
-            "from gui_tasks.lmms_integration import install_task_path, manifests\n"
+            "from gui_tasks.harness.lmms_integration import install_task_path, manifests\n"
             "from gui_metrics import all_metrics\n"
             "install_task_path()\n"
             "tm = TaskManager(verbosity='ERROR', include_defaults=False)\n"

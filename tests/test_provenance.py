@@ -8,7 +8,7 @@ from importlib.metadata import entry_points
 import pytest
 from fake_dist import write_dist
 
-from gui_tasks.provenance import files_sha256, intervention_plugins, merged, record
+from gui_tasks.runs.provenance import files_sha256, intervention_plugins, merged, record
 
 
 @pytest.fixture()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from gui_metrics.pss import pss_from_logits
-from gui_tasks.cli import find_results, lmms_eval_command
+from gui_tasks.commands.cli import find_results, lmms_eval_command
 
 pytestmark = pytest.mark.slow
 TASK = "icon_localization_synth"
@@ -64,7 +64,7 @@ def test_icon_localization_with_logits_and_report(tmp_path, tiny_grounding_check
 
     _submit_validate_verify(tmp_path, tiny_grounding_checkpoint, res)
 
-    from gui_tasks.summary import main as summary_main
+    from gui_tasks.reports.summary import main as summary_main
 
     assert summary_main([str(tmp_path / "run")]) == 0  # every task ran: exit 0, figures with their intervals
 
@@ -81,8 +81,8 @@ def test_icon_localization_with_logits_and_report(tmp_path, tiny_grounding_check
 def _submit_validate_verify(tmp_path: Path, checkpoint: Path, res: dict) -> None:
     """The PSS run submits (--partial: a --limit run), validates (PSS re-derived from the logged key-digit captures) and
     verifies (re-captured digits within the stated tolerance); another checkpoint is named as differing first."""
-    from gui_tasks.leaderboard import build_submission, validate_submission
-    from gui_tasks.verify import rerun_args, run_differences, verify
+    from gui_tasks.submit.leaderboard import build_submission, validate_submission
+    from gui_tasks.submit.verify import rerun_args, run_differences, verify
 
     sub = build_submission(tmp_path / "run", partial=True)
     task = next(t for t in sub["tasks"] if t["task"] == TASK)
@@ -92,7 +92,7 @@ def _submit_validate_verify(tmp_path: Path, checkpoint: Path, res: dict) -> None
     edited = json.loads(json.dumps(sub))  # a digit value changed and every hash re-computed: re-scoring differs
     sample = next(s for s in edited["tasks"][0]["samples"] if s["side"]["capture"]["steps"])
     sample["side"]["capture"]["steps"][0]["digits"][0] += 5.0
-    from gui_tasks.leaderboard import SubmissionError, sample_hash, submission_hash
+    from gui_tasks.submit.leaderboard import SubmissionError, sample_hash, submission_hash
 
     sample["sha256"] = sample_hash(sample)
     edited["submission_sha256"] = submission_hash(edited)
@@ -130,7 +130,7 @@ def test_icon_localization_with_crop(tmp_path, tiny_grounding_checkpoint, subpro
         if rec["point"] is not None:
             assert x0 / 640 <= rec["point"][0] <= x1 / 640 and y0 / 400 <= rec["point"][1] <= y1 / 400
     assert res["crop_first_acc,none"] == pytest.approx(sum(r["first"]["correct"] for r in records) / len(records))
-    from gui_tasks.leaderboard import build_submission, validate_submission
+    from gui_tasks.submit.leaderboard import build_submission, validate_submission
 
     sub = build_submission(tmp_path / "run", partial=True)  # the crop's first prediction is re-scored from its side channel
     assert sub["tasks"][0]["metrics"]["crop_first_acc"] == pytest.approx(res["crop_first_acc,none"], rel=1e-12)

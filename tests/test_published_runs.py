@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gui_tasks.errors import DataError
+from gui_core.errors import DataError
 from gui_tasks.grounding.published import import_run
 
 FIX = Path(__file__).parent / "fixtures"
@@ -126,7 +126,7 @@ def test_import_refuses_files_it_cannot_read(tmp_path, pro_copy):
 
 
 def test_cli_import_prints_both_figures(tmp_path, pro_copy, capsys):
-    from gui_tasks.cli import main
+    from gui_tasks.commands.cli import main
 
     rc = main(["import", str(PUB / "screenspot_pro_aguvis.json"), "--task", "gui_screenspot_pro", "--family", "aguvis",
                "--label", "Aguvis-7B-published", "--out", str(tmp_path)])
@@ -139,7 +139,7 @@ def test_cli_import_prints_both_figures(tmp_path, pro_copy, capsys):
 
 def test_imported_run_reads_like_an_lmms_eval_run(tmp_path, pro_copy):
     from gui_tasks.grounding import report
-    from gui_tasks.results_io import find_result_files, load_results
+    from gui_tasks.runs.results_io import find_result_files, load_results
     from gui_tasks.viewer.site import collect
 
     got = import_run(PUB / "screenspot_pro_aguvis.json", "gui_screenspot_pro", tmp_path, family="aguvis", label="aguvis")
@@ -163,7 +163,7 @@ def test_view_diff_of_a_users_run_and_an_imported_published_run(tmp_path, tiny_g
 
     from browser import browser, missing
 
-    from gui_tasks.cli import find_results, lmms_eval_command
+    from gui_tasks.commands.cli import find_results, lmms_eval_command
 
     why = missing()
     if why:

@@ -9,7 +9,7 @@ import pytest
 from test_report_fixtures import paper_metrics, task_config, write_run
 
 from gui_tasks.mpr.report import build_table, main, render_text, write_markdown
-from gui_tasks.results_io import find_result_files, load_results
+from gui_tasks.runs.results_io import find_result_files, load_results
 
 # Paper Table 2 rows (percent): Intern2.5VL-8B EN, ZH, TH and Gemini-2.5-Pro EN, JA.
 INTERN = {"en": (81.2, 89.9, 79.5, 92.1, 82.0, 82.0, 80.0, 44.0), "zh": (72.4, 85.5, 75.1, 88.0, 78.4, 67.8, 64.0, 60.0),

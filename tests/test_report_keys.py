@@ -7,7 +7,7 @@ import math
 from test_report_fixtures import task_config, write_run
 
 from gui_tasks.mpr.report import build_table
-from gui_tasks.results_io import find_result_files, load_results, setting_args
+from gui_tasks.runs.results_io import find_result_files, load_results, setting_args
 
 DIMS = ("au", "ap", "wf", "wi", "ael", "rel", "ri", "si")
 
@@ -62,7 +62,7 @@ def test_label_without_interventions(tmp_path):
 
 def test_skipped_bad_rows_are_noted_per_task_and_benchmark(tmp_path):
     from gui_tasks.knowledge.report import build_report
-    from gui_tasks.results_io import skipped_rows_notes
+    from gui_tasks.runs.results_io import skipped_rows_notes
 
     gkb = task_config("gui_knowledge_state", "en", source="official")
     gkb["metadata"].update(benchmark="gui_knowledge", subtasks=["state"], bad_rows_skipped=3)

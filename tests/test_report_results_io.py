@@ -7,8 +7,8 @@ import json
 import pytest
 from test_report_fixtures import write_run
 
-from gui_tasks.errors import ConfigError, DataError
-from gui_tasks.results_io import find_result_files, load_results, load_samples, load_task_samples
+from gui_core.errors import ConfigError, DataError
+from gui_tasks.runs.results_io import find_result_files, load_results, load_samples, load_task_samples
 
 OUTCOMES = ["ok", "no", "bad", "ok", "ok", "ok", "ok", "ok"]  # one doc per dimension
 

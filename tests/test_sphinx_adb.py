@@ -8,7 +8,7 @@ import subprocess
 import pytest
 from PIL import Image
 
-from gui_tasks.errors import DataError
+from gui_core.errors import DataError
 from gui_tasks.sphinx.adb import (LONG_PRESS_MS, SWIPE_DISTANCE, SWIPE_MS, WAIT_SECONDS, AdbDevice, AdbError, escape_text,
                                   parse_activity, parse_dump)
 

@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from fake_openai import FakeServer, last_text
-from gui_tasks.lmms_layout import INTERACTION_KEY, UNTIL_KEY, agentic_rounds, pack_rounds, rounds_of
+from gui_tasks.harness.lmms_layout import INTERACTION_KEY, UNTIL_KEY, agentic_rounds, pack_rounds, rounds_of
 from gui_tasks.sphinx import lmms_task
 from gui_tasks.viewer.records import responses
 from lmms_helpers import results, run, samples

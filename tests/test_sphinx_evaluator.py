@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from gui_metrics.sphinx import average_completion, success_rate
-from gui_tasks.errors import DataError
+from gui_core.errors import DataError
 from gui_tasks.sphinx import official
 from gui_tasks.sphinx.evaluator import (Assertion, Evaluator, Step, evaluators_from_json, node_from_json,
                                         score_trajectory)

@@ -11,7 +11,7 @@ import pytest
 from gui_core.actions import Action
 from gui_core.coords import BUDGETS, Geometry
 from gui_core.registry import UnknownName
-from gui_tasks.errors import DataError
+from gui_core.errors import DataError
 from gui_tasks.sphinx import family_agents, lmms_task
 from gui_tasks.sphinx.simulator import Simulator
 from gui_tasks.sphinx.toggle_tasks import oracle_actions

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from gui_tasks.cli import lmms_eval_command
+from gui_tasks.commands.cli import lmms_eval_command
 from gui_tasks.sphinx import lmms_task
 from gui_tasks.sphinx.actions import format_action, is_exact, parse_action, repair_action
 from gui_tasks.sphinx.simulator import Simulator

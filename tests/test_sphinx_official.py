@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from gui_metrics.manager import get_metric
-from gui_tasks.errors import ConfigError, DataError
+from gui_core.errors import ConfigError, DataError
 from gui_tasks.sphinx import check, official
 from gui_tasks.sphinx import static_tasks as stt
 

@@ -7,9 +7,9 @@ import json
 import pytest
 from PIL import Image
 
-from gui_tasks.cli import main as cli_main
+from gui_tasks.commands.cli import main as cli_main
 from gui_tasks.sphinx import report
-from gui_tasks.results_io import load_results
+from gui_tasks.runs.results_io import load_results
 
 
 def nav(subset, mode, sr, acp, rep=0.5, fmt=0.1, agent="ours", **toggle):

@@ -10,7 +10,7 @@ import pytest
 from gui_metrics.agentic import CATEGORIES as METRIC_CATEGORIES
 from gui_metrics.agentic import step_rates
 from gui_core.actions import Action
-from gui_tasks.errors import ConfigError, DataError
+from gui_core.errors import ConfigError, DataError
 from gui_tasks.star import agentic, agentic_task
 from gui_tasks.star.schema import action_from_json
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gui_tasks.errors import ConfigError
+from gui_core.errors import ConfigError
 from gui_tasks.star import agentic, agentic_task, star_official
 from gui_tasks.star.judges import odyssey_text_match
 from gui_tasks.star.schema import action_from_json

@@ -9,7 +9,7 @@ from lmms_eval.api.instance import Instance
 
 from gui_interventions import build_run
 from gui_interventions.star_prompting import GT_STATE, STAR_STYLE, STATE_FOCUSED
-from gui_tasks.cli import lmms_eval_command
+from gui_tasks.commands.cli import lmms_eval_command
 from gui_tasks.star import lmms_task
 from lmms_helpers import results, run, samples
 

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from gui_metrics.agentic import step_rates
 from gui_metrics.manager import metrics_for
-from gui_tasks.errors import DataError
-from gui_tasks.lmms_layout import INTERACTION_KEY, pack_rounds
+from gui_core.errors import DataError
+from gui_tasks.harness.lmms_layout import INTERACTION_KEY, pack_rounds
 from gui_tasks.star import agentic, agentic_task, own_history
 
 FIX = Path(__file__).parent / "fixtures" / "star_agentic"

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 
-from gui_tasks.cli import main as cli_main
-from gui_tasks.results_io import load_results
+from gui_tasks.commands.cli import main as cli_main
+from gui_tasks.runs.results_io import load_results
 from gui_tasks.star.report import COLUMNS, build_table, render_text, setting_of
 from test_report_fixtures import write_run
 

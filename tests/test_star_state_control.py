@@ -13,7 +13,7 @@ from gui_metrics.star import star_rates
 from gui_core.actions import Action
 from gui_core.coords import Geometry
 from gui_core.registry import UnknownName
-from gui_tasks.errors import DataError
+from gui_core.errors import DataError
 from gui_tasks.star import lmms_task, official, synth
 from gui_core.agents import agent_families, build_prompt, family, format_action, parse
 
@@ -105,7 +105,7 @@ def test_metadata_data_split_sample_and_unknown_split(star_data):
 
 
 def test_bad_records_can_be_skipped_on_request_and_are_counted(tmp_path, monkeypatch):
-    from gui_tasks.errors import take_skipped
+    from gui_tasks.harness.bad_rows import take_skipped
 
     recs = json.loads((FIXTURES / "data" / "state" / "state_control_benchmark_test.json").read_text())
     recs[1]["posAtlasAction"] = "TYPE [x]"

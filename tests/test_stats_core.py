@@ -230,7 +230,7 @@ def test_step_rate_over_episode_items_is_bootstrapped_over_episodes_from_its_ste
     """Own-history runs log one item per episode: a step rate is pooled over their steps. Its interval from the
     steps' scores (fast) equals the aggregate recomputed on every resample of episodes (same draws)."""
     from gui_metrics.manager import get_metric
-    from gui_tasks.lmms_stats import interval
+    from gui_tasks.harness.lmms_stats import interval
 
     rng = random.Random(9)
     items = []
@@ -266,7 +266,7 @@ def test_cluster_key_per_benchmark(cls, meta, key):
 
 
 def test_screen_cluster_ids_do_not_depend_on_where_the_data_lies():
-    from gui_tasks.lmms_rows import screen_name
+    from gui_tasks.harness.lmms_rows import screen_name
 
     assert screen_name("/home/a/.cache/gui_eval/synth/mpr/images/en/0b54.png") == "en/0b54.png"
     assert screen_name("D:\\data\\MPR\\au-6\\camera_8.jpg") == "au-6/camera_8.jpg"
@@ -275,7 +275,7 @@ def test_screen_cluster_ids_do_not_depend_on_where_the_data_lies():
 def test_run_results_in_task_metadata_are_not_part_of_the_task_definition():
     """A submission compares the run's task metadata with the installed task's: the intervals and repeat statistics a
     run recorded there are results, left out of that comparison."""
-    from gui_tasks.results_io import task_definition
+    from gui_tasks.runs.results_io import task_definition
 
     meta = {"benchmark": "mpr_gui", "lang": "en", "intervals": {"mcq_acc,none": {}}, "repeats": {"flip_share": 0.1},
             "repeats_refused": "why"}
@@ -288,7 +288,7 @@ def test_a_failing_aggregation_costs_its_interval_not_the_run(monkeypatch):
     from types import SimpleNamespace
 
     from gui_metrics.spec import MetricSpec
-    from gui_tasks import lmms_stats
+    from gui_tasks.harness import lmms_stats
 
     # defined on two distinct samples; a resample that draws one sample twice divides by zero
     spec = MetricSpec("flaky", lambda rs: 0.5 if len({id(r) for r in rs}) == 2 else 1 / 0, True, frozenset({"x"}), "d",
@@ -307,7 +307,7 @@ def test_a_one_sample_task_has_no_standard_error_so_a_group_of_them_does_not_div
     from types import SimpleNamespace
 
     from gui_metrics.manager import all_metrics
-    from gui_tasks import lmms_stats
+    from gui_tasks.harness import lmms_stats
 
     spec = all_metrics()["mcq_acc"]
     agg = SimpleNamespace(__gui_metric__="mcq_acc")

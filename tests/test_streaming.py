@@ -29,7 +29,7 @@ from gui_interventions.prompting import PromptAffix
 from gui_core.image_files import file_source
 from gui_models.openai_backend import GuiOpenAI
 from gui_models.served_client import body_key, encode_image, request_key
-from gui_tasks.lmms_rows import load_image
+from gui_tasks.harness.lmms_rows import load_image
 from lmms_helpers import results, samples
 
 FIVE = ["mpr_gui_synth_en", "icon_localization_synth", "star_state_control_synth", "gui_knowledge_synth_en_state",

@@ -9,8 +9,8 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from gui_tasks.cli import main as cli_main
-from gui_tasks.leaderboard import (MAX_DEPTH, SubmissionError, nesting_depth, parse_submission,
+from gui_tasks.commands.cli import main as cli_main
+from gui_tasks.submit.leaderboard import (MAX_DEPTH, SubmissionError, nesting_depth, parse_submission,
                                    submission_hash, validate_submission)
 
 

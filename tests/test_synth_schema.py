@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gui_tasks.errors import DataError
+from gui_core.errors import DataError
 from gui_tasks.mpr.schema import DIMENSIONS, FPR_WEIGHTS, LANGS, WEIGHTS, MPRDoc, validate_row
 
 

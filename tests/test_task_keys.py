@@ -8,8 +8,8 @@ from pathlib import Path
 
 from gui_tasks.grounding.lmms_task import GroundingTask
 from gui_tasks.mpr.lmms_task import MPRTask
-from gui_tasks.task_keys import COMMON_METADATA, config_problems
-from gui_tasks.thin_yaml import load_plain
+from gui_tasks.harness.task_keys import COMMON_METADATA, config_problems
+from gui_tasks.harness.thin_yaml import load_plain
 
 ROOT = Path(__file__).resolve().parent.parent
 JEDI_META = {"version": "1.1", "benchmark": "screenspot_pro", "source": "screenspot_pro", "prompt": "jedi",
@@ -82,7 +82,7 @@ def test_mpr_report_label_must_be_the_prompt_the_model_gets():
 def test_a_task_with_a_configuration_error_builds_no_request_and_others_still_run(session_cache, capsys):
     from lmms_eval.tasks import TaskManager
 
-    from gui_tasks.lmms_integration import attach
+    from gui_tasks.harness.lmms_integration import attach
 
     attach()
     tm = TaskManager("WARNING", include_defaults=False)

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from fake_dist import write_dist
 
-from gui_tasks.lmms_integration import install_task_path, plugin_task_dirs, yaml_tasks_dir
-from gui_tasks.thin_yaml import inline
+from gui_tasks.harness.lmms_integration import install_task_path, plugin_task_dirs, yaml_tasks_dir
+from gui_tasks.harness.thin_yaml import inline
 
 TASK = "acme_mpr_synth_en_tiny"
 
@@ -86,7 +86,7 @@ def test_broken_task_plugin_is_named_and_skipped(tmp_path, monkeypatch, capsys):
 
 @pytest.mark.slow
 def test_plain_lmms_eval_lists_and_runs_the_installed_task(installed, tmp_path, tiny_checkpoint, subprocess_env):
-    from gui_tasks.cli import lmms_eval_command
+    from gui_tasks.commands.cli import lmms_eval_command
     from lmms_helpers import results, run
 
     env = {**subprocess_env, "PYTHONPATH": os.pathsep.join([str(installed), subprocess_env["PYTHONPATH"]])}
@@ -139,7 +139,7 @@ def test_a_plugin_yaml_that_does_not_parse_is_named_and_the_rest_is_indexed(tmp_
 def test_an_aggregation_typo_is_refused_when_the_task_is_selected(tmp_path, monkeypatch):
     from lmms_eval.tasks import TaskManager, get_task_dict
 
-    from gui_tasks.lmms_integration import TaskConfigError, attach
+    from gui_tasks.harness.lmms_integration import TaskConfigError, attach
 
     _yaml_plugin(tmp_path, {"typo.yaml": _ours("acme_typo").replace("aggregation: fpr_acc", "aggregation: fpr_ac", 1)}, "acme_yaml_typo")
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -157,7 +157,7 @@ def test_a_task_whose_metric_plugin_is_broken_is_refused_naming_the_plugin(tmp_p
     from lmms_eval.tasks import TaskManager
 
     from gui_metrics import all_metrics, get_plugin_manager
-    from gui_tasks.lmms_integration import TaskConfigError, attach
+    from gui_tasks.harness.lmms_integration import TaskConfigError, attach
 
     yaml = _ours("acme_needs_plugin").replace("aggregation: fpr_acc", "aggregation: acme_broken_rate", 1)
     _yaml_plugin(tmp_path, {"needs.yaml": yaml}, "acme_yaml_needs")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from gui_tasks.thin_yaml import BASE_SUFFIX, base_name, blocks, factor, load_plain
+from gui_tasks.harness.thin_yaml import BASE_SUFFIX, base_name, blocks, factor, load_plain
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = "# Generated - edit the spec.\n"
@@ -114,7 +114,7 @@ def test_the_index_reader_gives_lmms_eval_s_index_of_thin_files(tmp_path):
     import lmms_eval.tasks as lt
     from lmms_eval import utils
 
-    from gui_tasks.lmms_integration import index_reader
+    from gui_tasks.harness.lmms_integration import index_reader
 
     files = {f"t{i}.yaml": _task(f"t{i}", lang) for i, lang in enumerate(("en", "zh", "fr"))}
     files["g.yaml"] = f"{HEADER}group: g\ntask:\n  - t0\n  - t1\n"
@@ -135,7 +135,7 @@ def test_the_index_reader_gives_lmms_eval_s_index_of_thin_files(tmp_path):
 
 
 def test_every_base_file_is_included_by_a_task_of_its_folder():
-    from gui_tasks.lmms_integration import yaml_tasks_dir
+    from gui_tasks.harness.lmms_integration import yaml_tasks_dir
 
     for folder in (p for p in yaml_tasks_dir().iterdir() if p.is_dir() and p.name != "__pycache__"):
         bases = {p.name for p in folder.glob(f"_*{BASE_SUFFIX}")}
@@ -144,9 +144,9 @@ def test_every_base_file_is_included_by_a_task_of_its_folder():
 
 
 def test_inline_gives_a_thin_file_s_full_config(generator):
-    from gui_tasks.lmms_integration import yaml_tasks_dir
+    from gui_tasks.harness.lmms_integration import yaml_tasks_dir
 
-    from gui_tasks.thin_yaml import inline
+    from gui_tasks.harness.thin_yaml import inline
 
     full = generator.folders()[generator.OUT]["mpr_gui_synth_en.yaml"]
     assert load_plain(inline(yaml_tasks_dir() / "mpr_gui" / "mpr_gui_synth_en.yaml")) == load_plain(full)

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from gui_tasks.rescore import load_task, task_docs
+from gui_tasks.harness.rescore import load_task, task_docs
 
 FAMILIES = ["mpr_gui_synth_en", "gui_knowledge_synth_en_type", "gui_knowledge_synth_en_state", "icon_localization_synth",
             "star_state_control_synth", "star_agentic_synth", "sphinx_grounding_synth", "sphinx_completion_synth",

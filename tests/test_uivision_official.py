@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from gui_metrics.grounding_official import uivision_report
-from gui_tasks.errors import BadRows
+from gui_tasks.harness.bad_rows import BadRows
 from gui_tasks.grounding import uivision
 from gui_tasks.grounding.score import ScoreParams, score_response
 

@@ -3,8 +3,8 @@ responses part, with the bytes escaped, and which recorded setting this installa
 
 from __future__ import annotations
 
-from gui_tasks.leaderboard import _dist_version
-from gui_tasks.verify import _generation_kwargs, first_difference, setting_differences
+from gui_tasks.submit.leaderboard import _dist_version
+from gui_tasks.submit.verify import _generation_kwargs, first_difference, setting_differences
 
 
 def test_two_prefixes_that_look_alike_are_shown_escaped_with_the_position():

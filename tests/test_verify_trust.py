@@ -11,7 +11,7 @@ import pytest
 from fake_openai import FakeServer
 from submission_helpers import honest_run
 
-from gui_tasks.leaderboard import SubmissionError, build_submission, submission_hash, validate_submission
+from gui_tasks.submit.leaderboard import SubmissionError, build_submission, submission_hash, validate_submission
 
 SECRET = "sk-verifier-secret-0123456789"
 
@@ -35,7 +35,7 @@ def oracle():
 def test_forged_submission_from_lmms_evals_openai_backend_fails_verify_and_no_key_leaves(session_cache, oracle, tmp_path,
                                                                                         monkeypatch, capsys):
     """The issue's forgery: lmms-eval's own ``openai`` backend pointed at an oracle server, named as a real checkpoint."""
-    from gui_tasks import verify
+    from gui_tasks.submit import verify
 
     honest_run(tmp_path / "run", model_args=f"model_version=Qwen/Qwen2-VL-2B-Instruct,base_url={oracle.base_url}",
                rule=_always_a, backend="openai")
@@ -60,14 +60,14 @@ def test_forged_submission_from_lmms_evals_openai_backend_fails_verify_and_no_ke
     ("gui_wrap", "backend=qwen2_5_vl,pretrained=X,api_base=http://h/v1", "model arg api_base= can send requests"),
 ])
 def test_rerun_args_refuse_backends_and_args_that_send_requests_elsewhere(backend, args, message):
-    from gui_tasks.verify import rerun_args
+    from gui_tasks.submit.verify import rerun_args
 
     with pytest.raises(SubmissionError, match=message):
         rerun_args({"backend": backend, "args": args}, checkpoint="/mine")
 
 
 def test_rerun_args_set_the_verifiers_checkpoint_or_server():
-    from gui_tasks.verify import NO_KEY_ENV, rerun_args
+    from gui_tasks.submit.verify import NO_KEY_ENV, rerun_args
 
     assert rerun_args({"backend": "gui_hf", "args": "pretrained=Org/X,device=cuda,system_prompt='a, b'"},
                       checkpoint="/ck", device="cpu") == "pretrained=/ck,device=cpu,system_prompt='a, b'"
@@ -89,7 +89,7 @@ def test_rerun_args_set_the_verifiers_checkpoint_or_server():
 
 def test_verify_fails_when_the_backend_did_not_load_the_checkpoint(honest, monkeypatch):
     """A backend that answers without loading the named checkpoint (cached engine, remote code...) is refused."""
-    from gui_tasks import verify
+    from gui_tasks.submit import verify
 
     loaded = []
     monkeypatch.setattr(verify, "load_model", lambda backend, args: loaded.append(args) or object())
@@ -102,7 +102,7 @@ def test_verify_fails_when_the_backend_did_not_load_the_checkpoint(honest, monke
 def test_recording_loads_sees_from_pretrained_and_undoes_its_patch(tmp_path):
     from transformers import PreTrainedModel, Qwen2VLForConditionalGeneration
 
-    from gui_tasks.verify import recording_loads, same_checkpoint
+    from gui_tasks.submit.verify import recording_loads, same_checkpoint
 
     original = PreTrainedModel.__dict__["from_pretrained"]
     with recording_loads() as seen:
@@ -115,7 +115,7 @@ def test_recording_loads_sees_from_pretrained_and_undoes_its_patch(tmp_path):
 
 
 def test_without_secrets_removes_keys_and_endpoints_and_restores_them(monkeypatch):
-    from gui_tasks.verify import without_secrets
+    from gui_tasks.submit.verify import without_secrets
 
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     monkeypatch.setenv("OPENAI_BASE_URL", "http://evil/v1")
@@ -134,7 +134,7 @@ def test_without_secrets_removes_keys_and_endpoints_and_restores_them(monkeypatc
 
 def test_served_submission_is_verified_against_the_verifiers_server_only(session_cache, oracle, tmp_path, monkeypatch, capsys):
     """``gui_openai``: the re-run goes to --server (never the submitter's base_url), cache off, only the named key sent."""
-    from gui_tasks import verify
+    from gui_tasks.submit import verify
 
     submitter = FakeServer(["ok"], text="Answer: A")
     try:
@@ -157,7 +157,7 @@ def test_served_submission_is_verified_against_the_verifiers_server_only(session
 
 
 def test_system_prompt_changes_the_protocol_label_and_a_plain_label_is_refused(session_cache, tmp_path):
-    from gui_tasks.rescore import sha256_text
+    from gui_tasks.harness.rescore import sha256_text
 
     honest_run(tmp_path / "run", model_args="pretrained=Org/Tiny-VL-2B,device=cpu,system_prompt=Answer with A.")
     sub = build_submission(tmp_path / "run")
@@ -191,7 +191,7 @@ def test_submit_accepts_a_full_run_whose_model_never_answers_unknown(session_cac
 
 def test_gui_hf_loading_the_named_checkpoint_is_seen(tiny_checkpoint):
     """The honest path: gui_hf's load goes through from_pretrained with the verifier's checkpoint."""
-    from gui_tasks.verify import load_model, recording_loads, same_checkpoint
+    from gui_tasks.submit.verify import load_model, recording_loads, same_checkpoint
 
     with recording_loads() as seen:
         lm = load_model("gui_hf", f"pretrained={tiny_checkpoint},device=cpu")
@@ -203,7 +203,7 @@ def test_a_fifo_is_refused_before_it_is_opened(tmp_path):
     """Opening a FIFO blocks until a writer comes: validate/verify must refuse it from its file type."""
     import threading
 
-    from gui_tasks.leaderboard import load_submission
+    from gui_tasks.submit.leaderboard import load_submission
 
     fifo = tmp_path / "sub.json"
     os.mkfifo(fifo)
@@ -228,7 +228,7 @@ def test_a_fifo_is_refused_before_it_is_opened(tmp_path):
 @pytest.mark.parametrize("command, option", [("pss-report", "--out"), ("verify", "--server"), ("view", "--serve"),
                                              ("report", "--out"), ("submit", "--out")])
 def test_report_subcommands_help_shows_their_own_options(command, option, capsys):
-    from gui_tasks.cli import main
+    from gui_tasks.commands.cli import main
 
     with pytest.raises(SystemExit) as exc:
         main([command, "--help"])
@@ -237,7 +237,7 @@ def test_report_subcommands_help_shows_their_own_options(command, option, capsys
 
 
 def test_pss_report_on_a_missing_path_names_it_without_a_traceback(tmp_path, capsys):
-    from gui_tasks.cli import main
+    from gui_tasks.commands.cli import main
 
     assert main(["pss-report", str(tmp_path / "absent"), "--out", str(tmp_path / "out")]) == 2  # a configuration mistake
     err = capsys.readouterr().err
@@ -246,8 +246,8 @@ def test_pss_report_on_a_missing_path_names_it_without_a_traceback(tmp_path, cap
 
 def test_a_submission_of_many_tiny_values_is_refused_before_parsing(tmp_path, monkeypatch):
     """Parsed JSON takes 25-50x its size in memory: the number of values, not only the bytes, is bounded."""
-    import gui_tasks.leaderboard as lb
-    import gui_tasks.submission_input as reading  # where the bound lives (leaderboard re-exports it)
+    import gui_tasks.submit.leaderboard as lb
+    import gui_tasks.submit.submission_input as reading  # where the bound lives (leaderboard re-exports it)
 
     monkeypatch.setattr(reading, "MAX_VALUES", 1000)
     path = tmp_path / "many.json"

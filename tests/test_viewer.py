@@ -2,7 +2,7 @@
 
 The slow tests make one real lmms-eval run (gui_hf, tiny checkpoint; grounding, StaR, SPHINX simulator, MPR),
 then a second run from it whose chosen samples carry known responses scored again by the installed tasks'
-own ``process_results`` (``gui_tasks.rescore``): a point inside the target, a StaR click, a SPHINX click, and
+own ``process_results`` (``gui_tasks.harness.rescore``): a point inside the target, a StaR click, a SPHINX click, and
 script-injection texts. The viewer writes both side by side; Chromium opens every page from ``file://``.
 """
 
@@ -149,7 +149,7 @@ def demo_out(tmp_path_factory, session_cache, tiny_checkpoint):
     import contextlib
     import io
 
-    from gui_tasks.cli import main
+    from gui_tasks.commands.cli import main
 
     out = tmp_path_factory.mktemp("viewer") / "demo"
     printed = io.StringIO()
@@ -172,7 +172,7 @@ def runs(demo_out):
 
 def _edit(run_dir: Path) -> dict[str, tuple[int, dict]]:
     """Give chosen samples known responses, scored again by the installed task (rescore.score)."""
-    from gui_tasks.rescore import load_task, score, task_docs
+    from gui_tasks.harness.rescore import load_task, score, task_docs
 
     chosen = {}
     for f in sorted(run_dir.rglob("*_samples_*.jsonl")):
@@ -443,7 +443,7 @@ def test_serve_answers_on_loopback_and_stops_by_pid(runs, tmp_path):
     _, edited, _ = runs
     with socket.socket() as s:  # a free port in the range the project's tests use
         port = next(p for p in range(19000 + os.getpid() % 900, 20000) if s.connect_ex(("127.0.0.1", p)) != 0)
-    proc = subprocess.Popen([sys.executable, "-m", "gui_tasks.cli", "view", str(edited), "--out", str(tmp_path / "site"),
+    proc = subprocess.Popen([sys.executable, "-m", "gui_tasks.commands.cli", "view", str(edited), "--out", str(tmp_path / "site"),
                              "--no-docs", "--serve", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         body, deadline = None, time.monotonic() + 120
@@ -468,7 +468,7 @@ def test_crop_run_window_first_and_second_pass_and_digits(tmp_path, tiny_groundi
     from browser import browser, console_errors
     from lmms_helpers import run, samples
 
-    from gui_tasks.cli import lmms_eval_command
+    from gui_tasks.commands.cli import lmms_eval_command
     from gui_tasks.viewer.site import build_site
 
     args = f"pretrained={tiny_grounding_checkpoint},device=cpu,capture_logits=digits,interventions=crop,crop.alpha=0.8"

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 from submission_helpers import edit_samples, honest_run
 
-from gui_tasks.errors import DataError
+from gui_core.errors import DataError
 
 EN = "mpr_gui_synth_en"
 

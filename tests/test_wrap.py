@@ -151,7 +151,7 @@ def test_cli_gui_wrap_logs_the_digit_captures_gui_hf_logs(tmp_path, tiny_checkpo
     import json
     import subprocess
 
-    from gui_tasks.cli import find_results, lmms_eval_command
+    from gui_tasks.commands.cli import find_results, lmms_eval_command
 
     task = "icon_localization_synth"
     per_run = {}

@@ -7,10 +7,10 @@ import subprocess
 
 import pytest
 
-from gui_tasks.cli import find_results, lmms_eval_command
+from gui_tasks.commands.cli import find_results, lmms_eval_command
 from gui_tasks.mpr.xli import cli as xli_cli
 from gui_tasks.mpr.xli.report import build_xli_table
-from gui_tasks.results_io import find_result_files, load_results
+from gui_tasks.runs.results_io import find_result_files, load_results
 
 pytestmark = pytest.mark.slow
 TASK = "mpr_gui_synth_ja"

@@ -7,7 +7,7 @@ import csv
 import pytest
 from test_report_fixtures import paper_metrics, task_config, write_run
 
-from gui_tasks.results_io import find_result_files, load_results
+from gui_tasks.runs.results_io import find_result_files, load_results
 from gui_tasks.mpr.xli.report import build_xli_table, main, render_text, xli_settings
 
 # Seed Table 4, Qwen-2.5-VL-Instruct (without, with), and Table 6 ZH (reasoning chains).

@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 
-from gui_tasks import lmms_integration
-from gui_tasks.lmms_integration import yaml_tasks_dir
+from gui_tasks.harness import lmms_integration
+from gui_tasks.harness.lmms_integration import yaml_tasks_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -84,7 +84,7 @@ def test_gui_knowledge_tasks_and_groups_are_indexed():
 def test_every_yaml_metric_direction_is_the_metric_definition_s():
     """``higher_is_better`` in every generated file (tasks and bases) is what the metric's own spec says."""
     from gui_metrics.manager import all_metrics
-    from gui_tasks.thin_yaml import BASE_SUFFIX, load_plain
+    from gui_tasks.harness.thin_yaml import BASE_SUFFIX, load_plain
 
     specs = all_metrics()
     entries = [(p.name, e) for p in sorted(yaml_tasks_dir().glob(f"*/*[._]yaml")) if p.name.endswith((".yaml", BASE_SUFFIX))

@@ -18,7 +18,7 @@ from PIL import Image
 
 from gui_core.logit_capture import SIDE_KEY, response_side
 from gui_metrics.lmms_bridge import sample_values
-from gui_tasks.errors import ConfigError, DataError
+from gui_core.errors import ConfigError, DataError
 from gui_core import grounding_prompts as prompts
 from gui_core.family import FAMILIES
 from gui_core.benchmark import resolve
@@ -26,7 +26,7 @@ from gui_tasks.grounding import screenspot
 from gui_tasks.grounding.benchmark import by_source, sources
 from gui_tasks.grounding.schema import validate_doc
 from gui_tasks.grounding.score import REFUSAL_PROMPT, ScoreParams, score_response
-from gui_tasks.lmms_rows import RowsTask, load_image, read_jsonl, task_metadata
+from gui_tasks.harness.lmms_rows import RowsTask, load_image, read_jsonl, task_metadata
 
 RECORD_KINDS = ("grounding", "crop")
 SOURCES = sources()  # one per grounding benchmark record (gui_tasks.grounding.benchmark)

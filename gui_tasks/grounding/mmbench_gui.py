@@ -21,7 +21,8 @@ import json
 from pathlib import Path
 from typing import Any, Mapping
 
-from gui_tasks.errors import BadRows, DataError, skip_bad_rows
+from gui_core.errors import DataError
+from gui_tasks.harness.bad_rows import BadRows, skip_bad_rows
 from gui_tasks.grounding.screenspot import release_rows, _doc, _field, _image_size, _read_json, row_warnings
 
 ENV = "MMBENCH_GUI_DATA_DIR"
@@ -107,7 +108,7 @@ def load_docs(root: Path, bad: BadRows | None = None, level: str = "all") -> lis
 
 def data_check(root: Path | None = None):
     """``gui-eval data check mmbench_gui_l2``: documents per level and platform, bad rows (all collected)."""
-    from gui_tasks.data_check import BenchmarkCheck, TaskCount
+    from gui_tasks.harness.data_check import BenchmarkCheck, TaskCount
 
     check = BenchmarkCheck.of_copy("mmbench_gui_l2", root, data_root)
     if check.errors:

@@ -30,7 +30,8 @@ import json
 from pathlib import Path
 from typing import Any, Mapping
 
-from gui_tasks.errors import BadRows, DataError, skip_bad_rows
+from gui_core.errors import DataError
+from gui_tasks.harness.bad_rows import BadRows, skip_bad_rows
 from gui_tasks.grounding.screenspot import release_rows, _field, _image_size, _read_json, clip_box
 
 ENV = "OSWORLD_G_DATA_DIR"
@@ -100,7 +101,7 @@ def classification(root: Path) -> dict[str, list[str]]:
     path = root / CLASSIFICATION
     if not path.is_file():
         return {}
-    from gui_tasks.input_files import read_json
+    from gui_tasks.runs.input_files import read_json
 
     raw = read_json(path)
     classified = raw.get("classified") if isinstance(raw, dict) else None
@@ -184,7 +185,7 @@ def load_docs(root: Path, instructions: str = "original", bad: BadRows | None = 
 
 def data_check(root: Path | None = None):
     """``gui-eval data check osworld_g``: documents per instruction set, box type and category, odd polygons."""
-    from gui_tasks.data_check import BenchmarkCheck, TaskCount
+    from gui_tasks.harness.data_check import BenchmarkCheck, TaskCount
 
     check = BenchmarkCheck.of_copy("osworld_g", root, data_root)
     if check.errors:

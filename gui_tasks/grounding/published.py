@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from gui_core.logit_capture import CapturedResponse
-from gui_tasks.errors import DataError
-from gui_tasks.input_files import read_json
+from gui_core.errors import DataError
+from gui_tasks.runs.input_files import read_json
 
 FORMAT = "screenspot_pro_results"  # the ScreenSpot-Pro repository's eval_screenspot_pro.py output
 SE_GUI_FORMAT = "se_gui_rec_results"  # SE-GUI src/eval/test_grounding_r1_nothink*.py output (VLM-R1 rec_results)
@@ -173,7 +173,7 @@ def import_run(path: str | Path, task_name: str, out: str | Path, *, family: str
     """Import one published result file as a run of ``task_name`` (documents from the task's local copy)."""
     from gui_tasks.grounding.lmms_task import score_params
     from gui_tasks.grounding.score import ScoreParams
-    from gui_tasks.rescore import aggregate, load_task, score, task_docs
+    from gui_tasks.harness.rescore import aggregate, load_task, score, task_docs
 
     path = Path(path)
     details, overall, fmt = _details(read_json(path), path)

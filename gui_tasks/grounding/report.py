@@ -25,7 +25,7 @@ from gui_metrics.grounding_official import official_report
 from gui_tasks.grounding.benchmark import grounding_records
 from gui_metrics.pss import ALL_TYPES, DISTANCE_BANDS, is_type, within_distance
 from gui_metrics.stats import bootstrap_ci, wasserstein_distance, welch_t_test
-from gui_tasks.results_io import find_result_files, interval_lines, load_results, load_task_samples
+from gui_tasks.runs.results_io import find_result_files, interval_lines, load_results, load_task_samples
 
 # The figures whose 95% intervals the report lists (docs/statistics.md): accuracy, PSS and the response-type shares.
 INTERVAL_METRICS = ("grounding_acc", "pss_mean", "share_correct", "share_biased", "share_misleading", "share_confusion",
@@ -395,7 +395,7 @@ def build_report(paths: Sequence[str | Path], out: str | Path) -> list[Path]:
     """Write the figures, ``report.md`` and ``report.json`` for every grounding task found; returns the files."""
     series = collect(paths)
     if not series:
-        from gui_tasks.results_io import wrong_run_type
+        from gui_tasks.runs.results_io import wrong_run_type
 
         raise wrong_run_type("gui-eval pss-report", paths, BENCHMARKS, "docs/screenspot_pss.md")
     out = Path(out)
@@ -428,7 +428,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("runs", nargs="+", help="lmms-eval output folders or results files")
     ap.add_argument("--out", default="runs/pss-report")
     args = ap.parse_args(argv)
-    from gui_tasks.errors import DataError
+    from gui_core.errors import DataError
 
     try:
         files = build_report(args.runs, args.out)

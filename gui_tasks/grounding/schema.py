@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from gui_tasks.errors import DataError
+from gui_core.errors import DataError
 
 FIELDS = ("id", "source", "instruction", "image", "width", "height", "target_box", "other_boxes", "split", "meta")
 

@@ -37,8 +37,10 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from gui_core.images import ImageRefused, image_size
-from gui_tasks.errors import DOC_ERROR, BadRows, DataError, announce_skipped, skip_bad_rows
-from gui_tasks.input_files import read_json
+from gui_core.errors import DataError
+from gui_core.sample_faults import DOC_ERROR
+from gui_tasks.harness.bad_rows import BadRows, announce_skipped, skip_bad_rows
+from gui_tasks.runs.input_files import read_json
 
 VARIANTS = ("screenspot", "screenspot_v2", "screenspot_pro")
 ENV = {"screenspot": "SCREENSPOT_DATA_DIR", "screenspot_v2": "SCREENSPOT_V2_DATA_DIR", "screenspot_pro": "SCREENSPOT_PRO_DATA_DIR"}
@@ -333,7 +335,7 @@ def kind_is_pro(variant: str, root: Path) -> bool:
 
 def data_check_of(variant: str, root: Path | None):
     """``gui-eval data check``: documents, bad rows (all collected), clipped boxes and screenshots of one copy."""
-    from gui_tasks.data_check import BenchmarkCheck, TaskCount
+    from gui_tasks.harness.data_check import BenchmarkCheck, TaskCount
 
     check = BenchmarkCheck.of_copy(variant, root, lambda: data_root(variant))
     if check.errors:

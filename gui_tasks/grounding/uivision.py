@@ -18,7 +18,8 @@ import json
 from pathlib import Path
 from typing import Any, Mapping
 
-from gui_tasks.errors import BadRows, DataError, skip_bad_rows
+from gui_core.errors import DataError
+from gui_tasks.harness.bad_rows import BadRows, skip_bad_rows
 from gui_tasks.grounding.screenspot import release_rows, _doc, _field, _image_size, _numbers, _read_json, row_warnings
 
 ENV = "UIVISION_DATA_DIR"
@@ -80,7 +81,7 @@ def load_docs(root: Path, setting: str, bad: BadRows | None = None) -> list[dict
 
 def data_check(root: Path | None = None):
     """``gui-eval data check uivision``: documents per setting, bad rows (all collected), reversed and clipped boxes."""
-    from gui_tasks.data_check import BenchmarkCheck, TaskCount
+    from gui_tasks.harness.data_check import BenchmarkCheck, TaskCount
 
     check = BenchmarkCheck.of_copy("uivision", root, data_root)
     if check.errors:

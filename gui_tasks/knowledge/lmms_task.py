@@ -17,14 +17,15 @@ from PIL import Image
 
 from gui_metrics.lmms_bridge import sample_values
 from gui_core.actions import CALL_TYPES
-from gui_tasks.circular import Layout, circular_fields, expand_dataset
-from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
+from gui_tasks.harness.circular import Layout, circular_fields, expand_dataset
+from gui_core.errors import DataError
+from gui_tasks.harness.bad_rows import BadRows, announce_skipped, skip_bad_rows
 from gui_tasks.knowledge import official
 from gui_tasks.knowledge.answer import parse_answer
 from gui_tasks.knowledge.marks import draw_marks
 from gui_tasks.knowledge.prompts import build_prompt
 from gui_tasks.knowledge.schema import AUG_FIELDS, LANGS, SUBTASKS, VARIANTS, letters_for, validate_doc
-from gui_tasks.lmms_rows import RowsTask, load_image, read_jsonl
+from gui_tasks.harness.lmms_rows import RowsTask, load_image, read_jsonl
 
 RECORD_KINDS = ("gkb",)
 
@@ -130,12 +131,12 @@ CIRCULAR_LAYOUT = Layout(parallel=("option_images", "option_actions"), relabel=_
 
 
 def process_docs_official_circular(dataset: datasets.Dataset) -> datasets.Dataset:
-    """The official documents, multiple-choice ones once per rotation of their options (``gui_tasks.circular``)."""
+    """The official documents, multiple-choice ones once per rotation of their options (``gui_tasks.harness.circular``)."""
     return expand_dataset(process_docs_official(dataset), CIRCULAR_LAYOUT)
 
 
 def process_docs_synthetic_circular(dataset: datasets.Dataset) -> datasets.Dataset:
-    """The synthetic documents, multiple-choice ones once per rotation of their options (``gui_tasks.circular``)."""
+    """The synthetic documents, multiple-choice ones once per rotation of their options (``gui_tasks.harness.circular``)."""
     return expand_dataset(process_docs_synthetic(dataset), CIRCULAR_LAYOUT)
 
 

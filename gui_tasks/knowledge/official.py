@@ -49,9 +49,10 @@ from typing import Any, Iterator, Sequence
 
 from gui_core.actions import CALL_TYPES, from_call
 from gui_core.images import ImageRefused, image_size
-from gui_tasks.data_check import BenchmarkCheck, TaskCount
-from gui_tasks.errors import BadRows, DataError
-from gui_tasks.input_files import lines, parse_json_line, read_bytes, read_json
+from gui_tasks.harness.data_check import BenchmarkCheck, TaskCount
+from gui_core.errors import DataError
+from gui_tasks.harness.bad_rows import BadRows
+from gui_tasks.runs.input_files import lines, parse_json_line, read_bytes, read_json
 from gui_tasks.knowledge.marks import marks_for_action
 from gui_tasks.knowledge.schema import PLATFORM_CALLS, SUBTASK_TYPE, SUBTASKS, YES_NO, letters_for
 

@@ -21,8 +21,8 @@ from gui_metrics.knowledge import KNOWLEDGE_TYPES, SUBTASKS, UNPARSED, confusion
 from gui_core.actions import DESKTOP_CALLS, MOBILE_CALLS
 from gui_metrics.circular import per_question
 from gui_metrics.knowledge import LETTER_PREFIX
-from gui_tasks import letter_bias_report, vision_gain
-from gui_tasks.results_io import (RunResults, find_result_files, interval_lines, is_finite, load_results, load_task_samples,
+from gui_tasks.reports import letter_bias_report, vision_gain
+from gui_tasks.runs.results_io import (RunResults, find_result_files, interval_lines, is_finite, load_results, load_task_samples,
                                   skipped_rows_notes)
 
 __all__ = ["vision_gains", "build_report", "render_text", "write_markdown", "write_csv", "draw_confusion", "find_result_files", "main"]
@@ -75,7 +75,7 @@ def build_report(results: Sequence[RunResults | str | Path]) -> KnowledgeReport:
             meta = res.metadata
             if meta.get("benchmark") != "gui_knowledge" or res.is_group:
                 continue
-            # a circular task (every rotation of the options, gui_tasks.circular) scores differently: its own row
+            # a circular task (every rotation of the options, gui_tasks.harness.circular) scores differently: its own row
             variant = str(meta.get("variant", "plain")) + (CIRCULAR_TAG if meta.get("circular") else "")
             key = (run.model_label, str(meta.get("source", "")), variant, str(meta.get("lang", "en")))
             n_eff = int((res.n_samples or {}).get("effective") or 0)

@@ -31,7 +31,7 @@ from typing import Any, Mapping
 
 from gui_metrics.knowledge import KNOWLEDGE_TYPES, SUBTASK_TYPE, SUBTASKS, YES_NO
 from gui_core.actions import CALL_TYPES, DESKTOP_CALLS, MOBILE_CALLS
-from gui_tasks.errors import DataError
+from gui_core.errors import DataError
 from gui_core.languages import LANGS
 
 PLATFORMS: tuple[str, ...] = ("desktop", "mobile")

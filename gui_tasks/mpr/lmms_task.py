@@ -13,9 +13,10 @@ from typing import Any, Iterable, Mapping
 import datasets
 
 from gui_metrics.lmms_bridge import sample_values
-from gui_tasks.circular import circular_fields, expand_dataset
-from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
-from gui_tasks.lmms_rows import RowsTask, doc_to_visual, read_jsonl
+from gui_tasks.harness.circular import circular_fields, expand_dataset
+from gui_core.errors import DataError
+from gui_tasks.harness.bad_rows import BadRows, announce_skipped, skip_bad_rows
+from gui_tasks.harness.lmms_rows import RowsTask, doc_to_visual, read_jsonl
 from gui_tasks.mpr import official
 from gui_core.letters import extract_letter
 from gui_tasks.mpr.prompts import LETTERS, build_prompt, protocol_from_kwargs
@@ -112,12 +113,12 @@ def process_docs_synthetic(dataset: datasets.Dataset) -> datasets.Dataset:
 
 
 def process_docs_official_circular(dataset: datasets.Dataset) -> datasets.Dataset:
-    """The official documents, each once per rotation of its four options (CircularEval, ``gui_tasks.circular``)."""
+    """The official documents, each once per rotation of its four options (CircularEval, ``gui_tasks.harness.circular``)."""
     return expand_dataset(process_docs_official(dataset))
 
 
 def process_docs_synthetic_circular(dataset: datasets.Dataset) -> datasets.Dataset:
-    """The synthetic documents, each once per rotation of its four options (CircularEval, ``gui_tasks.circular``)."""
+    """The synthetic documents, each once per rotation of its four options (CircularEval, ``gui_tasks.harness.circular``)."""
     return expand_dataset(process_docs_synthetic(dataset))
 
 

@@ -23,9 +23,10 @@ import re
 from pathlib import Path
 from typing import Any, Iterator
 
-from gui_tasks.data_check import BenchmarkCheck, TaskCount
-from gui_tasks.errors import BadRows, DataError
-from gui_tasks.input_files import lines, parse_json_line
+from gui_tasks.harness.data_check import BenchmarkCheck, TaskCount
+from gui_core.errors import DataError
+from gui_tasks.harness.bad_rows import BadRows
+from gui_tasks.runs.input_files import lines, parse_json_line
 from gui_tasks.mpr.options import normalise_answer, split_inline_options_ordered
 
 HUB_ID = "chenruihan/MPR-GUI-Bench"

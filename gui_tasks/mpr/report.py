@@ -22,8 +22,8 @@ from typing import Sequence
 from gui_metrics.mpr import DIMENSIONS, LETTER_PREFIX, fpr_acc
 from gui_metrics.stats import MIN_CORRELATION_N, Correlation, pearson, spearman
 from gui_tasks.mpr.schema import LANGS
-from gui_tasks import letter_bias_report, vision_gain
-from gui_tasks.results_io import RunResults, find_result_files, load_results
+from gui_tasks.reports import letter_bias_report, vision_gain
+from gui_tasks.runs.results_io import RunResults, find_result_files, load_results
 
 COLUMNS: tuple[str, ...] = (*DIMENSIONS, "FPR-ACC")
 CIRCULAR_TAG = "+circular"  # appended to the prompt protocol of a row built from _circular tasks
@@ -78,7 +78,7 @@ def build_table(results: Sequence[RunResults | str | Path], task_prefix: str | N
                 continue
             if task_prefix and not task.startswith(task_prefix):
                 continue
-            # a circular task (every rotation of the options, gui_tasks.circular) scores differently: its own row
+            # a circular task (every rotation of the options, gui_tasks.harness.circular) scores differently: its own row
             protocol = str(meta.get("prompt_protocol", "")) + (CIRCULAR_TAG if meta.get("circular") else "")
             key = (run.model_label, str(meta.get("source", "")), protocol, str(meta["lang"]))
             row = cells.setdefault(key, {})

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 # that uses them: gui_metrics may not import gui_tasks, so the dependency points this way.
 from gui_core.languages import LANGS
 from gui_metrics.mpr import DIMENSIONS, FPR_WEIGHTS
-from gui_tasks.errors import DataError
+from gui_core.errors import DataError
 
 WEIGHTS: Mapping[str, float] = FPR_WEIGHTS
 LETTERS = "ABCD"

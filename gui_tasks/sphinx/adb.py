@@ -19,7 +19,7 @@ from functools import cached_property
 from typing import Any, Callable, Mapping, Sequence
 
 from gui_core.images import ImageRefused, decode
-from gui_tasks.errors import DataError
+from gui_core.errors import DataError
 from gui_tasks.sphinx.hierarchy import DEFAULT_RENDERING, Hierarchy, center, parse_bounds
 from gui_tasks.sphinx.simulator import FINGER_MOTION, as_point
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gui_tasks.data_check import BenchmarkCheck, TaskCount
-from gui_tasks.errors import BadRows, DataError
+from gui_tasks.harness.data_check import BenchmarkCheck, TaskCount
+from gui_core.errors import DataError
+from gui_tasks.harness.bad_rows import BadRows
 from gui_tasks.sphinx import official, static_tasks
 
 

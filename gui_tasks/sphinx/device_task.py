@@ -41,9 +41,10 @@ from typing import Any, Mapping, Sequence
 
 from gui_metrics.lmms_bridge import sample_values
 from gui_core.run_folder import run_folder
-from gui_tasks.errors import SAMPLE_ERROR, DataError, describe_fault
-from gui_tasks.lmms_layout import UNTIL_KEY, pack_rounds, rounds_of
-from gui_tasks.lmms_rows import RowsTask
+from gui_core.errors import DataError
+from gui_core.sample_faults import SAMPLE_ERROR, describe_fault
+from gui_tasks.harness.lmms_layout import UNTIL_KEY, pack_rounds, rounds_of
+from gui_tasks.harness.lmms_rows import RowsTask
 from gui_core.paths import cache_dir
 from gui_tasks.sphinx import family_agents, official
 from gui_tasks.sphinx.actions import format_action

@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from gui_tasks.errors import DataError
+from gui_core.errors import DataError
 from gui_tasks.sphinx.hierarchy import Hierarchy, Node, center, parse_bounds, rules_match
 
 ORDERS = ("sequential", "consecutive", "presence")

@@ -16,7 +16,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Iterator, Mapping
 
-from gui_tasks.errors import DataError
+from gui_core.errors import DataError
 
 Box = tuple[int, int, int, int]
 _BOUNDS = re.compile(r"\s*\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]\s*")
@@ -177,7 +177,7 @@ class Hierarchy:
     @classmethod
     def from_file(cls, path: str | Path) -> "Hierarchy":
         p = Path(path)
-        from gui_tasks.input_files import read_text  # a regular file within the size bound
+        from gui_tasks.runs.input_files import read_text  # a regular file within the size bound
 
         text = read_text(p)
         return cls.from_xml(text, file=str(p))

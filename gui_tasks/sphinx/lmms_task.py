@@ -24,9 +24,9 @@ from typing import Any, Mapping, NamedTuple, Sequence
 from gui_core.run_folder import run_folder
 from gui_metrics.lmms_bridge import sample_values
 from gui_models.generation_core import cut_at_stops
-from gui_tasks.lmms_layout import INTERACTION_KEY, UNTIL_KEY, agentic_rounds, pack_rounds, rounds_of
-from gui_tasks.lmms_rows import RowsTask
-from gui_tasks.errors import DataError
+from gui_tasks.harness.lmms_layout import INTERACTION_KEY, UNTIL_KEY, agentic_rounds, pack_rounds, rounds_of
+from gui_tasks.harness.lmms_rows import RowsTask
+from gui_core.errors import DataError
 from gui_core.paths import cache_dir
 from gui_tasks.sphinx import family_agents
 from gui_tasks.sphinx.actions import format_action, parse_action

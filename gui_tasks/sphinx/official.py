@@ -17,7 +17,7 @@ Layout of a checkout (``$SPHINX_DATA_DIR``), as the repository holds it:
     lowlevel_tasks/<id>.xml, <id>.png   the screen of grounding task <id>
 
 Every problem raises DataError naming the file, row and field; a loader given a ``BadRows`` collector
-(``gui_tasks.errors``) keeps going past bad rows when skipping is on. ``gui_tasks.sphinx.check.data_check`` counts what a copy holds
+(``gui_tasks.harness.bad_rows``) keeps going past bad rows when skipping is on. ``gui_tasks.sphinx.check.data_check`` counts what a copy holds
 against the published numbers (it needs the tasks' row builders, which import this module: it lives apart).
 """
 
@@ -26,7 +26,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping
 
-from gui_tasks.errors import BadRows, DataError
+from gui_core.errors import DataError
+from gui_tasks.harness.bad_rows import BadRows
 from gui_tasks.sphinx.evaluator import Assertion, Evaluator, Step, evaluators_from_json
 from gui_tasks.sphinx.hierarchy import Hierarchy, parse_bounds
 
@@ -60,7 +61,7 @@ def data_root(meta: Mapping[str, Any] | None = None) -> Path:
 
 
 def read_json(path: Path) -> Any:
-    from gui_tasks.input_files import read_json as bounded  # regular files within the size bound
+    from gui_tasks.runs.input_files import read_json as bounded  # regular files within the size bound
 
     return bounded(path)
 

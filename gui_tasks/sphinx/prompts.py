@@ -57,7 +57,7 @@ Current screen ({header}):
 {observation}
 Is the goal achieved now? Answer with one word only: "stop" if the goal is achieved, "continue" if more actions are needed."""
 
-# CircularEval of completion judgment (``sphinx_completion*_circular``, gui_tasks.circular): the prompt names the two
+# CircularEval of completion judgment (``sphinx_completion*_circular``, gui_tasks.harness.circular): the prompt names the two
 # answers in the order of the document's ``answer_order``; the published order first, then the other one. The swapped
 # official sentence is ours (the official prompt has one order only).
 COMPLETION_ORDER = ("stop", "continue")

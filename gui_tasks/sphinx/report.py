@@ -22,8 +22,8 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from gui_tasks import letter_bias_report
-from gui_tasks.results_io import RunResults, find_result_files, interval_lines, limited_notes, load_results, skipped_rows_notes
+from gui_tasks.reports import letter_bias_report
+from gui_tasks.runs.results_io import RunResults, find_result_files, interval_lines, limited_notes, load_results, skipped_rows_notes
 
 TEXT_MODE, NAV_VISION_MODE, STATIC_VISION_MODE, GROUNDING_VISION_MODE = "full_text", "set_of_mark", "screenshot", "set_of_mark"
 SOURCES = ("simulator", "device", "official", "synthetic")
@@ -49,7 +49,7 @@ def _rows(runs: Sequence[RunResults]) -> dict[str, dict[tuple[str, str, str], di
             label = f"{run.model_label} [{source}]" + (f" [{md['rendering']}]" if md.get("rendering", "official") != "official" else "")
             label += f" [agent {md['agent']}]" if md.get("agent", "ours") != "ours" else ""  # the official agents: own rows
             label += f" [agent_family {md['agent_family']}]" if md.get("agent_family") else ""  # agents in their own format
-            label += " [circular]" if md.get("circular") else ""  # CircularEval (gui_tasks.circular): its own rows
+            label += " [circular]" if md.get("circular") else ""  # CircularEval (gui_tasks.harness.circular): its own rows
             key = (label, str(md.get("observation", TEXT_MODE)), str(md.get("subset", "")))
             out.setdefault(kind, {}).setdefault(key, {}).update(t.metrics)
     return out
@@ -343,8 +343,8 @@ def read_trajectory(path: Path) -> dict[str, Any]:
     """A trajectory file as the navigation tasks write it, checked: an object with an ``id`` (text or a number) and
     ``outputs`` (a list of texts), optional fields of their types; ``DataError`` naming the file and field."""
     from gui_core.bounds import BoundError, loads
-    from gui_tasks.errors import DataError
-    from gui_tasks.input_files import read_text
+    from gui_core.errors import DataError
+    from gui_tasks.runs.input_files import read_text
 
     try:
         saved = loads(read_text(path, max_bytes=MAX_TRAJECTORY_BYTES))

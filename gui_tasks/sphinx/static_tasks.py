@@ -19,9 +19,10 @@ from PIL import Image
 from gui_core.images import decode, image_size
 from gui_metrics.lmms_bridge import sample_values
 from gui_metrics.sphinx import COMPLETION_LABELS
-from gui_tasks.circular import Layout, circular_fields, expand, expand_dataset
-from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
-from gui_tasks.lmms_rows import RowsTask, task_metadata
+from gui_tasks.harness.circular import Layout, circular_fields, expand, expand_dataset
+from gui_core.errors import DataError
+from gui_tasks.harness.bad_rows import BadRows, announce_skipped, skip_bad_rows
+from gui_tasks.harness.lmms_rows import RowsTask, task_metadata
 from gui_tasks.sphinx import official, synth
 from gui_tasks.sphinx.actions import PRESS, format_action, is_exact, parse_action, repair_action
 from gui_tasks.sphinx.hierarchy import DEFAULT_RENDERING, RENDERINGS, Hierarchy, center
@@ -238,7 +239,7 @@ class SphinxStaticTask(RowsTask):
 
 
 def process_docs_knowledge_circular(dataset):
-    """Knowledge probing under CircularEval: each MCQ once per rotation of its options A-D (``gui_tasks.circular``);
+    """Knowledge probing under CircularEval: each MCQ once per rotation of its options A-D (``gui_tasks.harness.circular``);
     the T/F probes have no options to rotate and are asked once."""
     return expand_dataset(dataset)
 

@@ -120,7 +120,7 @@ STATIC_TEMPLATE = TEMPLATE.format(module="static_tasks", cls="SphinxStaticTask",
 
 
 # Letter-bias report on the multiple-choice static tasks (gui_metrics.letter_bias), and their CircularEval twins
-# (``_circular``, gui_tasks.circular): knowledge probing asks every rotation of each MCQ's options, completion
+# (``_circular``, gui_tasks.harness.circular): knowledge probing asks every rotation of each MCQ's options, completion
 # judgment names its two answers in both orders
 BIAS_LABELS = {"knowledge": ("sphinx_probe", PROBE_LABELS), "completion": ("sphinx_completion", COMPLETION_LABELS)}
 CIRCULAR_DOCS = "process_docs: !function gui_tasks.sphinx.static_tasks.process_docs_{kind}_circular\n"

@@ -43,8 +43,8 @@ from gui_core.action_parsers import GestureToScroll, scroll_direction
 from gui_core.actions import Action
 from gui_core.coords import Geometry, convert, convert_box
 from gui_core.images import ImageRefused, image_size
-from gui_tasks.errors import DataError
-from gui_tasks.input_files import read_json, read_jsonl
+from gui_core.errors import DataError
+from gui_tasks.runs.input_files import read_json, read_jsonl
 from gui_tasks.star import star_official
 from gui_tasks.star.schema import action_to_json
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gui_tasks.data_check import BenchmarkCheck, TaskCount
+from gui_tasks.harness.data_check import BenchmarkCheck, TaskCount
 from gui_tasks.star import agentic
 
 

@@ -33,9 +33,9 @@ from gui_core.action_match import RULES, STAR_AGENTIC
 from gui_core.coords import Geometry
 from gui_core.family import default_agent
 from gui_models.generation_core import cut_at_stops
-from gui_tasks.errors import ConfigError, DataError
-from gui_tasks.lmms_layout import INTERACTION_KEY, UNTIL_KEY, agentic_rounds, pack_rounds, rounds_of
-from gui_tasks.lmms_rows import RowsTask, load_image, read_jsonl
+from gui_core.errors import ConfigError, DataError
+from gui_tasks.harness.lmms_layout import INTERACTION_KEY, UNTIL_KEY, agentic_rounds, pack_rounds, rounds_of
+from gui_tasks.harness.lmms_rows import RowsTask, load_image, read_jsonl
 from gui_core.languages import LANGS
 from gui_tasks.star import agentic, judges, own_history, synth
 from gui_core.agents import build_prompt, family, format_action, parse, prompt_geometry, scoring_geometry

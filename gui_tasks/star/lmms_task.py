@@ -17,8 +17,9 @@ from gui_core.action_match import RULES, STAR_STATE_CONTROL, match
 from gui_core.actions import Action
 from gui_core.coords import Geometry
 from gui_core.family import default_agent
-from gui_tasks.errors import BadRows, DataError, announce_skipped, skip_bad_rows
-from gui_tasks.lmms_rows import RowsTask, doc_to_visual, read_jsonl
+from gui_core.errors import DataError
+from gui_tasks.harness.bad_rows import BadRows, announce_skipped, skip_bad_rows
+from gui_tasks.harness.lmms_rows import RowsTask, doc_to_visual, read_jsonl
 from gui_core.languages import LANGS
 from gui_tasks.star import official, synth
 from gui_core.agents import build_prompt, family, format_action, parse, prompt_geometry, scoring_geometry

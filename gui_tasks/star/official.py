@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from gui_core.family import default_agent
-from gui_tasks.data_check import BenchmarkCheck, TaskCount
-from gui_tasks.errors import BadRows, DataError
-from gui_tasks.input_files import read_json
+from gui_tasks.harness.data_check import BenchmarkCheck, TaskCount
+from gui_core.errors import DataError
+from gui_tasks.harness.bad_rows import BadRows
+from gui_tasks.runs.input_files import read_json
 
 HUB_ID = "ZrW00/StaR_state_control_benchmark"
 DATA_DIR_ENV = "STAR_DATA_DIR"

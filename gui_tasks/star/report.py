@@ -20,7 +20,7 @@ from typing import Sequence
 
 from gui_metrics.agentic import CATEGORIES
 from gui_metrics.star import STAR_METRICS
-from gui_tasks.results_io import (RunResults, find_result_files, interval_lines, limited_notes, load_results, setting_args,
+from gui_tasks.runs.results_io import (RunResults, find_result_files, interval_lines, limited_notes, load_results, setting_args,
                                   skipped_rows_notes)
 
 COLUMNS = ("star_o_tmr", "star_o_amr", "star_p_tmr", "star_p_amr", "star_p_fnr", "star_n_amr", "star_n_fptr", "star_n_fpr")

@@ -26,7 +26,7 @@ from typing import Any, Mapping
 
 from gui_core.action_match import RULES
 from gui_core.actions import Action
-from gui_tasks.errors import DataError
+from gui_core.errors import DataError
 from gui_core.agents import family
 
 POLARITIES = ("positive", "negative")

@@ -26,7 +26,7 @@ from typing import Any, Sequence
 
 from gui_models.cores import usable_cores
 from gui_core.pixels import pixels_sha256  # one pixel hash: documents, sent images and the viewer alike
-from gui_tasks.hashing import file_sha256  # one file hash, cached by path, size and modification time
+from gui_tasks.runs.hashing import file_sha256  # one file hash, cached by path, size and modification time
 
 IMAGE_MODES = ("thumbs", "copy", "links")
 THUMB_PX = 600  # long side of a thumbnail, shown one pixel per pixel (viewer.css img.thumb); 1080x2400 JPEGs decode at 1/4
@@ -61,9 +61,9 @@ def image_size(path: Path) -> tuple[int, int] | None:
 
 def document_image_pixels(value: Any, folder: Path | None) -> tuple[Any | None, Path | None, str]:
     """An in-document image value as ``(PIL image or None, file path or None, why not)``: a file is shown from its
-    path (not decoded here), anything else through :func:`gui_tasks.doc_images.image_pixels`, the reading the content
+    path (not decoded here), anything else through :func:`gui_tasks.runs.doc_images.image_pixels`, the reading the content
     hash uses. Exactly one of image / path is set when the value can be shown, else the reason is."""
-    from gui_tasks.doc_images import image_pixels
+    from gui_tasks.runs.doc_images import image_pixels
 
     raw = value.get("path") if isinstance(value, dict) and not value.get("bytes") else value
     if isinstance(raw, (str, os.PathLike)) and os.fspath(raw):

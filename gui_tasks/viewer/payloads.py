@@ -34,7 +34,7 @@ class RunView:
 
     label: str
     runs: Sequence[Any]
-    """``gui_tasks.results_io.RunResults`` of this side."""
+    """``gui_tasks.runs.results_io.RunResults`` of this side."""
     samples: Sequence[SampleView]
 
 

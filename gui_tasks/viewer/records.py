@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from gui_tasks.grounding.report import BENCHMARKS as REPORT_BENCHMARKS
-from gui_tasks.results_io import LOG_KEYS  # noqa: F401 (lmms-eval's own keys of a samples line; re-exported)
+from gui_tasks.runs.results_io import LOG_KEYS  # noqa: F401 (lmms-eval's own keys of a samples line; re-exported)
 
 OUTCOMES = ("correct", "wrong", "format_error", "unscored")
 # the grounding benchmarks whose samples get the box / point overlays: those the grounding report reads
@@ -28,10 +28,10 @@ def sample_record(sample: Mapping[str, Any]) -> dict[str, Any]:
 
 def responses(sample: Mapping[str, Any], *, multi_round: bool = False) -> list[str]:
     """The model's output(s) as logged, as text; ``multi_round``: one per round, read as the task reads them
-    (``gui_tasks.lmms_layout.rounds_of``: a list, or lmms-eval's ``str(tuple)`` of the rounds)."""
+    (``gui_tasks.harness.lmms_layout.rounds_of``: a list, or lmms-eval's ``str(tuple)`` of the rounds)."""
     value = sample.get("filtered_resps", sample.get("resps"))
     if multi_round:
-        from gui_tasks.lmms_layout import rounds_of
+        from gui_tasks.harness.lmms_layout import rounds_of
 
         return rounds_of(value if isinstance(value, list) else [value])
     while isinstance(value, list) and len(value) == 1 and isinstance(value[0], list):

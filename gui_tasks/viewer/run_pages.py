@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping, Sequence
 
-from gui_tasks.results_io import RunResults, skipped_rows_notes
+from gui_tasks.runs.results_io import RunResults, skipped_rows_notes
 from gui_tasks.viewer.payloads import RunView
 from gui_tasks.viewer.records import GROUNDING, LOG_KEYS, OUTCOMES, responses
 from gui_tasks.viewer.site_model import (e, Entry, Side, Site, TEXT_CHARS)
@@ -76,7 +76,7 @@ def _reports(side: Side) -> str:
 def _lmms_eval_version(run: RunResults) -> str:
     """The lmms-eval package that is installed (the results file records none: its ``lmms_eval_version`` is the git
     branch@commit of the folder lmms-eval ran in, shown beside it)."""
-    from gui_tasks.leaderboard import _dist_version
+    from gui_tasks.submit.leaderboard import _dist_version
 
     installed = _dist_version("lmms_eval")
     text = f"{installed} (installed)" if installed else "?"
@@ -123,7 +123,7 @@ def _with_ci(res: Any, metric: str, value: Any) -> str:
 
 
 def _run_section(side: Side, site: Site | None = None) -> str:
-    from gui_tasks.leaderboard import interventions_of
+    from gui_tasks.submit.leaderboard import interventions_of
 
     out = [f"<section class='run' data-side='{side.index}'><h2>Run {side.index + 1}: {e(side.label)}</h2>"]
     for run in side.runs:
@@ -188,8 +188,8 @@ def _diff(site: Site) -> tuple[list[list[Any]], str]:
 
 
 def _side_tasks(site: Site, side: int) -> dict[str, Any]:
-    """One side's logged samples per task, as ``gui-eval compare`` reads a run (``gui_tasks.compare.TaskSamples``)."""
-    from gui_tasks.compare import TaskSamples, _doc_key
+    """One side's logged samples per task, as ``gui-eval compare`` reads a run (``gui_tasks.reports.compare.TaskSamples``)."""
+    from gui_tasks.reports.compare import TaskSamples, _doc_key
 
     out: dict[str, TaskSamples] = {}
     for x in site.entries:
@@ -208,7 +208,7 @@ def _diff_table(site: Site) -> str:
     """The paired comparison of ``gui-eval compare RUN1 RUN2`` (run 1 as A, run 2 as B: one sign convention, A - B, in
     compare, the viewer and the reports): per metric and slice, the difference, its 95% interval (paired cluster
     bootstrap), the McNemar or permutation p-value and the Holm-adjusted one."""
-    from gui_tasks.compare import compare_tasks
+    from gui_tasks.reports.compare import compare_tasks
 
     c = compare_tasks(_side_tasks(site, 0), _side_tasks(site, 1), "run 1", "run 2")
     head = ("task", "metric", "slice", "n", "run 1", "run 2", "run 1 - run 2", "95% CI", "test", "p", f"p ({c.correction})")

@@ -181,7 +181,7 @@ def _sample_body(site: Site, entry: Entry) -> str:
 def _task_folder(task: str) -> Path | None:
     """The folder of the installed task's YAML: in-document relative image paths are read from there."""
     try:
-        from gui_tasks.rescore import yaml_folder
+        from gui_tasks.harness.rescore import yaml_folder
 
         folder = yaml_folder(task)
         return Path(folder) if folder else None

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gui_tasks.errors import DataError
-from gui_tasks.input_files import lines, parse_json_line
-from gui_tasks.results_io import RunResults
+from gui_core.errors import DataError
+from gui_tasks.runs.input_files import lines, parse_json_line
+from gui_tasks.runs.results_io import RunResults
 
 FOLDER = "sent_images"
 IMAGE_FILE = re.compile(r"img/[0-9a-f]{64}\.png")

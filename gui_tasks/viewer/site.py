@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from gui_tasks.errors import DataError
+from gui_core.errors import DataError
 from gui_tasks.viewer.images import IMAGE_MODES, ImageStore
 from gui_tasks.viewer.plugins import ViewerPlugins
 # the model, the sample pages and the run pages (some names re-exported: tests and plugins import them from here)
@@ -216,7 +216,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="thumbs (default): thumbnails, the full image linked at its file; copy: full-size copies, "
                          "once per distinct image (a self-contained site); links: nothing copied, the files shown in place")
     args = ap.parse_args(argv)
-    from gui_tasks.leaderboard import _quiet_lmms_eval
+    from gui_tasks.submit.leaderboard import _quiet_lmms_eval
 
     _quiet_lmms_eval()
     t0 = time.perf_counter()

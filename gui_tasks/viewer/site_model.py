@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from gui_tasks.errors import DataError
-from gui_tasks.results_io import RunResults, find_result_files, load_results, load_task_samples
+from gui_core.errors import DataError
+from gui_tasks.runs.results_io import RunResults, find_result_files, load_results, load_task_samples
 from gui_tasks.viewer.images import IMAGE_SUFFIXES, ImageStore, Shown, image_size, inside
 from gui_tasks.viewer.overlays import Shape
 from gui_tasks.viewer.payloads import SampleView
@@ -98,7 +98,7 @@ class Site:
 def _docs(task: str, notes: list[str], cache: dict[str, list[dict[str, Any]] | None]) -> list[dict[str, Any]] | None:
     """The task's documents rebuilt by the installed lmms-eval task (as ``gui-eval submit`` does), or None."""
     if task not in cache:
-        from gui_tasks.rescore import load_task, task_docs
+        from gui_tasks.harness.rescore import load_task, task_docs
 
         try:
             cache[task] = task_docs(load_task(task))

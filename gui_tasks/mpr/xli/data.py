@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from gui_tasks.errors import DataError
-from gui_tasks.input_files import lines, parse_json_line
+from gui_core.errors import DataError
+from gui_tasks.runs.input_files import lines, parse_json_line
 from gui_tasks.mpr.schema import LANGS, validate_row
 from gui_tasks.synth.splits import check_split
 

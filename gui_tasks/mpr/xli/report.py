@@ -21,7 +21,7 @@ from typing import Sequence
 
 from gui_tasks.mpr.prompts import REASONING
 from gui_tasks.mpr.report import COLUMNS, Row, build_table
-from gui_tasks.results_io import RunResults, find_result_files, load_results
+from gui_tasks.runs.results_io import RunResults, find_result_files, load_results
 
 
 def model_arg_pairs(model_args: str) -> dict[str, str]:

@@ -16,7 +16,7 @@ import datasets
 from lmms_eval.api.task import ConfigurableTask
 from PIL import Image, ImageDraw
 
-from gui_tasks.doc_images import image_pixels
+from gui_tasks.runs.doc_images import image_pixels
 
 TASK_DIR = Path(__file__).resolve().parent / "tasks"  # the YAMLs' folder: relative paths in documents start here
 DATA = TASK_DIR / "widgets.jsonl"

@@ -13,7 +13,7 @@ import stat
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from gui_tasks.errors import DataError
+from gui_core.errors import DataError
 
 # Bounds (one place). The largest official file we know is SPHINX's task_info_all.json (a few MB) and an lmms-eval
 # sample log of 13,470 reasoning chains at ~20k characters each is ~0.3 GB; a line holds one row or one sample.

@@ -63,7 +63,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from gui_tasks.compare import main
+    from gui_tasks.reports.compare import main
 
     return main(args.rest)
 
@@ -99,7 +99,7 @@ def _sphinx_report(args: argparse.Namespace) -> int:
 
 
 def _submit(args: argparse.Namespace) -> int:
-    from gui_tasks.leaderboard import main
+    from gui_tasks.submit.leaderboard import main
 
     return main(args.rest)
 
@@ -111,19 +111,19 @@ def _view(args: argparse.Namespace) -> int:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    from gui_tasks.leaderboard import validate_main
+    from gui_tasks.submit.leaderboard import validate_main
 
     return validate_main(args.rest)
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from gui_tasks.verify import main
+    from gui_tasks.submit.verify import main
 
     return main(args.rest)
 
 
 def _hook(args: argparse.Namespace) -> int:
-    from gui_tasks.lmms_integration import install_lmms_hook
+    from gui_tasks.harness.lmms_integration import install_lmms_hook
 
     path = install_lmms_hook(remove=args.remove)
     print(("removed " if args.remove else "wrote ") + str(path))
@@ -131,7 +131,7 @@ def _hook(args: argparse.Namespace) -> int:
 
 
 def _tasks_path(args: argparse.Namespace) -> int:
-    from gui_tasks.lmms_integration import yaml_tasks_dir
+    from gui_tasks.harness.lmms_integration import yaml_tasks_dir
 
     print(yaml_tasks_dir())
     return 0
@@ -192,8 +192,8 @@ def _interventions(args: argparse.Namespace) -> int:
 
 def _data_check(args: argparse.Namespace) -> int:
     """``gui-eval data check BENCHMARK [DIR]``: documents per task against the published counts, every bad row."""
-    from gui_tasks.data_check import checkers, load_checker, error_lines
-    from gui_tasks.errors import ConfigError, DataError
+    from gui_tasks.harness.data_check import checkers, load_checker, error_lines
+    from gui_core.errors import ConfigError, DataError
 
     try:
         checker = load_checker(args.benchmark)
@@ -207,7 +207,7 @@ def _data_check(args: argparse.Namespace) -> int:
         print(f"gui-eval data check: {exc}", file=sys.stderr)
         return 2
     except Exception as exc:  # noqa: BLE001 - a fault in the copy is named, never a traceback
-        from gui_tasks.errors import describe_fault
+        from gui_core.sample_faults import describe_fault
 
         print(f"gui-eval data check: {describe_fault(f'reading the {args.benchmark} copy', exc)}", file=sys.stderr)
         return 2
@@ -245,7 +245,7 @@ def _data_fetch(args: argparse.Namespace) -> int:
     """``gui-eval data fetch NAME [--to DIR] [--revision R]``: the record's hub release, verified (gui_core.hub_fetch)."""
     from gui_core.benchmark import hub_data
     from gui_core.hub_fetch import fetch, hub_cache, print_pins
-    from gui_tasks.errors import ConfigError, DataError
+    from gui_core.errors import ConfigError, DataError
 
     try:
         spec = hub_data(args.benchmark)
@@ -329,7 +329,7 @@ def _demo(args: argparse.Namespace) -> int:
             print(f"[demo] lmms-eval failed on {view_tasks} (exit {proc.returncode}, results for {sorted(got)})", file=sys.stderr)
             return 1
         shown.append(more[-1])
-    from gui_tasks.leaderboard import _quiet_lmms_eval
+    from gui_tasks.submit.leaderboard import _quiet_lmms_eval
     from gui_tasks.viewer.site import build_site
 
     _quiet_lmms_eval()
@@ -404,7 +404,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("summary", help="headline figures with 95%% intervals and n per task, then each task that did not run")
     s.add_argument("rest", nargs=argparse.REMAINDER)
-    s.set_defaults(func=lambda a: __import__("gui_tasks.summary", fromlist=["main"]).main(a.rest))
+    s.set_defaults(func=lambda a: __import__("gui_tasks.reports.summary", fromlist=["main"]).main(a.rest))
 
     s = sub.add_parser("submit", help="validated leaderboard submission from an lmms-eval run")
     s.add_argument("rest", nargs=argparse.REMAINDER)
@@ -433,7 +433,7 @@ def build_parser() -> argparse.ArgumentParser:
     data_sub = s.add_subparsers(dest="data_command", required=True)
     c = data_sub.add_parser("check", help="read a copy with the tasks' own loaders: documents per task vs the published "
                                            "counts, every unreadable row (file, row, field); exit 1 if anything is off")
-    from gui_tasks.data_check import checkers
+    from gui_tasks.harness.data_check import checkers
 
     c.add_argument("benchmark", choices=sorted(checkers()))
     c.add_argument("dir", nargs="?", default=None, help="the copy (default: the benchmark's environment variable)")
@@ -487,7 +487,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     from gui_core.registry import UnknownName
 
-    from gui_tasks.errors import ConfigError
+    from gui_core.errors import ConfigError
 
     try:
         return int(args.func(args) or 0)

@@ -1,6 +1,6 @@
 """What lmms-eval must say plainly when a task does not run: bad data (``DataError``) and configuration mistakes
 (``ConfigError``) met while it builds tasks are not retried and are repeated as the last output; a metric a task names
-that no plugin registered stops that task with the metric's name. Installed by ``gui_tasks.lmms_integration.attach``;
+that no plugin registered stops that task with the metric's name. Installed by ``gui_tasks.harness.lmms_integration.attach``;
 imports nothing heavy at module level (the integration loads at interpreter start)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import functools
 import os
 import sys
 
-_MARK = "__gui_eval_patched__"  # the same mark as gui_tasks.lmms_integration's patches (idempotent installs)
+_MARK = "__gui_eval_patched__"  # the same mark as gui_tasks.harness.lmms_integration's patches (idempotent installs)
 
 
 _DATA_ERRORS: list[str] = []  # "task: message" of every bad-data error met while building tasks
@@ -27,8 +27,8 @@ def install_data_error_report() -> None:
 
     from lmms_eval.api.task import ConfigurableTask
 
-    from gui_tasks.errors import DataError
-    from gui_tasks.provenance import record_plugins
+    from gui_core.errors import DataError
+    from gui_tasks.runs.provenance import record_plugins
 
     init = ConfigurableTask.__init__
     if getattr(init, _MARK, False):
@@ -43,7 +43,7 @@ def install_data_error_report() -> None:
     def __init__(self, *args, **kwargs):
         try:
             init(self, *args, **kwargs)
-            record_plugins(self)  # gui_tasks.provenance
+            record_plugins(self)  # gui_tasks.runs.provenance
         except Exception as exc:
             try:  # subclasses (ConfigurableMessagesTask) pass config positionally
                 config = inspect.signature(init).bind_partial(self, *args, **kwargs).arguments.get("config") or {}
@@ -62,7 +62,7 @@ def _task_failed(name, exc) -> None:
     registry name), bad data (DataError, also listed in the bad-data report), or any other exception, one line each."""
     from gui_core.registry import UnknownName
 
-    from gui_tasks.errors import ConfigError, DataError
+    from gui_core.errors import ConfigError, DataError
 
     config_error = _data_error_in(exc, (ConfigError, UnknownName))
     data_error = _data_error_in(exc, DataError)
@@ -76,11 +76,11 @@ def _task_failed(name, exc) -> None:
 
 
 def note_stopped(task: str, why: str, exc: BaseException | None = None) -> None:
-    """A task stopped while it was built (``gui_tasks.lmms_rows``): repeated plainly at the end of the run's log, once;
+    """A task stopped while it was built (``gui_tasks.harness.lmms_rows``): repeated plainly at the end of the run's log, once;
     a configuration mistake (an unset data variable...) is said to be one, not bad data."""
     from gui_core.registry import UnknownName
 
-    from gui_tasks.errors import ConfigError
+    from gui_core.errors import ConfigError
 
     if exc is not None and _data_error_in(exc, (ConfigError, UnknownName)) is not None:
         _failed(f"task {task} did not run: configuration error: {why}")
@@ -191,7 +191,7 @@ def install_metric_check() -> None:
             names = match(self, task_list)
             for name in task_list:  # lmms-eval raises "Tasks not found" inside a traceback and exits 0
                 if name not in names and "*" not in name and not os.path.isfile(name):
-                    from gui_tasks.errors import ConfigError
+                    from gui_core.errors import ConfigError
 
                     error = ConfigError("--tasks", name, self.all_tasks, "docs/running.md",
                                         message=f"--tasks: {name!r} is not a task, group or tag (`lmms-eval --tasks list`)")

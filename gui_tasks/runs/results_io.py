@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from gui_tasks.errors import ConfigError, DataError
+from gui_core.errors import ConfigError, DataError
 from gui_core.logit_capture import SIDE_KEY
-from gui_tasks.input_files import read_jsonl, read_text
+from gui_tasks.runs.input_files import read_jsonl, read_text
 
 RESULTS_SUFFIX = "_results.json"
 # lmms-eval's own keys of a samples line (evaluator.py 0.7.3); every other dict value is a metric's value.
@@ -44,7 +44,7 @@ class TaskResult:
         return bool(self.subtasks)
 
     def interval(self, metric: str) -> tuple[float, float] | None:
-        """The metric's 95% interval (cluster bootstrap, ``gui_tasks.lmms_stats``) as recorded with the results, if any."""
+        """The metric's 95% interval (cluster bootstrap, ``gui_tasks.harness.lmms_stats``) as recorded with the results, if any."""
         rec = (self.metadata.get("intervals") or {}).get(metric if "," in metric else f"{metric},{NO_FILTER}")
         if not isinstance(rec, Mapping) or not is_finite(rec.get("low")) or not is_finite(rec.get("high")):
             return None
@@ -221,7 +221,7 @@ def _split_metrics(values: Mapping[str, Any]) -> tuple[dict[str, float], dict[st
     return metrics, stderr
 
 
-# Task-metadata keys a run adds after evaluating (gui_tasks.lmms_stats): results, not the task's definition.
+# Task-metadata keys a run adds after evaluating (gui_tasks.harness.lmms_stats): results, not the task's definition.
 RUN_RESULT_KEYS = frozenset({"intervals", "repeats", "repeats_refused"})
 
 

@@ -1,6 +1,6 @@
 """Where task YAMLs live: our installed ``yaml_tasks`` folder and the folders of third-party task packages (entry-point
-group ``gui_eval.tasks``). Read by the lmms-eval integration (``gui_tasks.lmms_integration``) and by provenance records
-(``gui_tasks.provenance``); imports nothing heavy (the integration loads at interpreter start)."""
+group ``gui_eval.tasks``). Read by the lmms-eval integration (``gui_tasks.harness.lmms_integration``) and by provenance records
+(``gui_tasks.runs.provenance``); imports nothing heavy (the integration loads at interpreter start)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def yaml_tasks_dir() -> Path:
 
 
 TASKS_GROUP = "gui_eval.tasks"
-# task name -> YAML file, of the index lmms-eval built last (gui_tasks.lmms_integration fills it; provenance reads it
+# task name -> YAML file, of the index lmms-eval built last (gui_tasks.harness.lmms_integration fills it; provenance reads it
 # when a task is built)
 YAML_PATHS: dict[str, str] = {}
 

@@ -59,7 +59,7 @@ def _files(dist: Distribution) -> dict[str, Path]:
 
 @functools.lru_cache(maxsize=256)
 def _files_sha256(key: tuple[tuple[str, str, int, int], ...]) -> str:
-    from gui_tasks.hashing import file_sha256
+    from gui_tasks.runs.hashing import file_sha256
 
     h = hashlib.sha256()
     for rel, path, _size, _mtime in key:
@@ -93,7 +93,7 @@ def task_plugins(yaml_path: str | None) -> list[dict[str, Any]]:
     """The third-party plugins a task built from ``yaml_path`` runs with: its task package (when the file lies in a
     plugin folder) and every loaded metric plugin."""
     from gui_metrics.manager import plugin_failures
-    from gui_tasks.task_folders import plugin_task_folders
+    from gui_tasks.runs.task_folders import plugin_task_folders
 
     out = []
     if isinstance(yaml_path, str):
@@ -123,9 +123,9 @@ def merged(*lists: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def record_plugins(task) -> None:
-    """Add the third-party plugins the task runs with (:mod:`gui_tasks.provenance`) to its metadata as ``plugins``
+    """Add the third-party plugins the task runs with (:mod:`gui_tasks.runs.provenance`) to its metadata as ``plugins``
     (only when there are any: results without plugins stay as they were)."""
-    from gui_tasks.task_folders import YAML_PATHS, _report
+    from gui_tasks.runs.task_folders import YAML_PATHS, _report
 
     config = getattr(task, "config", None)
     name = getattr(config, "task", None)

@@ -4,7 +4,7 @@ A YAML ``class:`` task (``RowsTask`` subclass) gathers its rows in ``rows(metada
 official copy or the synthetic world) and hands the JSONL to lmms-eval's own ``json``
 loader; ``process_docs`` then validates and orders them. Nothing else of lmms-eval is
 overridden, except that the request layout follows lmms-eval's chat/simple choice
-(``gui_tasks.lmms_layout``), which a ``class:`` task is otherwise never told.
+(``gui_tasks.harness.lmms_layout``), which a ``class:`` task is otherwise never told.
 """
 
 from __future__ import annotations
@@ -24,11 +24,13 @@ from gui_core.image_files import mark_file_source
 from gui_core.images import ImageRefused, decode
 from gui_core.sample_faults import DOC_ERROR, SAMPLE_ERROR, doc_key, fault_of, record
 from gui_metrics.lmms_bridge import SCORE_KEY
-from gui_tasks import input_files
-from gui_tasks.errors import DataError, describe_fault, skip_bad_rows, take_skipped
-from gui_tasks.lmms_layout import INTERACTION_KEY, UNTIL_KEY, current_task_type, multi_round_layout, multi_round_refusal
+from gui_tasks.runs import input_files
+from gui_core.errors import DataError
+from gui_core.sample_faults import describe_fault
+from gui_tasks.harness.bad_rows import skip_bad_rows, take_skipped
+from gui_tasks.harness.lmms_layout import INTERACTION_KEY, UNTIL_KEY, current_task_type, multi_round_layout, multi_round_refusal
 from gui_core.paths import cache_dir
-from gui_tasks.task_keys import config_problems, report
+from gui_tasks.harness.task_keys import config_problems, report
 
 
 def task_metadata(config: Any) -> dict[str, Any]:
@@ -97,7 +99,7 @@ class RowsTask(ConfigurableMessagesTask):
     """
 
     KIND = "task"
-    # the metadata / lmms_eval_specific_kwargs keys this task's code reads (gui_tasks.task_keys; COMMON_METADATA too);
+    # the metadata / lmms_eval_specific_kwargs keys this task's code reads (gui_tasks.harness.task_keys; COMMON_METADATA too);
     # None: not declared (a subclass elsewhere), not checked
     METADATA_KEYS: frozenset[str] | None = None
     KWARGS_KEYS: frozenset[str] | None = frozenset()
@@ -281,7 +283,7 @@ def _contain(task: "RowsTask") -> None:
             return download(dataset_kwargs)
         except Exception as exc:  # noqa: BLE001 - whatever stops this task must not stop the run
             task._stopped = describe_fault("its rows could not be built", exc)  # printed once by __init__ (not_run)
-            from gui_tasks import lmms_integration
+            from gui_tasks.harness import lmms_integration
 
             lmms_integration.note_stopped(name(), task._stopped, exc)
             row = {"id": f"{name()}:not-run", DOC_ERROR: task._stopped}

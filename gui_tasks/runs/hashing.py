@@ -54,7 +54,7 @@ def _content(value: Any, base_dir: str | os.PathLike | None = None, where: str =
     included), bytes by their sha256; any object without a canonical form is an :class:`UnhashableValue` naming the
     field (``where``)."""
     from gui_core.pixels import pixels_sha256
-    from gui_tasks.doc_images import resolve_path
+    from gui_tasks.runs.doc_images import resolve_path
 
     if isinstance(value, Mapping):
         return {str(k): _content(v, base_dir, f"{where}.{k}" if where else str(k)) for k, v in value.items()}

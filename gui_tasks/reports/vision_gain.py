@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
-from gui_tasks.protocols import protocol_label
+from gui_tasks.runs.protocols import protocol_label
 
 BLIND = "blind"
 

@@ -1,6 +1,6 @@
 """``gui-eval verify``: run the submitted model again on documents chosen at random and compare the responses.
 
-The hashes of a submission (``gui_tasks/leaderboard.py``) show that nothing was edited after ``submit``
+The hashes of a submission (``gui_tasks/submit/leaderboard.py``) show that nothing was edited after ``submit``
 and re-scoring shows that the scores follow from the responses; neither shows that the model wrote
 the responses. ``verify`` answers that for a sample: it loads the checkpoint the verifier names with
 the submission's backend and model args, runs each chosen document through lmms-eval's own
@@ -34,7 +34,7 @@ from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
-from gui_tasks.leaderboard import SubmissionError, _quiet_lmms_eval, load_submission, partial_note, validate_submission
+from gui_tasks.submit.leaderboard import SubmissionError, _quiet_lmms_eval, load_submission, partial_note, validate_submission
 
 DEFAULT_DOCS = 20
 DEFAULT_THRESHOLD = 1.0  # every chosen document must reproduce unless the verifier allows less
@@ -253,7 +253,7 @@ def rerun(lm: Any, backend: str, picks: Sequence[tuple[str, int]],
 
     from lmms_eval.evaluator import simple_evaluate
 
-    from gui_tasks.rescore import _task_manager
+    from gui_tasks.harness.rescore import _task_manager
 
     out: dict[tuple[str, int], Any] = {}
     with _kept_loaded(lm):
@@ -275,7 +275,7 @@ def load_model(backend: str, model_args: str) -> Any:
     """The backend as the lmms-eval CLI builds it (batch size 1)."""
     from lmms_eval import models
 
-    from gui_tasks.lmms_integration import attach
+    from gui_tasks.harness.lmms_integration import attach
 
     attach()
     return models.get_model(backend).create_from_arg_string(model_args, {"batch_size": 1, "max_batch_size": None, "device": None})
@@ -309,8 +309,8 @@ def verify(sub: dict[str, Any], checkpoint: str | None = None, *, docs: int = DE
 
 def run_differences(sub: dict[str, Any], args: str, checkpoint: str | None) -> list[str]:
     """What the re-run loads and applies that differs from the run's, named before any answer is compared: the
-    checkpoint (path, content fingerprint, processor files), the dtype (``gui_tasks/fingerprint.py``)."""
-    from gui_tasks.fingerprint import checkpoint_fingerprint, differences
+    checkpoint (path, content fingerprint, processor files), the dtype (``gui_tasks/runs/fingerprint.py``)."""
+    from gui_tasks.runs.fingerprint import checkpoint_fingerprint, differences
 
     if checkpoint is None:  # served: the server says what it serves
         return []
@@ -338,7 +338,7 @@ def first_difference(logged: Any, again: Any) -> str:
 def setting_differences(sub: dict[str, Any]) -> list[str]:
     """Recorded settings the re-run could not re-apply: package versions installed here that differ from the file's
     (a different library can change a near-tie token), and a file that records no generation settings."""
-    from gui_tasks.leaderboard import _dist_version
+    from gui_tasks.submit.leaderboard import _dist_version
 
     out = []
     if "generation" not in sub:

@@ -4,7 +4,7 @@ Each benchmark exposes ``data_check(root: Path | None) -> BenchmarkCheck`` in it
 (named by its ``gui_core.benchmark`` record: :func:`checkers`); it reads the copy with the SAME loaders its tasks use, counts the
 documents each task would get and collects every unreadable row as a :class:`DataError`
 instead of stopping at the first one. The screenshots its documents name are registered
-(``add_images``) and then fully decoded with the tasks' own ``gui_tasks.lmms_rows.load_image``
+(``add_images``) and then fully decoded with the tasks' own ``gui_tasks.harness.lmms_rows.load_image``
 (``decode_images``), so a truncated screenshot fails the check, not the run. The CLI only prints
 and sets the exit status.
 """
@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
-from gui_tasks.errors import BadRows, DataError
+from gui_core.errors import DataError
+from gui_tasks.harness.bad_rows import BadRows
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ class BenchmarkCheck:
         """Fully decode every registered screenshot, as the tasks will; each failure is an error naming the file."""
         if not self.images:
             return
-        from gui_tasks.lmms_rows import load_image  # the tasks' decoder (imports lmms-eval: only when there are images)
+        from gui_tasks.harness.lmms_rows import load_image  # the tasks' decoder (imports lmms-eval: only when there are images)
 
         decoded = 0
         for path, (doc_id, name) in sorted(self.images.items()):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
-from gui_core.errors import ConfigError, DataError, did_you_mean  # noqa: F401  (the floor's; re-exported)
+from gui_core.errors import DataError
 
 
 SKIP_BAD_ROWS_ENV = "GUI_EVAL_SKIP_BAD_ROWS"
@@ -44,6 +44,7 @@ class BadRows:
 
         Rows may be given as ``(index, row)`` pairs (the index names the row) or alone (their position does)."""
         from gui_core.bounds import row_problem
+        from gui_core.sample_faults import describe_fault
 
         out = []
         for at, item in enumerate(rows):
@@ -86,6 +87,3 @@ def take_skipped() -> int:
     _SKIPPED.clear()
     return n
 
-
-# --- per-sample faults: the names live on the floor (gui_core.sample_faults) ---------------------------------------
-from gui_core.sample_faults import DOC_ERROR, SAMPLE_ERROR, describe_fault  # noqa: E402,F401

@@ -28,9 +28,9 @@ if TYPE_CHECKING:
 _MARK = "__gui_eval_patched__"
 
 # where task YAMLs live, and how a task that does not run is reported: their own modules (re-exported here)
-from gui_tasks.task_folders import (TASKS_GROUP, YAML_PATHS, _folder_of, _report, plugin_task_dirs,  # noqa: E402,F401
+from gui_tasks.runs.task_folders import (TASKS_GROUP, YAML_PATHS, _folder_of, _report, plugin_task_dirs,  # noqa: E402,F401
                                     plugin_task_folders, yaml_tasks_dir)
-from gui_tasks.lmms_failures import (TaskConfigError, _data_error_in, _failed, _print_data_errors,  # noqa: E402,F401
+from gui_tasks.harness.lmms_failures import (TaskConfigError, _data_error_in, _failed, _print_data_errors,  # noqa: E402,F401
                                      _print_failures, _task_failed, check_task_metrics, install_data_error_report,
                                      install_metric_check, note_stopped, unresolved_metrics)
 
@@ -189,14 +189,14 @@ def install_task_path() -> None:
 def attach() -> None:
     """Everything lmms-eval needs from us before it builds tasks (idempotent)."""
     from gui_metrics.lmms_bridge import register_with_lmms_eval
-    from gui_tasks.lmms_layout import install_layout_hook
+    from gui_tasks.harness.lmms_layout import install_layout_hook
 
     install_task_path()
     install_layout_hook()
     register_with_lmms_eval()
     install_data_error_report()
     install_metric_check()
-    from gui_tasks.lmms_stats import install_stats_hook
+    from gui_tasks.harness.lmms_stats import install_stats_hook
 
     install_stats_hook()
 
@@ -259,7 +259,7 @@ def install_lmms_hook(*, remove: bool = False, site_dir: str | None = None) -> P
         # One line starting with "import", so site.py executes it; a no-op once we are uninstalled.
         line = (
             'import importlib.util as _u; _u.find_spec("gui_tasks") and '
-            '__import__("gui_tasks.lmms_integration").lmms_integration.register_import_hook()\n'
+            '__import__("gui_tasks.harness.lmms_integration").harness.lmms_integration.register_import_hook()\n'
         )
         target.write_text(line, encoding="utf-8")
     return target

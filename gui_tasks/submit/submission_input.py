@@ -1,6 +1,6 @@
 """Reading a submission file safely: bounded in bytes, JSON values and nesting, strict JSON (no NaN, no duplicate keys,
 UTF-8, an object). Every malformed input is a :class:`SubmissionError` naming what is wrong, never another exception.
-``gui_tasks.leaderboard`` builds and validates submissions on top of this."""
+``gui_tasks.submit.leaderboard`` builds and validates submissions on top of this."""
 
 from __future__ import annotations
 
@@ -75,8 +75,8 @@ def parse_submission(text: str | bytes) -> dict[str, Any]:
 def load_submission(path: str | Path) -> dict[str, Any]:
     """Read ``path`` (at most ``MAX_BYTES``) with :func:`parse_submission`; unreadable files are SubmissionErrors."""
     path = Path(path)
-    from gui_tasks.errors import DataError
-    from gui_tasks.input_files import regular_file
+    from gui_core.errors import DataError
+    from gui_tasks.runs.input_files import regular_file
 
     try:
         regular_file(path)  # a FIFO or device is refused before it is opened (opening a FIFO blocks)

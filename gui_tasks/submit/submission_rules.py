@@ -1,12 +1,12 @@
 """What the benchmark records (``gui_core.benchmark``: ``submission``) ask of a submission: the metrics each task must
 report, the tasks a benchmark refuses (a per-dimension MPR-GUI task), and when a set of tasks is complete
-(docs/submissions.md). ``gui_tasks.leaderboard`` applies them while it builds and validates submissions."""
+(docs/submissions.md). ``gui_tasks.submit.leaderboard`` applies them while it builds and validates submissions."""
 
 from __future__ import annotations
 
 from typing import Any, Sequence
 
-from gui_tasks.submission_input import SubmissionError
+from gui_tasks.submit.submission_input import SubmissionError
 
 SUBMISSIONS_PAGE = "docs/submissions.md"
 

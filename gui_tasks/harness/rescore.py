@@ -15,8 +15,8 @@ import os
 from typing import Any, Mapping
 
 
-# the content hashes (documents, scores, files) live in gui_tasks.hashing, below everything that records them
-from gui_tasks.hashing import (UnhashableValue, _content, _json_default, canonical_json, doc_sha256,  # noqa: E402,F401
+# the content hashes (documents, scores, files) live in gui_tasks.runs.hashing, below everything that records them
+from gui_tasks.runs.hashing import (UnhashableValue, _content, _json_default, canonical_json, doc_sha256,  # noqa: E402,F401
                                file_sha256, scores_sha256, sha256_text)
 
 
@@ -24,7 +24,7 @@ from gui_tasks.hashing import (UnhashableValue, _content, _json_default, canonic
 def _task_manager():
     from lmms_eval.tasks import TaskManager
 
-    from gui_tasks.lmms_integration import attach
+    from gui_tasks.harness.lmms_integration import attach
 
     attach()  # our metrics in lmms-eval's registries; our (and third-party) task folders in the index
     return TaskManager(verbosity="ERROR", include_defaults=False)
@@ -65,7 +65,7 @@ def task_folder(task) -> str | None:
 
 
 def task_metadata(task) -> dict[str, Any]:
-    from gui_tasks.lmms_rows import task_metadata as meta
+    from gui_tasks.harness.lmms_rows import task_metadata as meta
 
     return meta(task.config)
 

@@ -1,9 +1,9 @@
 """``gui-eval summary RUN... [--format md|csv|tex]``: what ran, with its headline figures, and what did not, with why.
 
 lmms-eval exits 0 when a task fails and still writes a results file that holds only the task's alias; the reason sits
-in the task's ``metadata.not_run`` (``gui_tasks.lmms_rows``). This command reads every results file under the given
+in the task's ``metadata.not_run`` (``gui_tasks.harness.lmms_rows``). This command reads every results file under the given
 paths and prints, per task, its headline figures (the first metric of its ``metric_list``, and its format-error rate
-when it has one) with the recorded 95% interval (cluster bootstrap, ``gui_tasks.lmms_stats``) and n; then every task
+when it has one) with the recorded 95% interval (cluster bootstrap, ``gui_tasks.harness.lmms_stats``) and n; then every task
 that did not run with its one reason. It exits 1 when any task did not run, so scripts and CI can stop on it.
 """
 
@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gui_tasks.results_io import (
+from gui_tasks.runs.results_io import (
     RunResults,
     TaskResult,
     find_result_files,
@@ -40,7 +40,7 @@ class Row:
 
 def headline_metrics(res: TaskResult) -> list[str]:
     """The task's headline figures: the first metric of its ``metric_list``, then its format-error rate (if any)."""
-    from gui_tasks.lmms_stats import headline_names
+    from gui_tasks.harness.lmms_stats import headline_names
 
     return headline_names(res.config.get("metric_list"), res.metrics) or sorted(res.metrics)[:1]
 

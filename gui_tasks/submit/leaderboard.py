@@ -2,7 +2,7 @@
 
 ``gui-eval submit RUN_DIR`` rebuilds every task through lmms-eval's ``TaskManager``, hashes
 every document itself (lmms-eval 0.7.3's ``doc_hash`` is the same for every sample, see
-``gui_tasks/rescore.py``), scores every logged response again with the task's own
+``gui_tasks/harness/rescore.py``), scores every logged response again with the task's own
 ``process_results`` and aggregations (logged per-sample values are never read) and refuses the
 run when the results file reports other numbers. The file records the model, its arguments
 and interventions, the versions, every task's metadata and protocols, the responses, a sha256
@@ -13,7 +13,7 @@ package), every hash, the consistency of model name, arguments, interventions an
 labels, the completeness of the set (MPR-GUI: six languages, eight dimensions; doc ids 0..N-1
 of the installed task) and re-scores every response. The hashes show edits; they are not a
 signature: someone who re-computes them after an edit is caught only where the edit
-contradicts the documents, the parser or the installed tasks; ``gui-eval verify`` (``gui_tasks/verify.py``)
+contradicts the documents, the parser or the installed tasks; ``gui-eval verify`` (``gui_tasks/submit/verify.py``)
 runs the model again on documents drawn at random. Malformed files are refused with the reason
 (:func:`load_submission`), and model args are re-checked with the backend's own check
 (``gui_models.model_args``).
@@ -31,16 +31,16 @@ from typing import Any, Callable, Sequence
 
 from gui_core.logit_capture import SIDE_KEY
 from gui_models.model_args import check_model_args
-from gui_tasks.rescore import (UnhashableValue, aggregate, canonical_json, doc_sha256, load_task, score, scores_sha256,
+from gui_tasks.harness.rescore import (UnhashableValue, aggregate, canonical_json, doc_sha256, load_task, score, scores_sha256,
                                sha256_text, task_docs, task_folder, task_metadata)
-from gui_tasks.protocols import VIEW_ARGS, interventions_of, protocol_label, view_args_of  # noqa: F401 (re-exported)
-from gui_tasks.submission_versions import (_check_plugins, _check_versions, _dist_version,  # noqa: F401 (re-exported)
+from gui_tasks.runs.protocols import VIEW_ARGS, interventions_of, protocol_label, view_args_of  # noqa: F401 (re-exported)
+from gui_tasks.submit.submission_versions import (_check_plugins, _check_versions, _dist_version,  # noqa: F401 (re-exported)
                                            _plugins, _quiet_lmms_eval)
-from gui_tasks.submission_rules import (SUBMISSIONS_PAGE, _check_complete, _required_metrics,  # noqa: F401
+from gui_tasks.submit.submission_rules import (SUBMISSIONS_PAGE, _check_complete, _required_metrics,  # noqa: F401
                                         _task_problem, completeness_gaps)
-from gui_tasks.submission_input import (MAX_BYTES, MAX_DEPTH, MAX_VALUES, SubmissionError,  # noqa: F401 (re-exported)
+from gui_tasks.submit.submission_input import (MAX_BYTES, MAX_DEPTH, MAX_VALUES, SubmissionError,  # noqa: F401 (re-exported)
                                         load_submission, nesting_depth, parse_submission)
-from gui_tasks.results_io import (RunResults, TaskResult, _pretrained, find_result_files, is_finite, load_results,
+from gui_tasks.runs.results_io import (RunResults, TaskResult, _pretrained, find_result_files, is_finite, load_results,
                                   load_task_samples, task_definition)
 
 SCHEMA = "gui-eval-submission/3"
@@ -77,9 +77,9 @@ def sample_hash(sample: dict[str, Any]) -> str:
 
 
 def _checkpoint_entry(model_args: str) -> dict[str, Any]:
-    """``{"checkpoint": fingerprint}`` of a local ``pretrained=`` folder (``gui_tasks/fingerprint.py``; what ``verify``
+    """``{"checkpoint": fingerprint}`` of a local ``pretrained=`` folder (``gui_tasks/runs/fingerprint.py``; what ``verify``
     compares first), else nothing."""
-    from gui_tasks.fingerprint import checkpoint_fingerprint, model_arg
+    from gui_tasks.runs.fingerprint import checkpoint_fingerprint, model_arg
 
     found = checkpoint_fingerprint(model_arg(model_args, "pretrained"))
     return {"checkpoint": found} if found else {}
@@ -338,7 +338,7 @@ def validate_submission(sub: Any, *, rescore: bool = True, loader: Loader = load
         raise SubmissionError(f"JSON nested deeper than {MAX_DEPTH} levels; not a submission")
     if not isinstance(sub, dict) or sub.get("schema") != SCHEMA:
         raise SubmissionError(f"unknown submission schema {sub.get('schema') if isinstance(sub, dict) else None!r}; expected {SCHEMA}")
-    from gui_tasks.json_schema import errors
+    from gui_tasks.runs.json_schema import errors
 
     problems = errors(sub, json.loads(SCHEMA_FILE.read_text(encoding="utf-8")))
     if problems:

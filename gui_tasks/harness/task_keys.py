@@ -13,7 +13,7 @@ import sys
 from typing import Any, Iterable, Mapping
 
 # Read or written for every task: lmms-eval's ``version``; ``benchmark`` (reports, results); the opt-in
-# ``skip_bad_rows`` (gui_tasks.errors); and what the harness adds to a built task's metadata (it lands in the results'
+# ``skip_bad_rows`` (gui_tasks.harness.bad_rows); and what the harness adds to a built task's metadata (it lands in the results'
 # task config, which a re-run or a re-score may hand back).
 COMMON_METADATA = frozenset({"version", "benchmark", "skip_bad_rows", "interaction", "interaction_reason", "not_run",
                              "bad_rows_skipped", "plugins", "repeats_refused"})

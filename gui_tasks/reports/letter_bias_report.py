@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from gui_tasks.results_io import RunResults, TaskResult
+from gui_tasks.runs.results_io import RunResults, TaskResult
 
 
 @dataclass(frozen=True)

@@ -22,9 +22,9 @@ from typing import Any, Callable, Hashable, Mapping, Sequence
 
 from gui_metrics import stats
 from gui_metrics.lmms_bridge import SCORE_KEY
-from gui_tasks.errors import DataError
-from gui_tasks.results_io import RESULTS_SUFFIX, find_result_files, load_results, load_samples
-from gui_tasks.results_io import LOG_KEYS
+from gui_core.errors import DataError
+from gui_tasks.runs.results_io import RESULTS_SUFFIX, find_result_files, load_results, load_samples
+from gui_tasks.runs.results_io import LOG_KEYS
 
 # Slices: name -> the record (or document) fields that give a sample's value, first present wins.
 SLICES: dict[str, tuple[str, ...]] = {
@@ -38,7 +38,7 @@ SLICES: dict[str, tuple[str, ...]] = {
     "polarity": ("polarity",),
     "capability": ("capability",),
 }
-# Fields our tasks name clusters by (gui_tasks.lmms_rows.RowsTask.CLUSTER_KEY and subclasses), for runs given as bare
+# Fields our tasks name clusters by (gui_tasks.harness.lmms_rows.RowsTask.CLUSTER_KEY and subclasses), for runs given as bare
 # samples files (no results file to read the task's cluster_key from).
 CLUSTER_FIELDS = ("screenshot", "episode", "application", "question")
 ALPHA = 0.05
@@ -158,7 +158,7 @@ def _metric_names(samples: Sequence[Mapping[str, Any]], known: Sequence[str]) ->
 
 def _headline(samples: Sequence[Mapping[str, Any]], metrics: Sequence[str]) -> str:
     """Without a results file: the metric whose score is the samples' top-level ``score`` (the task's first metric
-    with one, ``gui_tasks.lmms_rows.RowsTask``), else the first metric with a score."""
+    with one, ``gui_tasks.harness.lmms_rows.RowsTask``), else the first metric with a score."""
     scored = [m for m in metrics if any(isinstance(s.get(m), Mapping) and SCORE_KEY in s[m] for s in samples)]
     tops = [s for s in samples if SCORE_KEY in s]
     for m in scored:
@@ -189,9 +189,9 @@ def _field(sample: Mapping[str, Any], record: Mapping[str, Any], names: Sequence
 
 
 def _paired_steps(ra: Sequence[Any], rb: Sequence[Any], clusters: Sequence[Hashable], spec: Any):
-    """Episode items of both runs with steps one to one (``gui_tasks.lmms_stats.step_scores``): each step's score as
+    """Episode items of both runs with steps one to one (``gui_tasks.harness.lmms_stats.step_scores``): each step's score as
     an item of its own, in its episode's cluster; None when the items are not such episodes."""
-    from gui_tasks.lmms_stats import step_scores
+    from gui_tasks.harness.lmms_stats import step_scores
 
     if spec is None or not ra or any(not isinstance(x, Mapping) or not isinstance(y, Mapping)
                                       or len(x.get("steps") or []) != len(y.get("steps") or []) for x, y in zip(ra, rb)):

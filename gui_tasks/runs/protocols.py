@@ -1,11 +1,11 @@
 """The protocol label a result is ranked under: prompt protocol, interventions and the model args that change what the
-model sees. Shared by submissions (gui_tasks.leaderboard) and the reports' with/without-vision tables."""
+model sees. Shared by submissions (gui_tasks.submit.leaderboard) and the reports' with/without-vision tables."""
 
 from __future__ import annotations
 
 from typing import Sequence
 
-from gui_tasks.hashing import sha256_text
+from gui_tasks.runs.hashing import sha256_text
 
 # Model args that change what the model is shown (its system prompt, the image resolution it sees): a run with any of
 # them is ranked under its own protocol label. A system prompt enters the label as a hash (its text is in the args).

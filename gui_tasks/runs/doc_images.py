@@ -3,8 +3,8 @@
 Documents of third-party tasks hold their screenshots in any of the forms a Hugging Face dataset or a YAML
 task gives them: a decoded ``PIL.Image.Image`` (an ``Image()`` column), the undecoded ``{"bytes", "path"}``
 form, raw bytes, or a file path. A relative path is relative to the task's folder (the folder of its YAML,
-:func:`gui_tasks.rescore.task_folder`), never to the working directory. The content hash
-(``gui_tasks/rescore.py``) and the viewer read images through this one module.
+:func:`gui_tasks.harness.rescore.task_folder`), never to the working directory. The content hash
+(``gui_tasks/harness/rescore.py``) and the viewer read images through this one module.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """What a submission was made with, checked against this installation: the gui-eval and lmms-eval versions and the
-third-party plugins that took part (``gui_tasks/provenance.py``); responses are re-scored with this installation's
+third-party plugins that took part (``gui_tasks/runs/provenance.py``); responses are re-scored with this installation's
 parsers, so a file recorded under other versions or plugin files is refused."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import sys
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Sequence
 
-from gui_tasks.hashing import canonical_json
-from gui_tasks.submission_input import SubmissionError
+from gui_tasks.runs.hashing import canonical_json
+from gui_tasks.submit.submission_input import SubmissionError
 
 
 def _norm(obj: Any) -> Any:
@@ -27,15 +27,15 @@ def _dist_version(dist: str) -> str | None:
 
 def _plugins(tasks: Any, interventions: Sequence[str]) -> list[dict[str, Any]]:
     """Every third-party plugin that took part: those in each task's metadata (task package, metric plugins) and the
-    selected intervention plugins as installed now (``gui_tasks/provenance.py``)."""
-    from gui_tasks.provenance import intervention_plugins, merged
+    selected intervention plugins as installed now (``gui_tasks/runs/provenance.py``)."""
+    from gui_tasks.runs.provenance import intervention_plugins, merged
 
     return merged(*((t["metadata"].get("plugins") or []) for t in tasks), intervention_plugins(interventions))
 
 
 def _check_plugins(sub: dict[str, Any]) -> None:
     """The recorded plugins cover every task's and match the installed intervention plugins (version and files)."""
-    from gui_tasks.provenance import intervention_plugins
+    from gui_tasks.runs.provenance import intervention_plugins
 
     recorded = sub["versions"].get("plugins") or []
     known = {canonical_json(p) for p in recorded}  # one pass over each list: linear in the entries (issue 37)
