@@ -294,6 +294,12 @@ def test_fetch_command_then_data_check_on_the_fetched_copy(hub, tmp_path):
     assert check.returncode == 0, check.stdout + check.stderr
     assert "gui_screenspot_pro [pro layout]        5" in check.stdout and "result: OK" in check.stdout
     assert "screenshots fully decoded: 3 of 3" in check.stdout
+    # and `data fetch` offline after the fetch: the cached folder, exit 0, nothing downloaded
+    hub.faults.clear()
+    again = _gui_eval(["data", "fetch", "screenspot_pro"], {**env, "HF_HUB_OFFLINE": "1", "HF_ENDPOINT": "http://127.0.0.1:9"})
+    assert again.returncode == 0, again.stderr
+    folder = again.stdout.split("copy (read by the tasks): ", 1)[1].splitlines()[0]
+    assert "downloaded 0" in again.stdout and Path(folder).is_dir() and folder.startswith(str(tmp_path))
 
 
 @pytest.mark.slow

@@ -244,12 +244,15 @@ def _data_check(args: argparse.Namespace) -> int:
 def _data_fetch(args: argparse.Namespace) -> int:
     """``gui-eval data fetch NAME [--to DIR] [--revision R]``: the record's hub release, verified (gui_core.hub_fetch)."""
     from gui_core.benchmark import hub_data
-    from gui_core.hub_fetch import fetch, hub_cache, print_pins
+    from gui_core.hub_fetch import downloads_off, fetch, hub_cache, print_pins
     from gui_core.errors import ConfigError, DataError
 
     try:
         spec = hub_data(args.benchmark)
-        got = fetch(spec, revision=args.revision, to=Path(args.to) if args.to else None)
+        # downloads off ($HF_HUB_OFFLINE / $GUI_EVAL_NO_DOWNLOAD): the copy already in the cache, verified, as the
+        # tasks read it (issue 53); fetch() names the fetch command when there is none
+        got = fetch(spec, revision=args.revision, to=Path(args.to) if args.to else None,
+                    download=downloads_off() is None)
     except (DataError, ConfigError) as exc:
         print(f"gui-eval data fetch: {exc}", file=sys.stderr)
         return 2
