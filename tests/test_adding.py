@@ -10,19 +10,28 @@ import os
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from fake_dist import write_dist
+from gui_tasks.commands.cli import lmms_eval_command
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "adding.md"
-BLOCK = re.compile(r"```(?:python|yaml|ini)\n# file: (\S+)\n(.*?)```", re.S)
+BLOCK = re.compile(r"```(?:python|yaml|ini|toml)\n# file: (\S+)\n(.*?)```", re.S)
 
 
 def page_files() -> dict[str, str]:
     return {name: body for name, body in BLOCK.findall(PAGE.read_text(encoding="utf-8"))}
+
+
+def entry_points_txt(pyproject: str) -> str:
+    """The ``entry_points.txt`` an install of ``pyproject`` writes (its ``[project.entry-points.*]`` tables)."""
+    groups = tomllib.loads(pyproject)["project"]["entry-points"]
+    return "".join(f"[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in eps.items()) + "\n" for group, eps in groups.items())
 
 
 def _run(args: list[str], site: Path, copy: Path) -> subprocess.CompletedProcess:
@@ -57,10 +66,10 @@ def test_the_worked_examples_of_docs_adding(tmp_path):
     files = page_files()
     assert set(files) == {"toy_grounding.py", "toy_tasks/gui_toy_grounding.yaml",
                           "toy_tasks/gui_toy_grounding_strict.yaml", "entry_points.txt", "toy_family.py",
-                          "family_entry_points.txt"}
+                          "pyproject.toml"}
     site = tmp_path / "site"
     modules = {name[:-3].replace("/", "."): body for name, body in files.items() if name.endswith(".py")}
-    write_dist(site, "toy-grounding", modules, files["entry_points.txt"] + "\n" + files["family_entry_points.txt"])
+    write_dist(site, "toy-grounding", modules, files["entry_points.txt"] + "\n" + entry_points_txt(files["pyproject.toml"]))
     for name, body in files.items():
         if name.endswith(".yaml"):
             (site / name).parent.mkdir(parents=True, exist_ok=True)
@@ -96,3 +105,50 @@ def test_the_worked_examples_of_docs_adding(tmp_path):
         "family relative grounding-toy-family-v1 Point at: Save",
         "yaml True",
     ]
+
+
+FAMILY_TASKS = ("icon_localization_synth_toy_family", "gui_screenspot_toy_family", "gui_screenspot_pro_toy_family",
+                "gui_screenspot_pro_cn_toy_family", "gui_osworld_g_toy_family", "gui_osworld_g_refined_toy_family",
+                "gui_mmbench_gui_l2_toy_family")
+
+
+@pytest.mark.slow
+def test_the_family_plugin_installed_with_its_pyproject_gets_tasks_that_run_and_submit(tmp_path, tiny_checkpoint,
+                                                                                         subprocess_env):
+    """pip install of the page's family package (pyproject.toml + toy_family.py); then lmms-eval lists its grounding
+    tasks, runs one in full, and ``gui-eval submit`` accepts the run."""
+    from lmms_helpers import results, run, samples
+
+    files = page_files()
+    src = tmp_path / "toy-family"
+    src.mkdir()
+    for name in ("pyproject.toml", "toy_family.py"):
+        (src / name).write_text(files[name], encoding="utf-8")
+    site = tmp_path / "site"
+    pip = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-index", "--no-build-isolation",
+                          "--no-deps", "--target", str(site), str(src)], capture_output=True, text=True, timeout=300)
+    assert pip.returncode == 0, pip.stderr[-3000:]
+    env = {**subprocess_env, "PYTHONPATH": os.pathsep.join([str(site), subprocess_env["PYTHONPATH"]])}
+
+    listed, log = run([sys.executable, "-m", "lmms_eval", "tasks", "list"], env)
+    names = set(re.findall(r"\b(\w+_toy_family)\b", listed.stdout))
+    assert set(FAMILY_TASKS) <= names, log[-3000:]
+    assert "gui_screenspot_pro_negative_toy_family" not in names  # the record does not say refusal=True
+
+    out = tmp_path / "run"
+    task = "icon_localization_synth_toy_family"
+    proc, log = run(lmms_eval_command(f"pretrained={tiny_checkpoint},device=cpu", [task], out, limit=None,
+                                      extra=["--gen_kwargs", "max_new_tokens=6"]), env, timeout=900)
+    res = results(out)
+    meta = res["configs"][task]["metadata"]
+    assert (meta["prompt"], meta["prompt_protocol"], meta["parser_protocol"]) == (
+        "toy_family", "grounding-toy-family-v1", "grounding-point-v1:toy_family"), log[-3000:]
+    rows = samples(out, task)
+    assert len(rows) == 40 and res["n-samples"][task]["effective"] == 40
+    assert rows[0]["input"].startswith("Point at: ")
+    sub = subprocess.run([sys.executable, "-m", "gui_tasks.commands.cli", "submit", str(out), "--out",
+                          str(tmp_path / "submission.json")], env=env, capture_output=True, text=True, timeout=600)
+    assert sub.returncode == 0, sub.stderr[-3000:]
+    submitted = json.loads((tmp_path / "submission.json").read_text(encoding="utf-8"))
+    assert [(t["task"], t["n_samples"], t["parser_protocol"]) for t in submitted["tasks"]] == [
+        (task, 40, "grounding-point-v1:toy_family")]

@@ -99,7 +99,7 @@ def test_pss_report_on_a_run_of_another_benchmark_names_the_right_command(tmp_pa
                     "mpr_gui (mpr_gui_synth_en): use gui-eval report; see docs/screenspot_pss.md")
 
 
-def test_a_misspelled_task_ends_the_log_with_did_you_mean(monkeypatch, capsys):
+def test_a_misspelled_task_stops_the_run_with_exit_2_and_did_you_mean_last(monkeypatch, capsys):
     from lmms_eval.tasks import TaskManager
 
     from lmms_eval.api.task import ConfigurableTask
@@ -110,7 +110,10 @@ def test_a_misspelled_task_ends_the_log_with_did_you_mean(monkeypatch, capsys):
     lmms_integration.install_metric_check()
     monkeypatch.setattr(lmms_failures, "_FAILURES", [])
     fake = SimpleNamespace(all_tasks=["mpr_gui_synth_en", "mpr_gui_synth_zh", "star_state_control_synth"], task_index={})
-    assert TaskManager.match_tasks(fake, ["mpr_gui_synth_en", "mpr_gui_synt_zh"]) == ["mpr_gui_synth_en"]
+    assert TaskManager.match_tasks(fake, ["mpr_gui_synth_en"]) == ["mpr_gui_synth_en"]
+    with pytest.raises(SystemExit) as stopped:  # lmms-eval itself would run nothing and exit 0
+        TaskManager.match_tasks(fake, ["mpr_gui_synth_en", "mpr_gui_synt_zh"])
+    assert stopped.value.code == 2
     lmms_integration._print_failures()
     last = capsys.readouterr().err.strip().split("\n")[-1]
     assert last.startswith("gui-eval: --tasks: 'mpr_gui_synt_zh' is not a task, group or tag")

@@ -86,10 +86,14 @@ def _metrics(types, splits, official=()) -> str:
     return metric_list_yaml(names)
 
 
-def render_all() -> dict[str, str]:
+def render_all(prompts: "set[str] | None" = None) -> dict[str, str]:
+    """Every grounding task YAML (file name -> text); ``prompts``: only the tasks sending one of these prompts (a
+    plugin family's tasks, gui_tasks/grounding/family_tasks.py)."""
     files: dict[str, str] = {}
 
     def add(task, source, prompt, types, splits, benchmark, extra="", max_new=32, inside=None, kwargs="", official=()):
+        if prompts is not None and prompt not in prompts:
+            return
         fam = answer_family(prompt)
         max_new = grounding_prompt(prompt).max_new_tokens or max_new  # a prompt whose runner lets the model write more
         # the frame of the answers and, for resized-pixel families, the budget used when the backend reports no size

@@ -189,13 +189,17 @@ def install_metric_check() -> None:
         @functools.wraps(match)
         def match_tasks(self, task_list):
             names = match(self, task_list)
-            for name in task_list:  # lmms-eval raises "Tasks not found" inside a traceback and exits 0
-                if name not in names and "*" not in name and not os.path.isfile(name):
-                    from gui_core.errors import ConfigError
+            missing = [n for n in task_list if n not in names and "*" not in n and not os.path.isfile(n)]
+            for name in missing:
+                from gui_core.errors import ConfigError
 
-                    error = ConfigError("--tasks", name, self.all_tasks, "docs/running.md",
-                                        message=f"--tasks: {name!r} is not a task, group or tag (`lmms-eval --tasks list`)")
-                    _failed(str(error))
+                error = ConfigError("--tasks", name, self.all_tasks, "docs/running.md",
+                                    message=f"--tasks: {name!r} is not a task, group or tag (`lmms-eval --tasks list`)")
+                _failed(str(error))
+            if missing:
+                # lmms-eval raises "Tasks not found" inside a traceback, runs nothing and exits 0 (issue 53): stop
+                # here with exit 2; the did-you-mean lines above are the log's last lines (printed at exit)
+                raise SystemExit(2)
             for name in names:
                 entry = self.task_index.get(name) or {}
                 if entry.get("type") not in ("task", "python_task"):

@@ -216,8 +216,10 @@ def _task_entry(run: RunResults, res: TaskResult, interventions: list[str], load
                               "it: data, device or server); a submission needs every sample run: fix it and run again")
     missing_meta = [k for k in REQUIRED_METADATA if not res.metadata.get(k)]
     if missing_meta:
-        raise SubmissionError(f"{where}: task metadata lacks {missing_meta}; only protocol-tagged tasks can be submitted "
-                              f"(the table in {SUBMISSIONS_PAGE} lists them)")
+        raise SubmissionError(f"{where}: task metadata lacks {', '.join(missing_meta)}; a submission names the prompt the "
+                              "model saw (prompt_protocol) and the reader that scored its answers (parser_protocol, "
+                              "grounding tasks: grounding-point-v1:<family>): add them to the task's metadata "
+                              f"(docs/adding.md, the table of task keys; the tagged tasks: {SUBMISSIONS_PAGE})")
     problem = _task_problem(res.metadata)
     if problem:
         raise SubmissionError(f"{where}: {problem}")
