@@ -189,6 +189,9 @@ def install_metric_check() -> None:
         @functools.wraps(match)
         def match_tasks(self, task_list):
             names = match(self, task_list)
+            from gui_tasks.harness.lmms_processes import warn_once
+
+            warn_once()  # fewer processes than asked for: said before the model loads
             missing = [n for n in task_list if n not in names and "*" not in n and not os.path.isfile(n)]
             for name in missing:
                 from gui_core.errors import ConfigError

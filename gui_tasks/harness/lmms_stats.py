@@ -290,6 +290,9 @@ def install_stats_hook() -> None:
             install_table_filter()  # the CLI has bound make_table by now: rebind it there
             drop_unaggregated(self)  # results hold numbers only: nothing lmms-eval cannot aggregate
             agg(self, bootstrap_iters=bootstrap_iters)
+            from gui_tasks.harness.lmms_processes import record
+
+            record(self)  # fewer processes started than asked for: said in the results too
             if isinstance(bootstrap_iters, int) and bootstrap_iters > 0:  # 0: the user turned standard errors off
                 add_intervals(self, bootstrap_iters)
 

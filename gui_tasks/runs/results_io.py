@@ -222,7 +222,8 @@ def _split_metrics(values: Mapping[str, Any]) -> tuple[dict[str, float], dict[st
 
 
 # Task-metadata keys a run adds after evaluating (gui_tasks.harness.lmms_stats): results, not the task's definition.
-RUN_RESULT_KEYS = frozenset({"intervals", "repeats", "repeats_refused"})
+# "processes": fewer processes started than were asked for (gui_tasks.harness.lmms_processes)
+RUN_RESULT_KEYS = frozenset({"intervals", "repeats", "repeats_refused", "processes"})
 
 
 def task_definition(metadata: Mapping[str, Any]) -> dict[str, Any]:
