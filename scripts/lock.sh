@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Refreshes the lock files in requirements/ with uv's resolver (a pinned uv in a throwaway venv):
-#   runtime.lock  what `gui-eval` needs to run (scripts/setup.sh demo)
+#   runtime.lock  what `gui-eval` needs to run, with the backends extra (lmms-eval's own backends; scripts/setup.sh demo)
 #   test.lock     runtime.lock plus the test extra, same versions (scripts/setup.sh test, CI)
 #   vllm.lock     the served-engine environment .venv-vllm (scripts/setup_vllm.sh)
 # Each resolves setup.cfg's ranges today, for the tested interpreter: CPython 3.11 on x86_64 Linux.
@@ -15,8 +15,8 @@ trap 'rm -rf "$tools"' EXIT
 make_uv "$tools"
 uv=("$UV" pip compile --quiet --python-version 3.11 --python-platform x86_64-manylinux_2_28
     --generate-hashes --custom-compile-command "bash scripts/lock.sh" ${GUI_EVAL_LOCK_ARGS:-})
-"${uv[@]}" setup.cfg --constraint requirements/torch.txt -o requirements/runtime.lock
-"${uv[@]}" setup.cfg --extra test --constraint requirements/torch.txt --constraint requirements/runtime.lock \
+"${uv[@]}" setup.cfg --extra backends --constraint requirements/torch.txt -o requirements/runtime.lock
+"${uv[@]}" setup.cfg --extra backends --extra test --constraint requirements/torch.txt --constraint requirements/runtime.lock \
     -o requirements/test.lock
 "${uv[@]}" setup.cfg requirements/vllm.in --override requirements/vllm-overrides.txt -o requirements/vllm.lock
 for f in runtime test vllm; do

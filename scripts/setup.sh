@@ -13,8 +13,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 MODE="${1:-test}"
 case "$MODE" in
-    demo) LOCK=requirements/runtime.lock; EXTRA="" ;;
-    test) LOCK=requirements/test.lock; EXTRA="[test]" ;;
+    demo) LOCK=requirements/runtime.lock; EXTRA="[backends]" ;;
+    test) LOCK=requirements/test.lock; EXTRA="[backends,test]" ;;
     *) echo "usage: bash scripts/setup.sh [demo|test]" >&2; exit 2 ;;
 esac
 PY="${PYTHON:-python3}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gui_core.help_text import plain
 import argparse
 import json
 import os
@@ -342,7 +343,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="gui-eval", description=__doc__)
+    p = argparse.ArgumentParser(prog="gui-eval", description=plain(__doc__))
     sub = p.add_subparsers(dest="command", required=True)
 
     s = sub.add_parser("demo", help="offline end-to-end run: tiny checkpoint + synthetic MPR-GUI + report + viewer")

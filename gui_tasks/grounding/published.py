@@ -22,6 +22,7 @@ plain instruction style; the others are counted and left out.
 
 from __future__ import annotations
 
+from gui_core.help_text import plain
 import datetime as _dt
 import json
 import math
@@ -262,7 +263,7 @@ def import_run(path: str | Path, task_name: str, out: str | Path, *, family: str
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
-    ap = argparse.ArgumentParser(prog="gui-eval import", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="gui-eval import", description=plain(__doc__.split("\n\n")[0]))
     ap.add_argument("file", help="a published per-sample result file (ScreenSpot-Pro results format, SE-GUI rec_results)")
     ap.add_argument("--task", required=True, help="our task whose documents the file covers, e.g. gui_screenspot_pro")
     ap.add_argument("--family", default=None, help="answer family to read raw_response with (default: the task's; "

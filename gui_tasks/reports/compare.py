@@ -12,6 +12,7 @@ correction named in the output (Holm by default). docs/statistics.md says how to
 
 from __future__ import annotations
 
+from gui_core.help_text import plain
 import argparse
 import json
 import math
@@ -345,7 +346,7 @@ def format_comparison(c: Comparison) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="gui-eval compare", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="gui-eval compare", description=plain(__doc__.split("\n\n")[0]))
     ap.add_argument("run_a", help="results file, samples file or folder of run A")
     ap.add_argument("run_b", help="results file, samples file or folder of run B")
     ap.add_argument("--tasks", default=None, help="comma-separated tasks (default: every task both runs have)")

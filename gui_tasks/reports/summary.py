@@ -112,7 +112,7 @@ def render(rows: Sequence[Row], missing: Sequence[tuple[str, str, str]], fmt: st
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="gui-eval summary", description="Headline figures with 95%% intervals and n per "
+    ap = argparse.ArgumentParser(prog="gui-eval summary", description="Headline figures with 95% intervals and n per "
                                  "task, then every task that did not run with its reason; exit 1 when any did not run.")
     ap.add_argument("runs", nargs="+", help="results files or run folders (lmms-eval --output_path)")
     ap.add_argument("--format", choices=FORMATS, default="md")

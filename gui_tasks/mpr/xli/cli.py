@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gui_core.help_text import plain
 import argparse
 import json
 import sys
@@ -127,7 +128,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="gui-eval xli", description=__doc__)
+    p = argparse.ArgumentParser(prog="gui-eval xli", description=plain(__doc__))
     sub = p.add_subparsers(dest="xli_command", required=True)
 
     s = sub.add_parser("build", help="build a GUI-XL-Memory from parallel en/target data (seed 4.2-4.3, B.1)")
