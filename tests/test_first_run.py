@@ -175,6 +175,19 @@ def test_summary_prints_intervals_and_exits_1_naming_a_task_that_did_not_run(tmp
     assert "mpr\\_gui\\_synth\\_en & mcq\\_acc & 0.5000 & [0.2500, 0.7500] & 16" in capsys.readouterr().out
 
 
+def test_summary_tells_two_runs_of_one_checkpoint_apart(tmp_path, capsys):
+    from gui_tasks.reports.summary import main
+
+    first = _results_file(tmp_path / "a", None)
+    second = _results_file(tmp_path / "b", None)
+    assert main([str(first.parents[2]), str(second.parents[2])]) == 1  # gui_screenspot_v2 has no figures
+    out = capsys.readouterr().out
+    assert "| tiny (a/run/x/20260101) | mpr_gui_synth_en | mcq_acc | 0.5000 |" in out
+    assert "| tiny (b/run/x/20260101) | mpr_gui_synth_en | mcq_acc | 0.5000 |" in out
+    assert main([str(first.parents[2])]) == 1  # one run: its label alone
+    assert "| tiny | mpr_gui_synth_en | mcq_acc |" in capsys.readouterr().out
+
+
 def test_readme_first_try_lines_fit_the_tasks_answer_budgets():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "gui-eval make-tiny-model --grounding" in readme and "sphinx_sim_toggle" in readme

@@ -199,6 +199,9 @@ def attach() -> None:
     from gui_tasks.harness.lmms_stats import install_stats_hook
 
     install_stats_hook()
+    from gui_tasks.harness.lmms_dates import install_zoned_dates
+
+    install_zoned_dates()  # run stamps with their UTC offset (lmms-eval writes UTC+8 without one)
 
 
 class _TasksImportHook:  # a meta path finder (duck-typed: importlib.abc costs ~10 ms at start-up)

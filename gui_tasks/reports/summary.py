@@ -55,22 +55,41 @@ def not_run_reason(res: TaskResult) -> str | None:
     return None
 
 
+def run_labels(runs: Sequence[RunResults]) -> list[str]:
+    """Each run's label: its model label (checkpoint and the settings that change results), and where two runs share
+    one (two runs of one checkpoint), the run's results file, as a path below the folder the runs share, added."""
+    import os
+    from collections import Counter
+
+    from gui_tasks.runs.results_io import RESULTS_SUFFIX
+
+    count = Counter(run.model_label for run in runs)
+    paths = [os.path.abspath(run.path) for run in runs]
+    common = os.path.commonpath(paths) if len(paths) > 1 else os.path.dirname(paths[0]) if paths else ""
+    common = common if os.path.isdir(common) else os.path.dirname(common)
+    out = []
+    for run, path in zip(runs, paths):
+        where = os.path.relpath(path, common).removesuffix(RESULTS_SUFFIX)
+        out.append(run.model_label if count[run.model_label] == 1 else f"{run.model_label} ({where})")
+    return out
+
+
 def summarize(runs: Sequence[RunResults]) -> tuple[list[Row], list[tuple[str, str, str]]]:
     """(figures, did-not-run) over the runs: rows per task's headline metric; (run, task, reason) per task not run."""
     rows, missing = [], []
-    for run in runs:
+    for run, label in zip(runs, run_labels(runs)):
         for name, res in sorted(run.tasks.items()):
             if res.is_group:
                 continue
             why = not_run_reason(res)
             if why:
-                missing.append((run.model_label, name, why))
+                missing.append((label, name, why))
                 continue
             n = (res.n_samples or {}).get("effective")
             for metric in headline_metrics(res):
                 value = res.metrics[metric]
                 ci = res.interval(metric)
-                rows.append(Row(run.model_label, name, metric, value, ci[0] if ci else None, ci[1] if ci else None,
+                rows.append(Row(label, name, metric, value, ci[0] if ci else None, ci[1] if ci else None,
                                 n if isinstance(n, int) else None))
     return rows, missing
 
