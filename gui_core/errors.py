@@ -11,14 +11,14 @@ class DataError(ValueError):
     """Bad benchmark data (not a bad model output: those are classified, never raised).
 
     ``file``, ``row`` (0-based index, None for a whole-file problem) and ``field`` (None when
-    no single field is at fault) are kept as attributes and all named in the message.
+    no single field is at fault) are kept as attributes; the message names those that are known.
     """
 
     def __init__(self, message: str, *, file: str, row: int | None = None, field: str | None = None) -> None:
         self.file, self.row, self.field, self.reason = str(file), row, field, message
-        row_part = f"row {row}" if row is not None else "row -"
-        field_part = f"field {field!r}" if field else "field -"
-        super().__init__(f"{self.file}, {row_part}, {field_part}: {message}")
+        # only what is known is named: "FILE, row 3, field 'x': ...", "FILE, row 3: ...", "FILE: ..." (no placeholders)
+        parts = [self.file] + ([f"row {row}"] if row is not None else []) + ([f"field {field!r}"] if field else [])
+        super().__init__(f"{', '.join(parts)}: {message}")
 
 
 def did_you_mean(value: Any, accepted: Iterable[Any], n: int = 3) -> list[str]:

@@ -28,7 +28,7 @@ def test_truncated_png_is_rejected_with_file_and_document_although_lmms_eval_all
     assert ImageFile.LOAD_TRUNCATED_IMAGES is True
     with Image.open(cut) as im:
         im.load()  # Pillow alone accepts it under lmms-eval's setting: the model would see grey padding
-    with pytest.raises(DataError, match=rf"{cut}, row -, field 'images': image cannot be fully decoded \(document synth-au-0001\)"):
+    with pytest.raises(DataError, match=rf"{cut}, field 'images': image cannot be fully decoded \(document synth-au-0001\)"):
         doc_to_visual({"id": "synth-au-0001", "images": [str(good), str(cut)]})
     assert ImageFile.LOAD_TRUNCATED_IMAGES is True  # restored for lmms-eval
     assert load_image(str(good)).size == (300, 200)
@@ -37,14 +37,14 @@ def test_truncated_png_is_rejected_with_file_and_document_although_lmms_eval_all
 def test_not_an_image_is_rejected_with_its_file(tmp_path):
     bad = tmp_path / "x.png"
     bad.write_bytes(b"not a png")
-    with pytest.raises(DataError, match=f"{bad}, row -, field 'image'"):
+    with pytest.raises(DataError, match=f"{bad}, field 'image'"):
         load_image(str(bad), field="image")
 
 
 def test_corrupted_cache_line_names_file_and_line(tmp_path):
     path = tmp_path / "en.jsonl"
     path.write_text('{"id": 1}\n{"id": 2\n', encoding="utf-8")
-    with pytest.raises(DataError, match=rf"{path}, row 1, field -: line 2: invalid JSON \(Expecting .,. delimiter\); delete the file to rebuild it"):
+    with pytest.raises(DataError, match=rf"{path}, row 1: line 2: invalid JSON \(Expecting .,. delimiter\); delete the file to rebuild it"):
         read_jsonl(path)
 
 

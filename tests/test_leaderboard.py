@@ -257,7 +257,7 @@ def test_refuses_missing_samples_protocol_metadata_and_bad_lines(mpr_tasks, tmp_
     _refused(tmp_path / "b", r"task metadata lacks \['parser_protocol'\]")
     path = honest_run(tmp_path / "c")
     samples_file(path, EN).write_text(samples_file(path, EN).read_text() + "{oops\n")
-    _refused(tmp_path / "c", r"row 64, field -: line 65: invalid JSON")
+    _refused(tmp_path / "c", r"row 64: line 65: invalid JSON")
 
 
 @pytest.fixture(scope="module")

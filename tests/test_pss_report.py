@@ -81,3 +81,12 @@ def test_icon_boards_show_other_as_the_subtotal_and_explain_missing_pss():
     assert ("PSS missing for 3 of 5 parsed answers (`pss_no_capture_rate`): 1 no logits captured (run gui_hf with "
             "capture_logits=digits); 1 the key digit shares a token with other characters (no ten-digit distribution); "
             "1 no key digit located in the answer's syntax.") in md
+
+
+def test_the_report_is_titled_after_its_benchmarks():
+    from gui_tasks.grounding.report import report_title
+
+    assert markdown([summarise(_series())]).startswith("# ScreenSpot report (accuracy, official figures, PSS)\n")
+    pro = {"benchmark": "screenspot_pro"}
+    assert report_title([pro, {"benchmark": "osworld_g"}, pro]) == ("ScreenSpot-Pro, OSWorld-G (original and refined instructions) report "
+                                                                     "(accuracy, official figures, PSS)")

@@ -80,7 +80,7 @@ def test_bad_results_file_names_the_file(tmp_path, content, message):
 def test_bad_samples_file_names_file_and_line(tmp_path):
     path = tmp_path / "s.jsonl"
     path.write_text('{"doc_id": 0}\n\n{"doc_id": 1}\n[1, 2]\n')
-    with pytest.raises(DataError, match=r"s\.jsonl, row 3, field -: line 4: not a JSON object"):
+    with pytest.raises(DataError, match=r"s\.jsonl, row 3: line 4: not a JSON object"):
         load_samples(path)
     path.write_text('{"doc_id": 0}\n{"doc_id": 1,\n')
     with pytest.raises(DataError, match=r"line 2: invalid JSON"):

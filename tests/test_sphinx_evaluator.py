@@ -163,7 +163,7 @@ def test_official_fixture_scores_its_reference_trajectory():
 def test_bad_evaluator_files_name_the_node(tmp_path, bad, field):
     p = tmp_path / "evaluator.json"
     p.write_text(json.dumps(bad))
-    with pytest.raises(DataError, match=re.escape(f"evaluator.json, row -, field {field!r}")):
+    with pytest.raises(DataError, match=re.escape(f"evaluator.json, field {field!r}")):
         load_evaluators(p)
 
 

@@ -211,8 +211,20 @@ def uivision_final_avg(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return summaries
 
 
+def report_title(summaries: Sequence[dict[str, Any]]) -> str:
+    """The report named after the benchmarks it holds (their records' titles, e.g. "ScreenSpot-Pro report"), not
+    after one of its analyses."""
+    from gui_core.benchmark import BENCHMARKS
+
+    titles = []
+    for name in dict.fromkeys(str(s.get("benchmark")) for s in summaries):
+        rec = next((b for b in BENCHMARKS.values() if ("benchmark", name) in b.match), None)
+        titles.append(rec.title if rec is not None else name)
+    return (", ".join(titles) or "Grounding") + " report (accuracy, official figures, PSS)"
+
+
 def markdown(summaries: Sequence[dict[str, Any]]) -> str:
-    lines = ["# PSS report", ""]
+    lines = [f"# {report_title(summaries)}", ""]
     for s in summaries:
         lines += [f"## {s['task']} ({s['benchmark']})" + (f": {s['run']}" if s.get("run") else ""), ""]
         if s["limit"] not in (None, "None"):
