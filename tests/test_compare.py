@@ -113,3 +113,22 @@ def test_compare_reports_runs_without_a_common_task(runs, tmp_path, capsys):
         (runs["a"]).read_text(encoding="utf-8"), encoding="utf-8")
     assert cli_main(["compare", str(runs["a"]), str(other)]) == 2
     assert "share no task" in capsys.readouterr().err
+
+
+def test_a_task_is_compared_on_its_own_metrics_only(runs, tmp_path):
+    """A sample carries records of metrics other tasks of its class aggregate (here a ScreenSpot-Pro figure on an
+    MPR sample): with the results file naming the task's metric_list, only those are listed under the task."""
+    for side in ("a", "b"):
+        samples = [json.loads(x) for x in runs[side].read_text(encoding="utf-8").splitlines()]
+        for s in samples:
+            s["sspro_text_acc"] = {"score": 1.0, "correct": True}  # another benchmark's figure, not this task's
+        folder = tmp_path / side
+        _write(folder, samples)
+        raw = {"results": {TASK: {"alias": TASK, "mcq_acc,none": 0.5}}, "configs": {TASK: {"metric_list": [
+            {"metric": "mcq_acc"}, {"metric": "format_error_rate"}], "metadata": {}}},
+            "n-samples": {TASK: {"original": N, "effective": N}}, "config": {"model": "gui_hf", "model_args": "pretrained=x"}}
+        (folder / "20260101_000000_results.json").write_text(json.dumps(raw), encoding="utf-8")
+    c = compare_runs(tmp_path / "a", tmp_path / "b")
+    metrics = {r.metric for r in c.rows if r.task == TASK}
+    assert "mcq_acc" in metrics and "sspro_text_acc" not in metrics
+    assert metrics <= {"mcq_acc", "format_error_rate"}

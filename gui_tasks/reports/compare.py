@@ -149,7 +149,12 @@ def load_run(path: str | Path) -> dict[str, TaskSamples]:
 
 
 def _metric_names(samples: Sequence[Mapping[str, Any]], known: Sequence[str]) -> list[str]:
+    """The metrics to compare: the task's own (its ``metric_list``, when a results file names it): a sample also
+    carries values of metrics other tasks of its class aggregate (ScreenSpot-Pro's official groups on an OSWorld-G
+    sample), which are not this task's figures; without a results file, every metric record in the samples."""
     names = [m for m in known if any(isinstance(s.get(m), Mapping) for s in samples)]
+    if known:
+        return names
     for s in samples:
         for k, v in s.items():
             if k not in LOG_KEYS and isinstance(v, Mapping) and k not in names:
