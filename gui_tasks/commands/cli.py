@@ -1,8 +1,7 @@
-"""``gui-eval``: the harness's own commands (demo, data, checkpoints, reports, submissions)."""
+"""`gui-eval`: the harness's own commands (demo, data, checkpoints, reports, submissions)."""
 
 from __future__ import annotations
 
-from gui_core.help_text import plain
 import argparse
 import json
 import os
@@ -243,17 +242,14 @@ def _data_check(args: argparse.Namespace) -> int:
 
 
 def _data_fetch(args: argparse.Namespace) -> int:
-    """``gui-eval data fetch NAME [--to DIR] [--revision R]``: the record's hub release, verified (gui_core.hub_fetch)."""
+    """``gui-eval data fetch NAME``: the record's hub release, verified (gui_core.hub_fetch); downloads off: the cached copy."""
     from gui_core.benchmark import hub_data
     from gui_core.hub_fetch import downloads_off, fetch, hub_cache, print_pins
     from gui_core.errors import ConfigError, DataError
 
     try:
         spec = hub_data(args.benchmark)
-        # downloads off ($HF_HUB_OFFLINE / $GUI_EVAL_NO_DOWNLOAD): the copy already in the cache, verified, as the
-        # tasks read it (issue 53); fetch() names the fetch command when there is none
-        got = fetch(spec, revision=args.revision, to=Path(args.to) if args.to else None,
-                    download=downloads_off() is None)
+        got = fetch(spec, revision=args.revision, to=Path(args.to) if args.to else None, download=downloads_off() is None)
     except (DataError, ConfigError) as exc:
         print(f"gui-eval data fetch: {exc}", file=sys.stderr)
         return 2
@@ -343,7 +339,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="gui-eval", description=plain(__doc__))
+    p = argparse.ArgumentParser(prog="gui-eval", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
 
     s = sub.add_parser("demo", help="offline end-to-end run: tiny checkpoint + synthetic MPR-GUI + report + viewer")

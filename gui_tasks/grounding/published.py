@@ -22,7 +22,6 @@ plain instruction style; the others are counted and left out.
 
 from __future__ import annotations
 
-from gui_core.help_text import plain
 import datetime as _dt
 import json
 import math
@@ -32,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from gui_core.help_text import plain
 from gui_core.logit_capture import CapturedResponse
 from gui_core.errors import DataError
 from gui_tasks.runs.input_files import read_json

@@ -12,7 +12,6 @@ correction named in the output (Holm by default). docs/statistics.md says how to
 
 from __future__ import annotations
 
-from gui_core.help_text import plain
 import argparse
 import json
 import math
@@ -21,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Hashable, Mapping, Sequence
 
+from gui_core.help_text import plain
 from gui_metrics import stats
 from gui_metrics.lmms_bridge import SCORE_KEY
 from gui_core.errors import DataError

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from gui_core.help_text import plain
 import argparse
 import json
 import sys
 from pathlib import Path
 from typing import Any, Sequence
 
+from gui_core.help_text import plain
 from gui_interventions.xli_memory import BASIC_DIMENSIONS, memory_root
 from gui_tasks.synth.splits import SPLITS
 
