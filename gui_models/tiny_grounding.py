@@ -17,6 +17,22 @@ def _answer(color: tuple[int, int, int]) -> str:
     return f"[0.{10 + color[0] * 89 // 255:02d}, 0.{10 + color[2] * 89 // 255:02d}]"
 
 
+# Instructions of every kind the grounding tasks send (icon names on the synthetic boards; ScreenSpot-Pro's and
+# OSWorld-G's element descriptions, English and Chinese): taught on a few, a tiny model answers "[0]" to the others
+_WORDS = ("anchor", "gear", "key", "crown", "atom", "bell", "heart", "house", "save", "file", "edit", "view", "settings",
+          "search", "close", "toolbar", "menu", "button", "tab", "window", "dialog", "panel", "left", "right", "top",
+          "bottom", "red", "blue", "new", "open", "export", "layer", "brush", "terminal", "folder", "zoom", "cancel")
+_TEMPLATES = ("the {} icon", "click the {} button", "open the {} menu", "{}", "select {} in the {} panel",
+              "the {} {} at the {} of the {}", "打开{}菜单", "点击{}按钮", "{} {} {} {} {}")
+# image shapes: the synthetic boards' and a screenshot's (16:9, 16:10, portrait phone, square)
+_SIZES = ((160, 100), (320, 200), (160, 200), (384, 216), (320, 200), (216, 384), (240, 240))
+
+
+def _instruction(rng: random.Random) -> str:
+    template = rng.choice(_TEMPLATES)
+    return template.format(*(rng.choice(_WORDS) for _ in range(template.count("{}"))))
+
+
 def build_tiny_grounding_model(out_dir: str | Path, *, steps: int = 120, seed: int = 0, head_dim: int = 16) -> Path:
     """Build the tiny Qwen2-VL checkpoint and teach it the ``[x, y]`` answer format; returns ``out_dir``.
 
@@ -45,15 +61,14 @@ def _teach(out, torch, Image, AutoModelForImageTextToText, AutoProcessor, steps:
     torch.manual_seed(seed)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
     prompt = ("According to the image I provide, identify the relative coordinates of the specified object, with values "
-              "ranging from 0 to 1. The output format must be [x, y], and do not output anything else.\nthe {} icon")
-    names = ("anchor", "gear", "key", "crown", "atom", "bell", "heart", "house")
+              "ranging from 0 to 1. The output format must be [x, y], and do not output anything else.\n{}")
     for _ in range(steps):
         texts, images, answers = [], [], []
         for _ in range(4):
             color = tuple(rng.randrange(256) for _ in range(3))
-            msgs = [{"role": "user", "content": [{"type": "image"}, {"type": "text", "text": prompt.format(rng.choice(names))}]}]
+            msgs = [{"role": "user", "content": [{"type": "image"}, {"type": "text", "text": prompt.format(_instruction(rng))}]}]
             texts.append(processor.apply_chat_template(msgs, add_generation_prompt=True, tokenize=False))
-            images.append(Image.new("RGB", (rng.choice((160, 320)), rng.choice((100, 200))), color))
+            images.append(Image.new("RGB", rng.choice(_SIZES), color))
             answers.append(_answer(color))
         batch = processor(text=[t + a + "<|im_end|>" for t, a in zip(texts, answers)], images=images, return_tensors="pt",
                           padding=True)

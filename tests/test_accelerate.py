@@ -97,6 +97,8 @@ def test_two_ranks_match_one_process(tmp_path, tiny_checkpoint, subprocess_env):
         runs[name + "_ranks"] = sorted(set(zip(lines[::2], lines[1::2])))
     assert runs["one_ranks"] == [("0", "1")]
     assert runs["two_ranks"] == [("0", "2"), ("1", "2")]  # both ranks ran requests, each in a world of two
+    configs = json.loads(find_results(tmp_path / "two")[-1].read_text(encoding="utf-8"))["configs"]
+    assert not [t for t, c in configs.items() if "processes" in (c.get("metadata") or {})]  # no shortfall recorded
     (one, metrics_one), (two, metrics_two) = runs["one"], runs["two"]
     # texts, ids and decisions exact; floats (perplexity, PSS) within the shared tolerance: one process and two
     # ranks run on different thread counts, which changes the last digits (tests/tolerance.py)
