@@ -254,7 +254,9 @@ def test_refuses_missing_samples_protocol_metadata_and_bad_lines(mpr_tasks, tmp_
     _refused(tmp_path / "a", r"samples file not found \(was lmms-eval run with --log_samples\?\)")
     path = honest_run(tmp_path / "b")
     edit_results(path, lambda raw: raw["configs"][EN]["metadata"].pop("parser_protocol"))
-    _refused(tmp_path / "b", r"task metadata lacks \['parser_protocol'\]")
+    _refused(tmp_path / "b", r"task metadata lacks parser_protocol; a submission names the prompt the model saw "
+                             r"\(prompt_protocol\) and the reader that scored its answers \(parser_protocol, grounding "
+                             r"tasks: grounding-point-v1:<family>\): add them to the task's metadata \(docs/adding.md")
     path = honest_run(tmp_path / "c")
     samples_file(path, EN).write_text(samples_file(path, EN).read_text() + "{oops\n")
     _refused(tmp_path / "c", r"row 64: line 65: invalid JSON")
