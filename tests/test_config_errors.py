@@ -129,3 +129,17 @@ def test_a_task_failing_to_build_is_the_logs_last_line(monkeypatch, capsys):
     lines = capsys.readouterr().err.strip().split("\n")
     assert lines[-1] == "gui-eval: task star_aitz did not run: configuration error: metadata.judge: unknown judge 'x'"
     assert lines[-2].startswith("gui-eval: task mpr_gui_zh did not run: bad benchmark data")
+
+
+def test_the_lmms_eval_cli_stops_on_a_mistyped_task_with_exit_2_before_the_model_loads(tmp_path, subprocess_env):
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "lmms_eval", "--model", "gui_hf", "--model_args",
+                           f"pretrained={tmp_path / 'no-such-checkpoint'}", "--tasks", "mpr_gui_synth_en,mpr_gui_synt_zh",
+                           "--limit", "1", "--output_path", str(tmp_path / "out")], env=subprocess_env,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 2, (proc.stdout + proc.stderr)[-3000:]
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("gui-eval: --tasks: 'mpr_gui_synt_zh' is not a task") and "'mpr_gui_synth_zh'" in last
+    assert not (tmp_path / "out").exists()  # nothing ran, nothing written
