@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gui_core.action_reading import after_reasoning
 from gui_core.grounding_authors import _ORIGIN, Official
 
 # Tongyi-MAI/MAI-UI evaluation/grounding/models/MAI_UI.py ``parse_coordinates``: re.findall(r'\[(\d+),(\d+)\]'), the
@@ -102,7 +101,9 @@ def read_holo2(text: str) -> Official:
 
 def read_holo3(text: str) -> Official:
     """Holo3 / Holo3.1 as H Company's element-localization guide reads it (``VisualLocalizerOutput
-    .model_validate_json(message.content)``, thinking off): the answer after the reasoning (what a server with a
-    reasoning parser returns as the content; with thinking off, the whole answer) validated as JSON
-    ``{"x": int, "y": int}`` within [0, 1000]."""
-    return _validated(after_reasoning(text), "VisualLocalizerOutput", "the guide's validation fails")
+    .model_validate_json(message.content)``, thinking off): the text after the last ``</think>`` (the content a server
+    returns without the reasoning; with thinking off, the whole answer) validated as JSON ``{"x": int, "y": int}``
+    within [0, 1000]."""
+    at = text.rfind("</think>")
+    return _validated(text[at + len("</think>"):] if at != -1 else text, "VisualLocalizerOutput",
+                      "the guide's validation fails")
