@@ -379,6 +379,7 @@ register_family(Family(
     ),
     reader=_read_holo,
     official_reader=thinking_authors.read_holo2,
+    answer_after_reasoning=True,  # parse_reasoning: the content after the first </think>
     syntax='{"x": int, "y": int} in [0, 1000]',
     sources=('hcompai/hai-cookbook@ade0d6b0605bd21f19e26695e5e8d107e24b93a7 holo2/holo_2_localization_huggingface.ipynb '
              '(ClickCoordinates, get_chat_messages, parse_reasoning, model_validate_json; thinking=False)',
@@ -394,6 +395,7 @@ register_family(Family(
     ),
     reader=_read_holo,
     official_reader=thinking_authors.read_holo3,
+    answer_after_reasoning=True,  # message.content: the answer without the reasoning
     syntax='{"x": int, "y": int} in [0, 1000]',
     sources=('https://hub.hcompany.ai/element-localization (VisualLocalizerOutput, the prompt, '
              'model_validate_json(message.content); enable_thinking False)',)))
