@@ -14,6 +14,11 @@ cross-harness agreement table calls (``READERS[name](text, row)``):
   denominator, ``error``: the harness itself stops on this row); ``point`` the pixel point tested; ``groups`` the
   categories it counts in, as that harness names them.
 
+The differential corpus these are checked on (rows, answers, and each harness's own verdict: ``correct`` | ``wrong``
+| ``error``) is ``tests/fixtures/differential/osworld_g/corpus.json``, written by
+``tests/fixtures/make_osworld_g_corpus.py``; compare ``"error" if v.status == "error" else "correct" if v.correct
+else "wrong"`` with ``entry["verdicts"][name]``, the ``lmms_eval`` reading on ``strip_reasoning(text)``.
+
 **official** is ``GroundingEval._eval`` of the authors' repository ``xlang-ai/OSWorld-G`` ``evaluation/eval.py``, the
 scorer behind the OSWorld-G / Jedi paper's tables. That repository is not in the stores we can read (docs/osworld_g.md
 says what was searched); its ``_eval`` is read in the copy VLMEvalKit's pull request #1020 carries

@@ -1,7 +1,8 @@
-"""OSWorld-G against the scorers we could run (the authors' own repository, xlang-ai/OSWorld-G, could not be fetched):
-485 constructed answers on our copy in tests/fixtures/osworld_g (make_osworld_g.py) scored by lmms-eval 0.7.3's
-``tasks/osworld_g/utils.py`` (imported unchanged, outside the project) and by VLMEvalKit's ``OSWorldG._eval`` @ d47d6c7
-(OSWorld-G's ``GroundingEval._eval``), verdicts in osworld_g_verdicts.json (/tmp/osworldg-ref/run_ref.py)."""
+"""OSWorld-G on our fixture copy against the scorers we could run (the authors' own repository, xlang-ai/OSWorld-G,
+is not in the stores: docs/osworld_g.md): 485 constructed answers on tests/fixtures/osworld_g (make_osworld_g.py)
+scored by lmms-eval 0.7.3's ``tasks/osworld_g/utils.py`` (imported unchanged, outside the project) and by VLMEvalKit
+PR #1020's ``OSWorldG._eval`` @ d47d6c7 (OSWorld-G's ``GroundingEval._eval``), verdicts in osworld_g_verdicts.json
+(/tmp/osworldg-ref/run_ref.py). The readings on a seeded hostile corpus: test_osworld_g_readings.py."""
 
 from __future__ import annotations
 

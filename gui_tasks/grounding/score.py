@@ -301,7 +301,9 @@ def _osworld_g(record: dict[str, Any], doc: Mapping[str, Any], target: Mapping[s
         verdict = rd.vlmevalkit(text, row)
     rtype = record["response_type"]
     correct = verdict.correct
-    record.update(correct=bool(correct), osworld_g_answer=verdict.status, osworld_g_point=verdict.point,
+    tested = (list(verdict.point) if verdict.point is not None and all(math.isfinite(v) for v in verdict.point)
+              else None)  # a nan / inf point (read by float()) is logged as none: the sample logs are strict JSON
+    record.update(correct=bool(correct), osworld_g_answer=verdict.status, osworld_g_point=tested,
                   osworld_g_groups=list(verdict.groups), osworld_g_reading=f"{params.reading}: {rd.SOURCES[params.reading]}",
                   response_type="correct" if correct else ("other" if rtype == "correct" else rtype))
     if verdict.detail:
