@@ -167,3 +167,12 @@ def test_the_osworld_g_yamls_name_the_reading_and_their_own_version():
     assert len(osw) >= 2 and all('version: "1.3"' in v and "reading: official" in v and "polygon_rule" not in v
                                  for v in osw.values())
     assert f'version: "{VERSION}"' in files["gui_screenspot_pro.yaml"] and VERSION != "1.3"
+
+
+def test_the_report_names_the_reading_and_the_rows_its_code_stops_on():
+    row = {"id": "r", "box_type": "refusal", "box_coordinates": [], "image_size": [100, 100], "groups": []}
+    ok = {**row, "id": "s", "box_coordinates": [-1, -1, -1, -1]}
+    recs = [score_response(_doc(r), "wait", replace(PARAMS, reading="vlmevalkit")) for r in (row, ok)]
+    rep = osworld_g_report(recs)
+    assert (rep["reading"], rep["rows_the_code_stops_on"], rep["correct"]) == ("vlmevalkit", 1, 1)
+    assert recs[0]["osworld_g_detail"].startswith("get_float_list raised")
