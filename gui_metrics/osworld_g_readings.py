@@ -177,6 +177,8 @@ def handed_numbers(answer: Any, width: int, height: int) -> tuple[float, float] 
     if answer.frame == "relative":
         return float(answer.point[0]), float(answer.point[1])
     rel, _ = answer_geometry(answer, width, height)
+    if answer.truncate:  # JEDI's and UGround-V1's code click whole original pixels (int)
+        return float(int(rel[0] * width)), float(int(rel[1] * height))
     return rel[0] * width, rel[1] * height
 
 

@@ -176,3 +176,37 @@ def test_the_report_names_the_reading_and_the_rows_its_code_stops_on():
     rep = osworld_g_report(recs)
     assert (rep["reading"], rep["rows_the_code_stops_on"], rep["correct"]) == ("vlmevalkit", 1, 1)
     assert recs[0]["osworld_g_detail"].startswith("get_float_list raised")
+
+
+@pytest.mark.parametrize("family", ["uground_v1", "aguvis"])
+def test_official_hands_a_grid_familys_point_in_pixels_and_a_fraction_familys_numbers_as_written(family):
+    row = {"id": "r", "box_type": "bbox", "box_coordinates": [950, 530, 20, 20], "image_size": [1920, 1080], "groups": []}
+    text = "(500, 500)" if family == "uground_v1" else "pyautogui.click(x=960, y=540)"
+    v = rd.official(text, row, family)
+    rec = score_response(_doc(row), text, replace(PARAMS, family=family))
+    assert v.correct and rec["correct"] and rec["osworld_g_point"] == pytest.approx([960, 540])
+    frac = "(0.5, 0.5)" if family == "uground_v1" else "pyautogui.click(x=0.5, y=0.5)"
+    # a fraction family's 0.5 is the centre; UGround-V1's (0.5, 0.5) on its grid is 0.96 x 0.54 pixels, clicked as
+    # whole pixels (int, as its code does): the origin
+    got = rd.official(frac, row, family)
+    assert got.correct == (family == "aguvis")
+    assert got.point == pytest.approx((960, 540) if family == "aguvis" else (0, 0))
+
+
+def test_official_function_and_pipeline_agree_for_every_familys_published_outputs():
+    """The conformance outputs of every grounding family (gui_core/conformance), on boxes round their points."""
+    conformance = Path(__file__).resolve().parents[1] / "gui_core" / "conformance"
+    n = 0
+    for path in sorted(conformance.glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for entry in data["entries"]:
+            if entry.get("kind") != "grounding":
+                continue
+            for box in ([0, 0, 40, 30], [900, 500, 200, 100], [-1, -1, -1, -1]):
+                row = {"id": "r", "box_type": "bbox" if box[2] > 0 else "refusal", "box_coordinates": box,
+                       "image_size": [1920, 1080], "groups": ["text_matching"]}
+                v = rd.official(entry["output"], row, data["family"])
+                rec = score_response(_doc(row), entry["output"], replace(PARAMS, family=data["family"]))
+                assert (rec["correct"], rec["osworld_g_answer"]) == (v.correct, v.status), (path.name, entry["id"])
+                n += 1
+    assert n > 200

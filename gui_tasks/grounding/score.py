@@ -221,6 +221,7 @@ def _judge(doc: Mapping[str, Any], text: str, capture: Capture | None, params: S
             point, info = answer_geometry(answer, width, height, **kw)
             if answer.truncate and all(math.isfinite(v) for v in point):
                 point = truncated(point, width, height)
+                out["truncated"] = True  # whole original pixels (OSWorld-G hands these to its scorer exactly)
         out.update(info)
         if window is None and own.point is not None:
             out["frame_check"] = frame_check(own, doc, params, model_size)
@@ -276,6 +277,8 @@ def _handed(record: Mapping[str, Any], width: int, height: int) -> tuple[float, 
         return None
     if record.get("frame") == "relative":
         return float(point[0]), float(point[1])
+    if record.get("truncated"):  # int(x * width) / width times width again: the whole pixel, without rounding error
+        return float(round(point[0] * width)), float(round(point[1] * height))
     return point[0] * width, point[1] * height
 
 
