@@ -289,8 +289,11 @@ def _official_lines(rep: dict[str, Any] | None) -> list[str]:
                              f"{_fmt(f['Text accuracy'], 2)} | {f['Total num']} | {f['Error format num']} |")
         return lines + [""]
     if "accuracy_dict_group" in rep:  # OSWorld-G: the evaluation scripts' results dict, then the box types
-        lines = [f"Official report (OSWorld-G evaluation scripts): accuracy {_fmt(float(rep['accuracy']))}, "
-                 f"{rep['correct']} of {rep['total']}", "", "| category | accuracy | correct | n |", "|---|---|---|---|"]
+        stops = (f"; {rep['rows_the_code_stops_on']} rows the code stops on (counted wrong)"
+                 if rep.get("rows_the_code_stops_on") else "")
+        lines = [f"Official report (OSWorld-G evaluation scripts, reading {rep.get('reading') or 'official'}): accuracy "
+                 f"{_fmt(float(rep['accuracy']))}, {rep['correct']} of {rep['total']}{stops}", "",
+                 "| category | accuracy | correct | n |", "|---|---|---|---|"]
         lines += [f"| {g} | {_fmt(float(f['accuracy']))} | {f['correct']} | {f['total']} |"
                   for g, f in rep["accuracy_dict_group"].items()]
         lines += ["", "| box type | accuracy | n |", "|---|---|---|"]
