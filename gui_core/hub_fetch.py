@@ -37,10 +37,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gui_core import hub_net
 from gui_core.errors import ConfigError, DataError
 from gui_core.file_hash import sha256_file
 from gui_core.hub_release import HubFile, HubRelease
 from gui_core.paths import cache_dir
+from gui_core.redact import redact_text
 
 NO_DOWNLOAD_ENV = "GUI_EVAL_NO_DOWNLOAD"
 LOCK_NAME = ".gui-eval-hub-lock.json"
@@ -107,7 +109,13 @@ def hub_cache() -> Path:
 
 
 def endpoint() -> str:
-    return (os.environ.get("HF_ENDPOINT") or "https://huggingface.co").rstrip("/")
+    """``$HF_ENDPOINT``, refused when it carries a credential (``gui_core.hub_net.endpoint``)."""
+    return hub_net.endpoint()
+
+
+def _repo_cache(release: HubRelease) -> Path:
+    """The repository's folder in the Hugging Face cache (``datasets--owner--name``), as huggingface_hub names it."""
+    return hub_cache() / f"{release.repo_type}s--{_slug(release.repo_id)}"
 
 
 def _slug(repo_id: str) -> str:
@@ -240,9 +248,11 @@ def _cached_snapshot(release: HubRelease, revision: str) -> tuple[Path, str] | N
 
     ``datasets`` (lmms-eval's own tasks) downloads by commit and leaves no ``refs/<branch>``: with no ref for a branch
     the newest snapshot of the repository stands for it (its files are then verified like any other)."""
-    repo = hub_cache() / f"{release.repo_type}s--{_slug(release.repo_id)}"
+    repo = _repo_cache(release)
     ref = repo / "refs" / revision
     commit = ref.read_text().strip() if ref.is_file() else revision
+    if hub_net.name_problem(revision) or hub_net.name_problem(commit):  # a ref file of another hand: not followed
+        return None
     snap = repo / "snapshots" / commit
     if snap.is_dir():
         return snap, commit
@@ -253,54 +263,44 @@ def _cached_snapshot(release: HubRelease, revision: str) -> tuple[Path, str] | N
 
 
 def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
+    text = redact_text(" ".join(str(exc).split()))
     return f"{exc.__class__.__name__}: {text[:300]}"
 
 
 def _download(spec: HubData, revision: str, out: Fetched) -> tuple[Path, str, list[str]]:
-    """Every data file of ``revision`` into the hub cache (files already there are not downloaded again)."""
-    from huggingface_hub import HfApi, hf_hub_download
-    from huggingface_hub.errors import RepositoryNotFoundError, RevisionNotFoundError
-
+    """Every data file of ``revision`` into the hub cache (files already there are not downloaded again), through
+    ``gui_core.hub_net``: every name the server gives checked for its form, every file hashed before it is placed,
+    every request under a deadline."""
     rel = spec.release
     token = os.environ.get("HF_TOKEN") or None
-    api = HfApi(endpoint=endpoint(), token=token)
-    try:
-        info = api.repo_info(rel.repo_id, repo_type=rel.repo_type, revision=revision)
-    except RevisionNotFoundError as exc:
-        raise DataError(f"revision {revision!r} not found at {endpoint()} ({_one_line(exc)})", file=rel.repo_id) from exc
-    except RepositoryNotFoundError as exc:
-        raise DataError(f"repository not found at {endpoint()} (or gated: set $HF_TOKEN) ({_one_line(exc)})",
-                        file=rel.repo_id) from exc
-    except Exception as exc:  # no network, a proxy, a refusal: one line naming the repository
-        raise DataError(f"cannot reach {endpoint()} ({_one_line(exc)}); run `{spec.fetch_command}` where the Hub is "
-                        f"reachable, or point ${spec.env} at a local copy", file=rel.repo_id) from exc
-    commit = info.sha or revision
-    names = sorted(s.rfilename for s in info.siblings or [] if s.rfilename not in NOT_DATA and rel.allows(s.rfilename))
+    commit, listed = hub_net.repo_files(rel.repo_id, rel.repo_type, revision, token)
+    remote = [f for f in listed if f.name not in NOT_DATA and rel.allows(f.name)]
+    names = sorted(f.name for f in remote)
+    storage = _repo_cache(rel)
+    pins = {f.path: f.sha256 for f in rel.files}
     have = _cached_snapshot(rel, commit)
-    snap = None
-    for name in names:
-        if have and (have[0] / name).is_file():
+    for f in sorted(remote, key=lambda f: f.name):
+        if have and (have[0] / f.name).is_file():
             continue
         try:
-            path = hf_hub_download(rel.repo_id, name, repo_type=rel.repo_type, revision=commit, cache_dir=hub_cache(),
-                                   endpoint=endpoint(), token=token)
-        except Exception as exc:  # truncated, refused, vanished: one line naming the file
-            raise DataError(f"download failed at revision {revision} ({_one_line(exc)})",
-                            file=f"{rel.repo_id}/{name}") from exc
-        out.downloaded.append(name)
-        snap = Path(path).parents[len(Path(name).parts) - 1]
-    if snap is None:
-        found = _cached_snapshot(rel, commit)
-        if found is None:
-            raise DataError(f"revision {revision} (commit {commit}) lists no data files", file=rel.repo_id)
-        snap = found[0]
+            hub_net.download(rel.repo_id, rel.repo_type, commit, f, storage, token, pins)
+        except hub_net.HubStall:
+            raise
+        except DataError as exc:
+            if "download failed" in exc.reason or "corrupted" in exc.reason or "pinned" in exc.reason:
+                raise DataError(f"{exc.reason} (revision {revision}); run `{spec.fetch_command}` again",
+                                file=exc.file) from None
+            raise
+        out.downloaded.append(f.name)
+    found = _cached_snapshot(rel, commit)
+    if found is None:
+        raise DataError(f"revision {revision} (commit {commit}) lists no data files", file=rel.repo_id)
     # the cache keeps the branch name -> commit the way hf_hub_download does, for the offline lookup
     if revision != commit:
-        ref = hub_cache() / f"{rel.repo_type}s--{_slug(rel.repo_id)}" / "refs" / revision
+        ref = hub_net.inside(storage / "refs", revision)
         ref.parent.mkdir(parents=True, exist_ok=True)
         ref.write_text(commit)
-    return snap, commit, names
+    return found[0], commit, names
 
 
 def fetch(spec: HubData, *, revision: str | None = None, to: Path | None = None, download: bool = True) -> Fetched:
