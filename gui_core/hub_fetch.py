@@ -5,9 +5,11 @@ record's name, the variable naming a local copy, the release; ``release.convert`
 layout is not the one its loader reads). ``gui_core.benchmark.data_root`` calls :func:`data_root` when the variable is
 unset.
 
-1. **Find or download** through ``huggingface_hub`` into the Hugging Face cache (``$HF_HOME`` / ``$HF_HUB_CACHE``,
-   ``$HF_ENDPOINT``, ``$HF_TOKEN``, progress bars, resumed downloads). A copy already in the cache (lmms-eval's own
-   task fetched the same repository) is used as it is; nothing is downloaded again.
+1. **Find or download** into the Hugging Face cache (``$HF_HOME`` / ``$HF_HUB_CACHE``, ``$HF_ENDPOINT``,
+   ``$HF_TOKEN``) through ``gui_core.hub_net``, which trusts no name, size or digest the server sends, places only
+   verified bytes, and puts every request under a deadline (issue 54; ``huggingface_hub``'s own downloader builds
+   cache paths from the server's commit id and ETag unchecked). A copy already in the cache (lmms-eval's own task
+   fetched the same repository) is used as it is; nothing is downloaded again.
 2. **Verify** every file's SHA-256: against the hashes pinned in the release, or, for a release with no pinned files
    yet, against a lock written on first use (trust on first use: ``<cache>/hub/<owner>--<name>/lock-<revision>.json``,
    and ``.gui-eval-hub-lock.json`` in a ``--to`` copy). A changed release is an error that names every file that
@@ -386,6 +388,9 @@ def _copy_to(out: Fetched, to: Path, revision: str) -> Path:
     return to
 
 
+_STALLED: dict[tuple[str, str], hub_net.HubStall] = {}  # (repository, revision) -> the stall met in this process
+
+
 def data_root(spec: HubData) -> Path:
     """The folder a task reads: ``$env`` when set; else the hub copy (cache first; downloaded on first use unless
     downloads are off, ``$GUI_EVAL_NO_DOWNLOAD`` / ``$HF_HUB_OFFLINE``)."""
@@ -400,7 +405,14 @@ def data_root(spec: HubData) -> Path:
     if cached is None and not off:
         print(f"[gui-eval] ${spec.env} is not set: fetching {spec.release.repo_id} (revision {spec.release.revision}) "
               f"into the Hugging Face cache ({hub_cache()}); `{spec.fetch_command}` does the same", file=sys.stderr)
-    fetched = fetch(spec, download=cached is None and not off)
+    key = (spec.release.repo_id, spec.release.revision)
+    if key in _STALLED:  # this process met a stalled server for this release: the benchmark's next task stops at once
+        raise _STALLED[key]
+    try:
+        fetched = fetch(spec, download=cached is None and not off)
+    except hub_net.HubStall as exc:
+        _STALLED[key] = exc
+        raise
     for w in fetched.warnings:
         print(f"[gui-eval] {w}", file=sys.stderr)
     return fetched.root

@@ -27,6 +27,7 @@ import hashlib
 import os
 import re
 import shutil
+import sys
 import tempfile
 import threading
 import time
@@ -52,6 +53,7 @@ _COMMIT = re.compile(r"[0-9a-f]{40}")
 _DIGEST = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 _REVISION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]{0,199}")
 _CHUNK = 1 << 16
+PROGRESS_EVERY_S = 10.0
 
 T = TypeVar("T")
 
@@ -130,25 +132,25 @@ def check_size(value: Any, what: str) -> int:
 def name_problem(name: Any) -> str | None:
     """Why ``name`` cannot be a relative file name inside a folder (None: it can)."""
     if not isinstance(name, str) or not name:
-        return "not a non-empty string"
+        return "it is not a non-empty string"
     if len(name) > MAX_NAME_CHARS:
-        return f"longer than {MAX_NAME_CHARS} characters"
+        return f"it is longer than {MAX_NAME_CHARS} characters"
     if any(ord(c) < 32 or ord(c) == 127 for c in name) or "\\" in name:
-        return "holds a NUL, a control character or a backslash"
+        return "it holds a NUL, a control character or a backslash"
     if name.startswith("/") or re.match(r"[A-Za-z]:", name):
-        return "absolute"
+        return "it is absolute"
     parts = name.split("/")
     if any(p in ("", ".", "..") for p in parts):
-        return "holds an empty, '.' or '..' segment"
+        return "it holds an empty, '.' or '..' segment"
     if any(len(p.encode("utf-8", "surrogatepass")) > MAX_SEGMENT_BYTES for p in parts):
-        return f"a segment longer than {MAX_SEGMENT_BYTES} bytes"
+        return f"it has a segment longer than {MAX_SEGMENT_BYTES} bytes"
     return None
 
 
 def check_name(name: Any, what: str) -> str:
     problem = name_problem(name)
     if problem:
-        raise DataError(f"file name {redact_text(repr(name)[:120])} is {problem}: refused, nothing written", file=what)
+        raise DataError(f"file name {redact_text(repr(name)[:120])} refused ({problem}); nothing written", file=what)
     return name
 
 
@@ -345,9 +347,14 @@ def download(repo_id: str, repo_type: str, commit: str, remote: RemoteFile, stor
                     raise DataError(f"download failed: {server} listed {remote.size} bytes and sends {size}", file=what)
                 size = remote.size if remote.size is not None else size
                 git = hashlib.sha1(b"blob %d\0" % size) if size is not None else None
+                note = time.monotonic() + PROGRESS_EVERY_S
                 with open(tmp_dir / "blob", "wb") as out:
                     for chunk in resp.iter_raw(_CHUNK):
                         n += len(chunk)
+                        if time.monotonic() >= note:  # a large file: a line every PROGRESS_EVERY_S seconds
+                            note += PROGRESS_EVERY_S
+                            print(f"[gui-eval] downloading {what}: {n >> 20} of "
+                                  f"{size >> 20 if size is not None else '?'} MiB", file=sys.stderr, flush=True)
                         if n > (size if size is not None else MAX_FILE_BYTES):
                             raise DataError(f"download failed: {server} sent more than the {size} bytes announced: "
                                             "refused", file=what)

@@ -12,7 +12,8 @@ import hashlib
 import json
 import sys
 import threading
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 DOC_ERROR = "gui_eval_error"  # a document field: why this document cannot be run (its loader found out)
 SAMPLE_ERROR = "sample_error"  # a sample's named error in the samples file; in the results, how many samples had one

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import os
-from typing import Sequence
+from collections.abc import Sequence
 
 # The URL checks live in gui_core.redact (one place: the Hub's $HF_ENDPOINT uses them too).
 from gui_core.redact import SECRET_PARTS, redact_url, url_secrets  # noqa: F401
-
 
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 DEFAULT_KEY_HOSTS = ("api.openai.com",)  # where the default key variable may go (over https)
