@@ -274,7 +274,7 @@ def _download(spec: HubData, revision: str, out: Fetched) -> tuple[Path, str, li
     ``gui_core.hub_net``: every name the server gives checked for its form, every file hashed before it is placed,
     every request under a deadline."""
     rel = spec.release
-    token = os.environ.get("HF_TOKEN") or None
+    token = hub_net.hub_token()
     commit, listed = hub_net.repo_files(rel.repo_id, rel.repo_type, revision, token)
     remote = [f for f in listed if f.name not in NOT_DATA and rel.allows(f.name)]
     names = sorted(f.name for f in remote)

@@ -233,6 +233,18 @@ class RemoteFile:
     blob_id: str | None  # the git blob sha1, when the server gave it
 
 
+def hub_token() -> str | None:
+    """The token sent: ``$HF_TOKEN``, else the one ``hf auth login`` stored; remembered so no message shows it."""
+    from huggingface_hub import get_token
+
+    from gui_core.redact import remember_secret
+
+    token = os.environ.get("HF_TOKEN") or get_token() or None
+    if token:
+        remember_secret(token)
+    return token
+
+
 def repo_files(repo_id: str, repo_type: str, revision: str, token: str | None) -> tuple[str, list[RemoteFile]]:
     """The commit ``revision`` resolves to and its files, every value checked for its form."""
     from huggingface_hub.utils import build_hf_headers
@@ -401,7 +413,7 @@ def _place(tmp: Path, storage: Path, digest: str, pointer: Path) -> Path:
     blob.parent.mkdir(parents=True, exist_ok=True)
     os.replace(tmp, blob)
     pointer.parent.mkdir(parents=True, exist_ok=True)
-    link = pointer.parent / f".{pointer.name}.gui-eval-link"
+    link = pointer.parent / f".{pointer.name}.gui-eval-link-{os.getpid()}-{threading.get_ident()}"
     link.unlink(missing_ok=True)
     try:
         os.symlink(os.path.relpath(blob, pointer.parent), link)
@@ -412,4 +424,4 @@ def _place(tmp: Path, storage: Path, digest: str, pointer: Path) -> Path:
 
 
 __all__ = ["DEADLINE_ENV", "MIN_RATE_ENV", "TIMEOUT_ENV", "HubStall", "Limits", "RemoteFile", "check_commit",
-           "check_name", "download", "endpoint", "inside", "limits", "name_problem", "repo_files", "with_deadline"]
+           "check_name", "download", "endpoint", "hub_token", "inside", "limits", "name_problem", "repo_files", "with_deadline"]

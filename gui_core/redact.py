@@ -67,9 +67,19 @@ def redact_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
+_REMEMBERED: set[str] = set()
+
+
+def remember_secret(value: str) -> None:
+    """A secret this process sends that is in no :data:`SECRET_ENV` variable (a token read from a login file)."""
+    if value and len(value) >= 4:
+        _REMEMBERED.add(value)
+
+
 def known_secrets() -> list[str]:
-    """The values of :data:`SECRET_ENV` set in this process (4 characters or more), longest first."""
-    values = {os.environ.get(v, "").strip() for v in SECRET_ENV}
+    """The values of :data:`SECRET_ENV` set in this process and the remembered secrets (4 characters or more),
+    longest first."""
+    values = {os.environ.get(v, "").strip() for v in SECRET_ENV} | _REMEMBERED
     return sorted((v for v in values if len(v) >= 4), key=len, reverse=True)
 
 
@@ -87,4 +97,5 @@ def redact_text(text: object, secrets: Iterable[str] = ()) -> str:
     return userinfo.sub(lambda m: f"{m.group(1)}{MASK}@", out)
 
 
-__all__ = ["MASK", "SECRET_ENV", "SECRET_PARTS", "known_secrets", "redact_text", "redact_url", "url_secrets"]
+__all__ = ["MASK", "SECRET_ENV", "SECRET_PARTS", "known_secrets", "redact_text", "redact_url", "remember_secret",
+           "url_secrets"]

@@ -22,6 +22,8 @@ from hub_standin import (
     screenspot_hub_rows,
     screenspot_pro_rows,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 PRO_REPO, OSW_REPO, SS_REPO, MMB_REPO = ("TIGER-Lab/ScreenSpot-Pro", "MMInstruction/OSWorld-G", "rootsautomation/ScreenSpot",
                                          "OpenGVLab/MMBench-GUI")
@@ -256,6 +258,23 @@ def test_redaction_removes_tokens_bearers_and_user_info_from_a_servers_text(text
 
     out = redact_text(text)
     assert secret not in out and "***" in out
+
+
+def test_a_token_from_a_login_file_is_redacted_too():
+    from gui_core.redact import redact_text, remember_secret
+
+    remember_secret("zzLoginFileToken99")
+    assert redact_text("the server said zzLoginFileToken99 is wrong") == "the server said *** is wrong"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab./\\\x00 :C")), max_size=12))
+def test_an_accepted_name_always_stays_inside_its_folder(name):
+    from gui_core.hub_net import name_problem
+
+    if name_problem(name) is None:
+        joined = os.path.normpath(os.path.join("/base/folder", name))
+        assert joined.startswith("/base/folder/") and "\x00" not in name
 
 
 def test_the_fetch_command_on_a_hostile_mirror_writes_no_secret_anywhere(hub, tmp_path):
