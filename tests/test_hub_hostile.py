@@ -280,14 +280,19 @@ def test_an_accepted_name_always_stays_inside_its_folder(name):
 def test_the_fetch_command_on_a_hostile_mirror_writes_no_secret_anywhere(hub, tmp_path):
     hub.clear_hostile()
     hub.hostile[f"api:{PRO_REPO}"] = "echo"
+    hub.hostile[f"{OSW_REPO}/{PARQUET}"] = "drip"
     env = _env(hub, tmp_path)
-    runs = [(["data", "fetch", "screenspot_pro", "--to", str(tmp_path / "to")], env),
-            (["data", "fetch", "osworld_g"], {**env, "HF_ENDPOINT": hub.url.replace("//", f"//alice:{PASSWORD}@")})]
+    runs = [(["data", "fetch", "screenspot_pro", "--to", str(tmp_path / "to")], env, "HTTP 500"),
+            (["data", "fetch", "osworld_g"], {**env, "HF_ENDPOINT": hub.url.replace("//", f"//alice:{PASSWORD}@")},
+             "carries a credential"),
+            (["data", "fetch", "osworld_g", "--to", str(tmp_path / "to")], env, "stalled")]
     try:
-        for args, e in runs:
+        for args, e, said in runs:
+            start = time.monotonic()
             proc = subprocess.run([sys.executable, "-m", "gui_tasks.commands.cli", *args], env=e, capture_output=True,
                                   text=True, timeout=120, check=False)
-            assert proc.returncode != 0 and "Traceback" not in proc.stderr, proc.stderr
+            assert time.monotonic() - start < 60
+            assert proc.returncode != 0 and "Traceback" not in proc.stderr and said in proc.stderr, proc.stderr
             assert TOKEN not in proc.stdout + proc.stderr and PASSWORD not in proc.stdout + proc.stderr
     finally:
         hub.clear_hostile()
