@@ -203,11 +203,16 @@ def _client(lim: Limits):
 
 def _server_text(resp) -> str:
     """What a refusing server said (X-Error-Message, the start of its body), one line, redacted."""
-    said = resp.headers.get("X-Error-Message") or ""
+    said = (resp.headers.get("X-Error-Message") or "")[:300]
+    head = bytearray()
     try:
-        body = resp.read()[:300].decode("utf-8", "replace")
-    except Exception:  # noqa: BLE001 - the body is only quoted
-        body = ""
+        for chunk in resp.iter_raw(1024):  # the start only: a refusal with an endless body is not read to its end
+            head += chunk
+            if len(head) >= 300:
+                break
+    except Exception:  # noqa: BLE001, S110 - the body is only quoted; what arrived is kept
+        pass
+    body = bytes(head[:300]).decode("utf-8", "replace")
     return redact_text(" ".join(f"{said} {body}".split()))[:300]
 
 
@@ -218,9 +223,9 @@ def _timeout_error(exc: BaseException, server: str, doing: str, what: str, lim: 
         return HubStall(f"{server} stalled while {doing}: no byte for {lim.timeout:g} s (${TIMEOUT_ENV}); stopped",
                         file=what)
     said = redact_text(f"{type(exc).__name__}: {' '.join(str(exc).split())}")[:300]
-    lead = "download failed: the connection" if doing.startswith("downloading") else "cannot reach"
-    return DataError(f"{lead} {'to ' if lead != 'cannot reach' else ''}{server} {'broke ' if lead != 'cannot reach' else ''}"
-                     f"while {doing} ({said})", file=what)
+    if doing.startswith("downloading"):
+        return DataError(f"download failed: the connection to {server} broke while {doing} ({said})", file=what)
+    return DataError(f"cannot reach {server} while {doing} ({said})", file=what)
 
 
 # ---- the repository's file list ----
