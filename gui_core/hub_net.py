@@ -259,7 +259,7 @@ def repo_files(repo_id: str, repo_type: str, revision: str, token: str | None) -
     server, lim = endpoint(), limits()
     check_revision(revision, repo_id)
     url = f"{server}/api/{repo_type}s/{repo_id}/revision/{quote(revision, safe='')}?blobs=true"
-    headers = build_hf_headers(token=token or False)
+    headers = {**build_hf_headers(token=token or False), "Accept-Encoding": "identity"}
 
     def call(cancel: threading.Event) -> bytes:
         import httpx
@@ -276,7 +276,7 @@ def repo_files(repo_id: str, repo_type: str, revision: str, token: str | None) -
                     raise DataError(f"{server} answered HTTP {resp.status_code} for the repository info ({text})",
                                     file=repo_id)
                 body = bytearray()
-                for chunk in resp.iter_raw():
+                for chunk in resp.iter_bytes():  # decoded if the server compressed it anyway; counted decoded
                     body += chunk
                     if len(body) > MAX_API_BYTES:
                         raise DataError(f"the repository info from {server} is larger than {MAX_API_BYTES} bytes: "
@@ -295,12 +295,17 @@ def repo_files(repo_id: str, repo_type: str, revision: str, token: str | None) -
     if not isinstance(info, dict) or not isinstance(info.get("siblings", []), list):
         raise DataError(f"the repository info from {server} is not an object with a file list", file=repo_id)
     commit = check_commit(info.get("sha"), repo_id)
+    if _COMMIT.fullmatch(revision) and commit != revision:
+        raise DataError(f"{server} answered commit {commit} for commit {revision}: refused", file=repo_id)
     siblings = info.get("siblings") or []
     if len(siblings) > MAX_FILES:
         raise DataError(f"the repository lists {len(siblings)} files, above {MAX_FILES}: refused", file=repo_id)
     files, seen = [], set()
     for s in siblings:
-        name = check_name(s.get("rfilename") if isinstance(s, dict) else s, repo_id)
+        if not isinstance(s, dict):
+            raise DataError(f"the repository info from {server} lists a file as {redact_text(repr(s))[:80]}, not an "
+                            "object: refused", file=repo_id)
+        name = check_name(s.get("rfilename"), repo_id)
         if name in seen:
             raise DataError(f"the server lists {name!r} twice", file=repo_id)
         seen.add(name)

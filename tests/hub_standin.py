@@ -9,7 +9,8 @@ as the Hub gives for LFS files), ``X-Repo-Commit``, ``Content-Length`` and ``Ran
 The hostile knobs (issue 54), keyed ``"api:<repo>"`` for the repository info or ``"<repo>/<path>"`` for a file:
 ``commit_names`` (the commit id the server names in ``sha`` and ``X-Repo-Commit``: path segments, anything),
 ``etags`` (the ``ETag`` sent), ``sizes`` (the size listed for a file, any JSON value), ``extra_files`` (file names
-listed in the repository info that are not served) and ``hostile``: ``"stall"`` (accept, then never answer),
+listed in the repository info that are not served), ``info_bodies`` (the repository info's body, any bytes) and
+``hostile``: ``"stall"`` (accept, then never answer),
 ``"drip"`` (headers, then one body byte every :attr:`drip_interval` s), ``"drip_headers"`` (the status line, then one
 header byte at a time) or ``"echo"`` (HTTP 500 whose message and body echo the request's ``Authorization`` header).
 
@@ -37,6 +38,7 @@ class HubStandIn:
         self.etags: dict[str, str] = {}
         self.sizes: dict[str, object] = {}
         self.extra_files: dict[str, list[str]] = {}
+        self.info_bodies: dict[str, bytes] = {}  # repo -> the repository info's body as sent (any bytes)
         self.hostile: dict[str, str] = {}
         self.drip_interval = 0.3
         self.released = threading.Event()  # set by stop(): stalled handlers end
@@ -71,7 +73,8 @@ class HubStandIn:
         return commit
 
     def clear_hostile(self) -> None:
-        for knob in (self.commit_names, self.etags, self.sizes, self.extra_files, self.hostile, self.faults):
+        for knob in (self.commit_names, self.etags, self.sizes, self.extra_files, self.info_bodies, self.hostile,
+                     self.faults):
             knob.clear()
 
     def stop(self) -> None:
@@ -145,6 +148,7 @@ class HubStandIn:
             listed += [{"rfilename": p} for p in self.extra_files.get(repo_id, [])]
             body = json.dumps({"id": repo_id, "sha": self.commit_names.get(f"api:{repo_id}", commit), "private": False,
                                "siblings": listed}).encode()
+            body = self.info_bodies.get(repo_id, body)
             h.send_response(200)
             h.send_header("Content-Type", "application/json")
             h.send_header("Content-Length", str(len(body)))

@@ -134,6 +134,8 @@ HOSTILE_NAMES = {
     "absolute file name": lambda h: h.extra_files.update({PRO_REPO: ["/tmp/planted.parquet"]}),
     "NUL in a file name": lambda h: h.extra_files.update({PRO_REPO: ["data/a\x00planted.parquet"]}),
     "file name segment too long": lambda h: h.extra_files.update({PRO_REPO: ["data/" + "p" * 300 + ".parquet"]}),
+    "listing not JSON": lambda h: h.info_bodies.update({PRO_REPO: b'{"sha": "' + b"a" * 40 + b'", "siblings": [NaN'}),
+    "listing a file as text": lambda h: h.info_bodies.update({PRO_REPO: b'{"sha": "' + b"a" * 40 + b'", "siblings": ["x"]}'}),
     "negative size": lambda h: h.sizes.update({f"{PRO_REPO}/{PARQUET}": -5}),
     "huge size": lambda h: h.sizes.update({f"{PRO_REPO}/{PARQUET}": 1 << 50}),
     "text size": lambda h: h.sizes.update({f"{PRO_REPO}/{PARQUET}": "12"}),
@@ -143,7 +145,7 @@ HOSTILE_NAMES = {
 
 # the first word of a case -> what its message says
 CAUSE = {"commit": "not 40 hex digits", "another": "answered with commit", "ETag": "not 40 or 64 hex digits",
-         "file": "refused (it", "absolute": "it is absolute", "NUL": "holds a NUL", "negative": "not an integer",
+         "file": "refused (it", "absolute": "it is absolute", "NUL": "holds a NUL", "negative": "not an integer", "listing": "repository info",
          "huge": "not an integer", "text": "not an integer", "wrong": "listed 17 bytes and sends"}
 
 
@@ -163,6 +165,17 @@ def test_a_server_chosen_name_is_refused_and_nothing_is_written_outside_the_cach
     assert not (tmp_path / "to").exists() and not list(tmp_path.rglob(".gui-eval-download-*"))
     snapshots = tmp_path / "hf" / "hub" / "datasets--TIGER-Lab--ScreenSpot-Pro" / "snapshots"
     assert not any(p.is_file() for p in snapshots.rglob("*"))  # no byte placed where a later run reads
+
+
+def test_a_commit_asked_for_must_be_the_commit_answered(online):
+    from gui_core.benchmark import hub_data
+    from gui_core.errors import DataError
+    from gui_core.hub_fetch import fetch
+
+    commit = online.repos[("dataset", PRO_REPO)]["refs"]["main"]
+    online.commit_names[f"api:{PRO_REPO}"] = "1" * 40
+    with pytest.raises(DataError, match=f"answered commit 1{{40}} for commit {commit}: refused"):
+        fetch(hub_data("screenspot_pro"), revision=commit)
 
 
 def test_the_same_server_healthy_writes_only_into_the_caches_and_the_target(online, tmp_path):
