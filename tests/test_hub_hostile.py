@@ -402,3 +402,24 @@ def test_hostile_benchmarks_stop_alone_beside_a_healthy_one_and_no_secret_reache
     assert "HTTP 500" in reasons["gui_osworld_g"] and "bomb" in reasons["gui_mmbench_gui_l2"], reasons
     assert TOKEN not in log and _files_holding(tmp_path, TOKEN) == []
     assert time.monotonic() - start < 600
+
+
+@pytest.mark.slow
+def test_an_endpoint_with_user_info_stops_the_hub_tasks_only_and_reaches_no_file(hub, tmp_path):
+    from fake_openai import FakeServer
+    from lmms_helpers import results, run_openai, samples
+
+    hub.clear_hostile()
+    env = {**_env(hub, tmp_path), "HF_ENDPOINT": hub.url.replace("//", f"//alice:{PASSWORD}@")}
+    server = FakeServer(["ok"] * 8, text="A")
+    asked = len(hub.requests)
+    try:
+        _proc, log = run_openai(server.base_url, "gui_osworld_g,mpr_gui_synth_en", tmp_path / "out", env, "--limit", "2")
+    finally:
+        server.stop()
+    res = results(tmp_path / "out")
+    assert len(samples(tmp_path / "out", "mpr_gui_synth_en")) == 2, log[-3000:]
+    reason = res["configs"]["gui_osworld_g"]["metadata"].get("not_run", "")
+    assert "carries a credential" in reason and "alice" not in reason, reason
+    assert PASSWORD not in log and _files_holding(tmp_path, PASSWORD) == []
+    assert [r for r in hub.requests[asked:] if "OSWorld" in r[1]] == []  # nothing was asked of the server
