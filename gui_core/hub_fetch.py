@@ -44,7 +44,6 @@ from gui_core.errors import ConfigError, DataError
 from gui_core.file_hash import sha256_file
 from gui_core.hub_release import HubFile, HubRelease
 from gui_core.paths import cache_dir
-from gui_core.redact import redact_text
 
 NO_DOWNLOAD_ENV = "GUI_EVAL_NO_DOWNLOAD"
 LOCK_NAME = ".gui-eval-hub-lock.json"
@@ -264,18 +263,19 @@ def _cached_snapshot(release: HubRelease, revision: str) -> tuple[Path, str] | N
     return (found[-1], found[-1].name) if found else None
 
 
-def _one_line(exc: BaseException) -> str:
-    text = redact_text(" ".join(str(exc).split()))
-    return f"{exc.__class__.__name__}: {text[:300]}"
-
-
 def _download(spec: HubData, revision: str, out: Fetched) -> tuple[Path, str, list[str]]:
     """Every data file of ``revision`` into the hub cache (files already there are not downloaded again), through
     ``gui_core.hub_net``: every name the server gives checked for its form, every file hashed before it is placed,
     every request under a deadline."""
     rel = spec.release
     token = hub_net.hub_token()
-    commit, listed = hub_net.repo_files(rel.repo_id, rel.repo_type, revision, token)
+    try:
+        commit, listed = hub_net.repo_files(rel.repo_id, rel.repo_type, revision, token)
+    except DataError as exc:  # no network, a stall, a refusal: what to do next, on the same line
+        if "cannot reach" not in exc.reason and not isinstance(exc, hub_net.HubStall):
+            raise
+        raise type(exc)(f"{exc.reason}; run `{spec.fetch_command}` where the Hub answers, or point ${spec.env} at a "
+                        "local copy", file=exc.file) from None
     remote = [f for f in listed if f.name not in NOT_DATA and rel.allows(f.name)]
     names = sorted(f.name for f in remote)
     storage = _repo_cache(rel)
