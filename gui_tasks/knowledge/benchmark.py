@@ -20,8 +20,8 @@ register_benchmark(Benchmark(
                   hub=(HubRelease("KendrickShi/GUI-Knowledge-Bench", "main", "gui_knowledge_hub", read_by=""),),
                   hub_repos=("KendrickShi/GUI-Knowledge-Bench",), page="docs/gui_knowledge_bench.md",
                   unset="point it at a local copy of the official release, or use the gui_knowledge_synth tasks"),
-    match=(("benchmark", "gui_knowledge"), ("source", "official")), yaml_folder="gui_knowledge",
-    task_class="gui_tasks.knowledge.lmms_task:KnowledgeTask", yaml_spec="scripts.gen_yaml_tasks:render_gkb",
+    match=(("benchmark", "gui_knowledge"), ("source", "official")), yaml_folder="knowledge",
+    task_class="gui_tasks.knowledge.lmms_task:KnowledgeTask", yaml_spec="gui_tasks.knowledge.yaml_spec:render_all",
     loader="gui_tasks.knowledge.lmms_task:task_rows", report="knowledge-report", submission=_SUBMIT,
     data_check="gui_tasks.knowledge.official:data_check", official_report="gui_tasks.knowledge.report:build_report",
     docs="docs/gui_knowledge_bench.md"))
@@ -31,7 +31,7 @@ register_benchmark(Benchmark(
     Sources(_PAPER + " (the sub-tasks; the screens are ours: docs/synthetic_world.md)"),
     BenchmarkData(generated="gui_tasks.knowledge.synth:load_or_build", layouts=("question JSONL + images (generated)",),
                   page="docs/synthetic_world.md"),
-    match=(("benchmark", "gui_knowledge"), ("source", "synthetic")), yaml_folder="gui_knowledge",
-    task_class="gui_tasks.knowledge.lmms_task:KnowledgeTask", yaml_spec="scripts.gen_yaml_tasks:render_gkb",
+    match=(("benchmark", "gui_knowledge"), ("source", "synthetic")), yaml_folder="knowledge",
+    task_class="gui_tasks.knowledge.lmms_task:KnowledgeTask", yaml_spec="gui_tasks.knowledge.yaml_spec:render_all",
     loader="gui_tasks.knowledge.lmms_task:task_rows", report="knowledge-report", submission=_SUBMIT,
     official_report="gui_tasks.knowledge.report:build_report", docs="docs/gui_knowledge_bench.md"))

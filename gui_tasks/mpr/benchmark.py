@@ -19,8 +19,8 @@ register_benchmark(Benchmark(
                   unset="point it at a folder holding qas/ (the question files, github.com/chenruihan32/MPR-GUI-Bench "
                         "(folder qas/)) and images/ (the screenshots: the hub dataset chenruihan/MPR-GUI-Bench, or name a "
                         "snapshot kept elsewhere with $MPR_GUI_IMAGE_DIR); or run the synthetic mpr_gui_synth* tasks"),
-    match=(("benchmark", "mpr_gui"), ("source", "official")), yaml_folder="mpr_gui",
-    task_class="gui_tasks.mpr.lmms_task:MPRTask", yaml_spec="scripts.gen_yaml_tasks:render_all",
+    match=(("benchmark", "mpr_gui"), ("source", "official")), yaml_folder="mpr",
+    task_class="gui_tasks.mpr.lmms_task:MPRTask", yaml_spec="gui_tasks.mpr.yaml_spec:render_all",
     loader="gui_tasks.mpr.lmms_task:task_rows", report="report", submission=_SUBMIT,
     data_check="gui_tasks.mpr.official:data_check", official_report="gui_tasks.mpr.report:build_table",
     docs="docs/mpr_gui.md", extra={"rows_per_language": 2245}))
@@ -30,7 +30,7 @@ register_benchmark(Benchmark(
     Sources(_PAPER + " (the dimensions; the screens are ours: docs/synthetic_world.md)"),
     BenchmarkData(generated="gui_tasks.mpr.synth:load_or_build", layouts=("qas/*_{lang}.jsonl + images/ (generated)",),
                   page="docs/synthetic_world.md"),
-    match=(("benchmark", "mpr_gui"), ("source", "synthetic")), yaml_folder="mpr_gui",
-    task_class="gui_tasks.mpr.lmms_task:MPRTask", yaml_spec="scripts.gen_yaml_tasks:render_all",
+    match=(("benchmark", "mpr_gui"), ("source", "synthetic")), yaml_folder="mpr",
+    task_class="gui_tasks.mpr.lmms_task:MPRTask", yaml_spec="gui_tasks.mpr.yaml_spec:render_all",
     loader="gui_tasks.mpr.lmms_task:task_rows", report="report", submission=_SUBMIT,
     official_report="gui_tasks.mpr.report:build_table", docs="docs/mpr_gui.md"))
