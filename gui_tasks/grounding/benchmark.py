@@ -8,7 +8,8 @@ Hub repositories are the ones lmms-eval 0.7.3's own tasks read (``dataset_path``
 
 from __future__ import annotations
 
-from gui_core.benchmark import (BENCHMARKS, Benchmark, BenchmarkData, Sources, Submission, benchmark, register_benchmark)
+from gui_core.benchmark import (BENCHMARKS, Benchmark, BenchmarkData, Report, Sources, Submission, benchmark,
+                                register_benchmark)
 from gui_core.hub_release import HubRelease
 
 _HUB = "gui_tasks.grounding.hub_layout:"
@@ -50,6 +51,8 @@ MMBENCH_GUI_HUB = HubRelease("OpenGVLab/MMBench-GUI", "main", "mmbench_gui_l2_ex
 _TASK = "gui_tasks.grounding.lmms_task:GroundingTask"
 _SPEC = "gui_tasks.grounding.yaml_spec:render_all"
 _OFFICIAL = "gui_metrics.grounding_official:"
+_REPORT = Report("grounding-report", "gui_tasks.grounding.report:main", aliases=("pss-report",),
+                 help="PSS / response-type / cropping report (figures, tables) from grounding runs")
 _SUBMIT = Submission(rule="each task complete on its own (every document); its prompt and parser protocols in its metadata")
 
 
@@ -59,7 +62,7 @@ def _grounding(name: str, title: str, sources: Sources, data: BenchmarkData, loa
     return register_benchmark(Benchmark(
         name, title, sources, data, match=(("benchmark", name if name != "icon_localization_synth" else "icon_localization"),
                                            ("source", extra.pop("source", name))),  # type: ignore[arg-type]
-        yaml_folder="grounding", task_class=_TASK, yaml_spec=_SPEC, loader=loader, report="pss-report",
+        yaml_folder="grounding", task_class=_TASK, yaml_spec=_SPEC, loader=loader, report=_REPORT,
         submission=_SUBMIT, data_check=data_check, cluster_key=cluster, official_report=official, inside_rule=inside,
         docs=docs, extra=extra))
 

@@ -3,9 +3,11 @@ agentic set of appendix A.3 (AndroidControl, AITZ, GUI-Odyssey) plus the synthet
 
 from __future__ import annotations
 
-from gui_core.benchmark import Benchmark, BenchmarkData, Sources, register_benchmark
+from gui_core.benchmark import Benchmark, BenchmarkData, Report, Sources, register_benchmark
 from gui_core.hub_release import HubRelease
 
+_REPORT = Report("star-report", "gui_tasks.star.report:main",
+                 help="Table 7-style StaR state-control report (deltas against zero-shot)")
 _PAPER = "StaR (seed star-toggle-state-control)"
 _SPEC = "gui_tasks.star.yaml_spec:render_all"
 _STATE = "gui_tasks.star.lmms_task:StarStateControlTask"
@@ -23,7 +25,7 @@ register_benchmark(Benchmark(
                   hub_repos=("ZrW00/StaR_state_control_benchmark",), page="docs/star.md",
                   unset="point it at a local copy of the official release, or use the star_state_control_synth* tasks"),
     match=(("benchmark", "star_state_control"), ("source", "official")), yaml_folder="star", task_class=_STATE,
-    yaml_spec=_SPEC, loader="gui_tasks.star.lmms_task:task_rows", report="star-report",
+    yaml_spec=_SPEC, loader="gui_tasks.star.lmms_task:task_rows", report=_REPORT,
     data_check="gui_tasks.star.official:data_check", official_report=_STATE_REPORT, docs="docs/star.md"),
     aliases=("star_state_control",))
 
@@ -33,14 +35,14 @@ register_benchmark(Benchmark(
     BenchmarkData(generated="gui_tasks.star.synth:load_or_build", layouts=("pair JSONL per language (generated)",),
                   page="docs/synthetic_world.md"),
     match=(("benchmark", "star_state_control"), ("source", "synthetic")), yaml_folder="star", task_class=_STATE,
-    yaml_spec=_SPEC, loader="gui_tasks.star.lmms_task:task_rows", report="star-report",
+    yaml_spec=_SPEC, loader="gui_tasks.star.lmms_task:task_rows", report=_REPORT,
     official_report=_STATE_REPORT, docs="docs/star.md"))
 
 
 def _agentic(name: str, title: str, sources: Sources, data: BenchmarkData, dataset: str = "", **kw: str) -> Benchmark:
     return register_benchmark(Benchmark(
         name, title, sources, data, match=(("benchmark", "star_agentic"), ("dataset", dataset or name)), yaml_folder="star",
-        task_class=_AGENTIC, yaml_spec=_SPEC, loader="gui_tasks.star.agentic_task:task_rows", report="star-report",
+        task_class=_AGENTIC, yaml_spec=_SPEC, loader="gui_tasks.star.agentic_task:task_rows", report=_REPORT,
         cluster_key="episode", official_report=_STEP_REPORT, docs="docs/star.md", **kw))
 
 
