@@ -8,8 +8,9 @@ YAML generator, the docs tables.
 
 The floor imports nothing of ``gui_tasks``: a record names its loader, data check, task class, YAML generator and
 report as dotted paths (``"package.module:attribute"``) resolved on use (:func:`resolve`). The built-in
-records are registered by importing :data:`BUILTIN_MODULES`; a third party registers its own with
-:func:`register_benchmark` from a module it names in the ``gui_eval.benchmarks`` entry point group (docs/adding.md).
+records are registered by the modules named in the ``gui_eval.benchmarks`` entry-point group: each benchmark package's
+``benchmark`` module in gui-eval's own ``setup.cfg``, a third party's module in its package's (both call
+:func:`register_benchmark`; docs/adding.md). No module of this floor names a built-in record's module.
 """
 
 from __future__ import annotations
@@ -28,10 +29,9 @@ from gui_core.registry import Registry, load_records
 if TYPE_CHECKING:
     from gui_core.hub_fetch import HubData
 
+# The modules that register records, built-in (one per benchmark package, in gui-eval's setup.cfg) and third-party
+# alike, imported on the registry's first use.
 ENTRY_POINT_GROUP = "gui_eval.benchmarks"
-# The modules that register the built-in records (one per benchmark package), imported on the registry's first use.
-BUILTIN_MODULES = ("gui_tasks.mpr.benchmark", "gui_tasks.knowledge.benchmark", "gui_tasks.star.benchmark",
-                   "gui_tasks.sphinx.benchmark", "gui_tasks.grounding.benchmark")
 _DOTTED = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
 _ENV = re.compile(r"[A-Z][A-Z0-9_]*")
 _COMMAND = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
@@ -208,7 +208,7 @@ class Benchmark:
 
 
 def _load_builtins() -> None:
-    load_records(BUILTIN_MODULES, ENTRY_POINT_GROUP, "benchmark")
+    load_records(ENTRY_POINT_GROUP, "benchmark")
 
 
 BENCHMARKS: Registry[Benchmark] = Registry("benchmark", loader=_load_builtins)

@@ -18,5 +18,6 @@ def ep_dist_name(ep: Any) -> str:
 
 
 def is_own(ep: Any) -> bool:
-    """Whether an entry point is one of gui-eval's own (a built-in)."""
-    return ep_dist_name(ep).replace("_", "-").lower() == OWN_DIST
+    """Whether an entry point is one of gui-eval's own (a built-in; also one read from a checkout's setup.cfg:
+    ``gui_core.plugin_groups.Entry.own``)."""
+    return getattr(ep, "own", False) is True or ep_dist_name(ep).replace("_", "-").lower() == OWN_DIST

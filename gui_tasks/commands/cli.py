@@ -141,13 +141,13 @@ def _metrics(args: argparse.Namespace) -> int:
 def _interventions(args: argparse.Namespace) -> int:
     """``gui-eval interventions``: name, distribution and entry point, first docstring line; broken ones on stderr."""
     import inspect
-    from importlib.metadata import entry_points
 
+    from gui_core.plugin_groups import entry_points
     from gui_interventions.manager import GROUP, _dist_name, _is_own, _load_all
 
     found, broken = _load_all()
     where: dict[str, str] = {}
-    for ep in sorted(entry_points(group=GROUP), key=lambda e: not _is_own(e)):  # a built-in keeps its name
+    for ep in sorted(entry_points(GROUP), key=lambda e: not _is_own(e)):  # a built-in keeps its name
         where.setdefault(ep.name, f"{_dist_name(ep)}: {ep.value}")
     for name, factory in sorted(found.items()):
         doc = (inspect.getdoc(factory) or "").split("\n", 1)[0]
