@@ -164,7 +164,10 @@ class Benchmark:
     official_report: str = ""
     inside_rule: str = ""
     docs: str = ""
-    extra: Mapping[str, Any] = field(default_factory=dict)  # benchmark-specific facts (e.g. published counts)
+    # the published document counts a copy is checked against (gui-eval data check), by what each counts: "release"
+    # (every row), a split file's name, "per_language"; where the loaders and tests read them
+    published_docs: Mapping[str, int] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict)  # other benchmark-specific facts (e.g. clips_boxes)
 
     def __post_init__(self) -> None:
         if not re.fullmatch(r"[a-z][a-z0-9_]*", self.name or ""):
@@ -184,6 +187,8 @@ class Benchmark:
                              f"command of one another record defines); known: {', '.join(sorted(report_commands()))}")
         if not isinstance(self.report, (Report, str)):
             raise ValueError(f"benchmark {self.name!r}: report is a Report record or a report command name")
+        if not all(isinstance(k, str) and isinstance(v, int) and v >= 0 for k, v in self.published_docs.items()):
+            raise ValueError(f"benchmark {self.name!r}: published_docs maps what is counted to a count")
         if self.inside_rule not in ("", "strict", "inclusive"):
             raise ValueError(f"benchmark {self.name!r}: inside_rule {self.inside_rule!r} is strict or inclusive")
 
@@ -362,7 +367,8 @@ def describe(bench: Benchmark, root: Path | None = None) -> dict[str, Any]:
         "submission": asdict(bench.submission),
         "record": {"match": dict(bench.match), "yaml_folder": bench.yaml_folder, "task_class": bench.task_class,
                    "yaml_spec": bench.yaml_spec, "loader": bench.loader, "cluster_key": bench.cluster_key,
-                   "inside_rule": bench.inside_rule, "docs": bench.docs},
+                   "inside_rule": bench.inside_rule, "docs": bench.docs,
+                   "published_docs": dict(bench.published_docs)},
     }
 
 

@@ -11,6 +11,7 @@ import datasets
 import pytest
 from PIL import Image
 
+from gui_core.benchmark import benchmark
 from gui_metrics.knowledge import SUBTASKS
 from gui_core.actions import DESKTOP_CALLS, MOBILE_CALLS
 from gui_core.errors import DataError
@@ -212,7 +213,7 @@ def test_bad_rows_raise_data_errors_naming_file_row_and_field(tmp_path, row_id, 
 
 
 def test_missing_local_copy_is_a_data_error(monkeypatch, tmp_path):
-    monkeypatch.setenv(official.DATA_DIR_ENV, str(tmp_path / "nope"))
+    monkeypatch.setenv(benchmark("gui_knowledge").data.env, str(tmp_path / "nope"))
     with pytest.raises(DataError, match="not a directory"):
         official.data_root()
 

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gui_core.benchmark import benchmark
 from gui_core.errors import ConfigError, DataError
 from gui_tasks.mpr import lmms_task, official
 
@@ -21,7 +22,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "mpr_official"
 def official_copy(monkeypatch, tmp_path):
     dst = tmp_path / "mpr"
     shutil.copytree(FIXTURES, dst)
-    monkeypatch.setenv(official.DATA_DIR_ENV, str(dst))
+    monkeypatch.setenv(benchmark("mpr_gui").data.env, str(dst))
     return dst
 
 
@@ -87,13 +88,13 @@ def test_hub_snapshot_layout_resolves_the_same_paths(official_copy, tmp_path, mo
     shutil.copytree(official_copy / "qas", hub / "qas")
     for child in (official_copy / "images").iterdir():
         shutil.copytree(child, hub / child.name)
-    monkeypatch.setenv(official.DATA_DIR_ENV, str(hub))
+    monkeypatch.setenv(benchmark("mpr_gui").data.env, str(hub))
     docs = _process("fr")
     assert len(docs) == 14 and all(Path(p).is_file() and str(hub) in p for d in docs for p in d["images"])
     # or the snapshot elsewhere, named by $MPR_GUI_IMAGE_DIR
     only_qas = tmp_path / "only_qas"
     shutil.copytree(official_copy / "qas", only_qas / "qas")
-    monkeypatch.setenv(official.DATA_DIR_ENV, str(only_qas))
+    monkeypatch.setenv(benchmark("mpr_gui").data.env, str(only_qas))
     monkeypatch.setenv(official.IMAGE_DIR_ENV, str(hub))
     assert len(_process("fr")) == 14
 
@@ -162,7 +163,7 @@ def test_skipping_bad_rows_is_opt_in_loud_and_counted(official_copy, monkeypatch
 
 
 def test_missing_local_copy_is_a_clear_error(monkeypatch, tmp_path):
-    monkeypatch.setenv(official.DATA_DIR_ENV, str(tmp_path / "nope"))
+    monkeypatch.setenv(benchmark("mpr_gui").data.env, str(tmp_path / "nope"))
     # the one data_root (gui_core.benchmark): a variable naming no folder is bad data (DataError) for every benchmark
     with pytest.raises(DataError, match="MPR_GUI_DATA_DIR points to .*nope, which is not a directory; see docs/mpr_gui.md"):
         official.data_root()

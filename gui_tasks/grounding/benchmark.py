@@ -58,13 +58,13 @@ _SUBMIT = Submission(rule="each task complete on its own (every document); its p
 
 def _grounding(name: str, title: str, sources: Sources, data: BenchmarkData, loader: str, *, data_check: str = "",
                official: str = "", inside: str = "inclusive", cluster: str = "screenshot", docs: str = "",
-               **extra: object) -> Benchmark:
+               published_docs: int | None = None, **extra: object) -> Benchmark:
     return register_benchmark(Benchmark(
         name, title, sources, data, match=(("benchmark", name if name != "icon_localization_synth" else "icon_localization"),
                                            ("source", extra.pop("source", name))),  # type: ignore[arg-type]
         yaml_folder="grounding", task_class=_TASK, yaml_spec=_SPEC, loader=loader, report=_REPORT,
         submission=_SUBMIT, data_check=data_check, cluster_key=cluster, official_report=official, inside_rule=inside,
-        docs=docs, extra=extra))
+        docs=docs, published_docs={"release": published_docs} if published_docs is not None else {}, extra=extra))
 
 
 # PSS appendix: synthetic icon boards, points strictly inside (Algorithm 1)
@@ -81,7 +81,7 @@ _grounding("screenspot", "ScreenSpot",
                          hub=(SCREENSPOT_HUB,), hub_repos=("rootsautomation/ScreenSpot",), page="docs/screenspot_pss.md",
                          unset="point it at a local copy of the official screenspot release"),
            "gui_tasks.grounding.screenspot:task_rows", data_check="gui_tasks.grounding.screenspot:data_check_screenspot",
-           official=_OFFICIAL + "screenspot_pro_report", docs="docs/screenspot_pss.md", published_docs=1272, clips_boxes=True)
+           official=_OFFICIAL + "screenspot_pro_report", docs="docs/screenspot_pss.md", published_docs=1272, clips_boxes=True)  # SeeClick Table 1
 
 _grounding("screenspot_v2", "ScreenSpot-v2",
            Sources("OS-Atlas (Wu et al. 2024, arXiv 2410.23218), section 4.1", "OS-Copilot/OS-Atlas"),
@@ -92,7 +92,8 @@ _grounding("screenspot_v2", "ScreenSpot-v2",
                          page="docs/screenspot_pss.md",
                          unset="point it at a local copy of the official screenspot_v2 release"),
            "gui_tasks.grounding.screenspot:task_rows", data_check="gui_tasks.grounding.screenspot:data_check_v2",
-           official=_OFFICIAL + "screenspot_pro_report", docs="docs/screenspot_pss.md", published_docs=1272, clips_boxes=True)
+           official=_OFFICIAL + "screenspot_pro_report", docs="docs/screenspot_pss.md", published_docs=1272,  # OS-Atlas 4.1: the same instructions, corrected
+           clips_boxes=True)
 
 _grounding("screenspot_pro", "ScreenSpot-Pro",
            Sources("ScreenSpot-Pro (Li et al. 2025, arXiv 2504.07981)", "likaixin2000/ScreenSpot-Pro-GUI-Grounding",
@@ -103,7 +104,7 @@ _grounding("screenspot_pro", "ScreenSpot-Pro",
                          unset="point it at a local copy of the official screenspot_pro release"),
            "gui_tasks.grounding.screenspot:task_rows", data_check="gui_tasks.grounding.screenspot:data_check_pro",
            official=_OFFICIAL + "screenspot_pro_report", cluster="application", docs="docs/screenspot_pro.md",
-           published_docs=1581, clips_boxes=True)
+           published_docs=1581, clips_boxes=True)  # its README / HF card
 
 _grounding("uivision", "UI-Vision (element grounding)",
            Sources("UI-Vision (Nayak et al. 2025, arXiv 2503.15661)", "uivision/UI-Vision",
@@ -134,7 +135,8 @@ _grounding("osworld_g", "OSWorld-G (original and refined instructions)",
                          hub=(OSWORLD_G_HUB,), hub_repos=("MMInstruction/OSWorld-G",), page="docs/osworld_g.md",
                          unset="point it at a local copy of the official OSWorld-G release"),
            "gui_tasks.grounding.osworld_g:task_rows", data_check="gui_tasks.grounding.osworld_g:data_check",
-           official=_OFFICIAL + "osworld_g_report", docs="docs/osworld_g.md", published_docs=564)
+           official=_OFFICIAL + "osworld_g_report", docs="docs/osworld_g.md",
+           published_docs=564)  # OSWorld-G paper (arXiv 2505.13227, section 3) and the release: 564 in each set
 
 
 def grounding_records() -> list[Benchmark]:
