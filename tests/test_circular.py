@@ -78,7 +78,7 @@ def test_letter_shares_total_variation_and_majority_baseline_by_hand():
 def test_official_ri_and_si_golds_all_a_give_always_a_full_marks_plain_and_none_circular(monkeypatch, tmp_path):
     """The released RI/SI answers are all "A" (docs/mpr_gui.md): plain scoring rewards always-"A", CircularEval does not."""
     from gui_metrics.lmms_bridge import register_with_lmms_eval
-    from gui_tasks.mpr import lmms_task, official
+    from gui_tasks.mpr import lmms_task, release
     from lmms_eval.api.registry import AGGREGATION_REGISTRY
 
     dst = tmp_path / "mpr"

@@ -58,7 +58,7 @@ def test_an_unknown_family_is_named_with_did_you_mean_and_ends_the_log(monkeypat
 
 
 def test_a_missing_mpr_data_variable_points_to_the_question_files(monkeypatch):
-    from gui_tasks.mpr.official import data_root
+    from gui_tasks.mpr.release import data_root
 
     monkeypatch.delenv("MPR_GUI_DATA_DIR", raising=False)
     with pytest.raises(ConfigError) as info:

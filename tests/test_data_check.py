@@ -11,9 +11,9 @@ import pytest
 from gui_core.benchmark import benchmark
 from gui_tasks.commands import cli
 from gui_tasks.harness import data_check
-from gui_tasks.knowledge import official as gkb
-from gui_tasks.mpr import official as mpr
-from gui_tasks.star import official as star
+from gui_tasks.knowledge import release as gkb
+from gui_tasks.mpr import release as mpr
+from gui_tasks.star import release as star
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

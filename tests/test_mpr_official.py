@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from gui_core.benchmark import benchmark
 from gui_core.errors import ConfigError, DataError
-from gui_tasks.mpr import lmms_task, official
+from gui_tasks.mpr import lmms_task, release
 
 FIXTURES = Path(__file__).parent / "fixtures" / "mpr_official"
 
@@ -95,7 +95,7 @@ def test_hub_snapshot_layout_resolves_the_same_paths(official_copy, tmp_path, mo
     only_qas = tmp_path / "only_qas"
     shutil.copytree(official_copy / "qas", only_qas / "qas")
     monkeypatch.setenv(benchmark("mpr_gui").data.env, str(only_qas))
-    monkeypatch.setenv(official.IMAGE_DIR_ENV, str(hub))
+    monkeypatch.setenv(release.IMAGE_DIR_ENV, str(hub))
     assert len(_process("fr")) == 14
 
 
@@ -166,7 +166,7 @@ def test_missing_local_copy_is_a_clear_error(monkeypatch, tmp_path):
     monkeypatch.setenv(benchmark("mpr_gui").data.env, str(tmp_path / "nope"))
     # the one data_root (gui_core.benchmark): a variable naming no folder is bad data (DataError) for every benchmark
     with pytest.raises(DataError, match="MPR_GUI_DATA_DIR points to .*nope, which is not a directory; see docs/mpr_gui.md"):
-        official.data_root()
+        release.data_root()
 
 
 def test_missing_question_file_is_a_clear_error(official_copy):
@@ -206,6 +206,6 @@ APP = st.from_regex(r"[a-z]{1,8}(_[a-z]{1,6})?", fullmatch=True).filter(lambda a
 def test_item_keys_are_the_same_in_every_language(app, n, folder, marked):
     def key(lang):
         name = f"{app}_{lang}_{n}.jpg" if marked else f"{app}_{n}.jpg"
-        return official.item_key({"image_path": f"../images/{folder}/{lang}/{name}"}, lang)
+        return release.item_key({"image_path": f"../images/{folder}/{lang}/{name}"}, lang)
 
     assert {key(lang) for lang in LANG_CODES} == {f"{folder}/{app}_{n}.jpg"}

@@ -15,7 +15,7 @@ from gui_core.actions import Action
 from gui_core.coords import Geometry
 from gui_core.registry import UnknownName
 from gui_core.errors import DataError
-from gui_tasks.star import lmms_task, official, synth
+from gui_tasks.star import lmms_task, release, synth
 from gui_core.agents import agent_families, build_prompt, family, format_action, parse
 
 FAMILIES = agent_families()
@@ -85,7 +85,7 @@ def test_missing_screenshot_is_a_data_error(tmp_path, monkeypatch):
 
 
 def test_star_data_file_selects_the_sample_split(star_data, monkeypatch):
-    monkeypatch.setenv(official.DATA_FILE_ENV, "state_control_benchmark_sample.json")
+    monkeypatch.setenv(release.DATA_FILE_ENV, "state_control_benchmark_sample.json")
     docs = official_docs()
     assert len(docs) == 4 and [d["polarity"] for d in docs] == ["positive", "negative"] * 2  # 2 records x 2 samples
     assert json.loads(docs[0]["meta"])["file"].endswith("data/state/state_control_benchmark_sample.json")
@@ -94,7 +94,7 @@ def test_star_data_file_selects_the_sample_split(star_data, monkeypatch):
 
 def test_star_data_file_may_be_an_absolute_path_without_a_data_dir(monkeypatch, tmp_path):
     monkeypatch.delenv(benchmark("star").data.env, raising=False)
-    monkeypatch.setenv(official.DATA_FILE_ENV, str(FIXTURES / "data" / "state" / "state_control_benchmark_sample.json"))
+    monkeypatch.setenv(release.DATA_FILE_ENV, str(FIXTURES / "data" / "state" / "state_control_benchmark_sample.json"))
     docs = official_docs()
     assert len(docs) == 4 and Path(docs[0]["images"][0]).name == "RICOSCA_sample_17.png"  # found from the file upwards
 

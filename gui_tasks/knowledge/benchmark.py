@@ -25,7 +25,7 @@ register_benchmark(Benchmark(
     match=(("benchmark", "gui_knowledge"), ("source", "official")), yaml_folder="knowledge",
     task_class="gui_tasks.knowledge.lmms_task:KnowledgeTask", yaml_spec="gui_tasks.knowledge.yaml_spec:render_all",
     loader="gui_tasks.knowledge.lmms_task:task_rows", report=_REPORT, submission=_SUBMIT,
-    data_check="gui_tasks.knowledge.official:data_check", official_report="gui_tasks.knowledge.report:build_report",
+    data_check="gui_tasks.knowledge.release:data_check", official_report="gui_tasks.knowledge.report:build_report",
     docs="docs/gui_knowledge_bench.md"))
 
 register_benchmark(Benchmark(

@@ -10,7 +10,7 @@ from gui_metrics.knowledge import LETTERS as GKB_LETTERS
 from gui_metrics.letter_bias import bias_metric_names
 from gui_metrics.lmms_bridge import metric_list_yaml
 from gui_tasks.knowledge.answer import PARSER_PROTOCOL as GKB_PARSER
-from gui_tasks.knowledge.official import DEFAULT_READING as GKB_READING, variant_record
+from gui_tasks.knowledge.release import DEFAULT_READING as GKB_READING, variant_record
 from gui_tasks.knowledge.prompts import PROMPT_PROTOCOL as GKB_PROMPT
 
 # The shared base files keep the prefix they had while the folder was yaml_tasks/gui_knowledge (task files unchanged).
@@ -103,7 +103,7 @@ def render_all() -> dict[str, str]:
         protocol = (f"  interface_perception_prompt: {record['interface_perception_prompt']}\n"
                     f"  augmented_question_scope: {record['augmented_question_scope']}\n"
                     f"  knowledge_tip: {'true' if record['knowledge_tip'] else 'false'}\n"
-                    # official rows are read as the official runner reads them (gui_tasks.knowledge.official.READINGS)
+                    # official rows are read as the official runner reads them (gui_tasks.knowledge.release.READINGS)
                     + (f"  reading: {GKB_READING}\n" if source == "official" else ""))
         # _circular (main protocol): CircularEval, every rotation of a question's options (gui_tasks.harness.circular)
         circulars = (False, True) if variant == "official" else (False,)

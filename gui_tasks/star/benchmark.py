@@ -26,7 +26,7 @@ register_benchmark(Benchmark(
                   unset="point it at a local copy of the official release, or use the star_state_control_synth* tasks"),
     match=(("benchmark", "star_state_control"), ("source", "official")), yaml_folder="star", task_class=_STATE,
     yaml_spec=_SPEC, loader="gui_tasks.star.lmms_task:task_rows", report=_REPORT,
-    data_check="gui_tasks.star.official:data_check", official_report=_STATE_REPORT, docs="docs/star.md",
+    data_check="gui_tasks.star.release:data_check", official_report=_STATE_REPORT, docs="docs/star.md",
     # documents (records x 2): appendix A.1 (8,184 test and 73,652 training samples); the repository's sample file
     # holds 23 records
     published_docs={"state_control_benchmark_test.json": 8184, "state_control_benchmark_train.json": 73652,
