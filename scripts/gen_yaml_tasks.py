@@ -4,7 +4,9 @@ No list of folders here: each ``gui_core.benchmark`` record names the ``yaml_fol
 of their YAML (``yaml_spec``, ``"module:function"`` returning file name -> full text), built-in records and plugins'
 alike; records that share a folder share one generator. Each folder is written thin over shared base files
 (:mod:`gui_tasks.harness.thin_yaml`); a generator module may set ``YAML_BASE_PREFIX``, the prefix of its folder's base
-files (default: the folder's name). ``--check`` writes nothing and exits 1 when a folder is stale.
+files (default: the folder's name). ``--check`` writes nothing and exits 1 when a folder is stale; ``--only
+NAME[,NAME...]`` limits both to the folders of those benchmark records (a plugin's: ``--only toy_grounding``,
+docs/adding.md).
 """
 
 from __future__ import annotations
@@ -19,12 +21,14 @@ from gui_tasks.harness.thin_yaml import BASE_SUFFIX, factor
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def specs() -> dict[Path, str]:
-    """Each generated folder and the ``yaml_spec`` that writes it, read from the records (a folder claimed by two
-    different generators is an error naming both records)."""
+def specs(only: frozenset[str] | None = None) -> dict[Path, str]:
+    """Each generated folder and the ``yaml_spec`` that writes it, read from the records (those named in ``only``
+    when given; a folder claimed by two different generators is an error naming both records)."""
     out: dict[Path, str] = {}
     owner: dict[Path, str] = {}
     for rec in BENCHMARKS.values():
+        if only is not None and rec.name not in only:
+            continue
         folder = Path(rec.yaml_folder) if Path(rec.yaml_folder).is_absolute() else yaml_root() / rec.yaml_folder
         if out.setdefault(folder, rec.yaml_spec) != rec.yaml_spec:
             raise SystemExit(f"gen_yaml_tasks: {folder} is written by {out[folder]} (record {owner[folder]}) and by "
@@ -33,9 +37,9 @@ def specs() -> dict[Path, str]:
     return out
 
 
-def folders() -> dict[Path, dict[str, str]]:
+def folders(only: frozenset[str] | None = None) -> dict[Path, dict[str, str]]:
     """Every generated folder of yaml_tasks (and of plugin benchmarks) and its full task texts."""
-    return {folder: resolve(spec)() for folder, spec in specs().items()}
+    return {folder: resolve(spec)() for folder, spec in specs(only).items()}
 
 
 def base_prefix(folder: Path, spec: str) -> str:
@@ -43,9 +47,10 @@ def base_prefix(folder: Path, spec: str) -> str:
     return getattr(importlib.import_module(spec.partition(":")[0]), "YAML_BASE_PREFIX", folder.name)
 
 
-def written() -> dict[Path, dict[str, str]]:
+def written(only: frozenset[str] | None = None) -> dict[Path, dict[str, str]]:
     """What the generator writes: every folder's task files thin over its shared bases (:mod:`gui_tasks.harness.thin_yaml`)."""
-    return {out: factor(files, base_prefix(out, specs()[out])) for out, files in folders().items()}
+    spec = specs(only)
+    return {out: factor(files, base_prefix(out, spec[out])) for out, files in folders(only).items()}
 
 
 def _shown(path: Path) -> str:
@@ -54,8 +59,14 @@ def _shown(path: Path) -> str:
 
 def main(argv: list[str]) -> int:
     check = "--check" in argv
+    only = None
+    if "--only" in argv:
+        names = argv[argv.index("--only") + 1].split(",") if argv.index("--only") + 1 < len(argv) else []
+        only = frozenset(BENCHMARKS.canonical(n) for n in names if n)  # an unknown name: "did you mean"
+        if not only:
+            raise SystemExit("gen_yaml_tasks: --only needs benchmark names (gui-eval benchmarks lists them)")
     status = 0
-    for out, files in written().items():
+    for out, files in written(only).items():
         stale = [n for n, t in files.items() if not (out / n).is_file() or (out / n).read_text(encoding="utf-8") != t]
         present = list(out.glob("*.yaml")) + list(out.glob(f"_*{BASE_SUFFIX}")) if out.is_dir() else []
         extra = [p.name for p in present if p.name not in files]
