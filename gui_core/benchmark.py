@@ -64,8 +64,8 @@ class BenchmarkData:
     ``env`` names the environment variable pointing at a local copy of the official release ("" for a set this
     harness generates: ``generated`` then names the builder); ``layouts`` the release layouts the loader reads, in
     words; ``hub`` the pinned Hugging Face releases (``gui_core.hub_release``; ``gui-eval data fetch`` reads them) and
-    ``hub_repos`` the hub repositories the data is published in (lmms-eval's ``dataset_path`` where it has the task),
-    pinned or not: with the variable unset, the first release of ``hub`` is the copy (``gui_core.hub_fetch``: the Hugging
+    ``hub_repos`` the other hub repositories the data is published in (lmms-eval's ``dataset_path`` where it has the
+    task), not pinned: each hub id is written once, a release's in its ``HubRelease`` (:attr:`repos` lists them all): with the variable unset, the first release of ``hub`` is the copy (``gui_core.hub_fetch``: the Hugging
     Face cache first, downloaded on first use). ``unset`` is what the error for a missing variable asks for (a
     benchmark without a hub release); ``meta_key`` a task
     metadata key that names the copy before the variable does."""
@@ -89,6 +89,15 @@ class BenchmarkData:
             raise ValueError(f"benchmark data: builder {self.generated!r} is not 'module:attribute'")
         if not all(isinstance(h, HubRelease) for h in self.hub):
             raise ValueError("benchmark data: hub holds HubRelease records (gui_core.hub_release)")
+        twice = sorted({h.repo_id for h in self.hub} & set(self.hub_repos))
+        if twice:
+            raise ValueError(f"benchmark data: hub repository {twice[0]!r} is a pinned release (hub) and listed again in "
+                             "hub_repos; name it once")
+
+    @property
+    def repos(self) -> tuple[str, ...]:
+        """Every hub repository of the data: the pinned releases' first, then the others (``hub_repos``)."""
+        return tuple(dict.fromkeys([*(h.repo_id for h in self.hub), *self.hub_repos]))
 
 
 @dataclass(frozen=True)
@@ -353,6 +362,7 @@ def describe(bench: Benchmark, root: Path | None = None) -> dict[str, Any]:
 
     data = asdict(bench.data)
     data["hub"] = [asdict(h) for h in bench.data.hub]
+    data["hub_repos"] = list(bench.data.repos)
     return {
         "name": bench.name,
         "title": bench.title,

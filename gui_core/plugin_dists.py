@@ -13,8 +13,10 @@ def dist_name(dist: Any) -> str:
 
 
 def ep_dist_name(ep: Any) -> str:
-    """The name of the distribution an entry point was installed by."""
-    return dist_name(getattr(ep, "dist", None))
+    """The name of the distribution an entry point was installed by (gui-eval's own: also from a checkout's setup.cfg
+    with no metadata installed)."""
+    dist = getattr(ep, "dist", None)
+    return OWN_DIST if dist is None and getattr(ep, "own", False) is True else dist_name(dist)
 
 
 def is_own(ep: Any) -> bool:

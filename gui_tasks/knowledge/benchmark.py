@@ -20,7 +20,7 @@ register_benchmark(Benchmark(
                   layouts=("KnowledgeBench/<KnowledgeType>/<SubType>-<uuid>.json (one question per file)",
                            "JSON list / JSONL / the hub's parquet"),
                   hub=(HubRelease("KendrickShi/GUI-Knowledge-Bench", "main", "gui_knowledge_hub", read_by=""),),
-                  hub_repos=("KendrickShi/GUI-Knowledge-Bench",), page="docs/gui_knowledge_bench.md",
+                  page="docs/gui_knowledge_bench.md",
                   unset="point it at a local copy of the official release, or use the gui_knowledge_synth tasks"),
     match=(("benchmark", "gui_knowledge"), ("source", "official")), yaml_folder="knowledge",
     task_class="gui_tasks.knowledge.lmms_task:KnowledgeTask", yaml_spec="gui_tasks.knowledge.yaml_spec:render_all",

@@ -81,7 +81,7 @@ def question_file(root: Path, stem: str, lang: str) -> Path:
     if not found:
         raise DataError(
             f"question file {name} not found under {root} (expected {root / 'qas' / name}: the qas/ folder of "
-            f"{QUESTIONS_REPO}; the hub dataset {_record().data.hub_repos[0]} holds only the screenshots)", file=str(root / "qas" / name))
+            f"{QUESTIONS_REPO}; the hub dataset {_record().data.repos[0]} holds only the screenshots)", file=str(root / "qas" / name))
     return found[0]
 
 

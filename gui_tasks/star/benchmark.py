@@ -22,7 +22,7 @@ register_benchmark(Benchmark(
     BenchmarkData(env="STAR_DATA_DIR", layouts=("data/state/state_control_benchmark_{train,test,sample}.json + "
                                                "GUIData/stateControlBenchmark/",),
                   hub=(HubRelease("ZrW00/StaR_state_control_benchmark", "main", "star_repository"),),
-                  hub_repos=("ZrW00/StaR_state_control_benchmark",), page="docs/star.md",
+                  page="docs/star.md",
                   unset="point it at a local copy of the official release, or use the star_state_control_synth* tasks"),
     match=(("benchmark", "star_state_control"), ("source", "official")), yaml_folder="star", task_class=_STATE,
     yaml_spec=_SPEC, loader="gui_tasks.star.lmms_task:task_rows", report=_REPORT,
@@ -69,8 +69,7 @@ _agentic("gui_odyssey", "GUI-Odyssey (StaR step-wise)",
                  "OpenGVLab/GUI-Odyssey"),
          BenchmarkData(env="GUI_ODYSSEY_DATA_DIR", page="docs/star.md",
                        layouts=("splits/<split>.json + annotations/<id>.json + screenshots/",),
-                       hub=(HubRelease("OpenGVLab/GUI-Odyssey", "main", "gui_odyssey_repository"),),
-                       hub_repos=("OpenGVLab/GUI-Odyssey",)),
+                       hub=(HubRelease("OpenGVLab/GUI-Odyssey", "main", "gui_odyssey_repository"),)),
          data_check="gui_tasks.star.agentic_check:data_check_gui_odyssey")
 _agentic("star_agentic_synth", "StaR step-wise, synthetic episodes",
          Sources(_PAPER + ", appendix A.3 (the protocol; the episodes are ours: docs/synthetic_world.md)"),
