@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from star_layouts import data_envs
 from gui_core.action_parsers import PARSERS
 from gui_core.coords import FRAMES
 from gui_core.family import FAMILIES, AgentProtocol, Family, register_family
@@ -165,7 +166,7 @@ def toy_judge():
 
 
 def test_a_plugin_judge_is_used_by_its_record(toy_judge, monkeypatch):
-    for name, env in agentic_task.agentic.DATA_DIR_ENVS.items():
+    for name, env in data_envs().items():
         monkeypatch.setenv(env, str(FIX / name))
     assert judges.check("toy", "androidcontrol") is None
     docs = agentic_task.task_rows({"dataset": "androidcontrol", "judge": "toy"})

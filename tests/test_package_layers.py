@@ -132,9 +132,9 @@ def test_the_checker_sees_a_sideways_import(tmp_path):
 # that import each other round (a strongly connected component of more than one module). A room is a benchmark or
 # command folder of gui_tasks (all its modules together) or any other module on its own; an arrow back up is an
 # import between two rooms that also reach each other the other way (a circle among rooms: e.g. the viewer importing
-# gui_tasks.reports.compare while compare imports the viewer's records). A registry names its built-in record modules as
-# strings (gui_core.family.BUILTIN_MODULES, gui_core.benchmark.BUILTIN_MODULES), like entry points: the records
-# depend on the registry, never the other way round.
+# gui_tasks.reports.compare while compare imports the viewer's records). A registry finds its built-in record modules
+# as entry points of gui-eval's own setup.cfg (gui_core.plugin_groups), as a third party's: the records depend on the
+# registry, never the other way round.
 
 MAX_MODULE_LINES = 500
 

@@ -1,6 +1,6 @@
 """PSS report from lmms-eval runs of grounding tasks: the paper's tables and figures, drawn to files.
 
-``gui-eval pss-report RUN_DIR... --out DIR`` writes
+``gui-eval grounding-report RUN_DIR... --out DIR`` writes
 - ``pss_by_type.png``: PSS distribution per response type (box plots; Table 2 / Figure 4 view),
   with the first prediction beside the final one when the run used ``crop`` (Table 7);
 - ``response_types.png``: share of each response type per run (Figure 3);
@@ -400,7 +400,7 @@ def build_report(paths: Sequence[str | Path], out: str | Path) -> list[Path]:
     if not series:
         from gui_tasks.runs.results_io import wrong_run_type
 
-        raise wrong_run_type("gui-eval pss-report", paths, BENCHMARKS, "docs/screenspot_pss.md")
+        raise wrong_run_type("gui-eval grounding-report", paths, BENCHMARKS, "docs/screenspot_pss.md")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     summaries = uivision_final_avg([summarise(s) for s in series])
@@ -427,7 +427,7 @@ def main_tables(md: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="gui-eval pss-report", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="gui-eval grounding-report", description=__doc__.splitlines()[0])
     ap.add_argument("runs", nargs="+", help="lmms-eval output folders or results files")
     ap.add_argument("--out", default="runs/pss-report")
     args = ap.parse_args(argv)
@@ -436,7 +436,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         files = build_report(args.runs, args.out)
     except DataError as exc:  # a missing or unreadable run: named, no traceback
-        print(f"gui-eval pss-report: {exc}", file=sys.stderr)
+        print(f"gui-eval grounding-report: {exc}", file=sys.stderr)
         return 1
     print(main_tables((Path(args.out) / "report.md").read_text(encoding="utf-8")))
     for f in files:
@@ -445,5 +445,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(line)
     for s in json.loads((Path(args.out) / "report.json").read_text(encoding="utf-8")):
         if (s.get("frame_check") or {}).get("warning"):
-            print(f"gui-eval pss-report: {s['task']}: {s['frame_check']['warning']}", file=sys.stderr)
+            print(f"gui-eval grounding-report: {s['task']}: {s['frame_check']['warning']}", file=sys.stderr)
     return 0

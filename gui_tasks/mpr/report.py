@@ -328,8 +328,8 @@ def vision_gains(table: MPRTable) -> list[vision_gain.GainRow]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``gui-eval report PATH... [--out DIR] [--task-prefix PREFIX]``."""
-    ap = argparse.ArgumentParser(prog="gui-eval report", description="Table 2-style MPR-GUI report from lmms-eval results.")
+    """``gui-eval mpr-report PATH... [--out DIR] [--task-prefix PREFIX]``."""
+    ap = argparse.ArgumentParser(prog="gui-eval mpr-report", description="Table 2-style MPR-GUI report from lmms-eval results.")
     ap.add_argument("paths", nargs="+", help="lmms-eval *_results.json files or folders holding them (searched recursively)")
     ap.add_argument("--out", default=None, help="also write table.md, table.csv and table.png into this folder")
     ap.add_argument("--task-prefix", default=None, help="only tasks whose name starts with this, e.g. mpr_gui_synth")
@@ -339,13 +339,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         runs = [load_results(p) for p in find_result_files(args.paths)]
     except ValueError as exc:
-        print(f"gui-eval report: {exc}", file=sys.stderr)
+        print(f"gui-eval mpr-report: {exc}", file=sys.stderr)
         return 2
     table = build_table(runs, args.task_prefix)
     if not table.rows:
         where = ", ".join(args.paths)
         prefix = f" with task prefix {args.task_prefix!r}" if args.task_prefix else ""
-        print(f"gui-eval report: no MPR-GUI result{prefix} in {where} ({len(runs)} results file(s) read)", file=sys.stderr)
+        print(f"gui-eval mpr-report: no MPR-GUI result{prefix} in {where} ({len(runs)} results file(s) read)", file=sys.stderr)
         return 1
     show = {"auto": None, "yes": True, "no": False}[args.model_column]
     print(render_text(table, show), end="")

@@ -49,8 +49,6 @@ from gui_tasks.star import star_official
 from gui_tasks.star.schema import action_to_json
 
 DATASETS = ("androidcontrol", "aitz", "gui_odyssey")
-DATA_DIR_ENVS = {"androidcontrol": "ANDROIDCONTROL_DATA_DIR", "aitz": "AITZ_DATA_DIR", "gui_odyssey": "GUI_ODYSSEY_DATA_DIR"}
-HUB_IDS = {"gui_odyssey": "OpenGVLab/GUI-Odyssey"}
 # Table 4 columns: the action categories steps are broken down by.
 CATEGORIES = ("CLICK", "COMPLETE", "SCROLL", "TYPE", "OPENAPP", "PRESS", "Others")
 

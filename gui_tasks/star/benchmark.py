@@ -3,9 +3,11 @@ agentic set of appendix A.3 (AndroidControl, AITZ, GUI-Odyssey) plus the synthet
 
 from __future__ import annotations
 
-from gui_core.benchmark import Benchmark, BenchmarkData, Sources, register_benchmark
+from gui_core.benchmark import Benchmark, BenchmarkData, Report, Sources, register_benchmark
 from gui_core.hub_release import HubRelease
 
+_REPORT = Report("star-report", "gui_tasks.star.report:main",
+                 help="Table 7-style StaR state-control report (deltas against zero-shot)")
 _PAPER = "StaR (seed star-toggle-state-control)"
 _SPEC = "gui_tasks.star.yaml_spec:render_all"
 _STATE = "gui_tasks.star.lmms_task:StarStateControlTask"
@@ -20,11 +22,15 @@ register_benchmark(Benchmark(
     BenchmarkData(env="STAR_DATA_DIR", layouts=("data/state/state_control_benchmark_{train,test,sample}.json + "
                                                "GUIData/stateControlBenchmark/",),
                   hub=(HubRelease("ZrW00/StaR_state_control_benchmark", "main", "star_repository"),),
-                  hub_repos=("ZrW00/StaR_state_control_benchmark",), page="docs/star.md",
+                  page="docs/star.md",
                   unset="point it at a local copy of the official release, or use the star_state_control_synth* tasks"),
     match=(("benchmark", "star_state_control"), ("source", "official")), yaml_folder="star", task_class=_STATE,
-    yaml_spec=_SPEC, loader="gui_tasks.star.lmms_task:task_rows", report="star-report",
-    data_check="gui_tasks.star.official:data_check", official_report=_STATE_REPORT, docs="docs/star.md"),
+    yaml_spec=_SPEC, loader="gui_tasks.star.lmms_task:task_rows", report=_REPORT,
+    data_check="gui_tasks.star.release:data_check", official_report=_STATE_REPORT, docs="docs/star.md",
+    # documents (records x 2): appendix A.1 (8,184 test and 73,652 training samples); the repository's sample file
+    # holds 23 records
+    published_docs={"state_control_benchmark_test.json": 8184, "state_control_benchmark_train.json": 73652,
+                    "state_control_benchmark_sample.json": 46}),
     aliases=("star_state_control",))
 
 register_benchmark(Benchmark(
@@ -33,14 +39,14 @@ register_benchmark(Benchmark(
     BenchmarkData(generated="gui_tasks.star.synth:load_or_build", layouts=("pair JSONL per language (generated)",),
                   page="docs/synthetic_world.md"),
     match=(("benchmark", "star_state_control"), ("source", "synthetic")), yaml_folder="star", task_class=_STATE,
-    yaml_spec=_SPEC, loader="gui_tasks.star.lmms_task:task_rows", report="star-report",
+    yaml_spec=_SPEC, loader="gui_tasks.star.lmms_task:task_rows", report=_REPORT,
     official_report=_STATE_REPORT, docs="docs/star.md"))
 
 
 def _agentic(name: str, title: str, sources: Sources, data: BenchmarkData, dataset: str = "", **kw: str) -> Benchmark:
     return register_benchmark(Benchmark(
         name, title, sources, data, match=(("benchmark", "star_agentic"), ("dataset", dataset or name)), yaml_folder="star",
-        task_class=_AGENTIC, yaml_spec=_SPEC, loader="gui_tasks.star.agentic_task:task_rows", report="star-report",
+        task_class=_AGENTIC, yaml_spec=_SPEC, loader="gui_tasks.star.agentic_task:task_rows", report=_REPORT,
         cluster_key="episode", official_report=_STEP_REPORT, docs="docs/star.md", **kw))
 
 
@@ -63,8 +69,7 @@ _agentic("gui_odyssey", "GUI-Odyssey (StaR step-wise)",
                  "OpenGVLab/GUI-Odyssey"),
          BenchmarkData(env="GUI_ODYSSEY_DATA_DIR", page="docs/star.md",
                        layouts=("splits/<split>.json + annotations/<id>.json + screenshots/",),
-                       hub=(HubRelease("OpenGVLab/GUI-Odyssey", "main", "gui_odyssey_repository"),),
-                       hub_repos=("OpenGVLab/GUI-Odyssey",)),
+                       hub=(HubRelease("OpenGVLab/GUI-Odyssey", "main", "gui_odyssey_repository"),)),
          data_check="gui_tasks.star.agentic_check:data_check_gui_odyssey")
 _agentic("star_agentic_synth", "StaR step-wise, synthetic episodes",
          Sources(_PAPER + ", appendix A.3 (the protocol; the episodes are ours: docs/synthetic_world.md)"),
