@@ -125,7 +125,8 @@ class Benchmark:
     task class of the family of tasks it belongs to and ``yaml_spec`` the generator of their YAML; ``loader`` reads its
     documents, ``data_check`` checks a local copy (``gui-eval data check NAME``), ``cluster_key`` says what clustered
     intervals resample by; ``official_report`` computes the authors' own figures from per-sample records, ``report``
-    is the ``gui-eval`` command that reads its runs; ``inside_rule`` the default point-in-box rule of a grounding set."""
+    is the ``gui-eval`` command that reads its runs; ``inside_rule`` the default point-in-box rule of a grounding set;
+    ``viewing`` the module implementing the viewer's hooks for its samples (``gui-eval view``)."""
 
     name: str
     title: str
@@ -144,6 +145,9 @@ class Benchmark:
     inside_rule: str = ""
     docs: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)  # benchmark-specific facts (e.g. published counts)
+    # the module that implements the viewer's gui_viewer hooks for this benchmark's samples and runs
+    # (gui_core.viewing, gui_tasks.viewer.hookspecs; "": the viewer's generic pages)
+    viewing: str = ""
 
     def __post_init__(self) -> None:
         if not re.fullmatch(r"[a-z][a-z0-9_]*", self.name or ""):
@@ -161,6 +165,8 @@ class Benchmark:
         if self.report not in REPORT_COMMANDS:
             raise ValueError(f"benchmark {self.name!r}: report command {self.report!r} unknown; known: "
                              f"{', '.join(REPORT_COMMANDS)}")
+        if self.viewing and not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", self.viewing):
+            raise ValueError(f"benchmark {self.name!r}: viewing {self.viewing!r} is not a dotted module name")
         if self.inside_rule not in ("", "strict", "inclusive"):
             raise ValueError(f"benchmark {self.name!r}: inside_rule {self.inside_rule!r} is strict or inclusive")
 

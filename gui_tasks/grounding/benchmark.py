@@ -61,7 +61,7 @@ def _grounding(name: str, title: str, sources: Sources, data: BenchmarkData, loa
                                            ("source", extra.pop("source", name))),  # type: ignore[arg-type]
         yaml_folder="grounding", task_class=_TASK, yaml_spec=_SPEC, loader=loader, report="pss-report",
         submission=_SUBMIT, data_check=data_check, cluster_key=cluster, official_report=official, inside_rule=inside,
-        docs=docs, extra=extra))
+        docs=docs, extra=extra, viewing="gui_tasks.grounding.viewing"))
 
 
 # PSS appendix: synthetic icon boards, points strictly inside (Algorithm 1)

@@ -23,7 +23,7 @@ register_benchmark(Benchmark(
     task_class="gui_tasks.mpr.lmms_task:MPRTask", yaml_spec="scripts.gen_yaml_tasks:render_all",
     loader="gui_tasks.mpr.lmms_task:task_rows", report="report", submission=_SUBMIT,
     data_check="gui_tasks.mpr.official:data_check", official_report="gui_tasks.mpr.report:build_table",
-    docs="docs/mpr_gui.md", extra={"rows_per_language": 2245}))
+    docs="docs/mpr_gui.md", viewing="gui_tasks.mpr.viewing", extra={"rows_per_language": 2245}))
 
 register_benchmark(Benchmark(
     "mpr_gui_synth", "MPR-GUI synthetic (six-language GUI world)",
@@ -33,4 +33,4 @@ register_benchmark(Benchmark(
     match=(("benchmark", "mpr_gui"), ("source", "synthetic")), yaml_folder="mpr_gui",
     task_class="gui_tasks.mpr.lmms_task:MPRTask", yaml_spec="scripts.gen_yaml_tasks:render_all",
     loader="gui_tasks.mpr.lmms_task:task_rows", report="report", submission=_SUBMIT,
-    official_report="gui_tasks.mpr.report:build_table", docs="docs/mpr_gui.md"))
+    official_report="gui_tasks.mpr.report:build_table", docs="docs/mpr_gui.md", viewing="gui_tasks.mpr.viewing"))

@@ -12,6 +12,7 @@ _STATE = "gui_tasks.star.lmms_task:StarStateControlTask"
 _AGENTIC = "gui_tasks.star.agentic_task:StarAgenticTask"
 _STATE_REPORT = "gui_tasks.star.report:build_table"
 _STEP_REPORT = "gui_tasks.star.report:build_step_table"
+_VIEWING = "gui_tasks.star.viewing"
 
 register_benchmark(Benchmark(
     "star", "StaR state control",
@@ -24,7 +25,7 @@ register_benchmark(Benchmark(
                   unset="point it at a local copy of the official release, or use the star_state_control_synth* tasks"),
     match=(("benchmark", "star_state_control"), ("source", "official")), yaml_folder="star", task_class=_STATE,
     yaml_spec=_SPEC, loader="gui_tasks.star.lmms_task:task_rows", report="star-report",
-    data_check="gui_tasks.star.official:data_check", official_report=_STATE_REPORT, docs="docs/star.md"),
+    data_check="gui_tasks.star.official:data_check", official_report=_STATE_REPORT, docs="docs/star.md", viewing=_VIEWING),
     aliases=("star_state_control",))
 
 register_benchmark(Benchmark(
@@ -34,14 +35,14 @@ register_benchmark(Benchmark(
                   page="docs/synthetic_world.md"),
     match=(("benchmark", "star_state_control"), ("source", "synthetic")), yaml_folder="star", task_class=_STATE,
     yaml_spec=_SPEC, loader="gui_tasks.star.lmms_task:task_rows", report="star-report",
-    official_report=_STATE_REPORT, docs="docs/star.md"))
+    official_report=_STATE_REPORT, docs="docs/star.md", viewing=_VIEWING))
 
 
 def _agentic(name: str, title: str, sources: Sources, data: BenchmarkData, dataset: str = "", **kw: str) -> Benchmark:
     return register_benchmark(Benchmark(
         name, title, sources, data, match=(("benchmark", "star_agentic"), ("dataset", dataset or name)), yaml_folder="star",
         task_class=_AGENTIC, yaml_spec=_SPEC, loader="gui_tasks.star.agentic_task:task_rows", report="star-report",
-        cluster_key="episode", official_report=_STEP_REPORT, docs="docs/star.md", **kw))
+        cluster_key="episode", official_report=_STEP_REPORT, docs="docs/star.md", viewing=_VIEWING, **kw))
 
 
 _agentic("androidcontrol", "AndroidControl (StaR step-wise)",
