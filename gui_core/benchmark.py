@@ -218,6 +218,14 @@ def results_names(report: str | None = None) -> tuple[str, ...]:
     return tuple(out)
 
 
+def results_names_of(module: str) -> tuple[str, ...]:
+    """The ``metadata.benchmark`` values of the records whose task class is defined in ``module`` or a module below it
+    (``"gui_tasks.mpr"``, ``"gui_tasks.star.agentic_task"``): how a benchmark folder's report finds its own tasks in a
+    run without naming them."""
+    return tuple(dict.fromkeys(b.results_name for b in BENCHMARKS.values()
+                               if (b.task_class.partition(":")[0] + ".").startswith(module + ".")))
+
+
 def data_root(bench: Benchmark | str, meta: Mapping[str, Any] | None = None) -> Path:
     """The local copy of ``bench``'s data: the task metadata key the record names, else its environment variable,
     else (where the record names one) its hub release (``gui_core.hub_fetch.data_root``: cache first, fetched on first

@@ -4,8 +4,8 @@ records name this module as ``viewing``; ``gui_tasks.viewer.hookspecs``).
 State control (a document without an ``episode_id``): the polarity beside the outcome; the last screenshot with the
 toggle's box, the gold point and the predicted one. A step-wise agentic step (a document with an ``episode_id``): the
 element boxes, the gold action and the predicted one (the response parsed again as the task parsed it), then the
-episode's steps. A run: the Table 7 layout and the step-wise accuracy, for the kinds of task it ran (the records'
-``official_report`` says which).
+episode's steps. A run: the Table 7 layout and the step-wise accuracy, for the kinds of task it ran (the records' task
+classes say which).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping
 
-from gui_core.benchmark import BENCHMARKS
+from gui_core.benchmark import results_names_of
 from gui_core.coords import Geometry, convert, convert_box
 from gui_core.viewing import (Cell, Figure, Report, Row, RunView, SampleFacts, SampleView, Shape, Table, finite,
                               hookimpl)
@@ -142,10 +142,9 @@ def gui_viewer_overlays(sample: SampleView) -> list[Shape] | None:
     return agentic_shapes(doc, sample.record, sample.responses[0])
 
 
-def _ran(run: RunView, builder: Any) -> bool:
-    """Whether the run has a task of a benchmark whose record names ``builder`` as its report."""
-    path = f"{builder.__module__}:{builder.__qualname__}"
-    return any(b.official_report == path and b.results_name in run.benchmarks for b in BENCHMARKS.values())
+def _ran(run: RunView, module: str) -> bool:
+    """Whether the run has a task of a benchmark whose record's task class is defined in ``module``."""
+    return any(name in run.benchmarks for name in results_names_of(f"{__package__}.{module}"))
 
 
 @hookimpl
@@ -153,8 +152,8 @@ def gui_viewer_run_reports(run: RunView) -> list[Report]:
     from gui_tasks.star import report as star
 
     out = []
-    if _ran(run, star.build_table):
+    if _ran(run, "lmms_task"):
         out.append(Report("StaR: Table 7 layout (state control)", lambda: star.render_text(star.build_table(run.runs))))
-    if _ran(run, star.build_step_table):
+    if _ran(run, "agentic_task"):
         out.append(Report("StaR: step-wise agentic accuracy", lambda: star.render_step_text(star.build_step_table(run.runs))))
     return out
