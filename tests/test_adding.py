@@ -50,6 +50,11 @@ print("gaps", completeness_gaps([{"task": t, "protocol": "p", "metadata": meta}
                                  for t in ("gui_toy_grounding", "gui_toy_grounding_strict")]))
 print("family", family("toy_family").frame, protocol("toy_family"), build_prompt("Save", "toy_family", 10, 10, None))
 print("yaml", "gui_screenspot_toy_family.yaml" in render_all())
+from gui_tasks.viewer.plugins import no_plugins
+from gui_tasks.viewer.records import outcome, sample_facts
+facts = sample_facts("toy_grounding", {"status": "parsed", "correct": False, "response_type": "biased"},
+                     {"width": 40, "height": 30}, meta)
+print("viewing", no_plugins().viewing_of(meta), facts.image_size, outcome("toy_grounding", {"correct": True}, facts))
 """
 
 
@@ -95,4 +100,5 @@ def test_the_worked_examples_of_docs_adding(tmp_path):
         "gaps []",
         "family relative grounding-toy-family-v1 Point at: Save",
         "yaml True",
+        "viewing gui_tasks.grounding.viewing (40, 30) ('correct', 'biased')",
     ]
