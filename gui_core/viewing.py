@@ -20,6 +20,8 @@ PROJECT = "gui_viewer"
 hookimpl = pluggy.HookimplMarker(PROJECT)
 
 SHAPES = ("rect", "point", "arrow", "text")
+# a scroll or swipe direction as a unit vector in screen pixels (y down): how an arrow for it is drawn
+DIRECTION_VECTORS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
 OUTCOMES = ("correct", "wrong", "format_error", "unscored")
 
 

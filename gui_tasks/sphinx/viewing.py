@@ -14,9 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+from gui_core.viewing import DIRECTION_VECTORS as SWIPE_VECTORS
 from gui_core.viewing import Report, RunView, SampleFacts, SampleView, Shape, Step, Trajectory, hookimpl
-
-SWIPE_VECTORS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
 
 
 @dataclass

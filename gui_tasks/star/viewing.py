@@ -15,10 +15,9 @@ from typing import Any, Mapping
 
 from gui_core.benchmark import results_names_of
 from gui_core.coords import Geometry, convert, convert_box
+from gui_core.viewing import DIRECTION_VECTORS as SCROLL_VECTORS
 from gui_core.viewing import (Cell, Figure, Report, Row, RunView, SampleFacts, SampleView, Shape, Table, finite,
                               hookimpl)
-
-SCROLL_VECTORS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
 
 
 def _agentic(doc: Mapping[str, Any]) -> bool:
