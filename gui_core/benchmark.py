@@ -155,7 +155,8 @@ class Benchmark:
     documents, ``data_check`` checks a local copy (``gui-eval data check NAME``), ``cluster_key`` says what clustered
     intervals resample by; ``official_report`` computes the authors' own figures from per-sample records, ``report``
     is the :class:`Report` whose ``gui-eval`` command reads its runs (or the command name of a report another record
-    defines, which it shares); ``inside_rule`` the default point-in-box rule of a grounding set."""
+    defines, which it shares); ``inside_rule`` the default point-in-box rule of a grounding set; ``viewing`` the module
+    implementing the viewer's hooks for its samples (``gui-eval view``)."""
 
     name: str
     title: str
@@ -177,6 +178,9 @@ class Benchmark:
     # (every row), a split file's name, "per_language"; where the loaders and tests read them
     published_docs: Mapping[str, int] = field(default_factory=dict)
     extra: Mapping[str, Any] = field(default_factory=dict)  # other benchmark-specific facts (e.g. clips_boxes)
+    # the module that implements the viewer's gui_viewer hooks for this benchmark's samples and runs
+    # (gui_core.viewing, gui_tasks.viewer.hookspecs; "": the viewer's generic pages)
+    viewing: str = ""
 
     def __post_init__(self) -> None:
         if not re.fullmatch(r"[a-z][a-z0-9_]*", self.name or ""):
@@ -198,6 +202,8 @@ class Benchmark:
             raise ValueError(f"benchmark {self.name!r}: report is a Report record or a report command name")
         if not all(isinstance(k, str) and isinstance(v, int) and v >= 0 for k, v in self.published_docs.items()):
             raise ValueError(f"benchmark {self.name!r}: published_docs maps what is counted to a count")
+        if self.viewing and not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", self.viewing):
+            raise ValueError(f"benchmark {self.name!r}: viewing {self.viewing!r} is not a dotted module name")
         if self.inside_rule not in ("", "strict", "inclusive"):
             raise ValueError(f"benchmark {self.name!r}: inside_rule {self.inside_rule!r} is strict or inclusive")
 
@@ -268,6 +274,14 @@ def results_names(report: str | None = None) -> tuple[str, ...]:
         if (report is None or b.report_command == command) and b.results_name not in out:
             out.append(b.results_name)
     return tuple(out)
+
+
+def results_names_of(module: str) -> tuple[str, ...]:
+    """The ``metadata.benchmark`` values of the records whose task class is defined in ``module`` or a module below it
+    (``"gui_tasks.mpr"``, ``"gui_tasks.star.agentic_task"``): how a benchmark folder's report finds its own tasks in a
+    run without naming them."""
+    return tuple(dict.fromkeys(b.results_name for b in BENCHMARKS.values()
+                               if (b.task_class.partition(":")[0] + ".").startswith(module + ".")))
 
 
 def data_root(bench: Benchmark | str, meta: Mapping[str, Any] | None = None) -> Path:

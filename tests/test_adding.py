@@ -54,6 +54,11 @@ print("family", family("toy_family").frame, protocol("toy_family"), build_prompt
 print("yaml", "gui_screenspot_toy_family.yaml" in render_all())
 tm = TaskManager("ERROR", include_path=benchmark("toy_grounding").yaml_folder, include_defaults=False)
 print("indexed", sorted(t for t in tm.all_tasks if "toy" in t))
+from gui_tasks.viewer.plugins import no_plugins
+from gui_tasks.viewer.records import outcome, sample_facts
+facts = sample_facts("toy_grounding", {"status": "parsed", "correct": False, "response_type": "biased"},
+                     {"width": 40, "height": 30}, meta)
+print("viewing", no_plugins().viewing_of(meta), facts.image_size, outcome("toy_grounding", {"correct": True}, facts))
 """
 
 
@@ -132,4 +137,5 @@ def test_the_worked_examples_of_docs_adding(tmp_path):
         "family relative grounding-toy-family-v1 Point at: Save",
         "yaml True",
         "indexed ['gui_toy_grounding', 'gui_toy_grounding_strict']",
+        "viewing gui_tasks.grounding.viewing (40, 30) ('correct', 'biased')",
     ]

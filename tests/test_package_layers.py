@@ -274,3 +274,30 @@ def test_no_package_module_over_500_lines():
     sizes = {str(p.relative_to(ROOT)): len(p.read_text(encoding="utf-8").splitlines()) for p in _modules().values()}
     over = {path: n for path, n in sizes.items() if n > MAX_MODULE_LINES}
     assert over == {}
+
+
+def _draw_house():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("draw_house", ROOT / "scripts" / "draw_house.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_house_picture_is_current():
+    """docs/images/house.svg (docs/layout.md) is the house drawn from the code now: ``python scripts/draw_house.py``."""
+    rooms = _rooms()
+    svg = _draw_house().house_svg(rooms, _floors(rooms))
+    assert (ROOT / "docs" / "images" / "house.svg").read_text(encoding="utf-8") == svg, "run python scripts/draw_house.py"
+
+
+def test_the_house_picture_draws_each_room_on_its_floor_and_each_arrow():
+    svg = _draw_house().house_svg({"gui_tasks.top": {"gui_core"}, "gui_core": set(), "gui_metrics": {"gui_core"}},
+                                  {"gui_tasks.top": 2, "gui_core": 1, "gui_metrics": 2})
+    assert "3 rooms, 2 floors, 2 arrows" in svg
+    assert svg.count("<line ") == 2 and "gui_tasks.top imports gui_core" in svg and "gui_metrics imports gui_core" in svg
+    assert ">gui_tasks/top/</text>" in svg and ">gui_core</text>" in svg and ">floor 2</text>" in svg
+    top_y = float(svg.split(">gui_tasks/top/</text>")[0].rsplit('y="', 1)[1].split('"')[0])
+    core_y = float(svg.split(">gui_core</text>")[0].rsplit('y="', 1)[1].split('"')[0])
+    assert top_y < core_y  # floor 2 above floor 1

@@ -61,11 +61,12 @@ def _grounding(name: str, title: str, sources: Sources, data: BenchmarkData, loa
                official: str = "", inside: str = "inclusive", cluster: str = "screenshot", docs: str = "",
                published_docs: int | None = None, **extra: object) -> Benchmark:
     return register_benchmark(Benchmark(
-        name, title, sources, data, match=(("benchmark", name if name != "icon_localization_synth" else "icon_localization"),
+        name, title, sources, data, match=(("benchmark", extra.pop("results", name)),  # type: ignore[arg-type]
                                            ("source", extra.pop("source", name))),  # type: ignore[arg-type]
         yaml_folder="grounding", task_class=_TASK, yaml_spec=_SPEC, loader=loader, report=_REPORT,
         submission=_SUBMIT, data_check=data_check, cluster_key=cluster, official_report=official, inside_rule=inside,
-        docs=docs, published_docs={"release": published_docs} if published_docs is not None else {}, extra=extra))
+        docs=docs, published_docs={"release": published_docs} if published_docs is not None else {}, extra=extra,
+        viewing="gui_tasks.grounding.viewing"))
 
 
 # PSS appendix: synthetic icon boards, points strictly inside (Algorithm 1)
@@ -73,7 +74,8 @@ _grounding("icon_localization_synth", "Icon localization (synthetic boards)",
            Sources("PSS paper (seed peak-sharpness-score), section 4 and Algorithm 1 (synthetic icon boards)"),
            BenchmarkData(generated="gui_tasks.synth.icon_board:load_or_build", layouts=("icon boards JSONL + PNG",),
                          page="docs/screenspot_pss.md"),
-           "gui_tasks.grounding.lmms_task:synthetic_rows", inside="strict", docs="docs/screenspot_pss.md", source="synthetic")
+           "gui_tasks.grounding.lmms_task:synthetic_rows", inside="strict", docs="docs/screenspot_pss.md", source="synthetic",
+           results="icon_localization", every_element_boxed=True)  # a board knows every element's box (PSS Tables 2, 7)
 
 _grounding("screenspot", "ScreenSpot",
            Sources("SeeClick (Cheng et al. 2024, arXiv 2401.10935), Table 1", "njucckevin/SeeClick",
@@ -82,7 +84,8 @@ _grounding("screenspot", "ScreenSpot",
                          hub=(SCREENSPOT_HUB,), page="docs/screenspot_pss.md",
                          unset="point it at a local copy of the official screenspot release"),
            "gui_tasks.grounding.screenspot:task_rows", data_check="gui_tasks.grounding.screenspot:data_check_screenspot",
-           official=_OFFICIAL + "screenspot_pro_report", docs="docs/screenspot_pss.md", published_docs=1272, clips_boxes=True)  # SeeClick Table 1
+           official=_OFFICIAL + "screenspot_pro_report", docs="docs/screenspot_pss.md", published_docs=1272, clips_boxes=True,
+           release_layouts=("seeclick",))  # SeeClick Table 1
 
 _grounding("screenspot_v2", "ScreenSpot-v2",
            Sources("OS-Atlas (Wu et al. 2024, arXiv 2410.23218), section 4.1", "OS-Copilot/OS-Atlas"),
@@ -94,7 +97,7 @@ _grounding("screenspot_v2", "ScreenSpot-v2",
                          unset="point it at a local copy of the official screenspot_v2 release"),
            "gui_tasks.grounding.screenspot:task_rows", data_check="gui_tasks.grounding.screenspot:data_check_v2",
            official=_OFFICIAL + "screenspot_pro_report", docs="docs/screenspot_pss.md", published_docs=1272,  # OS-Atlas 4.1: the same instructions, corrected
-           clips_boxes=True)
+           clips_boxes=True, release_layouts=("seeclick", "variants"))  # the OS-Atlas release, or likaixin's re-annotated variants
 
 _grounding("screenspot_pro", "ScreenSpot-Pro",
            Sources("ScreenSpot-Pro (Li et al. 2025, arXiv 2504.07981)", "likaixin2000/ScreenSpot-Pro-GUI-Grounding",
@@ -105,7 +108,7 @@ _grounding("screenspot_pro", "ScreenSpot-Pro",
                          unset="point it at a local copy of the official screenspot_pro release"),
            "gui_tasks.grounding.screenspot:task_rows", data_check="gui_tasks.grounding.screenspot:data_check_pro",
            official=_OFFICIAL + "screenspot_pro_report", cluster="application", docs="docs/screenspot_pro.md",
-           published_docs=1581, clips_boxes=True)  # its README / HF card
+           published_docs=1581, clips_boxes=True, release_layouts=("pro",))  # its README / HF card
 
 _grounding("uivision", "UI-Vision (element grounding)",
            Sources("UI-Vision (Nayak et al. 2025, arXiv 2503.15661)", "uivision/UI-Vision",
@@ -141,6 +144,18 @@ _grounding("osworld_g", "OSWorld-G (original and refined instructions)",
            # the harnesses that publish OSWorld-G numbers, each a reading (task metadata ``reading``)
            readings=READINGS, check_reading="gui_metrics.osworld_g_readings:check_reading",
            yaml_version="1.3")  # 1.3: the readings (issue 52); gui_tasks/grounding/yaml_spec.py
+
+
+def results_loaded_by(module: str) -> tuple[str, ...]:
+    """The ``metadata.benchmark`` values of the grounding records whose loader is defined in ``module`` (e.g. the
+    ScreenSpot releases, read by ``gui_tasks.grounding.screenspot``)."""
+    return tuple(dict.fromkeys(b.results_name for b in grounding_records() if b.loader.partition(":")[0] == module))
+
+
+def every_element_boxed(results_name: str) -> bool:
+    """Whether the set's documents box every element on the screen (the synthetic icon boards): a miss is then
+    misleading or confusion, and "other" is their subtotal (PSS paper, Tables 2 and 7)."""
+    return any(b.extra.get("every_element_boxed") for b in grounding_records() if b.results_name == results_name)
 
 
 def grounding_records() -> list[Benchmark]:

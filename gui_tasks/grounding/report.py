@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from gui_metrics.grounding_official import official_report
-from gui_tasks.grounding.benchmark import grounding_records
+from gui_tasks.grounding.benchmark import every_element_boxed, grounding_records, results_loaded_by
 from gui_metrics.pss import ALL_TYPES, DISTANCE_BANDS, is_type, within_distance
 from gui_metrics.stats import bootstrap_ci, wasserstein_distance, welch_t_test
 from gui_tasks.runs.results_io import find_result_files, interval_lines, load_results, load_task_samples
@@ -192,12 +192,15 @@ def _fmt(x: Any, digits: int = 3) -> str:
 def uivision_final_avg(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """UI-Vision's "Final Avg" (its README: the plain mean of the basic, functional and spatial figures) on each of the
     three summaries of one run and prompt family, when all three settings were run; the summaries, updated."""
+    from gui_tasks.grounding import uivision
     from gui_tasks.grounding.uivision import SETTINGS
+
+    names = results_loaded_by(uivision.__name__)
 
     groups: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
     for s in summaries:
         for setting in SETTINGS:
-            if s["benchmark"] == "uivision" and s["task"].startswith(f"gui_uivision_{setting}"):
+            if s["benchmark"] in names and s["task"].startswith(f"gui_uivision_{setting}"):
                 key = (str(s.get("run")), s["task"][len(f"gui_uivision_{setting}"):])
                 groups.setdefault(key, {})[setting] = s
     for members in groups.values():
@@ -241,7 +244,7 @@ def markdown(summaries: Sequence[dict[str, Any]]) -> str:
                   + ", ".join(f"< {d}: {_fmt(v)}" for d, v in s["within_distance"].items()), "",
                   "| type | n | share | PSS (95% CI) | digit entropy | perplexity |", "|---|---|---|---|---|---|"]
         # icon boards know every element: "other" is then the subtotal misleading + confusion (Tables 2, 7), not a type
-        subtotal = s["benchmark"] == "icon_localization" or any(s["by_type"][t]["n"] for t in ("misleading", "confusion"))
+        subtotal = every_element_boxed(s["benchmark"]) or any(s["by_type"][t]["n"] for t in ("misleading", "confusion"))
         for t, v in s["by_type"].items():
             if v["n"] == 0 and t not in ("correct", "biased", "other"):
                 continue

@@ -298,12 +298,14 @@ def load_v2_variants(root: Path, bad: BadRows | None = None) -> list[dict[str, A
 
 
 def layout(variant: str, root: Path) -> str:
-    """The published layout of a copy: ``seeclick`` (``screenspot_*.json``), ``pro`` or ``variants`` (``annotations/``)."""
-    if variant == "screenspot_pro":
-        return "pro"
-    if variant == "screenspot_v2" and (root / "annotations").is_dir() and not any(root.glob("screenspot_*_v2.json")):
+    """The published layout of a copy: ``seeclick`` (``screenspot_*.json``), ``pro`` or ``variants`` (``annotations/``),
+    among the layouts the variant's record names (``extra["release_layouts"]``, the first the default)."""
+    from gui_core.benchmark import benchmark
+
+    kinds = tuple(benchmark(variant).extra.get("release_layouts") or ("seeclick",))
+    if "variants" in kinds and (root / "annotations").is_dir() and not any(root.glob("screenspot_*_v2.json")):
         return "variants"
-    return "seeclick"
+    return kinds[0]
 
 
 def load_docs(variant: str, root: Path, bad: BadRows | None = None, language: str = "en",

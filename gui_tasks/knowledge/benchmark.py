@@ -26,7 +26,7 @@ register_benchmark(Benchmark(
     task_class="gui_tasks.knowledge.lmms_task:KnowledgeTask", yaml_spec="gui_tasks.knowledge.yaml_spec:render_all",
     loader="gui_tasks.knowledge.lmms_task:task_rows", report=_REPORT, submission=_SUBMIT,
     data_check="gui_tasks.knowledge.release:data_check", official_report="gui_tasks.knowledge.report:build_report",
-    docs="docs/gui_knowledge_bench.md"))
+    docs="docs/gui_knowledge_bench.md", viewing="gui_tasks.knowledge.viewing"))
 
 register_benchmark(Benchmark(
     "gui_knowledge_synth", "GUI Knowledge Bench synthetic",
@@ -36,4 +36,4 @@ register_benchmark(Benchmark(
     match=(("benchmark", "gui_knowledge"), ("source", "synthetic")), yaml_folder="knowledge",
     task_class="gui_tasks.knowledge.lmms_task:KnowledgeTask", yaml_spec="gui_tasks.knowledge.yaml_spec:render_all",
     loader="gui_tasks.knowledge.lmms_task:task_rows", report=_REPORT, submission=_SUBMIT,
-    official_report="gui_tasks.knowledge.report:build_report", docs="docs/gui_knowledge_bench.md"))
+    official_report="gui_tasks.knowledge.report:build_report", docs="docs/gui_knowledge_bench.md", viewing="gui_tasks.knowledge.viewing"))

@@ -25,7 +25,7 @@ register_benchmark(Benchmark(
     task_class="gui_tasks.mpr.lmms_task:MPRTask", yaml_spec="gui_tasks.mpr.yaml_spec:render_all",
     loader="gui_tasks.mpr.lmms_task:task_rows", report=_REPORT, submission=_SUBMIT,
     data_check="gui_tasks.mpr.release:data_check", official_report="gui_tasks.mpr.report:build_table",
-    docs="docs/mpr_gui.md", published_docs={"per_language": 2245}))  # the release audit (the paper says 2,156)
+    docs="docs/mpr_gui.md", published_docs={"per_language": 2245}, viewing="gui_tasks.mpr.viewing"))  # the release audit (the paper says 2,156)
 
 register_benchmark(Benchmark(
     "mpr_gui_synth", "MPR-GUI synthetic (six-language GUI world)",
@@ -35,4 +35,4 @@ register_benchmark(Benchmark(
     match=(("benchmark", "mpr_gui"), ("source", "synthetic")), yaml_folder="mpr",
     task_class="gui_tasks.mpr.lmms_task:MPRTask", yaml_spec="gui_tasks.mpr.yaml_spec:render_all",
     loader="gui_tasks.mpr.lmms_task:task_rows", report=_REPORT, submission=_SUBMIT,
-    official_report="gui_tasks.mpr.report:build_table", docs="docs/mpr_gui.md"))
+    official_report="gui_tasks.mpr.report:build_table", docs="docs/mpr_gui.md", viewing="gui_tasks.mpr.viewing"))

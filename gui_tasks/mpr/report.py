@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
+from gui_core.benchmark import results_names_of
 from gui_metrics.mpr import DIMENSIONS, LETTER_PREFIX, fpr_acc
 from gui_metrics.stats import MIN_CORRELATION_N, Correlation, pearson, spearman
 from gui_tasks.mpr.schema import LANGS
@@ -74,7 +75,7 @@ def build_table(results: Sequence[RunResults | str | Path], task_prefix: str | N
     for run in sorted(results, key=lambda r: str(r.path)):
         for task, res in run.tasks.items():
             meta = res.metadata
-            if meta.get("benchmark") != "mpr_gui" or meta.get("lang") not in LANGS or res.is_group:
+            if meta.get("benchmark") not in results_names_of(__package__) or meta.get("lang") not in LANGS or res.is_group:
                 continue
             if task_prefix and not task.startswith(task_prefix):
                 continue
@@ -319,7 +320,7 @@ def letter_bias(runs: Sequence[RunResults], task_prefix: str | None = None) -> l
     """The letter-bias rows of the MPR-GUI tasks (the model's accuracy: ``mcq_acc``)."""
     return letter_bias_report.collect(
         runs, LETTER_PREFIX, "mcq_acc",
-        lambda task, res: res.metadata.get("benchmark") == "mpr_gui" and (not task_prefix or task.startswith(task_prefix)))
+        lambda task, res: res.metadata.get("benchmark") in results_names_of(__package__) and (not task_prefix or task.startswith(task_prefix)))
 
 
 def vision_gains(table: MPRTable) -> list[vision_gain.GainRow]:

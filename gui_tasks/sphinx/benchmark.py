@@ -13,6 +13,7 @@ _STATIC = "gui_tasks.sphinx.static_tasks:SphinxStaticTask"
 _REPORT = "gui_tasks.sphinx.report:build_report"
 _COMMAND = Report("sphinx-report", "gui_tasks.sphinx.report:main",
                   help="SPHINX Tables 4-9, capability chart and trajectory viewer from lmms-eval results")
+_VIEWING = "gui_tasks.sphinx.viewing"
 _OFFICIAL_DATA = BenchmarkData(
     env="SPHINX_DATA_DIR", meta_key="data_dir", page="docs/sphinx.md",
     layouts=("task_info_all.json + groundtruth/<id>/<app>/ + questions.json + lowlevel_tasks.json + lowlevel_tasks/",),
@@ -23,7 +24,7 @@ register_benchmark(Benchmark(
     Sources(_PAPER, _REPO, "run_complete.py, run_lowlevel.py (completion judgment, grounding)"), _OFFICIAL_DATA,
     match=(("benchmark", "sphinx"), ("source", "official")), yaml_folder="sphinx", task_class=_STATIC, yaml_spec=_SPEC,
     loader=_STATIC + ".rows", report=_COMMAND, data_check="gui_tasks.sphinx.check:data_check",
-    cluster_key="per kind: question, episode or screenshot", official_report=_REPORT, docs="docs/sphinx.md"))
+    cluster_key="per kind: question, episode or screenshot", official_report=_REPORT, docs="docs/sphinx.md", viewing=_VIEWING))
 
 register_benchmark(Benchmark(
     "sphinx_synth", "SPHINX synthetic corpus (official layout, recorded from the simulator)",
@@ -32,7 +33,7 @@ register_benchmark(Benchmark(
                   page="docs/sphinx.md"),
     match=(("benchmark", "sphinx"), ("source", "synthetic")), yaml_folder="sphinx", task_class=_STATIC,
     yaml_spec=_SPEC, loader=_STATIC + ".rows", report=_COMMAND,
-    cluster_key="per kind: question, episode or screenshot", official_report=_REPORT, docs="docs/sphinx.md"))
+    cluster_key="per kind: question, episode or screenshot", official_report=_REPORT, docs="docs/sphinx.md", viewing=_VIEWING))
 
 register_benchmark(Benchmark(
     "sphinx_sim", "SPHINX navigation and toggles in the simulator",
@@ -41,7 +42,7 @@ register_benchmark(Benchmark(
                   page="docs/sphinx.md"),
     match=(("benchmark", "sphinx_sim"),), yaml_folder="sphinx", task_class="gui_tasks.sphinx.lmms_task:SphinxNavTask",
     yaml_spec=_SPEC, loader="gui_tasks.sphinx.lmms_task:SphinxNavTask.rows", report=_COMMAND,
-    cluster_key="episode", official_report=_REPORT, docs="docs/sphinx.md"))
+    cluster_key="episode", official_report=_REPORT, docs="docs/sphinx.md", viewing=_VIEWING))
 
 register_benchmark(Benchmark(
     "sphinx_device", "SPHINX user tasks on a device (adb)",
@@ -49,4 +50,4 @@ register_benchmark(Benchmark(
     match=(("benchmark", "sphinx_sim"), ("source", "device")), yaml_folder="sphinx",
     task_class="gui_tasks.sphinx.device_task:SphinxDeviceTask", yaml_spec=_SPEC,
     loader="gui_tasks.sphinx.device_task:SphinxDeviceTask.rows", report=_COMMAND, cluster_key="episode", official_report=_REPORT,
-    docs="docs/sphinx_device.md"))
+    docs="docs/sphinx_device.md", viewing=_VIEWING))
