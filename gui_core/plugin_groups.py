@@ -2,7 +2,7 @@
 
 Every extension point is an entry-point group spelled ``gui_eval.<thing>`` (:data:`GROUPS`); the built-ins are entry
 points of the ``gui-eval`` distribution itself (``setup.cfg``), found the way a third party's are, as pytest finds its
-own plugins. Two groups had other spellings before (``gui_metrics``, ``gui_interventions``): they are still read
+own plugins. Three groups had other spellings before (``gui_metrics``, ``gui_interventions``, ``gui_viewer``): they are still read
 (:data:`OLD_SPELLINGS`), so an installed plugin keeps working.
 
 A source checkout whose metadata is missing or older than its code (never ``pip install -e .``-ed, or a setup.cfg
@@ -30,10 +30,12 @@ GROUPS: dict[str, str] = {
     "task": "gui_eval.tasks",
     "metric": "gui_eval.metrics",
     "intervention": "gui_eval.interventions",
+    "viewer": "gui_eval.viewers",
 }
 # group -> its former spellings, still read
 OLD_SPELLINGS: dict[str, tuple[str, ...]] = {"gui_eval.metrics": ("gui_metrics",),
-                                             "gui_eval.interventions": ("gui_interventions",)}
+                                             "gui_eval.interventions": ("gui_interventions",),
+                                             "gui_eval.viewers": ("gui_viewer",)}
 SOURCE_ROOT = Path(__file__).resolve().parent.parent  # the folder holding the packages (and, in a checkout, setup.cfg)
 
 

@@ -13,18 +13,18 @@ notes (plugin, hook, exception) and left out; every other plugin and the site it
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import entry_points
 from typing import Any, Iterable, Mapping, Sequence
 
 import pluggy
 
 from gui_core.benchmark import BENCHMARKS, benchmark_of
 from gui_core.plugin_dists import ep_dist_name
+from gui_core.plugin_groups import GROUPS, entry_points
 from gui_core.viewing import (PROJECT, SHAPES, Figure, Report, RunView, SampleFacts, SampleView, Section, Shape, Table,
                               Trajectory, finite, hookimpl)
 from gui_tasks.viewer import hookspecs
 
-GROUP = PROJECT
+GROUP = GROUPS["viewer"]  # entry-point group (the old spelling gui_viewer, the hooks' project name, still read)
 
 
 def _check_shapes(value: Any) -> list[Shape]:
@@ -84,7 +84,7 @@ class ViewerPlugins:
                 self.viewing[bench.name] = bench.viewing
         found = []
         if load_entry_points:
-            for ep in sorted(entry_points(group=GROUP), key=lambda e: e.name):
+            for ep in entry_points(GROUP):
                 try:
                     found.append((ep.name, ep.load()))
                 except KeyboardInterrupt:
