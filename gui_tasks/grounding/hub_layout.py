@@ -188,12 +188,13 @@ MMBENCH_ANNOTATIONS, MMBENCH_IMAGES = "L2_annotations.json", "MMBench-GUI-Offlin
 
 def convert_mmbench_gui(snapshot: Path, out: Path) -> None:
     """MMBench-GUI's hub files -> ``L2_annotations.json`` + ``offline_images/<platform>/`` (the layout its
-    ``utils/download.py`` leaves): the annotations copied as published, the zip extracted (a member leaving the folder
-    is refused). The zip's inner folder is not documented on the card: the outermost folder that holds the platform
-    folders (``os_windows``, ``os_mac``, ...) becomes ``offline_images``."""
+    ``utils/download.py`` leaves): the annotations copied as published, the zip extracted with bounds (a member leaving
+    the folder is refused, and so is a zip bomb: ``gui_core.archives``). The zip's inner folder is not documented on
+    the card: the outermost folder that holds the platform folders (``os_windows``, ``os_mac``, ...) becomes
+    ``offline_images``."""
     import shutil
-    import zipfile
 
+    from gui_core.archives import extract_zip
     from gui_tasks.grounding.mmbench_gui import PLATFORMS
 
     for name in (MMBENCH_ANNOTATIONS, MMBENCH_IMAGES):
@@ -202,13 +203,9 @@ def convert_mmbench_gui(snapshot: Path, out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     shutil.copyfile((snapshot / MMBENCH_ANNOTATIONS).resolve(), out / MMBENCH_ANNOTATIONS)
     unpacked = out / ".unpacked"
-    with zipfile.ZipFile((snapshot / MMBENCH_IMAGES).resolve()) as zf:
-        for member in zf.infolist():
-            rel = PurePosixPath(member.filename)
-            if rel.is_absolute() or ".." in rel.parts:
-                raise DataError(f"zip member {member.filename!r} leaves the folder", file=MMBENCH_IMAGES)
-            if rel.parts and rel.parts[0] != "__MACOSX":
-                zf.extract(member, unpacked)
+    # bounded: names, member and total sizes, ratio, checked against the header and while streaming (gui_core.archives)
+    extract_zip((snapshot / MMBENCH_IMAGES).resolve(), unpacked, MMBENCH_IMAGES,
+                keep=lambda name: PurePosixPath(name).parts[:1] != ("__MACOSX",))
     holders = sorted({p.parent for p in unpacked.rglob("*") if p.is_dir() and p.name in PLATFORMS},
                      key=lambda h: (len(h.parts), str(h)))
     holders = [h for h in holders if len(h.parts) == len(holders[0].parts)]  # the outermost level

@@ -165,6 +165,23 @@ def _rescore(name: str, metadata: dict[str, Any], samples: list[dict[str, Any]],
             "metric_list": task.config.metric_list or [], "n_documents": n_documents}
 
 
+def _check_side(where: str, sample: dict[str, Any], backend: str) -> None:
+    """A sample's logged side channel has the one schema (gui_core.side_schema) and only capture kinds its backend
+    produces (gui_hf: exact), before anything scores from it (issue 54: a forged capture never validates)."""
+    if "side" not in sample:
+        return
+    from gui_core.side_schema import capture_kinds, side_problem
+    from gui_models.model_args import capture_kinds_of
+
+    problem = side_problem(sample["side"])
+    if problem:
+        raise SubmissionError(f"{where}: {problem}")
+    foreign = sorted(capture_kinds(sample["side"]) - set(capture_kinds_of(backend)))
+    if foreign:
+        raise SubmissionError(f"{where}: a {'/'.join(foreign)} digit capture, which backend {backend!r} does not produce "
+                              f"(it logs {list(capture_kinds_of(backend)) or 'no capture'})")
+
+
 def _same(a: float, b: float) -> bool:
     if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
         return True
@@ -394,6 +411,7 @@ def validate_submission(sub: Any, *, rescore: bool = True, loader: Loader = load
         for s in t["samples"]:
             if s["sha256"] != sample_hash(s):
                 raise SubmissionError(f"{where}: doc {s['doc_id']}: sample sha256 does not match its content (edited?)")
+            _check_side(f"{where}: doc {s['doc_id']}", s, model["backend"])
         if t["docs_sha256"] != _sha([s["doc_sha256"] for s in t["samples"]]):
             raise SubmissionError(f"{where}: docs_sha256 does not match the documents' hashes")
     _check_complete(sub["tasks"], sub.get("partial"))
