@@ -62,7 +62,7 @@ print("gaps", completeness_gaps([{"task": t, "protocol": "p", "metadata": meta}
 print("family", family("toy_family").frame, protocol("toy_family"), build_prompt("Save", "toy_family", 10, 10, None))
 print("yaml", "gui_screenspot_toy_family.yaml" in render_all())
 tm = TaskManager("ERROR", include_path=benchmark("toy_grounding").yaml_folder, include_defaults=False)
-print("indexed", sorted(t for t in tm.all_tasks if "toy" in t))
+print("indexed", sorted(t for t in tm.all_tasks if "toy_grounding" in t))
 from gui_tasks.viewer.plugins import no_plugins
 from gui_tasks.viewer.records import outcome, sample_facts
 facts = sample_facts("toy_grounding", {"status": "parsed", "correct": False, "response_type": "biased"},

@@ -205,9 +205,11 @@ class RowsTask(ConfigurableMessagesTask):
         if not isinstance(out, dict):
             return out
         if self._own_cluster:
+            from gui_core.logit_capture import SIDE_KEY
+
             cluster = self.cluster_of(doc)
-            for value in out.values():
-                if isinstance(value, dict):
+            for key, value in out.items():
+                if isinstance(value, dict) and key != SIDE_KEY:  # the response's side channel is no metric record
                     value.setdefault(self.config.cluster_key, cluster)
         if SCORE_KEY not in out:
             for m in self.config.metric_list or []:
