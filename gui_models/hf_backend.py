@@ -24,6 +24,12 @@ Model args (``--model_args k=v,...``):
                        the processor is torchvision-backed) or ``cpu``
     max_prompt_tokens  prompt tokens one request may have (default: the model's max_position_embeddings); a longer
                        request is that sample's named error (gui_models.request_bounds)
+    thinking           ``on`` / ``off``: the chat template's ``enable_thinking`` (Qwen3-style templates); unset: the
+                       model's default. With ``on`` each request may generate the task's budget + ``think_budget``
+                       tokens (default 8192) and the task's stop strings end only the answer after the reasoning
+    reasoning_tags     JSON list of [open, close] pairs (default ``[["<think>","</think>"]]``): the answer is read
+                       after the last closing tag; a reasoning cut by the budget is ``thinking_truncated``
+    thinking_key       the template variable (default ``enable_thinking``)
     <name>.<param>     a parameter for intervention ``name`` (e.g. ``prompt_affix.suffix=...``)
 Decoding is greedy unless the task's ``generation_kwargs`` set ``do_sample`` or a temperature > 0.
 
@@ -47,13 +53,14 @@ from lmms_eval.api.model import lmms
 from tqdm import tqdm
 
 from gui_interventions import ForwardContext, RequestContext, build_run
-from gui_models.generation_core import (RUN_FAULTS, GenerateHooks, Generated, contained_request, cut_at_stops,
+from gui_models.generation_core import (RUN_FAULTS, GenerateHooks, Generated, contained_request,
                                         record_args_fault, record_fault, record_sent_prompt, respond, run_multi_round)
 from gui_models.hf_pipeline import DEFAULT_BUCKET, DEFAULT_PREFETCH, Prefetcher, Row, bucketed_batches, requests_held
 from gui_models.request_bounds import prompt_refusal, prompt_token_bound
 from gui_models.layers import capture_last_token, decoder_layers
 from gui_core.logit_capture import capture_mode, digit_groups
 from gui_models.model_args import DTYPE_CHOICES, check_gui_hf_args
+from gui_models.thinking import THINKING_ARGS, AnswerStops, Thinking, attach_note
 
 _DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 assert set(DTYPE_CHOICES) == {"auto", *_DTYPES}
@@ -115,6 +122,8 @@ class GuiHF(lmms):
 
         kwargs.pop("max_batch_size", None)  # passed by the lmms-eval CLI; batching is fixed-size here
         device_map = kwargs.pop("device_map", None)
+        thinking_args = {k: kwargs.pop(k) for k in list(kwargs) if k in THINKING_ARGS}
+        self.thinking = Thinking.from_args(thinking_args, "gui_hf")
         check_gui_hf_args({"dtype": dtype, "batch_size": batch_size, "capture_logits": capture_logits,
                            "interventions": interventions, "bucket": bucket, "prefetch": prefetch,
                            "image_device": image_device, "max_prompt_tokens": max_prompt_tokens,
@@ -278,7 +287,8 @@ class GuiHF(lmms):
     def _inputs(self, reqs: Sequence[RequestContext], continuations: Sequence[str] | None = None,
                 processor: Any = None) -> Any:
         processor = processor or self.processor
-        prompts = [processor.apply_chat_template(self._messages(r), add_generation_prompt=True, tokenize=False) for r in reqs]
+        prompts = [processor.apply_chat_template(self._messages(r), add_generation_prompt=True, tokenize=False,
+                                                 **self.thinking.template_kwargs()) for r in reqs]
         if continuations is not None:
             prompts = [p + c for p, c in zip(prompts, continuations)]
         # one image list per request: processors that batch images per sample (Gemma3, Idefics3/SmolVLM)
@@ -369,14 +379,26 @@ class GuiHF(lmms):
 
     def _generate_inputs(self, reqs: Sequence[RequestContext], inputs: Any) -> list[Generated]:
         gen = _generation_args(reqs[0].gen_kwargs, self.max_new_tokens, self.tokenizer)
+        gen["max_new_tokens"] = self.thinking.max_tokens(gen["max_new_tokens"])
+        prompt_len = inputs["input_ids"].shape[1]
+        until = reqs[0].gen_kwargs.get("until")
+        if self.thinking.on and until:  # the task's stops end the answer, never the reasoning before it
+            from transformers import StoppingCriteriaList
+
+            gen["stopping_criteria"] = StoppingCriteriaList([AnswerStops(self.tokenizer, prompt_len, until, self.thinking.tags)])
         with self.hooks.attached(self.model, self.processor, self.layers, list(reqs)) as records:
             out = self.model.generate(**inputs, **gen)
-        prompt_len = inputs["input_ids"].shape[1]
-        texts = self.tokenizer.batch_decode(out[:, prompt_len:], skip_special_tokens=True)
-        texts = [cut_at_stops(t, reqs[0].gen_kwargs.get("until")) for t in texts]
+        new = out[:, prompt_len:]
+        texts = self.tokenizer.batch_decode(new, skip_special_tokens=True)
+        stop_ids = set(self.hooks.stop_ids(self.model))
+        # a row that never wrote an end token used its whole budget (a reasoning without its closing tag: truncated)
+        hit = [int(new.shape[1]) >= gen["max_new_tokens"] and not (set(row.tolist()) & stop_ids) for row in new]
+        count = lambda t: len(self.tokenizer(t, add_special_tokens=False)["input_ids"])  # noqa: E731
+        notes = [self.thinking.read(t, h, count) for t, h in zip(texts, hit)]
+        texts = [self.thinking.cut(t, until) for t in texts]
         rec = records[-1]
         caps = rec.captures or [None] * len(texts)
-        return [Generated(t, c, s) for t, c, s in zip(texts, caps, rec.image_sizes)]
+        return [Generated(t, c, s, attach_note(None, n)) for t, c, s, n in zip(texts, caps, rec.image_sizes, notes)]
 
 
 @dataclass

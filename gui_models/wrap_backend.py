@@ -5,7 +5,10 @@
 Model args: ``backend`` (an lmms-eval model name, resolved by lmms-eval's registry as
 ``--model`` would be), ``interventions``, ``capture_logits`` and ``<intervention>.<param>``
 are ours; every other argument (and the CLI's ``--batch_size``/``--device``) goes to the
-wrapped backend unchanged.
+wrapped backend unchanged. ``thinking=on|off`` (with ``think_budget``, ``reasoning_tags``) is handed to a wrapped
+backend whose constructor takes the chat template's ``enable_thinking`` (lmms-eval's ``qwen3_vl``, ``qwen3_5``) and
+refused for one that does not; with it on each request's budget grows by ``think_budget`` and its stop strings are
+applied to the answer after the reasoning, here (``gui_models.thinking``).
 
 How it runs (the same core as ``gui_hf``: ``gui_models.generation_core``):
 
@@ -34,10 +37,11 @@ from tqdm import tqdm
 
 from gui_interventions import RequestContext, build_run
 from gui_interventions.manager import parse_selection
-from gui_models.generation_core import (RUN_FAULTS, GenerateHooks, Generated, contained_request, cut_at_stops, record_sent_prompt, respond,
+from gui_models.generation_core import (RUN_FAULTS, GenerateHooks, Generated, contained_request, record_sent_prompt, respond,
                                         run_multi_round)
 from gui_core.logit_capture import capture_mode, digit_groups
 from gui_models.model_args import split_wrap_args
+from gui_models.thinking import THINKING_ARGS, Thinking, attach_note
 
 OURS = ("backend", "interventions", "capture_logits")
 WINDOW = 64  # requests parsed and handed to the wrapped backend per call of its generate_until (at least 4 batches)
@@ -128,6 +132,7 @@ class GuiWrap(lmms):
         if not backend:
             raise ValueError("gui_wrap: model arg backend=<lmms-eval model name> is required (e.g. backend=qwen2_5_vl)")
         names = parse_selection(interventions)
+        self.thinking = Thinking.from_args({k: kwargs.pop(k) for k in list(kwargs) if k in THINKING_ARGS}, "gui_wrap")
         ours, kwargs = split_wrap_args(interventions, kwargs)  # unselected intervention params refused, as gui_hf does
         self.capture_logits = capture_mode(capture_logits, "gui_wrap")
         run = build_run(names, ours)
@@ -136,6 +141,8 @@ class GuiWrap(lmms):
         passed = {**{k: v for k, v in (_cli or {}).items() if k not in kwargs}, **kwargs}
         if self.backend_name in MAX_OF_BUDGETS and "max_new_tokens" not in passed:
             passed["max_new_tokens"] = 1
+        if self.thinking.mode is not None:
+            passed[self.thinking.key] = thinking_arg(inner_cls, self.backend_name, self.thinking)
         self.inner = inner_cls(**passed)
         self.inner.task_dict = _KeyedTaskDict(self)
         self.module = find_module(self.inner)
@@ -232,6 +239,9 @@ class GuiWrap(lmms):
         """The request in the layout the wrapped backend consumes, carrying the rewritten text and images."""
         split = req.metadata.get("split", "test")
         gen = dict(req.gen_kwargs)
+        if self.thinking.on:  # room to reason, and no stop string that would end the reasoning (cut here, after it)
+            gen["max_new_tokens"] = self.thinking.max_tokens(int(gen.get("max_new_tokens") or 128))
+            gen["until"] = []
         if getattr(self.inner, "is_simple", True):
             args = (req.text, gen, functools.partial(GuiWrap._visuals, self), req.doc_id, req.task, split)
         else:
@@ -286,8 +296,10 @@ class GuiWrap(lmms):
         finally:
             self._pending = {}
         # `until` is cut on our side too: lmms-eval's vllm and openai backends drop it
-        texts = [cut_at_stops(r.text if isinstance(r, GenerationResult) else str(r), q.gen_kwargs.get("until"))
-                 for r, q in zip(raw, reqs)]
+        texts = [r.text if isinstance(r, GenerationResult) else str(r) for r in raw]
+        # a reasoning that never closed is taken as cut by its budget: the wrapped backend does not say why it stopped
+        notes = [self.thinking.read(t, True, self._count) for t in texts]
+        texts = [self.thinking.cut(t, q.gen_kwargs.get("until")) for t, q in zip(texts, reqs)]
         captures: dict[int, Any] = {}
         sizes: dict[int, Any] = {}
         for rec in records:
@@ -298,7 +310,25 @@ class GuiWrap(lmms):
                 if rec.captures is not None:
                     captures[at] = rec.captures[i]
                 sizes[at] = rec.image_sizes[i] if i < len(rec.image_sizes) else None
-        return [Generated(t, captures.get(i), sizes.get(i)) for i, t in enumerate(texts)]
+        return [Generated(t, captures.get(i), sizes.get(i), attach_note(None, notes[i])) for i, t in enumerate(texts)]
+
+    def _count(self, text: str) -> int | None:
+        """Tokens of ``text`` by the wrapped backend's tokenizer (None without one)."""
+        if self.tokenizer is None:
+            return None
+        return len(self.tokenizer(text, add_special_tokens=False)["input_ids"])
+
+
+def thinking_arg(inner_cls: Any, name: str, thinking: Thinking) -> bool:
+    """The value of the wrapped backend's ``enable_thinking`` constructor argument; refused when it takes none."""
+    import inspect
+
+    params = inspect.signature(inner_cls.__init__).parameters
+    if thinking.key not in params:
+        raise ValueError(f"gui_wrap: backend {name!r} ({inner_cls.__name__}) takes no {thinking.key!r} argument, so "
+                         f"thinking={thinking.mode} cannot reach its chat template; run it through gui_hf or gui_openai, "
+                         "or leave thinking unset (the model's default)")
+    return thinking.on
 
 
 class GuiWrapChat(GuiWrap):
