@@ -106,10 +106,16 @@ class Submission:
     required_metrics: str = ""
     # "module:function" check(metadata, docs or None) -> why a task is refused, or None (empty: no check)
     task_check: str = ""
+    # the thinking settings (model arg ``thinking``, gui_core.reasoning) its leaderboard accepts: "default" (unset:
+    # the model's own), "on", "off"; a run with another is refused by ``gui-eval submit`` / ``validate``
+    thinking: tuple[str, ...] = ("default", "on", "off")
 
     def __post_init__(self) -> None:
         if self.completeness != "task" and not _DOTTED.fullmatch(self.completeness):
             raise ValueError(f"submission completeness {self.completeness!r} is 'task' or 'module:function'")
+        bad = [t for t in self.thinking if t not in ("default", "on", "off")]
+        if bad or not self.thinking:
+            raise ValueError(f"submission thinking {self.thinking!r}: a non-empty subset of default, on, off")
         for key, path in (("task_check", self.task_check), ("required_metrics", self.required_metrics)):
             if path and not _DOTTED.fullmatch(path):
                 raise ValueError(f"submission {key} {path!r} is not 'module:attribute'")

@@ -93,7 +93,7 @@ def answer_budget(task_budget: int, thinking: str | None, budget: int) -> int:
 class Split:
     """A response read as reasoning then answer."""
 
-    answer_start: int  # offset of the answer in the text (len(text) when there is no answer)
+    answer_start: int  # offset of the answer in the text, after the blanks that follow the tag (len(text): none)
     reasoning: str  # the reasoning text, tags included ("" when there was none)
     closed: bool  # a closing tag was found (the answer follows it)
 
@@ -105,7 +105,9 @@ def split_reasoning(text: str, tags: Sequence[Sequence[str]] = DEFAULT_TAGS, thi
     ends = [text.rfind(close) + len(close) for _open, close in tags if close and close in text]
     if ends:
         at = max(ends)
-        return Split(at, text[:at], True)
+        rest = text[at:]
+        # the answer begins at its first visible character ("</think>\n\nB": B), as lmms-eval's stripping leaves it
+        return Split(at + len(rest) - len(rest.lstrip()), text[:at], True)
     opens = [text.find(o) for o, _c in tags if o and o in text]
     if opens or thinking == "on":
         return Split(len(text), text, False)
@@ -123,6 +125,7 @@ class ReasoningNote:
     truncated: bool  # the reasoning never closed and the generation hit its token budget
     closed: bool
     tags: tuple[tuple[str, str], ...] = DEFAULT_TAGS  # the tag pairs it was read with
+    generations: int = 1  # generations it sums (1; a note rebuilt from a sample's logged record: all of them)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -202,3 +205,27 @@ def answer_part(response: Any, start: int) -> Any:
     if capture is None and not extras:
         return text[start:]
     return CapturedResponse(text[start:], capture, extras or None)
+
+
+def logged_record(notes: Sequence[ReasoningNote], read: str) -> dict[str, Any]:
+    """A sample's logged ``reasoning`` field: the last generation's reading, lengths summed over every generation
+    (rounds, re-runs). :func:`note_from_logged` turns it back into the note re-scoring reads."""
+    last = notes[-1]
+    tokens = [n.reasoning_tokens for n in notes]
+    return {"thinking": last.thinking, "tokens": None if any(t is None for t in tokens) else sum(tokens),
+            "chars": sum(n.reasoning_chars for n in notes), "truncated": last.truncated, "closed": last.closed,
+            "tags": [list(p) for p in last.tags], "generations": sum(n.generations for n in notes), "read": read}
+
+
+def note_from_logged(data: Any) -> ReasoningNote | None:
+    """The note a sample's logged ``reasoning`` record stands for (None when it is not one)."""
+    if not isinstance(data, Mapping):
+        return None
+    try:
+        tags = tuple((str(a), str(b)) for a, b in (data.get("tags") or DEFAULT_TAGS))
+        tokens = data.get("tokens")
+        return ReasoningNote(data.get("thinking"), 0, int(data.get("chars") or 0),
+                             None if tokens is None else int(tokens), bool(data.get("truncated")),
+                             bool(data.get("closed")), tags, int(data.get("generations") or 1))
+    except (TypeError, ValueError):
+        return None

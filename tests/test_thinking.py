@@ -37,7 +37,7 @@ def _backend(url: str, **kw) -> GuiOpenAI:
 def test_answer_is_read_after_the_last_closing_tag():
     split = reasoning.split_reasoning("<think>a</think> mid <think>b</think>\n\nC")
     assert split.closed and "<think>b</think>" in split.reasoning and "<think>b</think>\n\nC"[16:] == "\n\nC"
-    assert "<think>a</think> mid <think>b</think>\n\nC"[split.answer_start:] == "\n\nC"
+    assert "<think>a</think> mid <think>b</think>\n\nC"[split.answer_start:] == "C"
 
 
 def test_a_prefilled_opening_tag_still_splits_at_the_closing_one():

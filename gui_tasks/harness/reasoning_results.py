@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from gui_core.reasoning import (REASONING_KEY, REASONING_TOKENS, THINKING_TRUNCATED, answer_part, notes_of,
-                                split_reasoning)
+from gui_core.reasoning import (REASONING_KEY, REASONING_TOKENS, THINKING_TRUNCATED, answer_part, logged_record,
+                                notes_of, split_reasoning)
 
 
 def reads_after_reasoning(family: str | None) -> bool:
@@ -57,15 +57,10 @@ def read_results(task: str, doc: Any, results: list[Any], family: str | None = N
             read.append(answer_part(response, split.answer_start))
         else:
             read.append(response)
-    tokens = [n.reasoning_tokens for n in notes]
-    known = None if any(t is None for t in tokens) else sum(tokens)
-    fields: dict[str, Any] = {THINKING_TRUNCATED: int(last.truncated),
-                              REASONING_KEY: {"thinking": last.thinking, "tokens": known,
-                                              "chars": sum(n.reasoning_chars for n in notes),
-                                              "truncated": last.truncated, "generations": len(notes),
-                                              "read": "after_reasoning" if after else "whole_text"}}
-    if known is not None:
-        fields[REASONING_TOKENS] = known
+    record = logged_record(notes, "after_reasoning" if after else "whole_text")
+    fields: dict[str, Any] = {THINKING_TRUNCATED: int(last.truncated), REASONING_KEY: record}
+    if record["tokens"] is not None:
+        fields[REASONING_TOKENS] = record["tokens"]
     return read, fields
 
 

@@ -15,13 +15,15 @@ from typing import Any, Iterable, Mapping
 
 from gui_core.errors import ConfigError, DataError
 from gui_core.logit_capture import SIDE_KEY
+from gui_core.reasoning import REASONING_KEY
 from gui_tasks.runs.input_files import read_jsonl, read_text
 
 RESULTS_SUFFIX = "_results.json"
 # lmms-eval's own keys of a samples line (evaluator.py 0.7.3); every other dict value is a metric's value.
-# SIDE_KEY: a grounding response's logged side channel (gui_core.logit_capture.response_side), not a record.
+# SIDE_KEY: a grounding response's logged side channel (gui_core.logit_capture.response_side), not a record;
+# REASONING_KEY: a thinking model's reading of the response (gui_core.reasoning.logged_record), not a record either.
 LOG_KEYS = frozenset({"doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "token_counts", "doc_hash",
-                      "prompt_hash", "target_hash", "input", "input_media", SIDE_KEY})
+                      "prompt_hash", "target_hash", "input", "input_media", SIDE_KEY, REASONING_KEY})
 NO_FILTER = "none"  # lmms-eval's name for "no filter": metric keys read "mcq_acc,none"
 
 

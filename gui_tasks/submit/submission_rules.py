@@ -38,6 +38,29 @@ def _task_problem(meta: dict[str, Any], docs: Sequence[Any] | None = None) -> st
     return resolve(rules.task_check)(meta, docs) if rules is not None and rules.task_check else None
 
 
+def thinking_of(model_args: str) -> str:
+    """The run's thinking setting from its model args: ``on``, ``off`` or ``default`` (unset: the model's own)."""
+    from lmms_eval.utils import simple_parse_args_string
+
+    from gui_core.reasoning import thinking_mode
+
+    try:
+        value = simple_parse_args_string(model_args or "").get("thinking")
+        return thinking_mode(value, "model args") or "default"
+    except ValueError:
+        return "default"  # unreadable args are refused by the model-args check, with its own message
+
+
+def _thinking_problem(meta: dict[str, Any], model_args: str) -> str | None:
+    """Why the benchmark's rules refuse a run with this thinking setting (its record's ``submission.thinking``)."""
+    rules = _rules(meta)
+    setting = thinking_of(model_args)
+    if rules is None or setting in rules.thinking:
+        return None
+    return (f"thinking={setting} is not accepted by this benchmark's leaderboard (its rules accept "
+            f"{', '.join(rules.thinking)}; {SUBMISSIONS_PAGE})")
+
+
 def completeness_gaps(tasks: Sequence[dict[str, Any]]) -> list[str]:
     """What a complete submission lacks, each saying what to add: the rule of each task's benchmark record
     (``gui_core.benchmark``: ``submission.completeness``). MPR-GUI is ranked per language set, GUI Knowledge Bench per
