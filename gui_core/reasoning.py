@@ -229,3 +229,15 @@ def note_from_logged(data: Any) -> ReasoningNote | None:
                              bool(data.get("closed")), tags, int(data.get("generations") or 1))
     except (TypeError, ValueError):
         return None
+
+
+def side_in_full_text(side: Any, offset: int) -> Any:
+    """A logged side channel (``gui_core.logit_capture.response_side``) of an answer read ``offset`` characters into
+    its response, with its capture's spans moved back to the whole response's: the samples file logs the whole
+    response, and re-scoring reads the answer after the reasoning from it again (:func:`answer_part`)."""
+    if offset <= 0 or not isinstance(side, Mapping) or not isinstance(side.get("capture"), Mapping):
+        return side
+    capture = dict(side["capture"])
+    capture["steps"] = [{**step, "start": int(step["start"]) + offset, "end": int(step["end"]) + offset}
+                        for step in capture.get("steps") or []]
+    return {**side, "capture": capture}

@@ -174,3 +174,23 @@ def test_a_reasoning_returned_apart_is_joined_back_in_its_tags():
     assert joined_reasoning({"reasoning_content": "r"}, "B", reasoning.DEFAULT_TAGS) == "<think>r</think>B"
     assert joined_reasoning({"reasoning": "r"}, "", reasoning.DEFAULT_TAGS, cut=True) == "<think>r"
     assert joined_reasoning({}, "B", reasoning.DEFAULT_TAGS) == "B"
+
+
+def test_rescoring_the_logged_sample_reads_what_the_live_run_read():
+    """The samples file logs the whole response, the side channel (capture spans moved back to it) and the reasoning
+    record; re-scoring (submit, validate) rebuilds the note from the record and reads the same answer and digits."""
+    from gui_core.logit_capture import capture_of, key_digits_json, response_side, with_side
+
+    text = "<think>0.9</think> [0.12, 0.34]"
+    at = text.index("[")
+    steps = tuple(Step(k, text[k], -0.5, 0.0, tuple(float(d == k % 10) for d in range(10)), k, k + 1)
+                  for k in range(len(text)))
+    live = CapturedResponse(text, Capture(steps))
+    reasoning.note("t_r", {"id": "x"}, reasoning.read_generation(text, reasoning.DEFAULT_TAGS, "on", False))
+    (answer,), fields = read_results("t_r", {"id": "x"}, [live])
+    side = reasoning.side_in_full_text(response_side(answer), len(text) - len(str(answer)))
+    assert str(answer) == text[at:] and all(s["start"] >= at for s in side["capture"]["steps"])
+    reasoning.note("t_r", {"id": "x"}, reasoning.note_from_logged(fields["reasoning"]))
+    (again,), fields_again = read_results("t_r", {"id": "x"}, [with_side(text, side)])
+    assert str(again) == str(answer) and fields_again == fields
+    assert key_digits_json(capture_of(again)) == response_side(answer)["capture"]

@@ -28,6 +28,8 @@ from gui_tasks.runs import input_files
 from gui_core.errors import DataError
 from gui_core.sample_faults import describe_fault
 from gui_tasks.harness.bad_rows import skip_bad_rows, take_skipped
+from gui_core.logit_capture import SIDE_KEY
+from gui_core.reasoning import side_in_full_text
 from gui_tasks.harness.reasoning_results import read_results, reasoning_aggregations
 from gui_tasks.harness.lmms_layout import INTERACTION_KEY, UNTIL_KEY, current_task_type, multi_round_layout, multi_round_refusal
 from gui_core.paths import cache_dir
@@ -189,11 +191,14 @@ class RowsTask(ConfigurableMessagesTask):
     def _process_results_with_stats(self, doc: Mapping[str, Any], results: list[Any], *args: Any, **kwargs: Any) -> dict[str, Any]:
         """The task's per-sample values plus the cluster field in each, and a top-level ``score``: the first metric of
         the task's ``metric_list`` that has one (what lmms-eval's ``--baseline`` pairs across runs)."""
-        results, reasoning = read_results(str(self.config.task), doc, results, self.answer_family(doc))
-        out = self._scored(doc, results, *args, **kwargs)
+        read, reasoning = read_results(str(self.config.task), doc, results, self.answer_family(doc))
+        out = self._scored(doc, read, *args, **kwargs)
         if not isinstance(out, dict):
             return out
         out.update(reasoning)
+        if reasoning and isinstance(out.get(SIDE_KEY), dict) and len(read) == 1 and isinstance(read[0], str):
+            # the side channel of the answer, in the spans of the whole response the samples file logs
+            out[SIDE_KEY] = side_in_full_text(out[SIDE_KEY], len(str(results[0])) - len(str(read[0])))
         if self._own_cluster:
             cluster = self.cluster_of(doc)
             for value in out.values():
