@@ -98,18 +98,16 @@ class Split:
     closed: bool  # a closing tag was found (the answer follows it)
 
 
-def split_reasoning(text: str, tags: Sequence[Sequence[str]] = DEFAULT_TAGS, thinking: str | None = None) -> Split:
-    """Where the answer begins: after the last closing tag of any pair. Without one: an opening tag (or thinking on,
-    when the template may have written the opening tag into the prompt) means the reasoning never ended: no answer;
-    else the whole text is the answer (the model did not reason)."""
+def split_reasoning(text: str, tags: Sequence[Sequence[str]] = DEFAULT_TAGS) -> Split:
+    """Where the answer begins: after the last closing tag of any pair. Without one, an opening tag means the reasoning
+    never ended (no answer); no tag at all: the whole text is the answer (as lmms-eval's stripping leaves it)."""
     ends = [text.rfind(close) + len(close) for _open, close in tags if close and close in text]
     if ends:
         at = max(ends)
         rest = text[at:]
         # the answer begins at its first visible character ("</think>\n\nB": B), as lmms-eval's stripping leaves it
         return Split(at + len(rest) - len(rest.lstrip()), text[:at], True)
-    opens = [text.find(o) for o, _c in tags if o and o in text]
-    if opens or thinking == "on":
+    if any(o and o in text for o, _c in tags):
         return Split(len(text), text, False)
     return Split(0, "", False)
 
@@ -137,7 +135,11 @@ def read_generation(text: str, tags: Sequence[Sequence[str]], thinking: str | No
 
     ``count_tokens(text) -> int`` counts the reasoning's tokens (a tokenizer); ``reported_tokens`` (a server's own
     count) wins over it."""
-    split = split_reasoning(text, tags, thinking)
+    split = split_reasoning(text, tags)
+    if not split.reasoning and thinking == "on" and hit_budget and text:
+        # no tag at all, the budget spent: a template that wrote the opening tag into the prompt (Qwen3-VL Thinking),
+        # the reasoning cut before it closed
+        split = Split(len(text), text, False)
     if thinking is None and not split.reasoning:
         return None
     tokens = reported_tokens

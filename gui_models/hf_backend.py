@@ -60,7 +60,7 @@ from gui_models.request_bounds import prompt_refusal, prompt_token_bound
 from gui_models.layers import capture_last_token, decoder_layers
 from gui_core.logit_capture import capture_mode, digit_groups
 from gui_models.model_args import DTYPE_CHOICES, check_gui_hf_args
-from gui_models.thinking import THINKING_ARGS, AnswerStops, Thinking, attach_note
+from gui_models.thinking import THINKING_ARGS, AnswerStops, Thinking, attach_note, token_counter
 
 _DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 assert set(DTYPE_CHOICES) == {"auto", *_DTYPES}
@@ -393,8 +393,7 @@ class GuiHF(lmms):
         stop_ids = set(self.hooks.stop_ids(self.model))
         # a row that never wrote an end token used its whole budget (a reasoning without its closing tag: truncated)
         hit = [int(new.shape[1]) >= gen["max_new_tokens"] and not (set(row.tolist()) & stop_ids) for row in new]
-        count = lambda t: len(self.tokenizer(t, add_special_tokens=False)["input_ids"])  # noqa: E731
-        notes = [self.thinking.read(t, h, count) for t, h in zip(texts, hit)]
+        notes = [self.thinking.read(t, h, token_counter(self.tokenizer)) for t, h in zip(texts, hit)]
         texts = [self.thinking.cut(t, until) for t in texts]
         rec = records[-1]
         caps = rec.captures or [None] * len(texts)

@@ -85,7 +85,7 @@ from gui_models.served_client import (FAST_PNG_LEVEL, TRANSPORTS, BadResponse, R
                                       ServerError, ServerPool, request_key)
 from gui_models.served_frame import FRAMES, FramePolicy  # noqa: F401
 from gui_models.served_keys import DEFAULT_KEY_ENV, DEFAULT_KEY_HOSTS, check_base_urls, key_for  # noqa: F401
-from gui_models.thinking import THINKING_ARGS, Thinking, attach_note
+from gui_models.thinking import THINKING_ARGS, Thinking, attach_note, token_counter
 
 _key_for = key_for  # the name tests and older callers use
 LOGPROB_MODES = ("auto", "token_ids", "top_logprobs")
@@ -490,9 +490,8 @@ class GuiOpenAI(lmms):
             else:
                 capture = capture_from_top_logprobs(content)
         usage, reported = usage_of(response)
-        counter = self.count_tokenizer
-        count = (lambda t: len(counter(t, add_special_tokens=False)["input_ids"])) if counter is not None else None
-        found = self.thinking.read(content, choice.get("finish_reason") == "length", count, reported)
+        found = self.thinking.read(content, choice.get("finish_reason") == "length", token_counter(self.count_tokenizer),
+                                   reported)
         extras = {"image_frame": self.frame.describe(sent), "served_by": server or "cache",
                   "usage": {"input_tokens": usage.get("prompt_tokens"), "output_tokens": usage.get("completion_tokens")},
                   "finish_reason": choice.get("finish_reason") if isinstance(choice.get("finish_reason"), str) else None,

@@ -59,7 +59,7 @@ class Thinking:
         """``text`` cut at the task's first stop string, searched only in the answer after the reasoning."""
         from gui_models.generation_core import cut_at_stops
 
-        split = split_reasoning(text, self.tags, self.mode)
+        split = split_reasoning(text, self.tags)
         if split.reasoning and not split.closed:  # no answer yet: nothing to cut
             return text
         answer = text[split.answer_start:]
@@ -74,6 +74,13 @@ class Thinking:
         """What a run records of its thinking settings (results, provenance, submissions read the model args)."""
         return {"thinking": self.mode, "think_budget": self.budget if self.on else None,
                 "reasoning_tags": [list(p) for p in self.tags], "thinking_key": self.key}
+
+
+def token_counter(tokenizer: Any) -> Callable[[str], int] | None:
+    """Counts a text's tokens with ``tokenizer`` (no special tokens added); None without a tokenizer."""
+    if tokenizer is None:
+        return None
+    return lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])
 
 
 def attach_note(extras: dict[str, Any] | None, found: ReasoningNote | None) -> dict[str, Any] | None:

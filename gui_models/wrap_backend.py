@@ -41,7 +41,7 @@ from gui_models.generation_core import (RUN_FAULTS, GenerateHooks, Generated, co
                                         run_multi_round)
 from gui_core.logit_capture import capture_mode, digit_groups
 from gui_models.model_args import split_wrap_args
-from gui_models.thinking import THINKING_ARGS, Thinking, attach_note
+from gui_models.thinking import THINKING_ARGS, Thinking, attach_note, token_counter
 
 OURS = ("backend", "interventions", "capture_logits")
 WINDOW = 64  # requests parsed and handed to the wrapped backend per call of its generate_until (at least 4 batches)
@@ -298,7 +298,7 @@ class GuiWrap(lmms):
         # `until` is cut on our side too: lmms-eval's vllm and openai backends drop it
         texts = [r.text if isinstance(r, GenerationResult) else str(r) for r in raw]
         # a reasoning that never closed is taken as cut by its budget: the wrapped backend does not say why it stopped
-        notes = [self.thinking.read(t, True, self._count) for t in texts]
+        notes = [self.thinking.read(t, True, token_counter(self.tokenizer)) for t in texts]
         texts = [self.thinking.cut(t, q.gen_kwargs.get("until")) for t, q in zip(texts, reqs)]
         captures: dict[int, Any] = {}
         sizes: dict[int, Any] = {}
@@ -311,12 +311,6 @@ class GuiWrap(lmms):
                     captures[at] = rec.captures[i]
                 sizes[at] = rec.image_sizes[i] if i < len(rec.image_sizes) else None
         return [Generated(t, captures.get(i), sizes.get(i), attach_note(None, notes[i])) for i, t in enumerate(texts)]
-
-    def _count(self, text: str) -> int | None:
-        """Tokens of ``text`` by the wrapped backend's tokenizer (None without one)."""
-        if self.tokenizer is None:
-            return None
-        return len(self.tokenizer(text, add_special_tokens=False)["input_ids"])
 
 
 def thinking_arg(inner_cls: Any, name: str, thinking: Thinking) -> bool:

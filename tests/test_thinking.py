@@ -51,9 +51,14 @@ def test_configured_tags_are_used():
     assert split.closed and split.answer_start == len("<reason>x</reason>")
 
 
-def test_no_tags_without_thinking_is_all_answer_and_with_thinking_on_is_an_unended_reasoning():
+def test_no_tags_is_all_answer_unless_the_budget_cut_a_reasoning_the_template_opened():
     assert reasoning.split_reasoning("B").answer_start == 0
-    assert reasoning.split_reasoning("I think", thinking="on") == reasoning.Split(7, "I think", False)
+    assert reasoning.split_reasoning("<think>I think") == reasoning.Split(14, "<think>I think", False)
+    answered = reasoning.read_generation("B", reasoning.DEFAULT_TAGS, "on", hit_budget=False)
+    assert answered.answer_start == 0 and answered.reasoning_chars == 0 and not answered.truncated
+    cut = reasoning.read_generation("so the gear", reasoning.DEFAULT_TAGS, "on", hit_budget=True)
+    assert cut.truncated and cut.reasoning_chars == len("so the gear")
+    assert reasoning.read_generation("B", reasoning.DEFAULT_TAGS, None, hit_budget=True) is None
 
 
 @given(st.text(max_size=200))
@@ -194,3 +199,37 @@ def test_rescoring_the_logged_sample_reads_what_the_live_run_read():
     (again,), fields_again = read_results("t_r", {"id": "x"}, [with_side(text, side)])
     assert str(again) == str(answer) and fields_again == fields
     assert key_digits_json(capture_of(again)) == response_side(answer)["capture"]
+
+
+def test_gui_wrap_hands_enable_thinking_only_to_a_backend_that_takes_it():
+    from gui_models.model_args import check_model_args
+    from gui_models.wrap_backend import thinking_arg
+
+    class Takes:
+        def __init__(self, pretrained=None, enable_thinking=None):
+            pass
+
+    class Refuses:
+        def __init__(self, pretrained=None):
+            pass
+
+    on = Thinking.from_args({"thinking": "on"}, "gui_wrap")
+    assert thinking_arg(Takes, "qwen3_vl", on) is True
+    assert thinking_arg(Takes, "qwen3_vl", Thinking.from_args({"thinking": "off"}, "gui_wrap")) is False
+    with pytest.raises(ValueError, match="takes no 'enable_thinking'"):
+        thinking_arg(Refuses, "qwen2_5_vl", on)
+    with pytest.raises(ValueError, match="thinking="):
+        check_model_args("gui_wrap", "backend=qwen3_vl,thinking=sometimes")
+
+
+def test_validate_refuses_a_thinking_setting_the_leaderboard_rules_forbid(monkeypatch):
+    from gui_core.benchmark import Submission
+    from gui_tasks.submit import submission_rules
+
+    assert submission_rules.thinking_of("pretrained=x,thinking=on") == "on"
+    assert submission_rules.thinking_of("pretrained=x") == "default"
+    monkeypatch.setattr(submission_rules, "_rules", lambda meta: Submission(thinking=("default", "off")))
+    assert submission_rules._thinking_problem({}, "pretrained=x,thinking=off") is None
+    assert "thinking=on is not accepted" in submission_rules._thinking_problem({}, "pretrained=x,thinking=on")
+    with pytest.raises(ValueError, match="submission thinking"):
+        Submission(thinking=("sometimes",))

@@ -15,7 +15,8 @@ from lmms_helpers import results, run, samples
 
 TASK = "mpr_gui_synth_en"
 LIMIT = 4
-REASONING = "Option A looks right at first but the screenshot shows otherwise"
+REASONING = ("Option A looks right at first but the screenshot shows otherwise because the toggle in the top bar is "
+             "off and the label next to it reads the other way round so")
 
 
 def _run(tmp_path, env, name: str, thinking_args: str, correct: str) -> tuple[dict, list[dict], list[dict]]:
@@ -53,6 +54,12 @@ def test_thinking_on_off_and_truncated_through_lmms_eval(tmp_path, subprocess_en
     _res, logged, bodies = _run(tmp_path, subprocess_env, "off", "thinking=off", "B")
     assert all(b["chat_template_kwargs"] == {"enable_thinking": False} and b["max_tokens"] < 1024 for b in bodies)
     assert all(s["reasoning"]["tokens"] == 0 and "<think>" not in str(s.get("resps", s["filtered_resps"])) for s in logged)
+
+    from gui_tasks.reports.compare import compare_runs  # thinking on vs off, paired by document
+
+    rows = [r for r in compare_runs(tmp_path / "on", tmp_path / "off", resamples=200, permutations=200).rows
+            if r.task == TASK and r.metric == "mcq_acc" and r.slice == "all"]
+    assert len(rows) == 1 and rows[0].n == LIMIT and rows[0].diff == 0
 
     res, logged, _bodies = _run(tmp_path, subprocess_env, "cut", "thinking=on,think_budget=1", "B")
     assert [s["thinking_truncated"] for s in logged] == [1] * LIMIT

@@ -38,7 +38,7 @@ def _reasoning(sample: Mapping[str, Any]) -> str:
     while isinstance(raw, list) and raw:
         raw = raw[0]
     text = "" if raw is None else str(raw)
-    split = split_reasoning(text, note.tags, note.thinking)
+    split = split_reasoning(text, note.tags)
     shown = split.reasoning if split.reasoning else (text if note.truncated else "")
     tokens = "length unknown" if note.reasoning_tokens is None else f"{note.reasoning_tokens} tokens"
     cut = ", cut by its budget (thinking_truncated: no answer)" if note.truncated else ""
