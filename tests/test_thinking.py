@@ -233,3 +233,27 @@ def test_validate_refuses_a_thinking_setting_the_leaderboard_rules_forbid(monkey
     assert "thinking=on is not accepted" in submission_rules._thinking_problem({}, "pretrained=x,thinking=on")
     with pytest.raises(ValueError, match="submission thinking"):
         Submission(thinking=("sometimes",))
+
+
+def test_the_viewer_shows_the_reasoning_folded_with_its_length():
+    from gui_tasks.viewer.sample_pages import _reasoning
+
+    record = reasoning.logged_record([reasoning.read_generation("<think>gear <b></think>B", reasoning.DEFAULT_TAGS,
+                                                                "on", False, reported_tokens=5)], "after_reasoning")
+    html = _reasoning({"resps": [["<think>gear <b></think>B"]], "filtered_resps": ["B"], "reasoning": record})
+    assert html.startswith("<details class='reasoning'><summary>") and "5 tokens" in html
+    assert "gear &lt;b&gt;" in html and "</details>" in html  # escaped, folded
+    cut = reasoning.logged_record([reasoning.read_generation("<think>gear", reasoning.DEFAULT_TAGS, "on", True)], "x")
+    assert "cut by its budget" in _reasoning({"resps": [["<think>gear"]], "reasoning": cut})
+    assert _reasoning({"resps": [["B"]]}) == ""
+
+
+def test_the_summary_gives_the_mean_reasoning_length_and_truncated_share_beside_accuracy():
+    from types import SimpleNamespace
+
+    from gui_tasks.reports.summary import headline_metrics
+
+    res = SimpleNamespace(config={"metric_list": [{"metric": "mcq_acc"}, {"metric": "format_error_rate"}]},
+                          metrics={"mcq_acc": 0.5, "format_error_rate": 0.1, "reasoning_tokens": 812.0,
+                                   "thinking_truncated": 0.05})
+    assert headline_metrics(res) == ["mcq_acc", "format_error_rate", "reasoning_tokens", "thinking_truncated"]

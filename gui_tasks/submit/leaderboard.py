@@ -86,6 +86,12 @@ def _checkpoint_entry(model_args: str) -> dict[str, Any]:
     return {"checkpoint": found} if found else {}
 
 
+def _thinking_entry(model_args: str) -> dict[str, Any]:
+    """``{"thinking": "on"|"off"}`` for a run that set the thinking switch (gui_core.reasoning); nothing when unset."""
+    setting = thinking_of(model_args)
+    return {} if setting == "default" else {"thinking": setting}
+
+
 def submission_hash(sub: dict[str, Any]) -> str:
     """sha256 over everything in the file except this hash itself."""
     return _sha({k: v for k, v in sub.items() if k != "submission_sha256"})
@@ -318,7 +324,7 @@ def build_submission(run_dir: str | Path, *, loader: Loader = load_task, partial
     sub: dict[str, Any] = {
         "schema": SCHEMA,
         "model": {"backend": model, "name": runs[0].model_name, "args": model_args, "interventions": interventions,
-                  "thinking": thinking_of(model_args), **_checkpoint_entry(model_args)},
+                  **_thinking_entry(model_args), **_checkpoint_entry(model_args)},
         "versions": {"lmms_eval": _dist_version("lmms_eval"), "lmms_eval_git": runs[0].lmms_eval_version,
                      "gui_eval": _dist_version("gui-eval"), "plugins": _plugins(tasks.values(), interventions)},
         "hashing": HASHING,
