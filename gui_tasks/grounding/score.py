@@ -199,7 +199,8 @@ def _judge(doc: Mapping[str, Any], text: str, capture: Capture | None, params: S
         wrapper = wrapper_for(doc.get("source"), params.family, meta.get("gt_type") == "negative")
     own = answer  # the family's own reading: its numbers in its declared frame (the frame check reads these)
     if wrapper is not None:
-        found = wrapper.reader(text, width, height)  # a relative point, as the wrapper hands it to the scorer
+        row = {k: meta[k] for k in wrapper.row_keys if k in meta}  # row fields the wrapper reads (MMBench's image_size)
+        found = wrapper.reader(text, width, height, **row)  # a relative point, as the wrapper hands it to the scorer
         # the digits the family's own reading locates stay the key tokens of the logit metrics
         answer = PointAnswer(found.point, "relative", found.status, params.family, found.detail, answer.literal)
     out: dict[str, Any] = {"status": answer.status, "detail": answer.detail, "point": None, "correct": False,

@@ -18,6 +18,10 @@ from gui_tasks.grounding.uivision import SETTINGS as UIVISION_SETTINGS
 # 1.1: inclusive point-in-box for ScreenSpot (official rule), official strictness, frame_check
 # 1.2: official strictness is the authors' own parser (issue 35); benchmark strictness; JEDI / UGround / InfiGUI prompts
 VERSION = "1.2"
+# A benchmark whose ``official`` reading changed since: its tasks' own version, so old and new results never compare
+# silently. mmbench_gui_l2 1.3 (issue 52): every row evaluate scores is scored (any data_type and level, counted as
+# level2_calculate_scores counts them), the UI-TARS reader resizes with the row's image_size.
+BENCHMARK_VERSIONS = {"mmbench_gui_l2": "1.3"}
 SYNTH_SEED, SYNTH_N = 0, 40
 # The answer reader (gui_core grounding parse_point, official strictness) of the prompt's answer family, recorded per task
 PARSER_PROTOCOL = "grounding-point-v1"
@@ -99,7 +103,8 @@ def render_all() -> dict[str, str]:
         files[f"{task}.yaml"] = TEMPLATE.format(task=task, source=source, prompt=prompt, protocol=protocol(prompt),
                                                 parser=f"{PARSER_PROTOCOL}:{fam}",
                                                 inside_rule=inside, visual=rec.visual,
-                                                metrics=_metrics(types, splits, official), version=VERSION, benchmark=benchmark,
+                                                metrics=_metrics(types, splits, official),
+                                                version=BENCHMARK_VERSIONS.get(benchmark, VERSION), benchmark=benchmark,
                                                 kwargs=kwargs,
                                                 tau=DEFAULT_TAU, form=DEFAULT_FORM, c=PSS_C, extra=extra, max_new_tokens=max_new)
 
