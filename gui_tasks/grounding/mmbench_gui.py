@@ -3,14 +3,16 @@
 Release (HF ``OpenGVLab/MMBench-GUI``, read by ``open-compass/MMBench-GUI`` ``benchmarks/l2_element_grounding.py``
 @ 896ddf1d3aa4d6464d0c55c6416518f889d78d77): ``L2_annotations.json`` + ``offline_images/<platform>/<image_path>``
 (``platform`` is the folder: ``os_windows``, ``os_mac``, ``os_linux``, ``os_ios``, ``os_android``, ``os_web``);
-rows ``image_path, platform, instruction, bbox = [x1, y1, x2, y2], data_type (icon | text), grounding_type
-(basic | advanced), app_name``. A row without an image is a bad row: ``skip_noimg`` there tests for a missing path
+rows ``image_path, platform, instruction, bbox = [x1, y1, x2, y2], data_type (icon | text | other), grounding_type
+(basic | advanced | other), app_name, image_size``. Every row ``evaluate`` scores is scored as it scores it (issue 52:
+any data_type / level, counted as ``level2_calculate_scores`` counts them); a row it cannot get past is that row's
+DataError citing the statement that raises. A row without an image is a bad row: ``skip_noimg`` there tests for a missing path
 only after joining it to the platform (``"os_windows/None"``), so such a row is kept and stops the evaluation.
 
 Box reading as ``GUIElementGrounding.evaluate``: a bbox given as a string is a Python literal; a bbox whose four raw
 values all lie in [0, 1] is relative, otherwise pixels divided by the screenshot's size; ``-1`` reads as 0 first
 (``make_safe``); a box outside [0, 1] after that stops the official evaluation (here: a bad row naming file, row and
-field). The relative box is tested as computed there (meta ``target_relative``), edges inside. Folder:
+field). The row's ``image_size`` goes to meta ``row_image_size`` (the repository's UI-TARS reader resizes with it). The relative box is tested as computed there (meta ``target_relative``), edges inside. Folder:
 ``$MMBENCH_GUI_DATA_DIR``.
 """
 
