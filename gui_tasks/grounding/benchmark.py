@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from gui_core.benchmark import (BENCHMARKS, Benchmark, BenchmarkData, Sources, Submission, benchmark, register_benchmark)
 from gui_core.hub_release import HubRelease
+from gui_metrics.osworld_g_readings import READINGS
 
 _HUB = "gui_tasks.grounding.hub_layout:"
 # The Hub copies lmms-eval 0.7.3's own tasks read (their YAML's dataset_path), converted to the official layout. No file
@@ -120,7 +121,8 @@ _grounding("mmbench_gui_l2", "MMBench-GUI L2 (element grounding)",
                          hub=(MMBENCH_GUI_HUB,), hub_repos=("OpenGVLab/MMBench-GUI",), page="docs/mmbench_gui_l2.md",
                          unset="point it at a local copy of the official MMBench-GUI release"),
            "gui_tasks.grounding.mmbench_gui:task_rows", data_check="gui_tasks.grounding.mmbench_gui:data_check",
-           official=_OFFICIAL + "mmbench_l2_report", docs="docs/mmbench_gui_l2.md", clips_boxes=True)
+           official=_OFFICIAL + "mmbench_l2_report", docs="docs/mmbench_gui_l2.md", clips_boxes=True,
+           yaml_version="1.3")  # 1.3: every row evaluate scores is scored, UI-TARS with the row's image_size (issue 52)
 
 _grounding("osworld_g", "OSWorld-G (original and refined instructions)",
            Sources("OSWorld-G / JEDI (Xie et al. 2025, arXiv 2505.13227), section 3", "xlang-ai/OSWorld-G",
@@ -131,7 +133,10 @@ _grounding("osworld_g", "OSWorld-G (original and refined instructions)",
                          hub=(OSWORLD_G_HUB,), hub_repos=("MMInstruction/OSWorld-G",), page="docs/osworld_g.md",
                          unset="point it at a local copy of the official OSWorld-G release"),
            "gui_tasks.grounding.osworld_g:task_rows", data_check="gui_tasks.grounding.osworld_g:data_check",
-           official=_OFFICIAL + "osworld_g_report", docs="docs/osworld_g.md", published_docs=564)
+           official=_OFFICIAL + "osworld_g_report", docs="docs/osworld_g.md", published_docs=564,
+           # the harnesses that publish OSWorld-G numbers, each a reading (task metadata ``reading``)
+           readings=READINGS, check_reading="gui_metrics.osworld_g_readings:check_reading",
+           yaml_version="1.3")  # 1.3: the readings (issue 52); gui_tasks/grounding/yaml_spec.py
 
 
 def grounding_records() -> list[Benchmark]:
