@@ -80,8 +80,9 @@ def _our_doc(benchmark: str, case: dict[str, Any]) -> dict[str, Any]:
     scored = [b[0] / w, b[1] / h, b[2] / w, b[3] / h] if benchmark == "screenspot_pro" else None
     report = {"platform": "p", "group": None, "application": "a", "ui_type": case["ui_type"], "lang": "en",
               "gt_type": "positive", "instruction_style": "instruction", "id": "x"}
-    return _doc(benchmark, "x", "open it", Path("x.png"), (w, h), list(b), "s", {"report": report}, Path("corpus"), 0,
-                scored)
+    fmt = "xyxy_px" if benchmark == "screenspot_pro" else "xywh_px"  # as load_pro / load_seeclick record it
+    return _doc(benchmark, "x", "open it", Path("x.png"), (w, h), list(b), "s", {"report": report, "bbox_format": fmt},
+                Path("corpus"), 0, scored)
 
 
 def ours(benchmark: str, case: dict[str, Any]) -> str:
@@ -158,6 +159,20 @@ HARNESSES: list[tuple[str, str, Callable[[dict[str, Any]], str], str]] = [
     ("screenspot_pro", f"{LMMS} `screenspot_pro` (called)", lmms_screenspot_pro, "lmms_eval/tasks/screenspot_pro/utils.py"),
     ("screenspot_pro", _VK, vlmevalkit_screenspot_pro, "vlmeval/dataset/GUI/screenspot_pro.py ScreenSpotPro.evaluate_point"),
 ]
+
+
+def as_reading(benchmark: str, reading: str, case: dict[str, Any]) -> str:
+    """Our task with ``reading: <reading>`` (gui_metrics.screenspot_readings): hit | miss | stops."""
+    from gui_tasks.grounding.score import ScoreParams, score_response
+
+    params = ScoreParams(family="relative", inside_rule="inclusive", strictness="official", reading=reading)
+    verdict = score_response(_our_doc(benchmark, case), case["text"], params)["official"]["correctness"]
+    return {"correct": "hit", "error": "stops"}.get(verdict, "miss")
+
+
+def reading_agreement(benchmark: str, reading: str, theirs: Callable[[dict[str, Any]], str]) -> tuple[int, int]:
+    corpus = json.loads((CORPORA / f"{benchmark}.json").read_text(encoding="utf-8"))
+    return sum(as_reading(benchmark, reading, c) == theirs(c) for c in corpus["cases"]), len(corpus["cases"])
 
 
 def by_form(benchmark: str, theirs: Callable[[dict[str, Any]], str]) -> dict[str, list[Any]]:
@@ -476,11 +491,16 @@ def render() -> str:
            "## Our default tasks vs other harnesses' own code", "",
            "Ours: the benchmark's default task (`gui_<benchmark>`, the PSS paper's relative prompt, `strictness: "
            "official`, the benchmark script's inclusive point-in-box); a verdict is hit or miss; \"stops\": that harness's "
-           "evaluation raises on the row and produces no number at all.", ""]
+           "evaluation raises on the row and produces no number at all. Each harness is also a reading of our task "
+           "(task metadata `reading`, `gui_metrics/screenspot_readings.py`: lmms-eval's `process_results` called, "
+           "VLMEvalKit's `evaluate_point` re-stated), recorded in every result (`params.reading`).", ""]
     for benchmark, name, fn, where in HARNESSES:
         table = by_form(benchmark, fn)
         agree, total = sum(v[0] for v in table.values()), sum(v[1] for v in table.values())
-        out += [f"### `gui_{benchmark}` vs {name}: {agree}/{total} answers agree", "", f"Code: `{where}`.", "",
+        reading = "lmms_eval" if name.startswith(LMMS) else "vlmevalkit"
+        same, n = reading_agreement(benchmark, reading, fn)
+        out += [f"### `gui_{benchmark}` vs {name}: {agree}/{total} answers agree", "", f"Code: `{where}`. Selectable: "
+                f"`reading: {reading}` on this task scores as this code on {same}/{n} answers.", "",
                 "| answer form | agree | first departure |", "|---|---|---|"]
         for form, (a, n, first) in sorted(table.items()):
             out.append(f"| {form} | {a}/{n} | {first or ''} |")

@@ -52,3 +52,26 @@ def test_clawgui_reads_the_digit_of_point_2d_and_truncates():
     assert MOD.clawgui(dict(case, text="[405, 848]")) == "hit"
     edge = dict(case, text="[417.1, 904.8]")  # 488.007 px: truncated to 488 there, outside the box here
     assert MOD.clawgui(edge) == "hit" and MOD.ours_family(edge) == "miss"
+
+
+def test_each_harness_is_a_reading_equal_to_its_code_on_every_answer():
+    import json
+
+    for benchmark, name, fn, _ in MOD.HARNESSES:
+        reading = "lmms_eval" if name.startswith(MOD.LMMS) else "vlmevalkit"
+        same, n = MOD.reading_agreement(benchmark, reading, fn)
+        assert same == n >= 480, (benchmark, reading)
+    corpus = json.loads((MOD.CORPORA / "screenspot_pro.json").read_text(encoding="utf-8"))
+    poking = next(c for c in corpus["cases"] if c["form"] == "box poking out")
+    assert MOD.as_reading("screenspot_pro", "vlmevalkit", poking) == "stops"  # VLMEvalKit raises on that row
+
+
+def test_an_unknown_reading_is_a_config_error():
+    import pytest
+
+    from gui_core.errors import ConfigError
+    from gui_tasks.grounding.lmms_task import reading_of
+
+    assert reading_of({"source": "screenspot_v2", "reading": "lmms_eval"}) == "lmms_eval"
+    with pytest.raises(ConfigError, match="lmms_eval"):
+        reading_of({"source": "screenspot", "reading": "lmms_eval"})  # lmms-eval has no ScreenSpot v1 point task

@@ -79,7 +79,10 @@ _grounding("screenspot", "ScreenSpot",
                          hub=(SCREENSPOT_HUB,), hub_repos=("rootsautomation/ScreenSpot",), page="docs/screenspot_pss.md",
                          unset="point it at a local copy of the official screenspot release"),
            "gui_tasks.grounding.screenspot:task_rows", data_check="gui_tasks.grounding.screenspot:data_check_screenspot",
-           official=_OFFICIAL + "screenspot_pro_report", docs="docs/screenspot_pss.md", published_docs=1272, clips_boxes=True)
+           official=_OFFICIAL + "screenspot_pro_report", docs="docs/screenspot_pss.md", published_docs=1272, clips_boxes=True,
+           # the other harnesses that publish its numbers, each a reading (task metadata ``reading``, issue 52)
+           readings=("official", "vlmevalkit"), reading_judge="gui_metrics.screenspot_readings:judge",
+           harness={"vlmevalkit_box": "xywh_minus_one", "vlmevalkit_file": "screenspot.py"})
 
 _grounding("screenspot_v2", "ScreenSpot-v2",
            Sources("OS-Atlas (Wu et al. 2024, arXiv 2410.23218), section 4.1", "OS-Copilot/OS-Atlas"),
@@ -90,7 +93,10 @@ _grounding("screenspot_v2", "ScreenSpot-v2",
                          page="docs/screenspot_pss.md",
                          unset="point it at a local copy of the official screenspot_v2 release"),
            "gui_tasks.grounding.screenspot:task_rows", data_check="gui_tasks.grounding.screenspot:data_check_v2",
-           official=_OFFICIAL + "screenspot_pro_report", docs="docs/screenspot_pss.md", published_docs=1272, clips_boxes=True)
+           official=_OFFICIAL + "screenspot_pro_report", docs="docs/screenspot_pss.md", published_docs=1272, clips_boxes=True,
+           # the other harnesses that publish its numbers, each a reading (task metadata ``reading``, issue 52)
+           readings=("official", "lmms_eval", "vlmevalkit"), reading_judge="gui_metrics.screenspot_readings:judge",
+           harness={"lmms_task": "screenspot_v2", "vlmevalkit_box": "xywh_minus_one", "vlmevalkit_file": "screenspot_v2.py"})
 
 _grounding("screenspot_pro", "ScreenSpot-Pro",
            Sources("ScreenSpot-Pro (Li et al. 2025, arXiv 2504.07981)", "likaixin2000/ScreenSpot-Pro-GUI-Grounding",
@@ -101,7 +107,10 @@ _grounding("screenspot_pro", "ScreenSpot-Pro",
                          unset="point it at a local copy of the official screenspot_pro release"),
            "gui_tasks.grounding.screenspot:task_rows", data_check="gui_tasks.grounding.screenspot:data_check_pro",
            official=_OFFICIAL + "screenspot_pro_report", cluster="application", docs="docs/screenspot_pro.md",
-           published_docs=1581, clips_boxes=True)
+           published_docs=1581, clips_boxes=True,
+           # the other harnesses that publish its numbers, each a reading (task metadata ``reading``, issue 52)
+           readings=("official", "lmms_eval", "vlmevalkit"), reading_judge="gui_metrics.screenspot_readings:judge",
+           harness={"lmms_task": "screenspot_pro", "lmms_img_size": True, "vlmevalkit_box": "xyxy", "vlmevalkit_file": "screenspot_pro.py"})
 
 _grounding("uivision", "UI-Vision (element grounding)",
            Sources("UI-Vision (Nayak et al. 2025, arXiv 2503.15661)", "uivision/UI-Vision",
