@@ -130,3 +130,14 @@ def test_stopping_rows_name_the_official_statement():
     # five values: is_normalized reads them all, the first four are the box
     assert mmbench_gui.relative_box([0.1, 0.2, 0.3, 0.4, 0.9], (10, 10), Path("x"), 0) == [0.1, 0.2, 0.3, 0.4]
     assert mmbench_gui.relative_box([0.1, 0.2, 0.3, 0.4, 7], (10, 10), Path("x"), 0) == pytest.approx([0.01, 0.02, 0.03, 0.04])
+
+
+def test_the_report_shows_every_level_and_counts_other_types_in_total():
+    from gui_tasks.grounding.report import Series, markdown, summarise
+
+    _, records = _ours("relative")
+    summary = summarise(Series("m\ngui_mmbench_gui_l2", "gui_mmbench_gui_l2", "mmbench_gui_l2", list(records.values())))
+    table = markdown([summary])
+    assert "| expert | os_web | 66.67 |" in table and "| None | os_web |" in table
+    web = summary["official_report"]["expert"]["os_web"]
+    assert (web["Total num"], web["Icon num"], web["Text num"]) == (3, 1, 1)  # the widget row counts in Total only
