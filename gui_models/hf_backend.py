@@ -102,6 +102,8 @@ def check_pretrained(name: str, pretrained: Any) -> str:
 class GuiHF(lmms):
     """Greedy, batched generation with a HF ``AutoModelForImageTextToText`` and its processor."""
 
+    keeps_journal = True  # model arg ``resume`` (gui_models.run_journal); ``gui_wrap`` around it keeps the only one
+
     @classmethod
     def create_from_arg_string(cls, arg_string: str, additional_config: dict | None = None) -> "GuiHF":
         from lmms_eval import utils

@@ -138,6 +138,8 @@ class GuiWrap(lmms):
         self.backend_name = str(backend)
         inner_cls = get_model(self.backend_name, force_simple=self.is_simple)
         passed = {**{k: v for k, v in (_cli or {}).items() if k not in kwargs}, **kwargs}
+        if getattr(inner_cls, "keeps_journal", False):  # one journal per run: the wrapper's, of the answers it returns
+            passed.setdefault("resume", "none")
         if self.backend_name in MAX_OF_BUDGETS and "max_new_tokens" not in passed:
             passed["max_new_tokens"] = 1
         self.inner = inner_cls(**passed)
