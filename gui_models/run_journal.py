@@ -145,9 +145,11 @@ class RunJournal:
     def _read(self, path: Path) -> None:
         lines = path.read_bytes().split(b"\n")
         try:
-            header = json.loads(lines[0]) if lines and lines[0].strip() else None
+            header = json.loads(lines[0]) if lines[0].strip() else None
         except ValueError:
             header = None
+        if header is None and sum(1 for line in lines if line.strip()) <= 1:
+            return  # a rank killed while it wrote its header: no answer in it
         if not isinstance(header, dict) or header.get("format") != FORMAT:
             raise ConfigError(f"{self.owner}: {path} is not a run journal of this version ({FORMAT}); give another "
                               "folder with resume=FOLDER, or resume=none")
@@ -177,8 +179,8 @@ class RunJournal:
     def _open(self) -> int:
         if self._fd is None:
             self.folder.mkdir(parents=True, exist_ok=True)
-            fresh = not self.path.exists() or self.path.stat().st_size == 0
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            fresh = not self.path.exists() or not _has_header(self.path)  # none, or torn by a kill (no answer in it)
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | (os.O_TRUNC if fresh else 0), 0o644)
             if fresh:
                 os.write(fd, (json.dumps({"format": FORMAT, "owner": self.owner, "settings": self.settings},
                                          sort_keys=True) + "\n").encode())
@@ -261,6 +263,15 @@ class RunJournal:
         for j, answer in zip(missing, answers):
             out[j] = answer
         return out
+
+
+def _has_header(path: Path) -> bool:
+    with path.open("rb") as fh:
+        first = fh.readline()
+    try:
+        return json.loads(first).get("format") == FORMAT
+    except (ValueError, AttributeError):
+        return False
 
 
 def _doc(task_dict: Mapping[str, Any] | None, args: Sequence[Any]) -> Any:

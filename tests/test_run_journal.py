@@ -150,3 +150,13 @@ def test_a_sample_error_comes_back_with_its_answer(tmp_path):
                                                        {"t_fault": {"test": {9: {"id": 9}}}})
     assert fault_of("t_fault", {"id": 9}) == "its images: broken"
     sample_faults._FAULTS.pop(("t_fault", "9"))
+
+
+def test_a_rank_killed_while_writing_its_header_starts_its_file_again(tmp_path):
+    (tmp_path / "j").mkdir()
+    (tmp_path / "j" / "rank0.jsonl").write_bytes(b'{"format": "gui-eval-ru')
+    j = RunJournal(tmp_path / "j", "gui_hf", SETTINGS)
+    j.run([_Instance("q", 0)], _fresh([]))
+    j.close()
+    again = RunJournal(tmp_path / "j", "gui_hf", SETTINGS)
+    assert len(again.entries) == 1 and again.torn == 0
