@@ -80,7 +80,8 @@ def capture_gap(model_args: str, metrics: Sequence[str], samples: Sequence[dict[
 
     if str(model_arg(model_args, "capture_logits") or "none").strip().lower() != "digits":
         return None
-    named = sorted(m.split(",")[0] for m in metrics if m.split(",")[0].startswith(CAPTURE_METRIC_PREFIXES))
+    named = sorted({m.split(",")[0] for m in metrics if m.split(",")[0].startswith(CAPTURE_METRIC_PREFIXES)},
+                   key=lambda m: (m not in ("pss_mean", "perplexity_mean"), m))  # the headline figures first
     if not named:
         return None
     bare = [s.get("doc_id") for s in samples
@@ -89,5 +90,6 @@ def capture_gap(model_args: str, metrics: Sequence[str], samples: Sequence[dict[
         return None
     return (f"{len(bare)} of {len(samples)} answers of this capture_logits=digits run carry no digit capture (doc ids "
             f"{bare[:8]}{' ...' if len(bare) > 8 else ''}; replayed by lmms-eval's --use_cache?): "
-            f"{', '.join(named[:4])}{' ...' if len(named) > 4 else ''} would be missing for them. Run again without "
+            f"{', '.join(named[:2])}{f' and {len(named) - 2} other capture figure(s)' if len(named) > 2 else ''} would be "
+            "missing for them. Run again without "
             "--use_cache (the run journal resumes it: docs/running.md, 'Resume a long run')")
