@@ -69,6 +69,7 @@ def _check_complete(tasks: Sequence[dict[str, Any]], partial: Any = None) -> Non
 
 CAPTURE_METRIC_PREFIXES = ("pss_", "perplexity_")
 """Metrics read from the digit capture (``gui_metrics.pss``: PSS and its figures, perplexity)."""
+HEADLINE = ("pss_mean", "perplexity_mean")
 
 
 def capture_gap(model_args: str, metrics: Sequence[str], samples: Sequence[dict[str, Any]]) -> str | None:
@@ -81,7 +82,7 @@ def capture_gap(model_args: str, metrics: Sequence[str], samples: Sequence[dict[
     if str(model_arg(model_args, "capture_logits") or "none").strip().lower() != "digits":
         return None
     named = sorted({m.split(",")[0] for m in metrics if m.split(",")[0].startswith(CAPTURE_METRIC_PREFIXES)},
-                   key=lambda m: (m not in ("pss_mean", "perplexity_mean"), m))  # the headline figures first
+                   key=lambda m: (HEADLINE.index(m) if m in HEADLINE else len(HEADLINE), m))  # the headline figures first
     if not named:
         return None
     bare = [s.get("doc_id") for s in samples
