@@ -18,6 +18,7 @@ DTYPE_CHOICES = ("auto", "float32", "bfloat16", "float16")
 GUI_HF_KNOWN = frozenset({"pretrained", "device", "dtype", "batch_size", "max_batch_size", "max_new_tokens", "min_pixels",
                           "max_pixels", "system_prompt", "trust_remote_code", "attn_implementation", "interventions",
                           "device_map", "capture_logits", "bucket", "prefetch", "image_device", "max_prompt_tokens"})
+GUI_HF_KNOWN |= {"resume"}  # the run journal's folder, or none (gui_models.run_journal)
 IMAGE_DEVICES = ("auto", "cpu")
 # The digit-capture kinds (gui_core.logit_capture.CAPTURE_KINDS) each backend can produce: gui_hf and gui_wrap read
 # every digit token's score in process ("exact"); a served engine gives exact values for named token ids or a hosted

@@ -65,7 +65,7 @@ from lmms_eval.api.instance import GenerationResult, Instance, TokenCounts
 from lmms_eval.api.model import lmms
 from tqdm import tqdm
 
-from gui_core.logit_capture import capture_mode, digit_groups
+from gui_core.logit_capture import capture_mode, digit_groups, extras_of
 from gui_core.sample_faults import describe_fault
 from gui_core.sample_faults import record as record_fault
 from gui_interventions import RequestContext, build_run
@@ -76,6 +76,7 @@ from gui_models.model_args import check_gui_openai_args
 from gui_models.served_answers import (capture_from_token_ids, capture_from_top_logprobs, clean_text,  # noqa: F401
                                        logprob_problem, noted as _noted)
 from gui_models.served_body import Prepared, build_body, generation_body  # noqa: F401 - the public names stay here too
+from gui_models.run_journal import say_resumed
 from gui_models.served_client import EventLoop as _Loop
 from gui_models.served_client import (FAST_PNG_LEVEL, TRANSPORTS, BadResponse, ResponseCache, RetryPolicy, ServerDown,
                                       ServerError, ServerPool, request_key)
@@ -231,7 +232,12 @@ class GuiOpenAI(lmms):
             text = respond(self.interventions, generated, req, lambda r: usage.append(self._generate_sync(r)) or usage[-1])
             return GenerationResult(text=text, token_counts=_token_counts(usage))
 
-        return self._stream(len(requests), one, OWNER)
+        out = self._stream(len(requests), one, OWNER)
+        if self.cache is not None:  # its response cache is this backend's journal: a run again resumes through it
+            reused = sum(bool(extras_of(r.text).get("from_cache")) for r in out if isinstance(r, GenerationResult))
+            if reused:
+                say_resumed(OWNER, reused, len(requests), self.cache.root)
+        return out
 
     def generate_until_multi_round(self, requests: list[Instance]) -> list[list[str]]:
         """Every round of each request; rounds of one request in order, ``concurrency`` requests at once."""

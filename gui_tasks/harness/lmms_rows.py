@@ -22,6 +22,7 @@ from PIL import Image
 
 from gui_core.image_files import mark_file_source
 from gui_core.images import ImageRefused, decode
+from gui_core import replayed_answers
 from gui_core.sample_faults import DOC_ERROR, SAMPLE_ERROR, doc_key, fault_of, record
 from gui_metrics.lmms_bridge import SCORE_KEY
 from gui_tasks.runs import input_files
@@ -345,6 +346,9 @@ def _contain(task: "RowsTask") -> None:
     def contained_results(doc: Any, outputs: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
         error = fault_of(name(), doc)
         if error is None:
+            # an answer lmms-eval's --use_cache replayed as plain text gets its side channel back from the backend's run
+            # journal, or the run stops naming the metrics it would lose (outside the containment: the run's error)
+            outputs = replayed_answers.restore(name(), doc, outputs)
             try:
                 values = results(doc, outputs, *args, **kwargs)
             except Exception as exc:  # noqa: BLE001 - a parser or metric fault: this sample only

@@ -36,7 +36,7 @@ from gui_tasks.harness.rescore import (UnhashableValue, aggregate, canonical_jso
 from gui_tasks.runs.protocols import VIEW_ARGS, interventions_of, protocol_label, view_args_of  # noqa: F401 (re-exported)
 from gui_tasks.submit.submission_versions import (_check_plugins, _check_versions, _dist_version,  # noqa: F401 (re-exported)
                                            _plugins, _quiet_lmms_eval)
-from gui_tasks.submit.submission_rules import (SUBMISSIONS_PAGE, _check_complete, _required_metrics,  # noqa: F401
+from gui_tasks.submit.submission_rules import (SUBMISSIONS_PAGE, _check_complete, _required_metrics, capture_gap,  # noqa: F401
                                         _task_problem, completeness_gaps)
 from gui_tasks.submit.submission_input import (MAX_BYTES, MAX_DEPTH, MAX_VALUES, SubmissionError,  # noqa: F401 (re-exported)
                                         load_submission, nesting_depth, parse_submission)
@@ -246,6 +246,9 @@ def _task_entry(run: RunResults, res: TaskResult, interventions: list[str], load
         raise SubmissionError(f"{where}: {len(samples)} logged samples but n-samples says {n['effective']}")
     if any(not isinstance(s.get("doc_id"), int) or isinstance(s.get("doc_id"), bool) for s in samples):
         raise SubmissionError(f"{where}: a sample has no integer doc_id")
+    gap = capture_gap(run.model_args, list(res.metrics), samples)
+    if gap:
+        raise SubmissionError(f"{where}: {gap}")
     logged = [{"doc_id": s["doc_id"], "target": str(s.get("target")), "response": s.get("filtered_resps"),
                **({"side": s[SIDE_KEY]} if isinstance(s.get(SIDE_KEY), dict) else {})} for s in samples]
     try:
