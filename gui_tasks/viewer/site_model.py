@@ -10,11 +10,12 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from gui_core.errors import DataError
-from gui_tasks.runs.results_io import RunResults, find_result_files, load_results, load_task_samples
+from gui_tasks.runs.results_io import RunResults, find_result_files, load_results
 from gui_tasks.viewer.images import IMAGE_SUFFIXES, ImageStore, Shown, image_size, inside
 from gui_tasks.viewer.overlays import Shape
 from gui_tasks.viewer.payloads import SampleView
 from gui_tasks.viewer.plugins import ViewerPlugins
+from gui_tasks.viewer.progress import MAX_SAMPLES, read_samples
 from gui_tasks.viewer.sent import sent_images
 from gui_tasks.viewer.records import facets, outcome, sample_record
 
@@ -108,9 +109,11 @@ def _docs(task: str, notes: list[str], cache: dict[str, list[dict[str, Any]] | N
     return cache[task]
 
 
-def collect(run_dirs: Sequence[str | Path | Sequence[Path]], *, rebuild_docs: bool = True) -> tuple[list[Side], list[Entry], list[str]]:
+def collect(run_dirs: Sequence[str | Path | Sequence[Path]], *, rebuild_docs: bool = True,
+            max_samples: int = MAX_SAMPLES, say: Any = None) -> tuple[list[Side], list[Entry], list[str]]:
     """Every results file under each RUN_DIR (a folder, a results file, or a list of them: one side each), every logged
-    sample with its document and record."""
+    sample with its document and record: the first ``max_samples`` of a task (0: all; ``gui_tasks.viewer.progress``),
+    ``say`` told as they are read."""
     sides, entries, notes = [], [], []
     docs_cache: dict[str, list[dict[str, Any]] | None] = {}
     for i, d in enumerate(run_dirs):
@@ -128,7 +131,7 @@ def collect(run_dirs: Sequence[str | Path | Sequence[Path]], *, rebuild_docs: bo
                     notes.append(f"{run.path.name} {name}: not run: {res.metadata['not_run']}")
                     continue
                 try:
-                    samples = load_task_samples(run, name)
+                    samples = read_samples(run, name, notes, max_samples, say)
                 except DataError as exc:
                     notes.append(f"{run.path.name} {name}: {exc}")
                     continue
