@@ -35,8 +35,9 @@ def _fits(value: Any, hint: Any, path: str) -> str | None:
         if any(_fits(value, a, path) is None for a in args):
             return None
         return f"{path} is {_shown(value)}, expected {_name(hint)}"
-    if origin is typing.Literal:
-        return None if value in args else f"{path} is {_shown(value)}, expected one of {list(args)}"
+    if origin is typing.Literal:  # its type only: the record's own check names the accepted values
+        kinds = tuple({type(a) for a in args})
+        return None if isinstance(value, kinds) else f"{path} is {_shown(value)}, expected one of {list(args)}"
     if origin is tuple:
         if not isinstance(value, tuple):
             return f"{path} is {_shown(value)}, expected a tuple"

@@ -99,7 +99,7 @@ def build_site(run_dirs: Sequence[str | Path | Sequence[Path]], out: str | Path,
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.building-", dir=out.parent))
     try:
-        site = _build_into(tmp, sides, entries, notes, images, plugins if plugins is not None else ViewerPlugins())
+        site = _build_into(tmp, sides, entries, notes, images, plugins if plugins is not None else ViewerPlugins(), say)
         os.chmod(tmp, 0o755)
         _check_out(out)
         _move_into_place(tmp, out)
@@ -111,9 +111,10 @@ def build_site(run_dirs: Sequence[str | Path | Sequence[Path]], out: str | Path,
 
 
 def _build_into(out: Path, sides: list[Side], entries: list[Entry], notes: list[str], images: str = "thumbs",
-                plugins: ViewerPlugins | None = None) -> Site:
+                plugins: ViewerPlugins | None = None, say: Any = None) -> Site:
     """Every file of the site under ``out``, a folder this process just created (nothing in it but what it writes)."""
-    site = Site(out, sides, entries, notes, image_roots=_image_roots(sides), images_mode=images, plugins=plugins)
+    site = Site(out, sides, entries, notes, image_roots=_image_roots(sides), images_mode=images, plugins=plugins,
+                say=say)
     try:
         return _write_site(site)
     finally:
@@ -141,6 +142,8 @@ def _write_site(site: Site) -> Site:
                 site.twins[x.number], site.twins[y.number] = y, x
     for i, entry in enumerate(entries):
         write_sample_page(site, entry, i - 1 if i > 0 else None, i + 1 if i + 1 < len(entries) else None)
+        if site.say is not None and i % 500 == 499:
+            site.say(f"{i + 1:,} of {len(entries):,} sample page(s) written")  # spaced by Progress
     data = _index_data(site)
     diff_html = ""
     if len(sides) == 2:

@@ -87,6 +87,7 @@ class Site:
     store: ImageStore = None  # type: ignore[assignment]  # made from out and images_mode
     task_folders: dict[str, Path | None] = field(default_factory=dict)  # task -> its YAML's folder
     plugins: ViewerPlugins = None  # type: ignore[assignment]  # the installed viewer plugins (gui_tasks.viewer.plugins)
+    say: Any = None  # told the progress while pages are written (gui_tasks.viewer.progress.Progress)
 
     def __post_init__(self) -> None:
         if self.store is None:
