@@ -114,16 +114,14 @@ class Family:
         return SCROLL_SEMANTICS.get(parser) if parser else None
 
 
-# The module that registers the built-in records, imported by name on the registry's first use (as an entry point
-# would be): the records depend on this module, never the other way round.
-BUILTIN_MODULES = ("gui_core.families",)
-
-
-ENTRY_POINT_GROUP = "gui_eval.families"  # third-party modules that call register_family (docs/adding.md)
+# The modules that call register_family: the built-in records' (gui_core.families, in gui-eval's own setup.cfg) and
+# third parties' (docs/adding.md), imported on the registry's first use; the records depend on this module, never the
+# other way round.
+ENTRY_POINT_GROUP = "gui_eval.families"
 
 
 def _load_builtins() -> None:
-    load_records(BUILTIN_MODULES, ENTRY_POINT_GROUP, "family")
+    load_records(ENTRY_POINT_GROUP, "family")
 
 
 FAMILIES: Registry[Family] = Registry("model family", loader=_load_builtins)

@@ -53,9 +53,9 @@ def current_plugin() -> str | None:
 
 def plugin_label(ep: Any, what: str) -> str:
     """``<what> plugin 'name' (distribution: module:attr)``: how messages name an entry point."""
-    dist = getattr(ep, "dist", None)
-    name = dist.metadata["Name"] if dist is not None else "?"
-    return f"{what} plugin {ep.name!r} ({name}: {ep.value})"
+    from gui_core.plugin_dists import dist_name
+
+    return f"{what} plugin {ep.name!r} ({dist_name(getattr(ep, 'dist', None))}: {ep.value})"
 
 
 def load_contained(ep: Any, what: str) -> tuple[bool, Any]:

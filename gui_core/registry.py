@@ -50,6 +50,11 @@ class Registry(Generic[T]):
             self._aliases[alias] = name
         return item
 
+    def holds(self, name: str) -> bool:
+        """Whether ``name`` is registered already, without loading the built-in records (for a register function that
+        runs while they load)."""
+        return name in self._items or name in self._aliases
+
     def canonical(self, name: str) -> str:
         """The registered name ``name`` stands for (itself, or the record an alias points to)."""
         self._load()
@@ -98,17 +103,23 @@ class Registry(Generic[T]):
         return len(self._items)
 
 
-def load_records(modules: tuple[str, ...], group: str, what: str) -> None:
-    """Import the modules that register a registry's built-in records, then every third-party module of the
-    entry-point group ``group``; a plugin that fails to load (``SystemExit`` included) or registers a refused record
-    is named on stderr and skipped (``gui_core.plugin_errors.load_contained``): one broken plugin must not hide the
-    built-in records nor end the command."""
-    import importlib
-    from importlib.metadata import entry_points
-
+def load_records(group: str, what: str) -> None:
+    """Import every module of the entry-point group ``group`` (``gui_core.plugin_groups``): gui-eval's own first (the
+    built-in records, declared in its setup.cfg like any plugin's), then third parties'. A third-party plugin that fails
+    to load (``SystemExit`` included) or registers a refused record is named on stderr and skipped
+    (``gui_core.plugin_errors.load_contained``: one broken plugin must not hide the built-in records nor end the
+    command); a built-in that fails raises, and finding none at all is an error naming ``pip install -e .`` (the
+    metadata is missing)."""
     from gui_core.plugin_errors import load_contained
+    from gui_core.plugin_groups import entry_points
 
-    for module in modules:
-        importlib.import_module(module)
-    for ep in sorted(entry_points(group=group), key=lambda e: e.name):
+    found = entry_points(group)
+    if not any(ep.own for ep in found):
+        raise RuntimeError(f"gui-eval: no built-in {what} found: the entry-point group {group!r} of the gui-eval "
+                           "distribution is empty (its metadata is missing or stale); run `pip install -e .` in the "
+                           "checkout (scripts/setup.sh does)")
+    for ep in found:
+        if ep.own:
+            ep.load()
+            continue
         load_contained(ep, what)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from gui_core.benchmark import benchmark
 from gui_metrics.grounding_official import osworld_g_report
 from gui_tasks.grounding import osworld_g
 from gui_tasks.grounding.score import ScoreParams, score_response
@@ -154,7 +155,7 @@ def test_task_rows_load_the_named_instruction_set_as_valid_documents(monkeypatch
     from gui_tasks.grounding.lmms_task import score_params, task_rows
     from gui_tasks.grounding.schema import validate_doc
 
-    monkeypatch.setenv(osworld_g.ENV, str(COPY))
+    monkeypatch.setenv(benchmark("osworld_g").data.env, str(COPY))
     meta = {"source": "osworld_g", "instructions": "refined", "reading": "lmms_eval", "prompt": "relative"}
     docs = task_rows(meta)
     assert len(docs) == 48 and all(validate_doc(d, file="x", row=i) for i, d in enumerate(docs))

@@ -124,16 +124,9 @@ class GroundingTask(RowsTask):
         return out
 
     @classmethod
-    def cluster_key(cls, meta: Mapping[str, Any]) -> str | None:
-        """The record's cluster key: ScreenSpot-Pro the application (its 23 applications' screens look alike); elsewhere
-        the screenshot."""
-        rec = by_source(str(meta.get("source")))
-        return rec.cluster_key if rec is not None else "screenshot"
-
-    def cluster_of(self, doc: Mapping[str, Any]) -> Any:
-        if self.config.cluster_key == "application":
-            return str(json.loads(doc.get("meta") or "{}").get("application") or "") or None
-        return super().cluster_of(doc)
+    def record_of(cls, meta: Mapping[str, Any]) -> Any:
+        """The record of the task's ``metadata.source`` (a grounding YAML may name only its source)."""
+        return by_source(str(meta.get("source")))
 
     def __init__(self, *args: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, config=config, **kwargs)

@@ -25,7 +25,6 @@ from gui_core.errors import DataError
 from gui_tasks.harness.bad_rows import BadRows, skip_bad_rows
 from gui_tasks.grounding.screenspot import release_rows, _doc, _field, _image_size, _read_json, row_warnings
 
-ENV = "MMBENCH_GUI_DATA_DIR"
 SOURCE = "mmbench_gui_l2"
 ANNOTATIONS = "L2_annotations.json"
 LEVELS = ("basic", "advanced")

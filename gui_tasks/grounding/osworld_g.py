@@ -33,13 +33,10 @@ from gui_metrics.osworld_g_readings import hit, point_in_polygon  # noqa: F401 (
 from gui_tasks.harness.bad_rows import BadRows, skip_bad_rows
 from gui_tasks.grounding.screenspot import release_rows, _field, _image_size, _read_json, clip_box
 
-ENV = "OSWORLD_G_DATA_DIR"
 SOURCE = "osworld_g"
 FILES = {"original": "OSWorld-G.json", "refined": "OSWorld-G_refined.json"}
 CLASSIFICATION = "classification_result.json"
 BOX_TYPES = ("bbox", "polygon", "refusal")
-# OSWorld-G paper (Xie et al. 2025, arXiv 2505.13227, section 3) and the release: 564 samples in each instruction set
-PUBLISHED_ROWS = 564
 
 
 def data_root() -> Path:
@@ -148,8 +145,10 @@ def load_docs(root: Path, instructions: str = "original", bad: BadRows | None = 
 
 def data_check(root: Path | None = None):
     """``gui-eval data check osworld_g``: documents per instruction set, box type and category, odd polygons."""
+    from gui_core.benchmark import benchmark
     from gui_tasks.harness.data_check import BenchmarkCheck, TaskCount
 
+    published = benchmark(SOURCE).published_docs["release"]  # the record's (gui_tasks/grounding/benchmark.py)
     check = BenchmarkCheck.of_copy("osworld_g", root, data_root)
     if check.errors:
         return check
@@ -162,7 +161,7 @@ def data_check(root: Path | None = None):
             continue
         loaded[instructions] = docs
         task = "gui_osworld_g" + ("_refined" if instructions == "refined" else "")
-        check.counts.append(TaskCount(task, len(docs), PUBLISHED_ROWS, "OSWorld-G paper / release: 564 samples"))
+        check.counts.append(TaskCount(task, len(docs), published, "OSWorld-G paper / release"))
         metas = [json.loads(d["meta"]) for d in docs]
         for box_type in BOX_TYPES:
             check.counts.append(TaskCount(f"  {box_type}", sum(d["split"] == box_type for d in docs), None))

@@ -175,7 +175,7 @@ def reports() -> dict[str, str]:
 
     out: dict[str, str] = {}
     for b in BENCHMARKS.values():
-        out.setdefault(b.results_name, b.report)
+        out.setdefault(b.results_name, b.report_command)
     return out
 
 

@@ -37,7 +37,7 @@ from gui_tasks.viewer.progress import MAX_SAMPLES, Progress
 # the model, the sample pages and the run pages (some names re-exported: tests and plugins import them from here)
 from gui_tasks.viewer.site_model import (STATIC, Entry, Side, Site, _copy_image, _head, _svg, collect,  # noqa: F401
                                          e)
-from gui_tasks.viewer.sample_pages import _pre, _sections, _write, write_sample_page  # noqa: F401
+from gui_tasks.viewer.sample_pages import _pre, _sections, _write, sample_view, write_sample_page  # noqa: F401
 from gui_tasks.viewer.run_pages import (_diff, _index_data, _list_section, _lmms_eval_version, _metric_table,  # noqa: F401
                                         _protocols, _run_section, diff_counts)
 
@@ -93,13 +93,15 @@ def build_site(run_dirs: Sequence[str | Path | Sequence[Path]], out: str | Path,
     ImageStore(Path(out), images)  # an unknown mode fails before anything is read or written
     out = Path(out).absolute()
     _check_out(out)
-    sides, entries, notes = collect(run_dirs, rebuild_docs=rebuild_docs, max_samples=max_samples, say=say)
+    plugins = plugins if plugins is not None else ViewerPlugins()
+    sides, entries, notes = collect(run_dirs, rebuild_docs=rebuild_docs, plugins=plugins, max_samples=max_samples,
+                                    say=say)
     if say is not None:
         say(f"writing {len(entries):,} sample page(s) ...", force=True)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.building-", dir=out.parent))
     try:
-        site = _build_into(tmp, sides, entries, notes, images, plugins if plugins is not None else ViewerPlugins(), say)
+        site = _build_into(tmp, sides, entries, notes, images, plugins, say)
         os.chmod(tmp, 0o755)
         _check_out(out)
         _move_into_place(tmp, out)
@@ -129,11 +131,7 @@ def _write_site(site: Site) -> Site:
     _write(out / SITE_MARK, "built by gui-eval view; the whole folder is replaced by the next build\n")
     for f in ("viewer.css", "viewer.js"):
         _write(out / "assets" / f, (STATIC / f).read_text(encoding="utf-8"))
-    for x in entries:
-        if x.benchmark == "star_agentic" and x.doc is not None:
-            site.episodes.setdefault((x.side, x.task, str(x.doc.get("episode_id"))), []).append(x)
-    for steps in site.episodes.values():
-        steps.sort(key=lambda x: int(x.doc.get("step") or 0))
+    _views(site)
     if len(sides) == 2:
         first = {(x.task, x.sample.get("doc_id")): x for x in entries if x.side == 0}
         for y in entries:
@@ -159,6 +157,28 @@ def _write_site(site: Site) -> Site:
             + "<script src='data/index.js'></script><script src='assets/viewer.js'></script></body></html>")
     _write(out / "index.html", page)
     return site
+
+
+def _views(site: Site) -> None:
+    """Every sample's plugin payload (``SampleView``), the samples of one episode (``SampleFacts.episode``: same side,
+    task and key, in the benchmark's order) sharing one list of their views."""
+    for x in site.entries:
+        if x.facts.episode is not None and x.doc is not None:
+            site.episodes.setdefault((x.side, x.task, x.facts.episode[0]), []).append(x)
+    for steps in site.episodes.values():
+        steps.sort(key=lambda x: x.facts.episode[1])
+    shared: dict[int, list[Any]] = {}
+    for steps in site.episodes.values():
+        views: list[Any] = []
+        for x in steps:
+            shared[x.number] = views
+    for x in site.entries:
+        try:
+            x.view = sample_view(site, x, shared.get(x.number, ()))
+        except Exception:  # noqa: BLE001 - made again when its page is written: that page shows the note
+            x.view = None
+    for steps in site.episodes.values():
+        shared[steps[0].number][:] = [x.view for x in steps if x.view is not None]
 
 
 def make_server(out: Path, port: int) -> Any:

@@ -1,8 +1,12 @@
-"""SPHINX simulator episodes step by step: the screen before each action, the action drawn on it, the verdicts.
+"""How ``gui-eval view`` shows a SPHINX sample and run: the viewer's ``gui_viewer`` hooks for the SPHINX benchmarks
+(their records name this module as ``viewing``; ``gui_tasks.viewer.hookspecs``).
 
-The episode is replayed from the logged outputs in a fresh simulator (deterministic) by the scorer's own
-``gui_tasks.sphinx.lmms_task.replay``: same agent reading, same ``resolve`` by the document's rendering, same
-stop at a format error (``on_format_error``) and at the step limit.
+A simulator episode (a record with ``satisfied`` evaluators): its outcome from the evaluators, one response per round,
+the app as its group, and the episode step by step: the screen before each action, the action drawn on it, the
+verdicts. The episode is replayed from the logged outputs in a fresh simulator (deterministic) by the scorer's own
+``gui_tasks.sphinx.lmms_task.replay``: same agent reading, same ``resolve`` by the document's rendering, same stop at a
+format error (``on_format_error``) and at the step limit. A device episode (its document names a ``package``) has no
+replay. A run: the report of Tables 4-9.
 """
 
 from __future__ import annotations
@@ -10,9 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from gui_tasks.viewer.overlays import Shape
-
-SWIPE_VECTORS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
+from gui_core.viewing import DIRECTION_VECTORS as SWIPE_VECTORS
+from gui_core.viewing import Report, RunView, SampleFacts, SampleView, Shape, Step, Trajectory, hookimpl
 
 
 @dataclass
@@ -88,3 +91,44 @@ def sphinx_episode(doc: Mapping[str, Any], outputs: Sequence[str]) -> list[StepV
         before = after
     views.append(StepView(len(views), before.sim.observe().screenshot(), "", "final", None, [], verdicts(before)))
     return views
+
+
+def _episode_record(record: Mapping[str, Any]) -> bool:
+    return "satisfied" in record
+
+
+@hookimpl
+def gui_viewer_sample_facts(record: Mapping[str, Any], doc: Mapping[str, Any] | None) -> SampleFacts | None:
+    """A simulator or device episode: succeeded when every evaluator (sub-goal) is satisfied; its app as the group."""
+    if not record or not _episode_record(record):
+        return None
+    group = str((doc or {}).get("id", "")).partition("/")[0]
+    if record.get("not_run"):  # a device episode that could not run (device dropped, app missing)
+        return SampleFacts("unscored", f"not run: {record['not_run']}", group, multi_round=True)
+    sat = list(record.get("satisfied") or [])
+    ok = bool(sat) and all(sat)
+    if not ok and record.get("format_errors"):
+        return SampleFacts("format_error", "format error", group, multi_round=True)
+    return SampleFacts("correct" if ok else "wrong", f"{sum(map(bool, sat))}/{len(sat)} evaluators", group,
+                       multi_round=True)
+
+
+@hookimpl
+def gui_viewer_sample_media(sample: SampleView) -> list[Trajectory] | None:
+    """A simulator episode replayed screen by screen (a device episode, whose document names its package, has none)."""
+    doc = sample.doc
+    if doc is None or "package" in doc or not _episode_record(sample.record):
+        return None
+    steps = []
+    for v in sphinx_episode(doc, sample.responses):
+        verdict = "" if v.verdicts is None else " ".join("✓" if ok else "✗" for ok in v.verdicts)
+        caption = ("final screen" if v.status == "final" else f"step {v.index}: {v.status}") + (f"; verdicts {verdict}" if verdict else "")
+        steps.append(Step(v.index, v.image, v.shapes, caption, v.output, v.action, final=v.status == "final"))
+    return [Trajectory(steps)]
+
+
+@hookimpl
+def gui_viewer_run_reports(run: RunView) -> list[Report]:
+    from gui_tasks.sphinx import report as sphinx
+
+    return [Report("SPHINX: Tables 4-9", lambda: "\n".join(f"### {k}\n{v}" for k, v in sphinx.build_report(run.runs).items()))]

@@ -56,8 +56,6 @@ from gui_tasks.runs.input_files import lines, parse_json_line, read_bytes, read_
 from gui_tasks.knowledge.marks import marks_for_action
 from gui_tasks.knowledge.schema import PLATFORM_CALLS, SUBTASK_TYPE, SUBTASKS, YES_NO, letters_for
 
-HUB_ID = "KendrickShi/GUI-Knowledge-Bench"
-DATA_DIR_ENV = "GUI_KNOWLEDGE_DATA_DIR"
 IMAGE_DIRS_ENV = "GUI_KNOWLEDGE_IMAGE_DIRS"
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
 # Keys that make a JSON object a question (a row lacking another required field is then a bad row).
@@ -435,7 +433,7 @@ def _action_marks(call: str, size: Sequence[int], label: str | None = None) -> l
     return marks_for_action(action, (int(size[0]), int(size[1])), label)
 
 
-__all__ = ["HUB_ID", "DATA_DIR_ENV", "data_root", "read_raw_rows", "normalise_row", "subtask_of", "platform_of", "action_name",
+__all__ = ["data_root", "read_raw_rows", "normalise_row", "subtask_of", "platform_of", "action_name",
            "CALL_TYPES"]
 
 

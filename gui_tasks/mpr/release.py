@@ -29,9 +29,7 @@ from gui_tasks.harness.bad_rows import BadRows
 from gui_tasks.runs.input_files import lines, parse_json_line
 from gui_tasks.mpr.options import normalise_answer, split_inline_options_ordered
 
-HUB_ID = "chenruihan/MPR-GUI-Bench"
 QUESTIONS_REPO = "github.com/chenruihan32/MPR-GUI-Bench (folder qas/)"
-DATA_DIR_ENV = "MPR_GUI_DATA_DIR"
 IMAGE_DIR_ENV = "MPR_GUI_IMAGE_DIR"
 
 # Official file stem -> dimension code (seed section 3.2; the release's file names).
@@ -48,13 +46,20 @@ FILE_DIMENSIONS: dict[str, str] = {
 IMAGE_FIELD, FOLDER_FIELD = "image_path", "image_folder_path"
 FRAME_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
 LANG_CODES = ("en", "zh", "fr", "ru", "ja", "th")
-# Published counts (release audit): the release has 2,245 rows per language (the paper says 2,156),
-# 25 RI and 25 SI; the six single-image dimensions have 365-366 rows each.
-RELEASE_ROWS_PER_LANG, PAPER_ROWS_PER_LANG = 2245, 2156
+# Published counts (release audit): the release has the record's published_docs["per_language"] rows per language
+# (2,245; the paper says 2,156), 25 RI and 25 SI; the six single-image dimensions have 365-366 rows each.
+PAPER_ROWS_PER_LANG = 2156
 RELEASE_DIMENSION_ROWS: dict[str, int] = {"RI": 25, "SI": 25}
 # The RI/SI stems end with an "Options:" line before the labelled options; it is not part of the stem.
 _OPTIONS_HEADING = re.compile(r"(?:^|\n)[ \t]*(?:options?|choices?|选项|選項|選択肢|варианты(?: ответа)?|ตัวเลือก)[ \t]*[:：][ \t]*$",
                               re.IGNORECASE)
+
+
+def _record():
+    """MPR-GUI's record (gui_tasks/mpr/benchmark.py): its variable, hub repository and published counts."""
+    from gui_core.benchmark import benchmark
+
+    return benchmark("mpr_gui")
 
 
 def data_root() -> Path:
@@ -76,7 +81,7 @@ def question_file(root: Path, stem: str, lang: str) -> Path:
     if not found:
         raise DataError(
             f"question file {name} not found under {root} (expected {root / 'qas' / name}: the qas/ folder of "
-            f"{QUESTIONS_REPO}; the hub dataset {HUB_ID} holds only the screenshots)", file=str(root / "qas" / name))
+            f"{QUESTIONS_REPO}; the hub dataset {_record().data.repos[0]} holds only the screenshots)", file=str(root / "qas" / name))
     return found[0]
 
 
@@ -253,8 +258,9 @@ def data_check(root: Path | None = None) -> BenchmarkCheck:
         check.errors.extend(bad.errors)
         check.add_images(docs)
         ids[lang] = {d["id"] for d in docs}
-        check.counts.append(TaskCount(f"mpr_gui_{lang}", len(docs), RELEASE_ROWS_PER_LANG,
-                                      f"release: {RELEASE_ROWS_PER_LANG:,} per language (paper: {PAPER_ROWS_PER_LANG:,})"))
+        per_lang = _record().published_docs["per_language"]
+        check.counts.append(TaskCount(f"mpr_gui_{lang}", len(docs), per_lang,
+                                      f"release: {per_lang:,} per language (paper: {PAPER_ROWS_PER_LANG:,})"))
         for dim in FILE_DIMENSIONS.values():
             n = sum(d["dimension"] == dim for d in docs)
             expected = RELEASE_DIMENSION_ROWS.get(dim)

@@ -31,7 +31,6 @@ from gui_tasks.harness.bad_rows import BadRows
 from gui_tasks.sphinx.evaluator import Assertion, Evaluator, Step, evaluators_from_json
 from gui_tasks.sphinx.hierarchy import Hierarchy, parse_bounds
 
-DATA_ENV = "SPHINX_DATA_DIR"
 TESTING_TASK_MIN_ID = 1001  # the official scripts skip ids > 1000: WeChat testing tasks, not released
 CAPABILITIES = {"intention_level": "goal", "app_level": "app"}  # question_type -> Table 6 column
 LETTERS = ("A", "B", "C", "D")

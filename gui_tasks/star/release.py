@@ -22,14 +22,16 @@ from gui_core.errors import DataError
 from gui_tasks.harness.bad_rows import BadRows
 from gui_tasks.runs.input_files import read_json
 
-HUB_ID = "ZrW00/StaR_state_control_benchmark"
-DATA_DIR_ENV = "STAR_DATA_DIR"
 DATA_FILE_ENV = "STAR_DATA_FILE"
 SPLIT_FILES = {"test": "state_control_benchmark_test.json", "train": "state_control_benchmark_train.json",
                "sample": "state_control_benchmark_sample.json"}
-# Published sizes in documents (records x 2): appendix A.1 (8,184 test and 73,652 training samples); the sample
-# file of the repository holds 23 records.
-PUBLISHED_DOCS = {SPLIT_FILES["test"]: 8184, SPLIT_FILES["train"]: 73652, SPLIT_FILES["sample"]: 46}
+
+
+def _record():
+    """StaR's record (gui_tasks/star/benchmark.py): its variable, hub release and published counts."""
+    from gui_core.benchmark import benchmark
+
+    return benchmark("star")
 
 
 def data_root() -> Path:
@@ -65,7 +67,7 @@ def selected_file(meta: Mapping[str, Any]) -> tuple[Path | None, Path]:
         path = Path(str(chosen)).expanduser()
         if not path.is_file():
             raise DataError(f"${DATA_FILE_ENV} / data_file {path} is not a file", file=str(path))
-        return (data_root() if os.environ.get(DATA_DIR_ENV) else None), path
+        return (data_root() if os.environ.get(_record().data.env) else None), path
     root = data_root()
     return root, (find_file(root, str(chosen)) if chosen else split_file(root, str(meta.get("data_split", "test"))))
 
@@ -129,7 +131,7 @@ def data_check(root: Path | None = None) -> BenchmarkCheck:
         except DataError as exc:  # the whole file is unreadable
             bad.add(exc)
         check.errors.extend(bad.errors)
-        expected = PUBLISHED_DOCS.get(path.name)
+        expected = _record().published_docs.get(path.name)
         check.counts.append(TaskCount(f"star_state_control[{path.name}]", docs, expected,
                                       "records x 2" + (" (appendix A.1 / repository)" if expected else "")))
     return check
