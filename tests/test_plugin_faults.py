@@ -33,6 +33,12 @@ from gui_core.benchmark import benchmark, register_benchmark
 register_benchmark(dataclasses.replace(benchmark("mpr_gui"), name="acme_takeover", title="Takeover",
                                        match=(("benchmark", "mpr_gui"), ("source", "synthetic"), ("lang", "en"))))
 """
+VIEWED = """
+import dataclasses
+from gui_core.benchmark import benchmark, register_benchmark
+register_benchmark(dataclasses.replace(benchmark("mpr_gui"), name="acme_viewed", title="Viewed",
+                                       match=(("benchmark", "acme_viewed"),), viewing="acme_exits"))
+"""
 BAD_FAMILY = """
 import dataclasses
 from gui_core.family import family, register_family
@@ -44,8 +50,9 @@ def _site(tmp_path: Path) -> Path:
     site = tmp_path / "site"
     write_dist(site, "acme-exits", {"acme_exits": EXITS},
                "".join(f"[{group}]\nacme_exit = acme_exits\n\n" for group in GROUPS))
-    write_dist(site, "acme-records", {"acme_bad": BAD_TITLE, "acme_takeover": TAKEOVER, "acme_family": BAD_FAMILY},
-               "[gui_eval.benchmarks]\nacme_bad = acme_bad\nacme_takeover = acme_takeover\n\n"
+    write_dist(site, "acme-records", {"acme_bad": BAD_TITLE, "acme_takeover": TAKEOVER, "acme_family": BAD_FAMILY,
+                                         "acme_viewed": VIEWED},
+               "[gui_eval.benchmarks]\nacme_bad = acme_bad\nacme_takeover = acme_takeover\nacme_viewed = acme_viewed\n\n"
                "[gui_eval.families]\nacme_family = acme_family\n")
     return site
 
@@ -92,6 +99,21 @@ def test_gui_eval_interventions_and_metrics_survive_an_exiting_plugin(tmp_path):
                           timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.splitlines() == ["True True", "['acme_exit'] ['acme_exit']"]
+
+
+def test_a_viewing_module_that_exits_at_import_is_a_note_of_the_viewer(tmp_path):
+    site = _site(tmp_path)
+    code = ("from gui_tasks.viewer.plugins import ViewerPlugins\n"
+            "p = ViewerPlugins()\n"
+            "print('mpr_gui' in p.viewing, 'acme_viewed' in p.viewing)\n"
+            "print(*p.notes, sep='\\n')\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=_env(site), capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "True False"
+    assert "viewing module 'acme_exits' of benchmark 'acme_viewed' left out: SystemExit: 3" in lines
+    assert any(n.startswith("viewer plugin 'acme_exit' (acme-exits: acme_exits) left out") for n in lines)
 
 
 def test_a_registry_refuses_a_record_with_a_field_of_the_wrong_type():
