@@ -7,9 +7,10 @@ read from :data:`BENCHMARKS`: ``gui-eval benchmarks``, ``gui-eval data check``, 
 YAML generator, the docs tables.
 
 The floor imports nothing of ``gui_tasks``: a record names its loader, data check, task class, YAML generator and
-official report as dotted paths (``"package.module:attribute"``) resolved on use (:func:`resolve`). The built-in
-records are registered by importing :data:`BUILTIN_MODULES`; a third party registers its own with
-:func:`register_benchmark` from a module it names in the ``gui_eval.benchmarks`` entry point group (docs/adding.md).
+report as dotted paths (``"package.module:attribute"``) resolved on use (:func:`resolve`). The built-in
+records are registered by the modules named in the ``gui_eval.benchmarks`` entry-point group: each benchmark package's
+``benchmark`` module in gui-eval's own ``setup.cfg``, a third party's module in its package's (both call
+:func:`register_benchmark`; docs/adding.md). No module of this floor names a built-in record's module.
 """
 
 from __future__ import annotations
@@ -28,14 +29,12 @@ from gui_core.registry import Registry, load_records
 if TYPE_CHECKING:
     from gui_core.hub_fetch import HubData
 
+# The modules that register records, built-in (one per benchmark package, in gui-eval's setup.cfg) and third-party
+# alike, imported on the registry's first use.
 ENTRY_POINT_GROUP = "gui_eval.benchmarks"
-# The modules that register the built-in records (one per benchmark package), imported on the registry's first use.
-BUILTIN_MODULES = ("gui_tasks.mpr.benchmark", "gui_tasks.knowledge.benchmark", "gui_tasks.star.benchmark",
-                   "gui_tasks.sphinx.benchmark", "gui_tasks.grounding.benchmark")
 _DOTTED = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
 _ENV = re.compile(r"[A-Z][A-Z0-9_]*")
-# The report commands of gui-eval (gui_tasks.commands.cli) a record may name.
-REPORT_COMMANDS = ("report", "knowledge-report", "star-report", "pss-report", "sphinx-report")
+_COMMAND = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 
 
 def resolve(path: str) -> Any:
@@ -65,8 +64,8 @@ class BenchmarkData:
     ``env`` names the environment variable pointing at a local copy of the official release ("" for a set this
     harness generates: ``generated`` then names the builder); ``layouts`` the release layouts the loader reads, in
     words; ``hub`` the pinned Hugging Face releases (``gui_core.hub_release``; ``gui-eval data fetch`` reads them) and
-    ``hub_repos`` the hub repositories the data is published in (lmms-eval's ``dataset_path`` where it has the task),
-    pinned or not: with the variable unset, the first release of ``hub`` is the copy (``gui_core.hub_fetch``: the Hugging
+    ``hub_repos`` the other hub repositories the data is published in (lmms-eval's ``dataset_path`` where it has the
+    task), not pinned: each hub id is written once, a release's in its ``HubRelease`` (:attr:`repos` lists them all): with the variable unset, the first release of ``hub`` is the copy (``gui_core.hub_fetch``: the Hugging
     Face cache first, downloaded on first use). ``unset`` is what the error for a missing variable asks for (a
     benchmark without a hub release); ``meta_key`` a task
     metadata key that names the copy before the variable does."""
@@ -90,6 +89,36 @@ class BenchmarkData:
             raise ValueError(f"benchmark data: builder {self.generated!r} is not 'module:attribute'")
         if not all(isinstance(h, HubRelease) for h in self.hub):
             raise ValueError("benchmark data: hub holds HubRelease records (gui_core.hub_release)")
+        twice = sorted({h.repo_id for h in self.hub} & set(self.hub_repos))
+        if twice:
+            raise ValueError(f"benchmark data: hub repository {twice[0]!r} is a pinned release (hub) and listed again in "
+                             "hub_repos; name it once")
+
+    @property
+    def repos(self) -> tuple[str, ...]:
+        """Every hub repository of the data: the pinned releases' first, then the others (``hub_repos``)."""
+        return tuple(dict.fromkeys([*(h.repo_id for h in self.hub), *self.hub_repos]))
+
+
+@dataclass(frozen=True)
+class Report:
+    """A benchmark's report: the ``gui-eval`` sub-command ``command`` (and its ``aliases``, older names that keep
+    working) runs ``main`` (``"module:function"``, ``main(argv) -> int``, parsing its own arguments and ``--help``);
+    ``help`` is its line in ``gui-eval --help``. ``gui_tasks.commands.cli`` builds one sub-command per report the
+    records name, so a plugin benchmark's report gets its command as the built-in ones do. Named after the benchmark
+    (``mpr-report``, ``grounding-report``)."""
+
+    command: str
+    main: str
+    help: str = ""
+    aliases: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for name in (self.command, *self.aliases):
+            if not _COMMAND.fullmatch(name or ""):
+                raise ValueError(f"report command {name!r} is not lower-kebab-case (e.g. 'mpr-report')")
+        if not _DOTTED.fullmatch(self.main or ""):
+            raise ValueError(f"report {self.command!r}: main {self.main!r} is not 'module:function'")
 
 
 @dataclass(frozen=True)
@@ -131,7 +160,9 @@ class Benchmark:
     task class of the family of tasks it belongs to and ``yaml_spec`` the generator of their YAML; ``loader`` reads its
     documents, ``data_check`` checks a local copy (``gui-eval data check NAME``), ``cluster_key`` says what clustered
     intervals resample by; ``official_report`` computes the authors' own figures from per-sample records, ``report``
-    is the ``gui-eval`` command that reads its runs; ``inside_rule`` the default point-in-box rule of a grounding set."""
+    is the :class:`Report` whose ``gui-eval`` command reads its runs (or the command name of a report another record
+    defines, which it shares); ``inside_rule`` the default point-in-box rule of a grounding set; ``viewing`` the module
+    implementing the viewer's hooks for its samples (``gui-eval view``)."""
 
     name: str
     title: str
@@ -142,16 +173,25 @@ class Benchmark:
     task_class: str
     yaml_spec: str
     loader: str
-    report: str
+    report: Report | str
     submission: Submission = Submission()
     data_check: str = ""
     cluster_key: str = "screenshot"
     official_report: str = ""
     inside_rule: str = ""
     docs: str = ""
-    extra: Mapping[str, Any] = field(default_factory=dict)  # benchmark-specific facts (e.g. published counts)
+    # the published document counts a copy is checked against (gui-eval data check), by what each counts: "release"
+    # (every row), a split file's name, "per_language"; where the loaders and tests read them
+    published_docs: Mapping[str, int] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict)  # other benchmark-specific facts (e.g. clips_boxes)
+    # the module that implements the viewer's gui_viewer hooks for this benchmark's samples and runs
+    # (gui_core.viewing, gui_tasks.viewer.hookspecs; "": the viewer's generic pages)
+    viewing: str = ""
 
     def __post_init__(self) -> None:
+        from gui_core.record_types import check_record
+
+        check_record(self, "benchmark")  # a number where a string belongs is named here, not deep in a report
         if not re.fullmatch(r"[a-z][a-z0-9_]*", self.name or ""):
             raise ValueError(f"benchmark name {self.name!r} must be lower_snake_case")
         if not self.title:
@@ -164,11 +204,22 @@ class Benchmark:
                           ("data_check", self.data_check), ("official_report", self.official_report)):
             if (path or key not in ("data_check", "official_report")) and not _DOTTED.fullmatch(path):
                 raise ValueError(f"benchmark {self.name!r}: {key} {path!r} is not 'module:attribute'")
-        if self.report not in REPORT_COMMANDS:
-            raise ValueError(f"benchmark {self.name!r}: report command {self.report!r} unknown; known: "
-                             f"{', '.join(REPORT_COMMANDS)}")
+        if isinstance(self.report, str) and self.report not in report_commands():
+            raise ValueError(f"benchmark {self.name!r}: report command {self.report!r} unknown (name a Report, or the "
+                             f"command of one another record defines); known: {', '.join(sorted(report_commands()))}")
+        if not isinstance(self.report, (Report, str)):
+            raise ValueError(f"benchmark {self.name!r}: report is a Report record or a report command name")
+        if not all(isinstance(k, str) and isinstance(v, int) and v >= 0 for k, v in self.published_docs.items()):
+            raise ValueError(f"benchmark {self.name!r}: published_docs maps what is counted to a count")
+        if self.viewing and not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", self.viewing):
+            raise ValueError(f"benchmark {self.name!r}: viewing {self.viewing!r} is not a dotted module name")
         if self.inside_rule not in ("", "strict", "inclusive"):
             raise ValueError(f"benchmark {self.name!r}: inside_rule {self.inside_rule!r} is strict or inclusive")
+
+    @property
+    def report_command(self) -> str:
+        """The ``gui-eval`` command that reads this benchmark's runs (an alias resolved to the command it stands for)."""
+        return self.report.command if isinstance(self.report, Report) else report_commands()[self.report].command
 
     @property
     def results_name(self) -> str:
@@ -186,15 +237,29 @@ class Benchmark:
 
 
 def _load_builtins() -> None:
-    load_records(BUILTIN_MODULES, ENTRY_POINT_GROUP, "benchmark")
+    load_records(ENTRY_POINT_GROUP, "benchmark")
 
 
 BENCHMARKS: Registry[Benchmark] = Registry("benchmark", loader=_load_builtins)
 
 
 def register_benchmark(bench: Benchmark, *, aliases: tuple[str, ...] = ()) -> Benchmark:
-    """Register a benchmark record (built-in modules and third parties alike)."""
+    """Register a benchmark record (built-in modules and third parties alike).
+
+    A plugin's record (registered while its entry point loads) whose ``match`` holds all of a built-in record's
+    would be the most specific match of that record's tasks (:func:`benchmark_of`) and take them over silently: it
+    is refused, naming both."""
+    from gui_core.plugin_errors import current_plugin
+
     BENCHMARKS._load()
+    plugin = current_plugin()
+    if plugin is not None:
+        for other in BENCHMARKS.values():
+            if BENCHMARKS.origin(other.name) is None and set(other.match) <= set(bench.match):
+                raise ValueError(
+                    f"benchmark {bench.name!r} of {plugin} refused: its match {list(map(list, bench.match))} holds all "
+                    f"of built-in benchmark {other.name!r}'s match {list(map(list, other.match))}, so it would claim "
+                    f"{other.name!r}'s tasks; start its match with ('benchmark', <a name of its own>)")
     return BENCHMARKS.register(bench.name, bench, aliases=aliases)
 
 
@@ -209,13 +274,37 @@ def benchmark_of(metadata: Mapping[str, Any]) -> Benchmark | None:
     return max(found, key=lambda b: len(b.match)) if found else None
 
 
+def report_commands() -> dict[str, Report]:
+    """Every report command the records define, and each alias, -> its :class:`Report` (registration order). Two
+    reports claiming one command name are an error naming both."""
+    out: dict[str, Report] = {}
+    for b in BENCHMARKS.values():
+        r = b.report
+        if not isinstance(r, Report):
+            continue
+        for name in (r.command, *r.aliases):
+            if out.setdefault(name, r) != r:
+                raise ValueError(f"report command {name!r} is claimed by {out[name].main} and by {r.main} "
+                                 f"(benchmark {b.name!r})")
+    return out
+
+
 def results_names(report: str | None = None) -> tuple[str, ...]:
-    """Every ``metadata.benchmark`` value of the records (those read by the ``report`` command when given)."""
+    """Every ``metadata.benchmark`` value of the records (those read by the ``report`` command, or alias, when given)."""
+    command = report_commands()[report].command if report in report_commands() else report
     out: list[str] = []
     for b in BENCHMARKS.values():
-        if (report is None or b.report == report) and b.results_name not in out:
+        if (report is None or b.report_command == command) and b.results_name not in out:
             out.append(b.results_name)
     return tuple(out)
+
+
+def results_names_of(module: str) -> tuple[str, ...]:
+    """The ``metadata.benchmark`` values of the records whose task class is defined in ``module`` or a module below it
+    (``"gui_tasks.mpr"``, ``"gui_tasks.star.agentic_task"``): how a benchmark folder's report finds its own tasks in a
+    run without naming them."""
+    return tuple(dict.fromkeys(b.results_name for b in BENCHMARKS.values()
+                               if (b.task_class.partition(":")[0] + ".").startswith(module + ".")))
 
 
 def data_root(bench: Benchmark | str, meta: Mapping[str, Any] | None = None) -> Path:
@@ -310,20 +399,23 @@ def describe(bench: Benchmark, root: Path | None = None) -> dict[str, Any]:
 
     data = asdict(bench.data)
     data["hub"] = [asdict(h) for h in bench.data.hub]
+    data["hub_repos"] = list(bench.data.repos)
     return {
         "name": bench.name,
         "title": bench.title,
         "sources": asdict(bench.sources),
         "data": data,
         "tasks": bench.tasks(root),
-        "report": {"command": f"gui-eval {bench.report}", "official": bench.official_report,
+        "report": {"command": f"gui-eval {bench.report_command}",
+                   "function": report_commands()[bench.report_command].main, "official": bench.official_report,
                    "results_name": bench.results_name},
         "data_check": {"command": f"gui-eval data check {bench.name}", "function": bench.data_check} if bench.data_check
         else {},
         "submission": asdict(bench.submission),
         "record": {"match": dict(bench.match), "yaml_folder": bench.yaml_folder, "task_class": bench.task_class,
                    "yaml_spec": bench.yaml_spec, "loader": bench.loader, "cluster_key": bench.cluster_key,
-                   "inside_rule": bench.inside_rule, "docs": bench.docs},
+                   "inside_rule": bench.inside_rule, "docs": bench.docs,
+                   "published_docs": dict(bench.published_docs)},
     }
 
 

@@ -13,7 +13,9 @@ time linear in their input.
   ValueError naming nothing), floats beyond the double range refused;
 - nesting depth of JSON values (:data:`MAX_JSON_DEPTH`, :func:`check_depth`, no recursion);
 - generation settings from a file (:data:`MAX_NEW_TOKENS`: ``gui-eval validate`` refuses more, ``verify`` caps);
-- cache entries (:data:`MAX_CACHE_STORE_BYTES`: a larger answer is used for its sample, never stored).
+- cache entries (:data:`MAX_CACHE_STORE_BYTES`: a larger answer is used for its sample, never stored);
+- archives of a data release (:data:`MAX_ZIP_MEMBER_BYTES`, :data:`MAX_ZIP_TOTAL_BYTES`, :data:`MAX_ZIP_RATIO`,
+  :data:`MAX_ZIP_MEMBERS`): ``gui_core.archives``.
 """
 
 from __future__ import annotations
@@ -33,6 +35,13 @@ MAX_INT_DIGITS = 30  # any id, count, size or coordinate of a benchmark fits; 10
 MAX_JSON_DEPTH = 64  # the deepest benchmark row here (a SPHINX trajectory step) is under 10 levels
 MAX_NEW_TOKENS = 32_768  # no benchmark here asks for more than 4,096; a file asking more is not an honest run
 MAX_CACHE_STORE_BYTES = 8 << 20  # a response cache entry: a few KiB of text and logprobs; 8 MiB is far past it
+# Archives from a data release (gui_core.archives: MMBench-GUI's images zip), checked against the header and while
+# streaming. A screenshot is a few MiB and stored (PNG does not compress again): 1:1; 100:1 is a bomb's mark.
+MAX_ZIP_MEMBER_BYTES = 256 << 20
+MAX_ZIP_TOTAL_BYTES = 64 << 30
+MAX_ZIP_RATIO = 100  # uncompressed / compressed, for a member (or the whole) above MAX_ZIP_RATIO_FLOOR bytes
+MAX_ZIP_RATIO_FLOOR = 1 << 20  # small members may compress well (a JSON of zeros): below this the ratio is not asked
+MAX_ZIP_MEMBERS = 1_000_000
 
 
 class BoundError(ValueError):

@@ -9,16 +9,20 @@ from __future__ import annotations
 from gui_core import agent_formats as fmt
 from gui_core.family import AgentProtocol, Family, GroundingPrompt, register_family
 from gui_core import grounding_authors as authors
+from gui_core import grounding_authors_thinking as thinking_authors
 from gui_core import grounding_wrappers as gw
-from gui_core.grounding import (_read_box, _read_holo, _read_infigui, _read_jedi, _read_paren_pair, _read_phi_ground,
+from gui_core.grounding import (_read_answer_coordinate, _read_box, _read_holo, _read_infigui, _read_jedi, _read_paren_pair, _read_phi_ground,
                                 _read_pyautogui, _read_qwen2_5_vl_official, _read_qwen2_vl, _read_qwen3_vl, _read_se_gui,
-                                _read_seeclick, _read_showui, _read_square_point)
+                                _read_seeclick, _read_showui, _read_square_point, _tool_call_coordinate)
 from gui_core.grounding_prompts import (_COMPUTER_USE_TEMPLATE, _INFIGUI_USER, _JEDI_TEMPLATE, AGUVIS_SYSTEM,
-                                        INFIGUI_THINK_SYSTEM, PAPER_SYSTEM, PHI_GROUND_TEMPLATE)
+                                        GUI_OWL_1_5_SYSTEM, HOLO2_TEMPLATE, HOLO3_TEMPLATE, INFIGUI_THINK_SYSTEM,
+                                        MAI_UI_SYSTEM, PAPER_SYSTEM, PHI_GROUND_TEMPLATE)
 
 # official_reader: the authors' own parser (gui_core.grounding_authors), checked against their code on the corpora of
 # tests/fixtures/differential/grounding (each names repository, commit and path); prompts are compared with the
-# quoted source text in tests/fixtures/prompts/grounding_sources.json.
+# quoted source text in tests/fixtures/prompts/grounding_sources.json. answer_after_reasoning (issue 51): False where
+# the authors' parser reads the whole text, reasoning included; True (the default) where they read after the reasoning
+# or publish no reader (the benchmark's rule, gui_core.action_reading.after_reasoning).
 
 # PSS appendix A: "[x, y]" in [0, 1]. relative_bare: the instruction alone (the system prompt sent by the backend)
 register_family(Family(
@@ -90,6 +94,7 @@ register_family(Family(
     ),
     syntax='{"point_2d": [x, y]} / {"bbox_2d": [...]}',
     official_reader=authors.read_qwen2_5_vl,
+    answer_after_reasoning=False,  # its authors' parser reads the whole answer
     tool_call_reader=_read_qwen2_5_vl_official,
     action_parser='qwen2_5_vl',
     reads_qwen_json=True,
@@ -118,7 +123,12 @@ register_family(Family(
     ),
     reader=_read_qwen3_vl,
     syntax='{"point_2d": [x, y]} / {"bbox_2d": [...]} or a computer_use tool call',
-    sources=('QwenLM/Qwen3-VL cookbooks/2d_grounding.ipynb, computer_use: relative coordinates from 0 to 1000',)))
+    # the Thinking checkpoints are the same family with thinking on: the authors' evaluations read the answer after
+    # the last </think> (evaluation/ODinW-13/run_odinw.py: response.split("</think>")[-1], bbox_2d on the 0-1000 grid)
+    answer_after_reasoning=True,
+    sources=('QwenLM/Qwen3-VL cookbooks/2d_grounding.ipynb, computer_use: relative coordinates from 0 to 1000',
+             'QwenLM/Qwen3-VL@f8dca99056bb6352cf6ab36d4ea1848a09c54b5b evaluation/ODinW-13/run_odinw.py (the answer '
+             'after the last </think>; infer_think.sh: the Thinking checkpoints)')))
 
 register_family(Family(
     'qwen2_vl', 'Qwen2-VL', 'grid1000',
@@ -128,6 +138,7 @@ register_family(Family(
     ),
     reader=_read_qwen2_vl,
     official_reader=authors.read_qwen2_vl,
+    answer_after_reasoning=False,  # its authors' parser reads the whole answer
     syntax='<|box_start|>(x1,y1),(x2,y2)<|box_end|>',
     refusal=True,  # likaixin2000/ScreenSpot-Pro-GUI-Grounding models/qwen2vl.py ground_allow_negative
     agent_from='os_atlas',
@@ -168,6 +179,7 @@ register_family(Family(
     ),
     reader=_read_paren_pair,
     official_reader=authors.read_uground_v1,
+    answer_after_reasoning=False,  # its authors' parser reads the whole answer
     syntax='(x, y)',
     sources=('OSU-NLP-Group/UGround grounding/uground_qwen2vl_serve.py (format_openai_template: the prompt, opening with a '
              'newline; process_question: eval, int(x / 1000 * width), no answer written on failure)',
@@ -185,6 +197,7 @@ register_family(Family(
     ),
     reader=_read_paren_pair,
     official_reader=authors.read_gta1,
+    answer_after_reasoning=False,  # its authors' parser reads the whole answer
     syntax='(x,y)',
     sources=('Yan98/GTA1 README.md (system prompt, AutoProcessor min/max pixels, extract_coordinates)',)))
 
@@ -200,6 +213,7 @@ register_family(Family(
     ),
     reader=_read_infigui,
     official_reader=authors.read_infigui_g1,
+    answer_after_reasoning=True,  # eval/prompts.py reads after the last </think> (think mode)
     syntax='[{"point_2d": [x, y]}]',
     visual='doc_to_visual_infigui_g1',
     sources=('InfiXAI/InfiGUI-G1 eval/prompts.py (prompts, extract_coordinates, calculate_metrics), eval/eval.py '
@@ -214,6 +228,7 @@ register_family(Family(
     ),
     reader=_read_box,
     official_reader=authors.read_ui_venus,
+    answer_after_reasoning=False,  # its authors' parser reads the whole answer
     syntax='[x1,y1,x2,y2]',
     sources=('inclusionAI/UI-Venus models/grounding/ui_venus_ground_7b.py (commit fc7670d: prompt, budget, eval of the answer)',)))
 
@@ -229,6 +244,7 @@ register_family(Family(
     ),
     reader=_read_square_point,
     official_reader=authors.read_ui_venus_1_5,
+    answer_after_reasoning=False,  # its authors' parser reads the whole answer
     syntax='[x,y]',
     sources=('inclusionAI/UI-Venus models/grounding/ui_venus1_5_gd.py (_parse_point: [x,y] on the 0-1000 grid), '
              'models/grounding/eval_screenspot_pro.py (prompt)',)))
@@ -245,6 +261,7 @@ register_family(Family(
     ),
     reader=_read_holo,
     official_reader=authors.read_holo1_5,
+    answer_after_reasoning=False,  # its authors' parser reads the whole answer
     syntax='{"action": "click_absolute", "x": 1, "y": 2}',
     sources=('likaixin2000/ScreenSpot-Pro-GUI-Grounding models/holo1_5.py',)))
 
@@ -258,6 +275,7 @@ register_family(Family(
     ),
     reader=_read_showui,
     official_reader=authors.read_showui,
+    answer_after_reasoning=False,  # its authors' parser reads the whole answer
     syntax='[x, y]',
     sources=('likaixin2000/ScreenSpot-Pro-GUI-Grounding models/showui.py',)))
 
@@ -270,6 +288,7 @@ register_family(Family(
     ),
     reader=_read_seeclick,
     official_reader=authors.read_seeclick,
+    answer_after_reasoning=False,  # its authors' parser reads the whole answer
     syntax='(x,y)',
     sources=('njucckevin/SeeClick; likaixin2000/ScreenSpot-Pro-GUI-Grounding models/seeclick.py',)))
 
@@ -283,6 +302,7 @@ register_family(Family(
     ),
     reader=_read_jedi,
     official_reader=authors.read_jedi,
+    answer_after_reasoning=False,  # its authors' parser reads the whole answer
     syntax='<tool_call>{"name": "computer_use", "arguments": {"coordinate": [x, y]}}</tool_call>',
     sources=('xlang-ai/OSWorld mm_agents/jedi_7b_agent.py (parse_jedi_response, max_pixels 2700*28*28), '
              'mm_agents/prompts.py (JEDI_GROUNDER_SYS_PROMPT), read from its copy in HITsz-TMG/WindowsWorld',)))
@@ -296,6 +316,7 @@ register_family(Family(
     ),
     reader=_read_se_gui,
     official_reader=authors.read_se_gui,
+    answer_after_reasoning=False,  # its authors' parser reads the whole answer
     syntax='<tool_call>...[x, y]...</tool_call>',
     sources=('YXB-NKU/SE-GUI src/eval/test_grounding_r1_nothink*.py (system_content, extract_point_answer)',)))
 
@@ -309,9 +330,75 @@ register_family(Family(
     ),
     reader=_read_phi_ground,
     official_reader=authors.read_phi_ground,
+    answer_after_reasoning=False,  # its authors' parser reads the whole answer
     syntax='<point>x, y</point>',
     visual='doc_to_visual_phi_ground',
     sources=('microsoft/Phi-Ground benchmark/test_screenspot_pro.py (process_task, get_results); README.md (process_image)',)))
+
+# --- the thinking-era families (issue 51, item 5): docs/grounding_families.md "Thinking models" --------------------
+
+# GUI-Owl-1.5 (Mobile-Agent-v3.5), its grounding evaluation with use_qwen3vl: the computer_use system prompt on a
+# 1000x1000 screen, the instruction as the user text, max_new_tokens 2048, the answer read over the whole text
+register_family(Family(
+    'gui_owl_1_5', 'GUI-Owl-1.5', 'grid1000',
+    prompts=(
+        GroundingPrompt('gui_owl_1_5', "grounding-gui-owl-1.5-v1",
+            GUI_OWL_1_5_SYSTEM + "\n{instruction}", max_new_tokens=2048),
+    ),
+    reader=_tool_call_coordinate,
+    official_reader=thinking_authors.read_gui_owl_1_5,
+    answer_after_reasoning=False,  # the last (x, y) / [x, y] of the whole response
+    syntax='<tool_call>{"name": "computer_use", "arguments": {"action": "left_click", "coordinate": [x, y]}}</tool_call>',
+    sources=('X-PLUG/MobileAgent@9073a3d6faabc55df5e854532bcfe0b33f350d0e Mobile-Agent-v3.5/grounding_and_kb/'
+             'eval_grounding_benchmarks.py (only_two_action_system_prompt; ScreenSpotv2.evaluate: last (x, y) else '
+             '[x, y], (0, 0) when none, 1000x1000 frame; MAX_PIXELS 9800*32*32; max_new_tokens 2048)',)))
+
+# MAI-UI: a system prompt asking for <grounding_think> reasoning and <answer>{"coordinate": [x,y]}</answer>, the
+# instruction and a newline as the user text, max_tokens 256; the first [x,y] of the whole text on the 0-1000 grid
+register_family(Family(
+    'mai_ui', 'MAI-UI', 'grid1000',
+    prompts=(
+        GroundingPrompt('mai_ui', "grounding-mai-ui-v1",
+            MAI_UI_SYSTEM + "\n{instruction}\n", max_new_tokens=256),
+    ),
+    reader=_read_answer_coordinate,
+    official_reader=thinking_authors.read_mai_ui,
+    answer_after_reasoning=False,  # parse_coordinates runs over the whole text, <grounding_think> included
+    syntax='<grounding_think>...</grounding_think><answer>{"coordinate": [x,y]}</answer>',
+    sources=('Tongyi-MAI/MAI-UI@652277bc2fbcff35c3365072751278336e3b2768 evaluation/grounding/models/MAI_UI.py '
+             '(parse_coordinates, batch_ground_only_positive: cut after the last "}", / 1000), eval_local.py, '
+             'eval_server.py (SYSTEM_PROMPT, max_tokens 256, max_pixels 6553600), README.md (eval_local.py, '
+             '--use_guide_text False)',)))
+
+# Holo2 (fine-tuned from Qwen3-VL Thinking): its cookbook's localization prompt and ClickCoordinates JSON on the
+# 0-1000 grid, read after the first </think>; thinking off for localization (chat template kwarg "thinking")
+register_family(Family(
+    'holo2', 'Holo2', 'grid1000',
+    prompts=(
+        GroundingPrompt('holo2', "grounding-holo2-v1", HOLO2_TEMPLATE),
+    ),
+    reader=_read_holo,
+    official_reader=thinking_authors.read_holo2,
+    answer_after_reasoning=True,  # parse_reasoning: the content after the first </think>
+    syntax='{"x": int, "y": int} in [0, 1000]',
+    sources=('hcompai/hai-cookbook@ade0d6b0605bd21f19e26695e5e8d107e24b93a7 holo2/holo_2_localization_huggingface.ipynb '
+             '(ClickCoordinates, get_chat_messages, parse_reasoning, model_validate_json; thinking=False)',
+             'hcompai/hai-cookbook@2ba89619bdcfe729d31649d976bdaa7b9551e216 holo2/deploy_with_vllm.md (reasoning parser '
+             'holo2; chat_template_kwargs {"thinking": false})')))
+
+# Holo3 / Holo3.1: H Company's element-localization guide (no repository): VisualLocalizerOutput JSON on the 0-1000
+# grid of the image sent, thinking off, temperature 0
+register_family(Family(
+    'holo3', 'Holo3', 'grid1000',
+    prompts=(
+        GroundingPrompt('holo3', "grounding-holo3-v1", HOLO3_TEMPLATE),
+    ),
+    reader=_read_holo,
+    official_reader=thinking_authors.read_holo3,
+    answer_after_reasoning=True,  # message.content: the answer without the reasoning
+    syntax='{"x": int, "y": int} in [0, 1000]',
+    sources=('https://hub.hcompany.ai/element-localization (VisualLocalizerOutput, the prompt, '
+             'model_validate_json(message.content); enable_thinking False)',)))
 
 # read as a grounding family (StaR), no grounding prompt of ours
 register_family(Family(
@@ -361,10 +448,13 @@ def _register_wrappers() -> None:
          "last tagged (x1,y1),(x2,y2) / 1000; else two or four numbers / 1000"),
         ("mmbench_gui_l2", gw.MMBENCH, "relative", gw.read_mmbench_l2, "benchmarks/l2_element_grounding.py, utils/misc.py",
          "first number pair (loose separators, reasoning included); / image size when a coordinate exceeds 1"),
-        ("mmbench_gui_l2", gw.MMBENCH, "ui_tars_1_5", gw.read_mmbench_ui_tars_1_5, "models/local_uitars.py",
-         "exactly two integers over its smart-resized size; / image size when a coordinate exceeds 1"),
     ):
         gw.register_wrapper(gw.Wrapper(bench, fam, reader, repo, commit, path, what))
+    # MMBench-GUI's UI-TARS reader resizes with the row's image_size (ast.literal_eval(meta["image_size"])), not the PNG's
+    gw.register_wrapper(gw.Wrapper("mmbench_gui_l2", "ui_tars_1_5", gw.read_mmbench_ui_tars_1_5, gw.MMBENCH[0],
+                                   gw.MMBENCH[1], "models/local_uitars.py", "exactly two integers over the smart-resize "
+                                   "of the row's image_size; / image size when a coordinate exceeds 1",
+                                   row_keys=("row_image_size",)))
     gw.register_wrapper(gw.Wrapper("screenspot_pro", "os_atlas", gw.read_os_atlas_7b_negative, gw.SSPRO[0], gw.SSPRO[1],
                              ss.format("osatlas7b"), "ground_allow_negative: any two or four numbers click; else the "
                              "refusal phrase", negative=True))

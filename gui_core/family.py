@@ -79,9 +79,20 @@ class Family:
     # its authors' grounding wrapper asks for a refusal when the element is absent (ScreenSpot-Pro's
     # ground_allow_negative): it gets the ``gui_screenspot_pro_negative_<family>`` task
     refusal: bool = False
+    # Where its authors read the answer of a model that reasons first (issue 51): True, the text after the reasoning
+    # (after the last closing reasoning tag; the reasoning is never searched for the answer); False, their own parser
+    # runs over the whole text, reasoning included (GTA1's first "(x,y)" may sit inside a <think> block). Set per
+    # family from the authors' code (docs/grounding_families.md). The ``official`` reader (``official_reader``)
+    # always receives the whole text and makes the authors' own cut, so a True family's reader cuts where its authors
+    # cut (Holo2: after the first </think>); the field tells the reading of the other strictnesses and the reasoning
+    # accounting where the answer starts.
+    answer_after_reasoning: bool = True
     sources: tuple[str, ...] = field(default=())  # the authors' files the facts above come from
 
     def __post_init__(self) -> None:
+        from gui_core.record_types import check_record
+
+        check_record(self, "family")  # a number where a string belongs is named here (issue 54)
         if self.frame not in FRAMES:
             raise ValueError(f"family {self.name!r}: frame {self.frame!r} unknown; known: {', '.join(FRAMES)}")
         if self.budget is not None and self.budget not in BUDGETS:
@@ -103,16 +114,14 @@ class Family:
         return SCROLL_SEMANTICS.get(parser) if parser else None
 
 
-# The module that registers the built-in records, imported by name on the registry's first use (as an entry point
-# would be): the records depend on this module, never the other way round.
-BUILTIN_MODULES = ("gui_core.families",)
-
-
-ENTRY_POINT_GROUP = "gui_eval.families"  # third-party modules that call register_family (docs/adding.md)
+# The modules that call register_family: the built-in records' (gui_core.families, in gui-eval's own setup.cfg) and
+# third parties' (docs/adding.md), imported on the registry's first use; the records depend on this module, never the
+# other way round.
+ENTRY_POINT_GROUP = "gui_eval.families"
 
 
 def _load_builtins() -> None:
-    load_records(BUILTIN_MODULES, ENTRY_POINT_GROUP, "family")
+    load_records(ENTRY_POINT_GROUP, "family")
 
 
 FAMILIES: Registry[Family] = Registry("model family", loader=_load_builtins)

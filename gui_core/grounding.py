@@ -150,6 +150,22 @@ def _read_qwen3_vl(body: str, frame: Frame, family: str) -> PointAnswer | None:
     return _tool_call_coordinate(body, frame, family)
 
 
+def _read_answer_coordinate(body: str, frame: Frame, family: str) -> PointAnswer | None:
+    """MAI-UI: ``<answer>{"coordinate": [x, y]}</answer>`` after its ``<grounding_think>`` reasoning: the first JSON
+    object with a ``coordinate`` in the last answer block (no block: the text after the reasoning)."""
+    end = body.rfind("</answer>")
+    start = body.rfind("<answer>", 0, end) if end != -1 else -1
+    if start != -1:
+        text = body[start + len("<answer>"):end]
+    else:
+        think = body.rfind("</grounding_think>")
+        text = body[think + len("</grounding_think>"):] if think != -1 else body
+    for obj in json_objects(text):
+        if "coordinate" in obj:
+            return _point(_numbers(obj["coordinate"], 2), frame, family, "answer coordinate")
+    return None
+
+
 def _read_pyautogui(body: str, frame: Frame, family: str) -> PointAnswer | None:
     """Aguvis / OpenCUA: the first ``pyautogui.click(x=..., y=...)`` (or doubleClick, rightClick, moveTo, tripleClick)."""
     m = _PYAUTOGUI.search(body)

@@ -5,9 +5,11 @@ record's name, the variable naming a local copy, the release; ``release.convert`
 layout is not the one its loader reads). ``gui_core.benchmark.data_root`` calls :func:`data_root` when the variable is
 unset.
 
-1. **Find or download** through ``huggingface_hub`` into the Hugging Face cache (``$HF_HOME`` / ``$HF_HUB_CACHE``,
-   ``$HF_ENDPOINT``, ``$HF_TOKEN``, progress bars, resumed downloads). A copy already in the cache (lmms-eval's own
-   task fetched the same repository) is used as it is; nothing is downloaded again.
+1. **Find or download** into the Hugging Face cache (``$HF_HOME`` / ``$HF_HUB_CACHE``, ``$HF_ENDPOINT``,
+   ``$HF_TOKEN``) through ``gui_core.hub_net``, which trusts no name, size or digest the server sends, places only
+   verified bytes, and puts every request under a deadline (issue 54; ``huggingface_hub``'s own downloader builds
+   cache paths from the server's commit id and ETag unchecked). A copy already in the cache (lmms-eval's own task
+   fetched the same repository) is used as it is; nothing is downloaded again.
 2. **Verify** every file's SHA-256: against the hashes pinned in the release, or, for a release with no pinned files
    yet, against a lock written on first use (trust on first use: ``<cache>/hub/<owner>--<name>/lock-<revision>.json``,
    and ``.gui-eval-hub-lock.json`` in a ``--to`` copy). A changed release is an error that names every file that
@@ -37,6 +39,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gui_core import hub_net
 from gui_core.errors import ConfigError, DataError
 from gui_core.file_hash import sha256_file
 from gui_core.hub_release import HubFile, HubRelease
@@ -107,7 +110,13 @@ def hub_cache() -> Path:
 
 
 def endpoint() -> str:
-    return (os.environ.get("HF_ENDPOINT") or "https://huggingface.co").rstrip("/")
+    """``$HF_ENDPOINT``, refused when it carries a credential (``gui_core.hub_net.endpoint``)."""
+    return hub_net.endpoint()
+
+
+def _repo_cache(release: HubRelease) -> Path:
+    """The repository's folder in the Hugging Face cache (``datasets--owner--name``), as huggingface_hub names it."""
+    return hub_cache() / f"{release.repo_type}s--{_slug(release.repo_id)}"
 
 
 def _slug(repo_id: str) -> str:
@@ -240,9 +249,11 @@ def _cached_snapshot(release: HubRelease, revision: str) -> tuple[Path, str] | N
 
     ``datasets`` (lmms-eval's own tasks) downloads by commit and leaves no ``refs/<branch>``: with no ref for a branch
     the newest snapshot of the repository stands for it (its files are then verified like any other)."""
-    repo = hub_cache() / f"{release.repo_type}s--{_slug(release.repo_id)}"
+    repo = _repo_cache(release)
     ref = repo / "refs" / revision
     commit = ref.read_text().strip() if ref.is_file() else revision
+    if hub_net.name_problem(revision) or hub_net.name_problem(commit):  # a ref file of another hand: not followed
+        return None
     snap = repo / "snapshots" / commit
     if snap.is_dir():
         return snap, commit
@@ -252,55 +263,46 @@ def _cached_snapshot(release: HubRelease, revision: str) -> tuple[Path, str] | N
     return (found[-1], found[-1].name) if found else None
 
 
-def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return f"{exc.__class__.__name__}: {text[:300]}"
-
-
 def _download(spec: HubData, revision: str, out: Fetched) -> tuple[Path, str, list[str]]:
-    """Every data file of ``revision`` into the hub cache (files already there are not downloaded again)."""
-    from huggingface_hub import HfApi, hf_hub_download
-    from huggingface_hub.errors import RepositoryNotFoundError, RevisionNotFoundError
-
+    """Every data file of ``revision`` into the hub cache (files already there are not downloaded again), through
+    ``gui_core.hub_net``: every name the server gives checked for its form, every file hashed before it is placed,
+    every request under a deadline."""
     rel = spec.release
-    token = os.environ.get("HF_TOKEN") or None
-    api = HfApi(endpoint=endpoint(), token=token)
+    token = hub_net.hub_token()
     try:
-        info = api.repo_info(rel.repo_id, repo_type=rel.repo_type, revision=revision)
-    except RevisionNotFoundError as exc:
-        raise DataError(f"revision {revision!r} not found at {endpoint()} ({_one_line(exc)})", file=rel.repo_id) from exc
-    except RepositoryNotFoundError as exc:
-        raise DataError(f"repository not found at {endpoint()} (or gated: set $HF_TOKEN) ({_one_line(exc)})",
-                        file=rel.repo_id) from exc
-    except Exception as exc:  # no network, a proxy, a refusal: one line naming the repository
-        raise DataError(f"cannot reach {endpoint()} ({_one_line(exc)}); run `{spec.fetch_command}` where the Hub is "
-                        f"reachable, or point ${spec.env} at a local copy", file=rel.repo_id) from exc
-    commit = info.sha or revision
-    names = sorted(s.rfilename for s in info.siblings or [] if s.rfilename not in NOT_DATA and rel.allows(s.rfilename))
+        commit, listed = hub_net.repo_files(rel.repo_id, rel.repo_type, revision, token)
+    except DataError as exc:  # no network, a stall, a refusal: what to do next, on the same line
+        if "cannot reach" not in exc.reason and not isinstance(exc, hub_net.HubStall):
+            raise
+        raise type(exc)(f"{exc.reason}; run `{spec.fetch_command}` where the Hub answers, or point ${spec.env} at a "
+                        "local copy", file=exc.file) from None
+    remote = [f for f in listed if f.name not in NOT_DATA and rel.allows(f.name)]
+    names = sorted(f.name for f in remote)
+    storage = _repo_cache(rel)
+    pins = {f.path: f.sha256 for f in rel.files}
     have = _cached_snapshot(rel, commit)
-    snap = None
-    for name in names:
-        if have and (have[0] / name).is_file():
+    for f in sorted(remote, key=lambda f: f.name):
+        if have and (have[0] / f.name).is_file():
             continue
         try:
-            path = hf_hub_download(rel.repo_id, name, repo_type=rel.repo_type, revision=commit, cache_dir=hub_cache(),
-                                   endpoint=endpoint(), token=token)
-        except Exception as exc:  # truncated, refused, vanished: one line naming the file
-            raise DataError(f"download failed at revision {revision} ({_one_line(exc)})",
-                            file=f"{rel.repo_id}/{name}") from exc
-        out.downloaded.append(name)
-        snap = Path(path).parents[len(Path(name).parts) - 1]
-    if snap is None:
-        found = _cached_snapshot(rel, commit)
-        if found is None:
-            raise DataError(f"revision {revision} (commit {commit}) lists no data files", file=rel.repo_id)
-        snap = found[0]
+            hub_net.download(rel.repo_id, rel.repo_type, commit, f, storage, token, pins)
+        except hub_net.HubStall:
+            raise
+        except DataError as exc:
+            if "download failed" in exc.reason or "corrupted" in exc.reason or "pinned" in exc.reason:
+                raise DataError(f"{exc.reason} (revision {revision}); run `{spec.fetch_command}` again",
+                                file=exc.file) from None
+            raise
+        out.downloaded.append(f.name)
+    found = _cached_snapshot(rel, commit)
+    if found is None:
+        raise DataError(f"revision {revision} (commit {commit}) lists no data files", file=rel.repo_id)
     # the cache keeps the branch name -> commit the way hf_hub_download does, for the offline lookup
     if revision != commit:
-        ref = hub_cache() / f"{rel.repo_type}s--{_slug(rel.repo_id)}" / "refs" / revision
+        ref = hub_net.inside(storage / "refs", revision)
         ref.parent.mkdir(parents=True, exist_ok=True)
         ref.write_text(commit)
-    return snap, commit, names
+    return found[0], commit, names
 
 
 def fetch(spec: HubData, *, revision: str | None = None, to: Path | None = None, download: bool = True) -> Fetched:
@@ -386,6 +388,9 @@ def _copy_to(out: Fetched, to: Path, revision: str) -> Path:
     return to
 
 
+_STALLED: dict[tuple[str, str], hub_net.HubStall] = {}  # (repository, revision) -> the stall met in this process
+
+
 def data_root(spec: HubData) -> Path:
     """The folder a task reads: ``$env`` when set; else the hub copy (cache first; downloaded on first use unless
     downloads are off, ``$GUI_EVAL_NO_DOWNLOAD`` / ``$HF_HUB_OFFLINE``)."""
@@ -400,7 +405,14 @@ def data_root(spec: HubData) -> Path:
     if cached is None and not off:
         print(f"[gui-eval] ${spec.env} is not set: fetching {spec.release.repo_id} (revision {spec.release.revision}) "
               f"into the Hugging Face cache ({hub_cache()}); `{spec.fetch_command}` does the same", file=sys.stderr)
-    fetched = fetch(spec, download=cached is None and not off)
+    key = (spec.release.repo_id, spec.release.revision)
+    if key in _STALLED:  # this process met a stalled server for this release: the benchmark's next task stops at once
+        raise _STALLED[key]
+    try:
+        fetched = fetch(spec, download=cached is None and not off)
+    except hub_net.HubStall as exc:
+        _STALLED[key] = exc
+        raise
     for w in fetched.warnings:
         print(f"[gui-eval] {w}", file=sys.stderr)
     return fetched.root

@@ -26,8 +26,9 @@ subclass with a ``capture`` attribute (and ``extras`` for interventions such as 
 Tasks that do not look for it see an ordinary string. lmms-eval hands the object to
 ``process_results`` unchanged as long as no filter rebuilds the string: our grounding
 task YAMLs set ``reasoning_tags: none`` (lmms-eval strips reasoning tags by default,
-which returns a new plain ``str``). ``--use_cache`` replays plain text without captures;
-a missing capture is reported (``pss_no_capture_rate``), never invented.
+which returns a new plain ``str``). lmms-eval's ``--use_cache`` replays plain text without captures: the
+backend's run journal gives them back (``gui_core.replayed_answers``) or the run stops naming PSS; a capture
+missing otherwise is reported (``pss_no_capture_rate``), never invented.
 """
 
 from __future__ import annotations
@@ -240,20 +241,38 @@ def _digit_logsoftmax(values: Sequence[float]) -> list[float]:
     return [v - z for v in values]
 
 
+def _is_null(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
 def _capture_difference(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> str | None:
     if (a is None) != (b is None):
         return f"digit capture {'logged but not re-captured' if b is None else 're-captured but not logged'}"
     if a is None or b is None:
         return None
+    for key in ("form", "version", "kind"):
+        if a.get(key) != b.get(key):
+            return f"digit capture {key} differs (logged {a.get(key)!r}, now {b.get(key)!r})"
     sa = [(s["start"], s["end"]) for s in a.get("steps") or []]
     sb = [(s["start"], s["end"]) for s in b.get("steps") or []]
     if sa != sb or a.get("n_steps") != b.get("n_steps"):
         return f"digit capture steps differ (logged spans {sa[:6]}, now {sb[:6]})"
     worst = 0.0
-    for x, y in zip(a.get("steps") or [], b.get("steps") or []):
+    for i, (x, y) in enumerate(zip(a.get("steps") or [], b.get("steps") or [])):
+        if len(x["digits"]) != 10 or len(y["digits"]) != 10:
+            return f"digit capture step {i}: {len(x['digits'])} logged digit values, {len(y['digits'])} now (ten expected)"
+        if sorted(x.get("missing") or []) != sorted(y.get("missing") or []):
+            return f"digit capture step {i}: missing digits differ (logged {x.get('missing')}, now {y.get('missing')})"
+        if (x.get("floor") is None) != (y.get("floor") is None):
+            return f"digit capture step {i}: floor {'logged but not re-captured' if y.get('floor') is None else 'not logged'}"
+        if x.get("floor") is not None:
+            worst = max(worst, abs(x["floor"] - y["floor"]))
         worst = max([worst] + [abs(u - v) for u, v in zip(_digit_logsoftmax(x["digits"]), _digit_logsoftmax(y["digits"]))])
     n = a.get("n_steps") or 0
-    if n and a.get("logprob_sum") is not None and b.get("logprob_sum") is not None:
+    if _is_null(a.get("logprob_sum")) != _is_null(b.get("logprob_sum")):
+        return (f"digit capture log-prob sum {'logged as null' if _is_null(a.get('logprob_sum')) else 'logged'}, "
+                f"{'null' if _is_null(b.get('logprob_sum')) else 'a value'} now")
+    if n and not _is_null(a.get("logprob_sum")):
         worst = max(worst, abs(a["logprob_sum"] - b["logprob_sum"]) / n)
     if worst > CAPTURE_TOLERANCE:
         return f"digit capture differs by {worst:.2g} nats (tolerance {CAPTURE_TOLERANCE:g})"

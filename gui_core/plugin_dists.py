@@ -13,10 +13,13 @@ def dist_name(dist: Any) -> str:
 
 
 def ep_dist_name(ep: Any) -> str:
-    """The name of the distribution an entry point was installed by."""
-    return dist_name(getattr(ep, "dist", None))
+    """The name of the distribution an entry point was installed by (gui-eval's own: also from a checkout's setup.cfg
+    with no metadata installed)."""
+    dist = getattr(ep, "dist", None)
+    return OWN_DIST if dist is None and getattr(ep, "own", False) is True else dist_name(dist)
 
 
 def is_own(ep: Any) -> bool:
-    """Whether an entry point is one of gui-eval's own (a built-in)."""
-    return ep_dist_name(ep).replace("_", "-").lower() == OWN_DIST
+    """Whether an entry point is one of gui-eval's own (a built-in; also one read from a checkout's setup.cfg:
+    ``gui_core.plugin_groups.Entry.own``)."""
+    return getattr(ep, "own", False) is True or ep_dist_name(ep).replace("_", "-").lower() == OWN_DIST

@@ -21,6 +21,7 @@ class Registry(Generic[T]):
         self._items: dict[str, T] = {}
         self._aliases: dict[str, str] = {}
         self._loader = loader  # imports the module that registers the built-in records, on first use
+        self._origin: dict[str, str | None] = {}  # name -> the plugin that registered it (None: built-in)
         self._loaded = loader is None
 
     def _load(self) -> None:
@@ -30,7 +31,12 @@ class Registry(Generic[T]):
             self._loader()
 
     def register(self, name: str, item: T, *, aliases: tuple[str, ...] = ()) -> T:
-        """Add ``item`` under ``name`` (and its aliases); a name already taken by another record is an error."""
+        """Add ``item`` under ``name`` (and its aliases); a name already taken by another record is an error, and so
+        is a record field whose value does not fit its declared type (``gui_core.record_types``)."""
+        from gui_core.plugin_errors import current_plugin
+        from gui_core.record_types import check_record
+
+        check_record(item, self.kind)
         for key in (name, *aliases):
             if not isinstance(key, str) or not key:
                 raise ValueError(f"a {self.kind} needs a non-empty string name, got {key!r}")
@@ -39,9 +45,15 @@ class Registry(Generic[T]):
             if clash:
                 raise ValueError(f"{self.kind} {key!r} is already registered")
         self._items[name] = item
+        self._origin[name] = current_plugin()
         for alias in aliases:
             self._aliases[alias] = name
         return item
+
+    def holds(self, name: str) -> bool:
+        """Whether ``name`` is registered already, without loading the built-in records (for a register function that
+        runs while they load)."""
+        return name in self._items or name in self._aliases
 
     def canonical(self, name: str) -> str:
         """The registered name ``name`` stands for (itself, or the record an alias points to)."""
@@ -55,6 +67,10 @@ class Registry(Generic[T]):
         return self._items[self.canonical(name)]
 
     __getitem__ = get
+
+    def origin(self, name: str) -> str | None:
+        """The plugin that registered ``name`` (its label), or ``None`` for a built-in record."""
+        return self._origin.get(self.canonical(name))
 
     def unknown_message(self, name: object) -> str:
         known = [*self._items, *self._aliases]
@@ -87,18 +103,23 @@ class Registry(Generic[T]):
         return len(self._items)
 
 
-def load_records(modules: tuple[str, ...], group: str, what: str) -> None:
-    """Import the modules that register a registry's built-in records, then every third-party module of the
-    entry-point group ``group``; a plugin that fails to load is named on stderr and skipped (one broken plugin must
-    not hide the built-in records)."""
-    import importlib
-    import sys
-    from importlib.metadata import entry_points
+def load_records(group: str, what: str) -> None:
+    """Import every module of the entry-point group ``group`` (``gui_core.plugin_groups``): gui-eval's own first (the
+    built-in records, declared in its setup.cfg like any plugin's), then third parties'. A third-party plugin that fails
+    to load (``SystemExit`` included) or registers a refused record is named on stderr and skipped
+    (``gui_core.plugin_errors.load_contained``: one broken plugin must not hide the built-in records nor end the
+    command); a built-in that fails raises, and finding none at all is an error naming ``pip install -e .`` (the
+    metadata is missing)."""
+    from gui_core.plugin_errors import load_contained
+    from gui_core.plugin_groups import entry_points
 
-    for module in modules:
-        importlib.import_module(module)
-    for ep in sorted(entry_points(group=group), key=lambda e: e.name):
-        try:
+    found = entry_points(group)
+    if not any(ep.own for ep in found):
+        raise RuntimeError(f"gui-eval: no built-in {what} found: the entry-point group {group!r} of the gui-eval "
+                           "distribution is empty (its metadata is missing or stale); run `pip install -e .` in the "
+                           "checkout (scripts/setup.sh does)")
+    for ep in found:
+        if ep.own:
             ep.load()
-        except Exception as exc:
-            print(f"gui-eval: WARNING: {what} plugin {ep.name!r} ({ep.value}) failed to load: {exc!r}", file=sys.stderr)
+            continue
+        load_contained(ep, what)

@@ -12,7 +12,8 @@ import hashlib
 import json
 import sys
 import threading
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 DOC_ERROR = "gui_eval_error"  # a document field: why this document cannot be run (its loader found out)
 SAMPLE_ERROR = "sample_error"  # a sample's named error in the samples file; in the results, how many samples had one
@@ -30,8 +31,11 @@ _LOCK = threading.Lock()
 
 
 def describe_fault(step: str, exc: BaseException) -> str:
-    """One line naming the step that met the fault and its cause (the exception's type and message, cut)."""
-    text = f"{type(exc).__name__}: {exc}".replace("\n", " ")
+    """One line naming the step that met the fault and its cause (the exception's type and message, cut), secrets
+    redacted (``gui_core.redact``: a server's text may echo a token; this line reaches results and caches)."""
+    from gui_core.redact import redact_text
+
+    text = redact_text(f"{type(exc).__name__}: {exc}").replace("\n", " ")
     if len(text) > MAX_FAULT_CHARS:
         text = text[:MAX_FAULT_CHARS] + " ..."
     return f"{step}: {text}"

@@ -6,7 +6,6 @@ import difflib
 import inspect
 import warnings
 from contextlib import ExitStack, contextmanager
-from importlib.metadata import entry_points
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import pluggy
@@ -18,9 +17,10 @@ from gui_interventions.sent_images import default_folder as sent_images_folder
 from gui_core.plugin_dists import ep_dist_name as _dist_name
 from gui_core.plugin_dists import is_own as _is_own
 from gui_core.plugin_errors import describe
+from gui_core.plugin_groups import GROUPS, entry_points
 from gui_core.image_files import clear_file_source
 
-GROUP = "gui_interventions"
+GROUP = GROUPS["intervention"]  # gui_eval.interventions (the old spelling gui_interventions is read too)
 BUILTIN_MODULE = "gui_interventions."  # the built-ins: audited never to change an image in place
 
 
@@ -41,7 +41,7 @@ def _load_all() -> tuple[dict[str, Callable[..., Any]], dict[str, str]]:
     source: dict[str, str] = {}
     own: set[str] = set()
     broken: dict[str, str] = {}
-    for ep in sorted(entry_points(group=GROUP), key=lambda e: (not _is_own(e), e.name, _dist_name(e))):
+    for ep in sorted(entry_points(GROUP), key=lambda e: (not _is_own(e), e.name, _dist_name(e))):
         where = f"{_dist_name(ep)}: {ep.value}"
         if ep.name in own:
             broken[f"{ep.name} ({_dist_name(ep)})"] = (

@@ -131,7 +131,10 @@ def _share(part: int, whole: int) -> float:
 
 def mmbench_l2_report(records: Sequence[Record]) -> dict[str, Any] | None:
     """``level2_calculate_scores``: per level and platform the counts and accuracies (percent), each level's accuracy
-    (platforms weighted by their sample counts: micro over the level) and their plain mean ("Average accuracy")."""
+    (platforms weighted by their sample counts: micro over the level) and their plain mean ("Average accuracy").
+    Every row counts in "Total num" and the total accuracy's denominator whatever its ``data_type`` (the script sums
+    every key's list); only ``icon`` and ``text`` rows get their own counts and can be correct; any level is reported
+    as its own (basic and advanced alone are averaged)."""
     rows = official_rows(records)
     if not rows:
         return None
@@ -184,5 +187,9 @@ def osworld_g_report(records: Sequence[Record]) -> dict[str, Any] | None:
     correct = sum(r["correctness"] == "correct" for r in rows)
     by_type = {t: simple_figures([r for r in rows if r.get("box_type") == t])
                for t in sorted({str(r.get("box_type")) for r in rows})}
+    # which harness's code scored (gui_metrics.osworld_g_readings), and the rows that code itself stops on
+    # (VLMEvalKit's evaluate on a refusal row with empty coordinates): counted wrong here, named beside the figures
+    readings = sorted({str(r.get("reading") or "official") for r in rows})
     return {"total": len(rows), "correct": correct, "accuracy": correct / len(rows), "accuracy_dict_group": groups,
-            "box_type_not_in_official_script": by_type}
+            "box_type_not_in_official_script": by_type, "reading": ", ".join(readings),
+            "rows_the_code_stops_on": sum(r["correctness"] == "error" for r in rows)}

@@ -13,7 +13,6 @@ import difflib
 import sys
 import threading
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 
 import pluggy
 
@@ -21,9 +20,11 @@ from gui_metrics import hookspecs
 from gui_core.plugin_dists import ep_dist_name as _dist_name
 from gui_core.plugin_dists import is_own as _is_own
 from gui_core.plugin_errors import describe
+from gui_core.plugin_groups import GROUPS, entry_points
 from gui_metrics.spec import MetricSpec
 
-GROUP = "gui_metrics"
+GROUP = GROUPS["metric"]  # gui_eval.metrics (the old spelling gui_metrics is read too: gui_core.plugin_groups)
+PROJECT = "gui_metrics"  # the pluggy project name of the hooks (gui_metrics.hookspecs)
 
 _LOCK = threading.Lock()
 _PM: pluggy.PluginManager | None = None
@@ -58,7 +59,7 @@ def _fail(plugin: str, source: str, error: str) -> None:
 
 def _load_entry_points(pm: pluggy.PluginManager) -> dict[str, str]:
     """Load and register every entry point separately; returns plugin name -> source."""
-    eps = sorted(entry_points(group=GROUP), key=lambda ep: (not _is_own(ep), ep.name))
+    eps = sorted(entry_points(GROUP), key=lambda ep: (not _is_own(ep), ep.name))
     sources: dict[str, str] = {}
     for ep in eps:
         if ep.name in sources:
@@ -99,7 +100,7 @@ def get_plugin_manager(*, fresh: bool = False) -> pluggy.PluginManager:
     global _PM, _METRICS
     with _LOCK:
         if _PM is None or fresh:
-            pm = pluggy.PluginManager(GROUP)
+            pm = pluggy.PluginManager(PROJECT)
             pm.add_hookspecs(hookspecs)
             _FAILURES.clear()
             _SOURCES.clear()

@@ -20,6 +20,7 @@ import math
 from typing import Any, Iterable, Literal, Mapping, Sequence
 
 from gui_metrics import hookimpl
+from gui_metrics.grounding_official import PRO_GROUP_NAMES
 from gui_metrics.spec import MetricSpec
 
 # Section 4.2: "C is a normalization constant (empirically set to C = 4.5)".
@@ -246,7 +247,8 @@ def range_mean(records: Sequence[Record], field: str, end: int) -> float:
 
 # ScreenSpot / ScreenSpot-v2 splits (Table 6) and ScreenSpot-Pro groups x UI type.
 SCREENSPOT_SPLITS: tuple[str, ...] = tuple(f"{p}_{t}" for p in ("desktop", "mobile", "web") for t in ("icon", "text"))
-PRO_GROUPS: tuple[str, ...] = ("dev", "creative", "cad", "scientific", "office", "os")
+# ScreenSpot-Pro's six groups, written once (gui_metrics.grounding_official.PRO_GROUP_NAMES, as its script names them)
+PRO_GROUPS: tuple[str, ...] = tuple(g.lower() for g in PRO_GROUP_NAMES)
 PRO_SPLITS: tuple[str, ...] = tuple(f"{g}_{t}" for g in PRO_GROUPS for t in ("icon", "text"))
 # Icon boards: targets from the common library vs rarely seen symbols (section 3.4, Figure 3).
 ICON_SPLITS: tuple[str, ...] = ("common", "uncommon")
@@ -282,7 +284,7 @@ def _specs() -> list[MetricSpec]:
         specs.append(MetricSpec(f"within_dist_{round(d * 100):03d}", lambda rs, d=d: within_distance(rs, d), True, g,
                                 f"Share of points closer than {d} (relative) to the target box (Table 1)."))
     # ScreenSpot-Pro's official report (eval_screenspot_pro.py): overall text / icon accuracy and each group's "Avg"
-    from gui_metrics.grounding_official import PRO_GROUP_NAMES, group_figure, overall_figure
+    from gui_metrics.grounding_official import group_figure, overall_figure
 
     for name in ("text_acc", "icon_acc"):
         specs.append(MetricSpec(f"sspro_{name}", overall_figure(name), True, g,

@@ -30,6 +30,9 @@ Model args (``--model_args k=v,...``):
     reasoning_tags     JSON list of [open, close] pairs (default ``[["<think>","</think>"]]``): the answer is read
                        after the last closing tag; a reasoning cut by the budget is ``thinking_truncated``
     thinking_key       the template variable (default ``enable_thinking``)
+    resume             the run journal's folder (default: beside ``--output_path``, or in the ``--use_cache`` folder),
+                       or ``none``: finished answers are kept there and a run again sends only what is missing
+                       (gui_models.run_journal)
     <name>.<param>     a parameter for intervention ``name`` (e.g. ``prompt_affix.suffix=...``)
 Decoding is greedy unless the task's ``generation_kwargs`` set ``do_sample`` or a temperature > 0.
 
@@ -61,6 +64,7 @@ from gui_models.layers import capture_last_token, decoder_layers
 from gui_core.logit_capture import capture_mode, digit_groups
 from gui_models.model_args import DTYPE_CHOICES, check_gui_hf_args
 from gui_models.thinking import THINKING_ARGS, AnswerStops, Thinking, attach_note, token_counter
+from gui_models.run_journal import checkpoint_identity, open_journal
 
 _DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 assert set(DTYPE_CHOICES) == {"auto", *_DTYPES}
@@ -105,6 +109,8 @@ def check_pretrained(name: str, pretrained: Any) -> str:
 class GuiHF(lmms):
     """Greedy, batched generation with a HF ``AutoModelForImageTextToText`` and its processor."""
 
+    keeps_journal = True  # model arg ``resume`` (gui_models.run_journal); ``gui_wrap`` around it keeps the only one
+
     @classmethod
     def create_from_arg_string(cls, arg_string: str, additional_config: dict | None = None) -> "GuiHF":
         from lmms_eval import utils
@@ -124,6 +130,7 @@ class GuiHF(lmms):
         device_map = kwargs.pop("device_map", None)
         thinking_args = {k: kwargs.pop(k) for k in list(kwargs) if k in THINKING_ARGS}
         self.thinking = Thinking.from_args(thinking_args, "gui_hf")
+        resume = kwargs.pop("resume", None)
         check_gui_hf_args({"dtype": dtype, "batch_size": batch_size, "capture_logits": capture_logits,
                            "interventions": interventions, "bucket": bucket, "prefetch": prefetch,
                            "image_device": image_device, "max_prompt_tokens": max_prompt_tokens,
@@ -173,6 +180,14 @@ class GuiHF(lmms):
         on_gpu = self._device.type == "cuda" and getattr(image_processor, "backend", None) == "torchvision"
         # the fast (torchvision) image processor resizes and normalises on the GPU the model runs on
         self._image_kwargs: dict[str, Any] = {"device": self._device} if on_gpu and image_device == "auto" else {}
+        # what decides an answer (a journal written with other settings is refused by name): gui_models.run_journal
+        journal_settings = {"backend": "gui_hf", "checkpoint": checkpoint_identity(pretrained), "dtype": str(torch_dtype),
+                            "max_new_tokens": self.max_new_tokens, "system_prompt": system_prompt,
+                            "min_pixels": min_pixels, "max_pixels": max_pixels, "attn_implementation": attn_implementation,
+                            "max_prompt_tokens": self.max_prompt_tokens, "interventions": interventions or None,
+                            "intervention_params": {k: str(v) for k, v in sorted(kwargs.items()) if "." in k},
+                            "capture_logits": self.capture_logits, "thinking": self.thinking.describe()}
+        self.journal = open_journal("gui_hf", journal_settings, resume, self._rank, self.capture_logits)
 
     @property
     def interventions(self):
@@ -211,6 +226,12 @@ class GuiHF(lmms):
         A request that raises is that document's named error (one empty round), the others go on.
         """
         task_dict = getattr(self, "task_dict", None)
+        if getattr(self, "journal", None) is not None:
+            return self.journal.run(requests, self._multi_round_fresh, task_dict)
+        return self._multi_round_fresh(requests, None)
+
+    def _multi_round_fresh(self, requests: list[Instance], done: Any) -> list[list[str]]:
+        task_dict = getattr(self, "task_dict", None)
         out: list[list[str]] = []
         for r in tqdm(requests, disable=self.rank != 0, desc="gui_hf multi-round"):
             try:
@@ -220,6 +241,8 @@ class GuiHF(lmms):
                     raise
                 record_args_fault(tuple(r.args), task_dict, "its rounds (processor, generation, interventions)", exc)
                 out.append([""])
+            if done is not None:
+                done(len(out) - 1, out[-1])
         return out
 
     def generate_until(self, requests: list[Instance]) -> list[str]:
@@ -227,8 +250,15 @@ class GuiHF(lmms):
 
         Streamed: requests are parsed (their images decoded) as the sorting window fills, and a batch is prepared
         (processor, bounds) in the background while the previous one generates; memory holds
-        ``hf_pipeline.requests_held`` requests' screenshots at most, whatever the benchmark's size.
+        ``hf_pipeline.requests_held`` requests' screenshots at most, whatever the benchmark's size. With a run journal
+        (model arg ``resume``) the answers it holds come from it and only the others are generated.
         """
+        if getattr(self, "journal", None) is not None:
+            return self.journal.run(requests, self._generate_fresh, getattr(self, "task_dict", None))
+        return self._generate_fresh(requests, None)
+
+    def _generate_fresh(self, requests: list[Instance], done: Any) -> list[str]:
+        """:meth:`generate_until` without the journal; ``done(i, answer)`` is told each answer as it is final."""
         results: list[str | None] = [None] * len(requests)
         pbar = tqdm(total=len(requests), disable=self.rank != 0, desc="gui_hf")
         rows = ((i, self._request_context(r)) for i, r in enumerate(requests))
@@ -239,9 +269,13 @@ class GuiHF(lmms):
             for prepared in ahead:
                 for j in prepared.refused:
                     results[j] = ""
+                    if done is not None:
+                        done(j, "")
                 for group, inputs in prepared.groups:
                     for (j, ctx), gen in zip(group, self._run(group, inputs)):
                         results[j] = self._respond(gen, ctx)
+                        if done is not None:
+                            done(j, results[j])
                 pbar.update(prepared.size)
         pbar.close()
         return [r if r is not None else "" for r in results]

@@ -19,7 +19,17 @@ GUI_HF_KNOWN = frozenset({"pretrained", "device", "dtype", "batch_size", "max_ba
                           "max_pixels", "system_prompt", "trust_remote_code", "attn_implementation", "interventions",
                           "device_map", "capture_logits", "bucket", "prefetch", "image_device", "max_prompt_tokens",
                           "thinking", "think_budget", "reasoning_tags", "thinking_key"})
+GUI_HF_KNOWN |= {"resume"}  # the run journal's folder, or none (gui_models.run_journal)
 IMAGE_DEVICES = ("auto", "cpu")
+# The digit-capture kinds (gui_core.logit_capture.CAPTURE_KINDS) each backend can produce: gui_hf and gui_wrap read
+# every digit token's score in process ("exact"); a served engine gives exact values for named token ids or a hosted
+# API's top-k ("top_logprobs"); any other backend captures nothing. validate refuses a logged capture of another kind.
+CAPTURE_KINDS_OF = {GUI_HF: ("exact",), GUI_WRAP: ("exact",), GUI_OPENAI: ("exact", "top_logprobs")}
+
+
+def capture_kinds_of(backend: str) -> tuple[str, ...]:
+    """The capture kinds ``backend`` can log (empty: it captures nothing)."""
+    return CAPTURE_KINDS_OF.get(backend, ())
 
 
 def check_gui_hf_args(args: Mapping[str, Any], owner: str = GUI_HF) -> None:

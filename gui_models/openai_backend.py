@@ -67,7 +67,7 @@ from lmms_eval.api.instance import GenerationResult, Instance
 from lmms_eval.api.model import lmms
 from tqdm import tqdm
 
-from gui_core.logit_capture import capture_mode, digit_groups
+from gui_core.logit_capture import capture_mode, digit_groups, extras_of
 from gui_core.sample_faults import describe_fault
 from gui_core.sample_faults import record as record_fault
 from gui_interventions import RequestContext, build_run
@@ -80,6 +80,7 @@ from gui_models.served_answers import (capture_from_token_ids, capture_from_top_
                                        usage_of)
 from gui_models.served_answers import noted as _noted
 from gui_models.served_body import Prepared, build_body, generation_body  # noqa: F401 - the public names stay here too
+from gui_models.run_journal import say_resumed
 from gui_models.served_client import EventLoop as _Loop
 from gui_models.served_client import (FAST_PNG_LEVEL, TRANSPORTS, BadResponse, ResponseCache, RetryPolicy, ServerDown,
                                       ServerError, ServerPool, request_key)
@@ -175,9 +176,7 @@ class GuiOpenAI(lmms):
                 self.tokenizer = AutoTokenizer.from_pretrained(tok_dir)
                 self.groups = digit_groups(self.tokenizer)
         self.top_logprobs = int(top_logprobs)
-        self.count_tokenizer = self.tokenizer  # reasoning lengths in tokens (when the server does not say them)
-        if self.count_tokenizer is None and tok_dir and self.thinking.mode is not None:
-            self.count_tokenizer = __import__("transformers").AutoTokenizer.from_pretrained(tok_dir)
+        self.count_tokenizer = self.thinking.counting_tokenizer(self.tokenizer, tok_dir)  # reasoning lengths in tokens
         self.frame = FramePolicy(str(frame), tok_dir, int(min_pixels) if min_pixels else None,
                                  int(max_pixels) if max_pixels else None, resize_budget, image_scale)
         self.interventions = build_run(interventions, kwargs)
@@ -240,7 +239,12 @@ class GuiOpenAI(lmms):
             text = respond(self.interventions, generated, req, lambda r: usage.append(self._generate_sync(r)) or usage[-1])
             return GenerationResult(text=text, token_counts=_token_counts(usage))
 
-        return self._stream(len(requests), one, OWNER)
+        out = self._stream(len(requests), one, OWNER)
+        if self.cache is not None:  # its response cache is this backend's journal: a run again resumes through it
+            reused = sum(bool(extras_of(r.text).get("from_cache")) for r in out if isinstance(r, GenerationResult))
+            if reused:
+                say_resumed(OWNER, reused, len(requests), self.cache.root)
+        return out
 
     def generate_until_multi_round(self, requests: list[Instance]) -> list[list[str]]:
         """Every round of each request; rounds of one request in order, ``concurrency`` requests at once."""
@@ -325,11 +329,7 @@ class GuiOpenAI(lmms):
         prepared = build_body(req, self.model_name, self.max_new_tokens, self.system_prompt, self.image_transport,
                               self.png_level)
         body = prepared.body
-        body["max_tokens"] = self.thinking.max_tokens(int(body["max_tokens"]))
-        if self.thinking.on:  # a blank-line stop would end the reasoning: the answer is cut on our side
-            body.pop("stop", None)
-        if self.thinking.mode is not None:
-            body["chat_template_kwargs"] = self.thinking.template_kwargs()
+        self.thinking.apply_to_body(body)  # budget, stops, chat_template_kwargs (gui_models.thinking)
         if self.logprobs == "token_ids":
             body.update(logprobs=True, logprob_token_ids=sorted({i for g in self.groups or [] for i in g}),
                         return_tokens_as_token_ids=True)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
-from typing import Sequence
+from collections.abc import Sequence
 
+# The URL checks live in gui_core.redact (one place: the Hub's $HF_ENDPOINT uses them too).
+from gui_core.redact import SECRET_PARTS, redact_url, url_secrets  # noqa: F401
 
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 DEFAULT_KEY_HOSTS = ("api.openai.com",)  # where the default key variable may go (over https)
@@ -21,47 +23,6 @@ def key_for(urls: Sequence[str], api_key_env: str | None) -> str | None:
         return os.environ.get(DEFAULT_KEY_ENV)
     return None
 
-
-
-# Query parameters that carry a credential (matched as a part of the name split at ``_``, ``-`` and ``.``, any case).
-SECRET_PARTS = frozenset({"key", "apikey", "token", "secret", "password", "passwd", "pwd", "credential", "credentials",
-                          "sig", "signature", "auth", "authorization", "session"})
-
-
-def _secret_name(name: str) -> bool:
-    import re
-
-    parts = [p for p in re.split(r"[_\-.]", name.lower()) if p]
-    return any(p in SECRET_PARTS for p in parts) or name.lower().replace("-", "").replace("_", "") in SECRET_PARTS
-
-
-def url_secrets(url: str) -> list[str]:
-    """What in ``url`` looks like a credential: its user-info (``user:KEY@host``) and the names of key-like query
-    parameters (``?api_key=...``, ``&token=...``); empty when none. Values are never returned."""
-    from urllib.parse import parse_qsl, urlsplit
-
-    try:
-        parts = urlsplit(str(url))
-    except ValueError:
-        return []
-    found = ["user-info (user:password@)"] if "@" in parts.netloc else []
-    found += [f"query parameter {name!r}" for name, _v in parse_qsl(parts.query, keep_blank_values=True)
-              if _secret_name(name)]
-    return found
-
-
-def redact_url(url: str) -> str:
-    """``url`` with its user-info and the values of key-like query parameters replaced by ``***``."""
-    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
-
-    try:
-        parts = urlsplit(str(url))
-    except ValueError:
-        return "<a URL that cannot be parsed>"
-    netloc = parts.netloc.rsplit("@", 1)[1] if "@" in parts.netloc else parts.netloc
-    netloc = ("***@" + netloc) if "@" in parts.netloc else netloc
-    query = urlencode([(k, "***" if _secret_name(k) else v) for k, v in parse_qsl(parts.query, keep_blank_values=True)], safe="*")
-    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
 def check_base_urls(urls: Sequence[str], owner: str = "gui_openai") -> None:

@@ -70,6 +70,23 @@ class Thinking:
              reported_tokens: int | None = None) -> ReasoningNote | None:
         return read_generation(text, self.tags, self.mode, hit_budget, count_tokens, reported_tokens)
 
+    def apply_to_body(self, body: dict[str, Any]) -> None:
+        """A served request body (``gui_openai``): the budget grown by ``think_budget``, no ``stop`` with thinking on (a
+        blank line would end the reasoning: the answer is cut on our side), the switch as ``chat_template_kwargs``."""
+        body["max_tokens"] = self.max_tokens(int(body["max_tokens"]))
+        if self.on:
+            body.pop("stop", None)
+        if self.mode is not None:
+            body["chat_template_kwargs"] = self.template_kwargs()
+
+    def counting_tokenizer(self, tokenizer: Any, folder: str | None) -> Any:
+        """The tokenizer that counts reasoning tokens: ``tokenizer``, else the folder's when thinking is set."""
+        if tokenizer is not None or not folder or self.mode is None:
+            return tokenizer
+        from transformers import AutoTokenizer
+
+        return AutoTokenizer.from_pretrained(folder)
+
     def describe(self) -> dict[str, Any]:
         """What a run records of its thinking settings (results, provenance, submissions read the model args)."""
         return {"thinking": self.mode, "think_budget": self.budget if self.on else None,

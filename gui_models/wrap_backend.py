@@ -24,6 +24,7 @@ How it runs (the same core as ``gui_hf``: ``gui_models.generation_core``):
   as it likes. Backends without a module (API backends) run request/response-stage
   interventions only; asking for more fails naming the backend.
 - Response stage and multi-round: as in ``gui_hf``; every round is one request to the backend.
+- Run journal (model arg ``resume``, ours): as in ``gui_hf`` (``gui_models.run_journal``).
 """
 
 from __future__ import annotations
@@ -42,8 +43,10 @@ from gui_models.generation_core import (RUN_FAULTS, GenerateHooks, Generated, co
 from gui_core.logit_capture import capture_mode, digit_groups
 from gui_models.model_args import split_wrap_args
 from gui_models.thinking import THINKING_ARGS, Thinking, attach_note, token_counter
+from gui_models.run_journal import checkpoint_identity, open_journal
 
-OURS = ("backend", "interventions", "capture_logits")
+OURS = ("backend", "interventions", "capture_logits", "resume")
+OPERATIONAL = ("device", "batch_size", "max_batch_size", "device_map")  # left out of the journal's settings
 WINDOW = 64  # requests parsed and handed to the wrapped backend per call of its generate_until (at least 4 batches)
 # lmms-eval backends that generate max(task budget, their own max_new_tokens) (4096 by default): wrapped, they get
 # max_new_tokens=1 unless the user gives one, so every task's own budget wins (docs/ENGINES.md).
@@ -133,12 +136,15 @@ class GuiWrap(lmms):
             raise ValueError("gui_wrap: model arg backend=<lmms-eval model name> is required (e.g. backend=qwen2_5_vl)")
         names = parse_selection(interventions)
         self.thinking = Thinking.from_args({k: kwargs.pop(k) for k in list(kwargs) if k in THINKING_ARGS}, "gui_wrap")
+        resume = kwargs.pop("resume", None)
         ours, kwargs = split_wrap_args(interventions, kwargs)  # unselected intervention params refused, as gui_hf does
         self.capture_logits = capture_mode(capture_logits, "gui_wrap")
         run = build_run(names, ours)
         self.backend_name = str(backend)
         inner_cls = get_model(self.backend_name, force_simple=self.is_simple)
         passed = {**{k: v for k, v in (_cli or {}).items() if k not in kwargs}, **kwargs}
+        if getattr(inner_cls, "keeps_journal", False):  # one journal per run: the wrapper's, of the answers it returns
+            passed.setdefault("resume", "none")
         if self.backend_name in MAX_OF_BUDGETS and "max_new_tokens" not in passed:
             passed["max_new_tokens"] = 1
         if self.thinking.mode is not None:
@@ -167,6 +173,11 @@ class GuiWrap(lmms):
         self.interventions = run
         self._pending: dict[tuple[str, str, int], RequestContext] = {}
         self._materialised: list[RequestContext] = []
+        settings = {"backend": f"gui_wrap({self.backend_name})", "checkpoint": checkpoint_identity(passed.get("pretrained")),
+                    "backend_args": {k: str(v) for k, v in sorted(passed.items()) if k not in OPERATIONAL},
+                    "interventions": interventions or None, "intervention_params": {k: str(v) for k, v in sorted(ours.items())},
+                    "capture_logits": self.capture_logits, "thinking": self.thinking.describe()}
+        self.journal = open_journal("gui_wrap", settings, resume, self.rank, self.capture_logits)
 
     # --- lmms-eval interface -------------------------------------------------------------
 
@@ -197,7 +208,13 @@ class GuiWrap(lmms):
         """Responses in request order, streamed in windows of :attr:`window` requests: each window is parsed (images
         decoded), handed to the wrapped backend in one call and answered before the next is parsed, so memory holds
         one window of screenshots whatever the benchmark's size. The wrapped backend batches (and may sort) within a
-        window; with ``batch_size`` 1 its calls are the same as with every request at once."""
+        window; with ``batch_size`` 1 its calls are the same as with every request at once. With a run journal the
+        answers it holds come from it and only the others are generated."""
+        if getattr(self, "journal", None) is not None:
+            return self.journal.run(requests, self._generate_fresh, self.task_dict)
+        return self._generate_fresh(requests, None)
+
+    def _generate_fresh(self, requests: list[Instance], done: Any) -> list[str]:
         rerun = lambda req: self._run([req])[0]  # noqa: E731 - one re-run, as in gui_hf
         out: list[str] = []
         pbar = tqdm(total=len(requests), disable=self.rank != 0 or len(requests) < 2, desc=f"gui_wrap({self.backend_name})")
@@ -208,7 +225,10 @@ class GuiWrap(lmms):
                 record_sent_prompt(r, req)
                 reqs.append(req)
             outs = self._run(reqs)
-            out += [respond(self.interventions, g, req, rerun) for g, req in zip(outs, reqs)]
+            for g, req in zip(outs, reqs):
+                out.append(respond(self.interventions, g, req, rerun))
+                if done is not None:
+                    done(len(out) - 1, out[-1])
             pbar.update(len(reqs))
         pbar.close()
         return out
@@ -219,8 +239,17 @@ class GuiWrap(lmms):
         return max(WINDOW, 4 * int(self.batch_size or 1))
 
     def generate_until_multi_round(self, requests: list[Instance]) -> list[list[str]]:
-        return [run_multi_round(r, self.task_dict, self.interventions, lambda req: self._run([req])[0])
-                for r in tqdm(requests, disable=self.rank != 0, desc=f"gui_wrap({self.backend_name}) multi-round")]
+        if getattr(self, "journal", None) is not None:
+            return self.journal.run(requests, self._multi_round_fresh, self.task_dict)
+        return self._multi_round_fresh(requests, None)
+
+    def _multi_round_fresh(self, requests: list[Instance], done: Any) -> list[list[str]]:
+        out: list[list[str]] = []
+        for r in tqdm(requests, disable=self.rank != 0, desc=f"gui_wrap({self.backend_name}) multi-round"):
+            out.append(run_multi_round(r, self.task_dict, self.interventions, lambda req: self._run([req])[0]))
+            if done is not None:
+                done(len(out) - 1, out[-1])
+        return out
 
     # --- internals ------------------------------------------------------------------------------
 

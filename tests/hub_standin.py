@@ -6,6 +6,14 @@ as the Hub gives for LFS files), ``X-Repo-Commit``, ``Content-Length`` and ``Ran
 ``X-Error-Code`` (RepoNotFound, RevisionNotFound, EntryNotFound). ``faults`` changes what one file's GET sends:
 ``"truncate"`` (fewer bytes than announced) or ``"corrupt"`` (same length, other bytes). Every request is recorded.
 
+The hostile knobs (issue 54), keyed ``"api:<repo>"`` for the repository info or ``"<repo>/<path>"`` for a file:
+``commit_names`` (the commit id the server names in ``sha`` and ``X-Repo-Commit``: path segments, anything),
+``etags`` (the ``ETag`` sent), ``sizes`` (the size listed for a file, any JSON value), ``extra_files`` (file names
+listed in the repository info that are not served), ``info_bodies`` (the repository info's body, any bytes) and
+``hostile``: ``"stall"`` (accept, then never answer),
+``"drip"`` (headers, then one body byte every :attr:`drip_interval` s), ``"drip_headers"`` (the status line, then one
+header byte at a time) or ``"echo"`` (HTTP 500 whose message and body echo the request's ``Authorization`` header).
+
 Fixture repositories are built here in the hub schemas lmms-eval 0.7.3's own tasks read (parquet with the screenshot
 embedded as ``{"bytes", "path"}``): :func:`screenspot_pro_rows`, :func:`osworld_g_rows`, :func:`parquet_bytes`.
 """
@@ -26,6 +34,14 @@ class HubStandIn:
         self.repos: dict[tuple[str, str], dict] = {}
         self.faults: dict[str, str] = {}  # path in repo -> "truncate" | "corrupt"
         self.requests: list[tuple[str, str]] = []
+        self.commit_names: dict[str, str] = {}
+        self.etags: dict[str, str] = {}
+        self.sizes: dict[str, object] = {}
+        self.extra_files: dict[str, list[str]] = {}
+        self.info_bodies: dict[str, bytes] = {}  # repo -> the repository info's body as sent (any bytes)
+        self.hostile: dict[str, str] = {}
+        self.drip_interval = 0.3
+        self.released = threading.Event()  # set by stop(): stalled handlers end
         self.lock = threading.Lock()
         standin = self
 
@@ -56,7 +72,13 @@ class HubStandIn:
         repo["refs"][ref] = commit
         return commit
 
+    def clear_hostile(self) -> None:
+        for knob in (self.commit_names, self.etags, self.sizes, self.extra_files, self.info_bodies, self.hostile,
+                     self.faults):
+            knob.clear()
+
     def stop(self) -> None:
+        self.released.set()
         self.server.shutdown()
         self.server.server_close()
 
@@ -71,6 +93,35 @@ class HubStandIn:
         h.end_headers()
         if not head:
             h.wfile.write(body)
+
+    def _hostile(self, h, key: str, data: bytes = b"") -> bool:
+        """Play the hostile mode set for ``key``; True when the request was answered (or left hanging) by it."""
+
+        mode = self.hostile.get(key)
+        if mode == "stall":
+            self.released.wait(90)
+        elif mode == "echo":
+            said = f"refused: Authorization: {h.headers.get('Authorization')} is not valid for {h.path}"
+            self._error(h, 500, "Internal", said, h.command == "HEAD")
+        elif mode == "drip_headers":
+            h.wfile.write(b"HTTP/1.1 200 OK\r\nX-Pad: ")
+            while not self.released.wait(self.drip_interval):
+                h.wfile.write(b"a")
+                h.wfile.flush()
+        elif mode == "drip":
+            h.send_response(200)
+            h.send_header("ETag", f'"{hashlib.sha256(data).hexdigest()}"')
+            h.send_header("Content-Length", str(len(data)))
+            h.end_headers()
+            for i in range(len(data)):
+                if self.released.wait(self.drip_interval):
+                    break
+                h.wfile.write(data[i:i + 1])
+                h.wfile.flush()
+        else:
+            return False
+        h.close_connection = True
+        return True
 
     def _commit(self, repo: dict, rev: str) -> str | None:
         return repo["refs"].get(rev) or (rev if rev in repo["commits"] else None)
@@ -91,8 +142,13 @@ class HubStandIn:
             if commit is None:
                 return self._error(h, 404, "RevisionNotFound", f"Invalid rev id: {rev}", head)
             files = repo["commits"][commit]
-            body = json.dumps({"id": repo_id, "sha": commit, "private": False,
-                               "siblings": [{"rfilename": p, "size": len(b)} for p, b in sorted(files.items())]}).encode()
+            if self._hostile(h, f"api:{repo_id}"):
+                return
+            listed = [{"rfilename": p, "size": self.sizes.get(f"{repo_id}/{p}", len(b))} for p, b in sorted(files.items())]
+            listed += [{"rfilename": p} for p in self.extra_files.get(repo_id, [])]
+            body = json.dumps({"id": repo_id, "sha": self.commit_names.get(f"api:{repo_id}", commit), "private": False,
+                               "siblings": listed}).encode()
+            body = self.info_bodies.get(repo_id, body)
             h.send_response(200)
             h.send_header("Content-Type", "application/json")
             h.send_header("Content-Length", str(len(body)))
@@ -116,6 +172,8 @@ class HubStandIn:
         data = repo["commits"][commit].get(name)
         if data is None:
             return self._error(h, 404, "EntryNotFound", f"{name} does not exist at {rev}", head)
+        if self._hostile(h, f"{repo_id}/{name}", data):
+            return
         start, end = 0, len(data)
         rng = h.headers.get("Range")
         if rng and rng.startswith("bytes="):
@@ -124,8 +182,8 @@ class HubStandIn:
         sent = data[start:end]
         fault = self.faults.get(name)
         h.send_response(206 if rng else 200)
-        h.send_header("ETag", f'"{hashlib.sha256(data).hexdigest()}"')
-        h.send_header("X-Repo-Commit", commit)
+        h.send_header("ETag", self.etags.get(f"{repo_id}/{name}", f'"{hashlib.sha256(data).hexdigest()}"'))
+        h.send_header("X-Repo-Commit", self.commit_names.get(f"{repo_id}/{name}", commit))
         h.send_header("Content-Length", str(len(sent)))
         h.send_header("Accept-Ranges", "bytes")
         h.end_headers()

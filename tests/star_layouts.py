@@ -12,6 +12,13 @@ from PIL import Image
 from gui_tasks.star import agentic, agentic_task
 
 
+def data_envs() -> dict[str, str]:
+    """Step-wise dataset -> the variable naming its local copy, read from the benchmark records."""
+    from gui_core.benchmark import BENCHMARKS
+
+    return {b.name: b.data.env for b in BENCHMARKS.values() if b.results_name == "star_agentic" and b.data.env}
+
+
 def _write_androidcontrol(root: Path, cases: list[dict]) -> None:
     (root / "jsons").mkdir(parents=True)
     (root / "images").mkdir()
@@ -71,7 +78,7 @@ def compare(cases: list[dict], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
         of = [c for c in cases if c["dataset"] == dataset]
         judge, root = of[0]["judge"], tmp_path / dataset
         WRITERS[dataset](root, of)
-        monkeypatch.setenv(agentic.DATA_DIR_ENVS[dataset], str(root))
+        monkeypatch.setenv(data_envs()[dataset], str(root))
         docs: dict[str, dict[str, dict]] = {}
         for fam in sorted({fam for c in of for fam, _, _ in c["pairs"]}):
             for d in agentic_task.task_rows({"dataset": dataset, "agent_family": fam, "judge": judge}):

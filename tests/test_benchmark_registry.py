@@ -110,3 +110,35 @@ def test_the_step_wise_sets_have_a_data_check(dataset, steps, capsys):
                      "--no-images"]) == 0
     out = capsys.readouterr().out
     assert re.search(rf"star_{dataset} \(test steps\)\s+{steps}\s+-", out) and out.rstrip().endswith("result: OK")
+
+
+def test_every_record_s_cluster_key_is_the_one_its_tasks_use():
+    from gui_core.benchmark import resolve
+
+    checked = set()
+    for rec in BENCHMARKS.values():
+        cls = resolve(rec.task_class)
+        for task, meta in task_metadata(rec.yaml_folder):
+            if benchmark_of(meta) is rec:
+                key = cls.cluster_key(meta)
+                if rec.cluster_key.isidentifier():  # a field: every task of the record clusters by it
+                    assert key == rec.cluster_key, (rec.name, task, key)
+                    checked.add(rec.name)
+                else:  # a rule in words (SPHINX's static tasks: per kind) is the task class's to apply
+                    assert key in ("question", "episode", "screenshot", None), (rec.name, task, key)
+    assert {"screenspot_pro", "screenspot", "androidcontrol", "sphinx_sim", "mpr_gui", "gui_knowledge", "star"} <= checked
+    assert benchmark("screenspot_pro").cluster_key == "application"
+
+
+def test_a_cluster_key_the_record_names_is_honoured_for_any_task_class():
+    from types import SimpleNamespace
+
+    from gui_tasks.harness.lmms_rows import RowsTask
+
+    task = SimpleNamespace(config=SimpleNamespace(cluster_key="application"))
+    doc = {"image": "/x/a.png", "meta": '{"application": "vscode"}'}
+    assert RowsTask.cluster_of(task, doc) == "vscode"
+    assert RowsTask.cluster_of(task, {**doc, "application": "excel"}) == "excel"  # the document's own field first
+    assert RowsTask.cluster_of(task, {"image": "/x/a.png", "meta": "{}"}) is None  # no value: the sample stands alone
+    task.config.cluster_key = "screenshot"
+    assert RowsTask.cluster_of(task, doc) == "x/a.png" == RowsTask.cluster_of(task, {"images": ["/m/x/a.png"]})

@@ -232,7 +232,7 @@ def test_one_bad_byte_in_line_1_of_an_mpr_jsonl_costs_that_row_only(tmp_path):
     from pathlib import Path
 
     from gui_tasks.harness.bad_rows import BadRows
-    from gui_tasks.mpr import official
+    from gui_tasks.mpr import release
 
     root = tmp_path / "mpr"
     shutil.copytree(Path(__file__).parent / "fixtures" / "mpr_official", root)
@@ -244,7 +244,7 @@ def test_one_bad_byte_in_line_1_of_an_mpr_jsonl_costs_that_row_only(tmp_path):
     rows_wi = nan.read_text().splitlines()
     nan.write_text("\n".join([rows_wi[0].replace("{", '{"w": NaN, ', 1), *rows_wi[1:]]) + "\n")
     bad = BadRows(skip=True)
-    rows = list(official.read_raw_rows(root, "en", bad=bad))
+    rows = list(release.read_raw_rows(root, "en", bad=bad))
     dims = {r["dimension"] for r in rows}
     assert len(dims) == 8  # FPR-ACC keeps all eight dimensions
     assert sum(1 for r in rows if r["file"] == str(target)) == n - 1
@@ -252,7 +252,7 @@ def test_one_bad_byte_in_line_1_of_an_mpr_jsonl_costs_that_row_only(tmp_path):
     assert len(messages) == 2 and any("line 1: not UTF-8 text" in m and "wf_en.jsonl" in m for m in messages)
     assert any("NaN is not a number JSON allows" in m and "wi_en.jsonl, row 0" in m for m in messages)
     with pytest.raises(Exception, match="line 1: not UTF-8 text"):
-        list(official.read_raw_rows(root, "en", bad=BadRows(skip=False)))
+        list(release.read_raw_rows(root, "en", bad=BadRows(skip=False)))
 
 
 def test_a_5000_digit_integer_in_any_jsonl_is_a_data_error_naming_the_line(tmp_path):

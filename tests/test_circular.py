@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gui_core.benchmark import benchmark
 from gui_metrics.circular import per_question
 from gui_metrics.letter_bias import answer_shares, gold_shares, majority_baseline_accuracy, total_variation
 from gui_tasks.harness.circular import Layout, expand, rotate
@@ -77,12 +78,12 @@ def test_letter_shares_total_variation_and_majority_baseline_by_hand():
 def test_official_ri_and_si_golds_all_a_give_always_a_full_marks_plain_and_none_circular(monkeypatch, tmp_path):
     """The released RI/SI answers are all "A" (docs/mpr_gui.md): plain scoring rewards always-"A", CircularEval does not."""
     from gui_metrics.lmms_bridge import register_with_lmms_eval
-    from gui_tasks.mpr import lmms_task, official
+    from gui_tasks.mpr import lmms_task, release
     from lmms_eval.api.registry import AGGREGATION_REGISTRY
 
     dst = tmp_path / "mpr"
     shutil.copytree(FIXTURES / "mpr_official", dst)
-    monkeypatch.setenv(official.DATA_DIR_ENV, str(dst))
+    monkeypatch.setenv(benchmark("mpr_gui").data.env, str(dst))
     register_with_lmms_eval()
     rows = datasets.Dataset.from_list(lmms_task.task_rows({"lang": "en", "source": "official", "dimensions": ["RI", "SI"]}))
 

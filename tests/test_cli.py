@@ -58,13 +58,17 @@ def test_synth_command_builds_each_content_split(tmp_path, capsys):
 def test_every_subcommand_help_shows_its_own_options(capsys):
     from gui_tasks.commands.cli import build_parser, pass_through
 
+    from gui_core.benchmark import report_commands
+
     wrapped = pass_through(build_parser())
-    assert {"submit", "view", "validate", "verify", "import", "report", "pss-report"} <= wrapped
+    assert {"submit", "view", "validate", "verify", "import", "report", "pss-report", "mpr-report",
+            "grounding-report"} <= wrapped
     for command in sorted(wrapped):
         with pytest.raises(SystemExit) as stop:
             main([command, "--help"])
         out = capsys.readouterr().out
-        assert stop.value.code == 0 and out.startswith(f"usage: gui-eval {command}"), (command, out[:300])
+        shown = report_commands()[command].command if command in report_commands() else command  # an alias: its command
+        assert stop.value.code == 0 and out.startswith(f"usage: gui-eval {shown}"), (command, out[:300])
         assert "\n  rest\n" not in out and "options:" in out, command
     with pytest.raises(SystemExit):
         main(["submit", "--help"])
@@ -94,3 +98,18 @@ def test_interventions_command_reports_broken_and_shadowing_plugins(tmp_path, mo
     assert (f"gui-eval interventions: acme_steer: intervention plugin 'acme_steer' (acme-steer: acme_steer_iv:Steer) failed "
             f"to load: ImportError('needs libfoo') at {tmp_path / 'acme_steer_iv.py'}:1") in err
     assert "2 intervention(s) broken or left out: acme_steer, blind (acme-blind)" in err
+
+
+def test_report_commands_come_from_the_records_named_after_their_benchmark_old_names_kept(capsys):
+    from gui_core.benchmark import BENCHMARKS, report_commands
+
+    reports = report_commands()
+    assert {n: r.command for n, r in reports.items()} == {
+        "mpr-report": "mpr-report", "report": "mpr-report", "knowledge-report": "knowledge-report",
+        "star-report": "star-report", "sphinx-report": "sphinx-report", "grounding-report": "grounding-report",
+        "pss-report": "grounding-report"}
+    assert {b.report_command for b in BENCHMARKS.values()} == {r.command for r in reports.values()}
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    listed = capsys.readouterr().out
+    assert "mpr-report (report)" in listed and "grounding-report (pss-report)" in listed

@@ -113,3 +113,29 @@ def test_compare_reports_runs_without_a_common_task(runs, tmp_path, capsys):
         (runs["a"]).read_text(encoding="utf-8"), encoding="utf-8")
     assert cli_main(["compare", str(runs["a"]), str(other)]) == 2
     assert "share no task" in capsys.readouterr().err
+
+
+def _results_run(root: Path, samples: list[dict], version: str, reading: str | None) -> Path:
+    """A results file (lmms-eval's layout) recording the task's version and metadata, its samples beside it."""
+    root.mkdir(parents=True, exist_ok=True)
+    meta = {"version": version, **({"reading": reading} if reading else {})}
+    (root / "20260101_000000_results.json").write_text(json.dumps({
+        "results": {TASK: {"mcq_acc,none": 0.5}}, "configs": {TASK: {"task": TASK, "metadata": meta}},
+        "versions": {TASK: version}}), encoding="utf-8")
+    (root / f"20260101_000000_samples_{TASK}.jsonl").write_text("".join(json.dumps(s) + "\n" for s in samples),
+                                                                encoding="utf-8")
+    return root
+
+
+def test_runs_of_another_task_version_or_reading_are_refused_unless_allowed(runs, tmp_path, capsys):
+    samples = _samples(runs["docs"], runs["a_answers"])
+    old = _results_run(tmp_path / "old", samples, "1.2", None)
+    new = _results_run(tmp_path / "new", samples, "1.3", "official")
+    other = _results_run(tmp_path / "other", samples, "1.3", "lmms_eval")
+    assert cli_main(["compare", str(old), str(new)]) == 2
+    assert f"{TASK}: version 1.2 vs 1.3" in capsys.readouterr().err
+    assert cli_main(["compare", str(new), str(other)]) == 2
+    assert f"{TASK}: reading official vs lmms_eval" in capsys.readouterr().err
+    c = compare_runs(old, new, permutations=50, allow_version_mismatch=True)
+    assert any(r.metric == "mcq_acc" for r in c.rows)
+    assert compare_runs(new, _results_run(tmp_path / "same", samples, "1.3", "official"), permutations=50).rows

@@ -58,7 +58,7 @@ def test_an_unknown_family_is_named_with_did_you_mean_and_ends_the_log(monkeypat
 
 
 def test_a_missing_mpr_data_variable_points_to_the_question_files(monkeypatch):
-    from gui_tasks.mpr.official import data_root
+    from gui_tasks.mpr.release import data_root
 
     monkeypatch.delenv("MPR_GUI_DATA_DIR", raising=False)
     with pytest.raises(ConfigError) as info:
@@ -95,8 +95,8 @@ def test_pss_report_on_a_run_of_another_benchmark_names_the_right_command(tmp_pa
     from gui_tasks.grounding.report import BENCHMARKS
 
     assert "icon_localization" in BENCHMARKS and "screenspot_v2" in BENCHMARKS
-    assert line == (f"gui-eval pss-report: gui-eval pss-report reads runs of {', '.join(sorted(BENCHMARKS))}; {run} holds "
-                    "mpr_gui (mpr_gui_synth_en): use gui-eval report; see docs/screenspot_pss.md")
+    assert line == (f"gui-eval pss-report: gui-eval grounding-report reads runs of {', '.join(sorted(BENCHMARKS))}; {run} holds "
+                    "mpr_gui (mpr_gui_synth_en): use gui-eval mpr-report; see docs/screenspot_pss.md")
 
 
 def test_a_misspelled_task_ends_the_log_with_did_you_mean(monkeypatch, capsys):

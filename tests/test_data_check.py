@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from gui_core.benchmark import benchmark
 from gui_tasks.commands import cli
 from gui_tasks.harness import data_check
-from gui_tasks.knowledge import official as gkb
-from gui_tasks.mpr import official as mpr
-from gui_tasks.star import official as star
+from gui_tasks.knowledge import release as gkb
+from gui_tasks.mpr import release as mpr
+from gui_tasks.star import release as star
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -32,12 +33,12 @@ def test_mpr_fixture_counts_against_the_release(capsys):
 
 
 def test_a_complete_copy_passes(capsys, monkeypatch):
-    monkeypatch.setattr(mpr, "RELEASE_ROWS_PER_LANG", 14)  # the fixture as if it were the whole release
+    monkeypatch.setitem(benchmark("mpr_gui").published_docs, "per_language", 14)  # the fixture as if it were the whole release
     monkeypatch.setattr(mpr, "RELEASE_DIMENSION_ROWS", {"RI": 1, "SI": 1})
     status, out = check(capsys, "mpr_gui", FIXTURES / "mpr_official")
     assert status == 0 and "result: OK" in out and "DIFFERS" not in out
-    monkeypatch.setitem(star.PUBLISHED_DOCS, "state_control_benchmark_sample.json", 4)
-    monkeypatch.setitem(star.PUBLISHED_DOCS, "state_control_benchmark_test.json", 6)
+    monkeypatch.setitem(benchmark("star").published_docs, "state_control_benchmark_sample.json", 4)
+    monkeypatch.setitem(benchmark("star").published_docs, "state_control_benchmark_test.json", 6)
     assert check(capsys, "star", FIXTURES / "star_official")[0] == 0
 
 
@@ -93,7 +94,7 @@ def test_a_checker_that_is_not_installed_is_named(capsys, monkeypatch):
 
 
 def test_default_root_comes_from_the_environment(capsys, monkeypatch):
-    monkeypatch.setenv(gkb.DATA_DIR_ENV, str(FIXTURES / "gui_knowledge"))
+    monkeypatch.setenv(benchmark("gui_knowledge").data.env, str(FIXTURES / "gui_knowledge"))
     status, out = check(capsys, "gui_knowledge", "--partial")
     assert status == 0 and out.startswith(f"gui_knowledge: {FIXTURES / 'gui_knowledge'}")
 

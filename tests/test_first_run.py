@@ -175,6 +175,18 @@ def test_summary_prints_intervals_and_exits_1_naming_a_task_that_did_not_run(tmp
     assert "mpr\\_gui\\_synth\\_en & mcq\\_acc & 0.5000 & [0.2500, 0.7500] & 16" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("content", ['{"results": {"x": ', "[1, 2]", '{"results": 7}', ""])
+def test_summary_names_a_broken_results_file_in_one_line(tmp_path, capsys, content):
+    """Issue 54: a broken file is one line naming it (exit 2), never a traceback, as the other reports do."""
+    from gui_tasks.reports.summary import main
+
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "a_results.json").write_text(content, encoding="utf-8")
+    assert main([str(tmp_path / "run")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("gui-eval summary: ") and "a_results.json" in err[0]
+
+
 def test_readme_first_try_lines_fit_the_tasks_answer_budgets():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "gui-eval make-tiny-model --grounding" in readme and "sphinx_sim_toggle" in readme

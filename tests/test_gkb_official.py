@@ -11,16 +11,17 @@ import datasets
 import pytest
 from PIL import Image
 
+from gui_core.benchmark import benchmark
 from gui_metrics.knowledge import SUBTASKS
 from gui_core.actions import DESKTOP_CALLS, MOBILE_CALLS
 from gui_core.errors import DataError
-from gui_tasks.knowledge import lmms_task, official
+from gui_tasks.knowledge import lmms_task, release
 
 FIXTURES = Path(__file__).parent / "fixtures" / "gui_knowledge"
 
 
-def docs(variant="plain", root=FIXTURES, reading=official.DEFAULT_READING):
-    rows = list(official.read_raw_rows(root, SUBTASKS, variant, reading=reading))
+def docs(variant="plain", root=FIXTURES, reading=release.DEFAULT_READING):
+    rows = list(release.read_raw_rows(root, SUBTASKS, variant, reading=reading))
     return {d["id"]: d for d in lmms_task.process_docs_official(datasets.Dataset.from_list(rows))}
 
 
@@ -38,7 +39,7 @@ def test_every_fixture_row_becomes_a_document_of_its_subtask(plain):
 
 
 def test_documents_are_interleaved_over_subtasks():
-    rows = list(official.read_raw_rows(FIXTURES))
+    rows = list(release.read_raw_rows(FIXTURES))
     order = [d["subtask"] for d in lmms_task.process_docs_official(datasets.Dataset.from_list(rows))]
     assert order[:8] == list(SUBTASKS) and order[8] == "type"
 
@@ -130,15 +131,15 @@ def test_official_protocol_needs_its_fields(tmp_path, field, value):
 
 
 def test_each_official_file_is_one_question_and_other_json_is_ignored():
-    files = official.question_files(FIXTURES)
+    files = release.question_files(FIXTURES)
     assert len(files) == 10 and (FIXTURES / "images" / "README.json") in files
-    assert len(list(official.read_raw_rows(FIXTURES))) == 9
+    assert len(list(release.read_raw_rows(FIXTURES))) == 9
 
 
 def test_a_question_without_question_text_is_not_skipped_silently(tmp_path):
     root = _copy_with(tmp_path, "ly-001", question_text=None)
     with pytest.raises(DataError) as err:
-        list(official.read_raw_rows(root))
+        list(release.read_raw_rows(root))
     assert err.value.field == "question_text" and err.value.file.endswith("LayoutSemanticsUnderstanding-ly-001.json")
 
 
@@ -147,7 +148,7 @@ def test_a_file_under_knowledgebench_must_be_a_question(tmp_path):
     shutil.copytree(FIXTURES, root)
     (root / "KnowledgeBench" / "InterfacePerception" / "WidgetFunctionUnderstanding-broken.json").write_text('{"groundtruth": "A"}')
     with pytest.raises(DataError, match="not a question object") as err:
-        list(official.read_raw_rows(root))
+        list(release.read_raw_rows(root))
     assert err.value.file.endswith("WidgetFunctionUnderstanding-broken.json")
 
 
@@ -161,7 +162,7 @@ def test_bare_image_names_are_found_in_the_image_dirs_path_list(tmp_path, monkey
         shutil.copy(image, target)
     with pytest.raises(DataError, match="GUI_KNOWLEDGE_IMAGE_DIRS"):
         docs(root=root)
-    monkeypatch.setenv(official.IMAGE_DIRS_ENV, os.pathsep.join([str(first), str(second)]))
+    monkeypatch.setenv(release.IMAGE_DIRS_ENV, os.pathsep.join([str(first), str(second)]))
     found = docs(root=root)
     assert len(found) == 9 and found["wd-001"]["images"][0].startswith(str(tmp_path / "hf_images_"))
 
@@ -212,15 +213,15 @@ def test_bad_rows_raise_data_errors_naming_file_row_and_field(tmp_path, row_id, 
 
 
 def test_missing_local_copy_is_a_data_error(monkeypatch, tmp_path):
-    monkeypatch.setenv(official.DATA_DIR_ENV, str(tmp_path / "nope"))
+    monkeypatch.setenv(benchmark("gui_knowledge").data.env, str(tmp_path / "nope"))
     with pytest.raises(DataError, match="not a directory"):
-        official.data_root()
+        release.data_root()
 
 
 def test_action_prediction_without_a_question_tag_is_told_apart_by_its_options():
     row = {"knowledge": {"knowledge_sub_type": "ActionPrediction"}, "question_text": "Which action?"}
-    assert official.subtask_of({**row, "option_text": ["click", "Double click", "right_single", "drag"]}, file="f", row=0) == "type"
-    assert official.subtask_of({**row, "option_text": ["point='1 2'", "point='3 4'"]}, file="f", row=0) == "parameter"
+    assert release.subtask_of({**row, "option_text": ["click", "Double click", "right_single", "drag"]}, file="f", row=0) == "type"
+    assert release.subtask_of({**row, "option_text": ["point='1 2'", "point='3 4'"]}, file="f", row=0) == "parameter"
 
 
 def test_parquet_rows_with_inline_images_as_the_hub_stores_them(tmp_path, monkeypatch):

@@ -207,7 +207,7 @@ def test_synthetic_tasks_read_the_split_named_in_their_metadata():
     """The generated tasks evaluate ``eval``; ``synth_split`` in the task metadata picks another content split."""
     from pathlib import Path
 
-    yamls = [p for p in sorted(Path(lmms_task.__file__).parents[2].glob("yaml_tasks/gui_knowledge/gui_knowledge_synth_*.yaml"))
+    yamls = [p for p in sorted(Path(lmms_task.__file__).parents[2].glob("yaml_tasks/knowledge/gui_knowledge_synth_*.yaml"))
              if "process_docs_synthetic" in p.read_text(encoding="utf-8")]  # tasks, not groups
     assert len(yamls) >= len(SUBTASKS) * len(LANGS)
     assert all("  synth_split: eval\n" in p.read_text(encoding="utf-8") for p in yamls)

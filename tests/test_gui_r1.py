@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from star_layouts import data_envs
 from gui_core.action_parsers import parse_action
 from gui_core.action_parsers_r1 import _r1_input_text, _r1_official_point
 from gui_core.actions import Action
@@ -97,7 +98,7 @@ def test_official_input_text_equals_gui_r1s_pattern(parts):
 
 @pytest.fixture()
 def data(monkeypatch):
-    for name, env in agentic.DATA_DIR_ENVS.items():
+    for name, env in data_envs().items():
         monkeypatch.setenv(env, str(FIX / name))
 
 

@@ -88,7 +88,7 @@ def test_third_party_metric_plugin_is_used_in_a_run(tmp_path, tiny_checkpoint, s
     _fake_distribution(site)
     tasks = tmp_path / "tasks"
     tasks.mkdir()
-    base = yaml_tasks_dir() / "mpr_gui" / "mpr_gui_synth_en.yaml"
+    base = yaml_tasks_dir() / "mpr" / "mpr_gui_synth_en.yaml"
     (tasks / "acme_task.yaml").write_text(textwrap.dedent(f"""\
         include: {base}
         task: acme_synth_en

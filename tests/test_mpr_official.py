@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gui_core.benchmark import benchmark
 from gui_core.errors import ConfigError, DataError
-from gui_tasks.mpr import lmms_task, official
+from gui_tasks.mpr import lmms_task, release
 
 FIXTURES = Path(__file__).parent / "fixtures" / "mpr_official"
 
@@ -21,7 +22,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "mpr_official"
 def official_copy(monkeypatch, tmp_path):
     dst = tmp_path / "mpr"
     shutil.copytree(FIXTURES, dst)
-    monkeypatch.setenv(official.DATA_DIR_ENV, str(dst))
+    monkeypatch.setenv(benchmark("mpr_gui").data.env, str(dst))
     return dst
 
 
@@ -87,14 +88,14 @@ def test_hub_snapshot_layout_resolves_the_same_paths(official_copy, tmp_path, mo
     shutil.copytree(official_copy / "qas", hub / "qas")
     for child in (official_copy / "images").iterdir():
         shutil.copytree(child, hub / child.name)
-    monkeypatch.setenv(official.DATA_DIR_ENV, str(hub))
+    monkeypatch.setenv(benchmark("mpr_gui").data.env, str(hub))
     docs = _process("fr")
     assert len(docs) == 14 and all(Path(p).is_file() and str(hub) in p for d in docs for p in d["images"])
     # or the snapshot elsewhere, named by $MPR_GUI_IMAGE_DIR
     only_qas = tmp_path / "only_qas"
     shutil.copytree(official_copy / "qas", only_qas / "qas")
-    monkeypatch.setenv(official.DATA_DIR_ENV, str(only_qas))
-    monkeypatch.setenv(official.IMAGE_DIR_ENV, str(hub))
+    monkeypatch.setenv(benchmark("mpr_gui").data.env, str(only_qas))
+    monkeypatch.setenv(release.IMAGE_DIR_ENV, str(hub))
     assert len(_process("fr")) == 14
 
 
@@ -162,10 +163,10 @@ def test_skipping_bad_rows_is_opt_in_loud_and_counted(official_copy, monkeypatch
 
 
 def test_missing_local_copy_is_a_clear_error(monkeypatch, tmp_path):
-    monkeypatch.setenv(official.DATA_DIR_ENV, str(tmp_path / "nope"))
+    monkeypatch.setenv(benchmark("mpr_gui").data.env, str(tmp_path / "nope"))
     # the one data_root (gui_core.benchmark): a variable naming no folder is bad data (DataError) for every benchmark
     with pytest.raises(DataError, match="MPR_GUI_DATA_DIR points to .*nope, which is not a directory; see docs/mpr_gui.md"):
-        official.data_root()
+        release.data_root()
 
 
 def test_missing_question_file_is_a_clear_error(official_copy):
@@ -205,6 +206,6 @@ APP = st.from_regex(r"[a-z]{1,8}(_[a-z]{1,6})?", fullmatch=True).filter(lambda a
 def test_item_keys_are_the_same_in_every_language(app, n, folder, marked):
     def key(lang):
         name = f"{app}_{lang}_{n}.jpg" if marked else f"{app}_{n}.jpg"
-        return official.item_key({"image_path": f"../images/{folder}/{lang}/{name}"}, lang)
+        return release.item_key({"image_path": f"../images/{folder}/{lang}/{name}"}, lang)
 
     assert {key(lang) for lang in LANG_CODES} == {f"{folder}/{app}_{n}.jpg"}

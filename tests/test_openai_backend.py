@@ -422,7 +422,10 @@ def test_a_drip_server_ends_the_request_within_the_stated_deadline():
 def test_a_refused_request_costs_its_sample_and_a_server_down_stops_the_other_requests_at_once():
     import time
 
-    server = FakeServer(["400", "ok"], text="fine")
+    from fake_openai import last_text
+
+    # the refusal is keyed by the document, not by arrival order: two requests in flight arrive in either order
+    server = FakeServer(["ok"], text="fine", behave=lambda body: "400" if last_text(body).endswith("q0") else None)
     try:
         outs = _backend(server.base_url, concurrency=2).generate_all([_req(f"q{i}") for i in range(4)])
         assert [o.text for o in outs] == ["", "fine", "fine", "fine"] and "HTTP 400" in outs[0].extras["request_error"]
@@ -568,5 +571,27 @@ def test_an_unauthorised_answer_says_how_to_name_the_key():
         with pytest.raises(ServerError, match=r"HTTP 401.*api_key_env=VAR"):
             _backend(server.base_url)._generate_sync(_req())
         assert server.hits == 1
+    finally:
+        server.stop()
+
+
+def test_a_run_again_resumes_through_the_response_cache_and_says_so(tmp_path, capsys):
+    """Issue 53: gui_openai's response cache is its journal; a run again asks only what is missing and says so."""
+    from lmms_eval.api.instance import Instance
+
+    def reqs(n):
+        return [Instance("generate_until", (f"Question {i}?", {"max_new_tokens": 4}, lambda d: [], i, "t", "test"), 0,
+                         {"task": "t", "doc_id": i, "repeats": 1}) for i in range(n)]
+
+    server = FakeServer(["ok"], text="A")
+    try:
+        first = _backend(server.base_url, response_cache=str(tmp_path))
+        first.task_dict = {"t": {"test": [{"id": i} for i in range(5)]}}
+        assert [str(r.text) for r in first.generate_until(reqs(2))] == ["A", "A"] and server.hits == 2
+        assert "resumed:" not in capsys.readouterr().err
+        again = _backend(server.base_url, response_cache=str(tmp_path))
+        again.task_dict = first.task_dict
+        assert [str(r.text) for r in again.generate_until(reqs(5))] == ["A"] * 5 and server.hits == 5
+        assert f"gui_openai: resumed: 2 of 5 answers from {tmp_path}" in capsys.readouterr().err
     finally:
         server.stop()

@@ -1,16 +1,19 @@
-"""OSWorld-G against the scorers we could run (the authors' own repository, xlang-ai/OSWorld-G, could not be fetched):
-485 constructed answers on our copy in tests/fixtures/osworld_g (make_osworld_g.py) scored by lmms-eval 0.7.3's
-``tasks/osworld_g/utils.py`` (imported unchanged, outside the project) and by VLMEvalKit's ``OSWorldG._eval`` @ d47d6c7
-(OSWorld-G's ``GroundingEval._eval``), verdicts in osworld_g_verdicts.json (/tmp/osworldg-ref/run_ref.py)."""
+"""OSWorld-G on our fixture copy against the scorers we could run (the authors' own repository, xlang-ai/OSWorld-G,
+is not in the stores: docs/osworld_g.md): 485 constructed answers on tests/fixtures/osworld_g (make_osworld_g.py)
+scored by lmms-eval 0.7.3's ``tasks/osworld_g/utils.py`` (imported unchanged, outside the project) and by VLMEvalKit
+PR #1020's ``OSWorldG._eval`` @ d47d6c7 (OSWorld-G's ``GroundingEval._eval``), verdicts in osworld_g_verdicts.json
+(/tmp/osworldg-ref/run_ref.py). The readings on a seeded hostile corpus: test_osworld_g_readings.py."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from gui_core.benchmark import benchmark
 from gui_metrics.grounding_official import osworld_g_report
 from gui_tasks.grounding import osworld_g
 from gui_tasks.grounding.score import ScoreParams, score_response
@@ -25,28 +28,28 @@ PARAMS = ScoreParams(family="relative", inside_rule="inclusive", strictness="off
 ODD_POLYGONS = {"07JVNIBSB9-2", "9GDGV3U5J4-2"}
 
 
-def _verdicts(instructions: str = "original", **kw) -> list[bool]:
+def _verdicts(instructions: str = "original", reading: str = "official", **kw) -> list[bool]:
     docs = osworld_g.load_docs(COPY, instructions, **kw)
-    return [score_response(docs[c["row"]], c["answer"], PARAMS)["correct"] for c in CASES]
+    params = replace(PARAMS, reading=reading)
+    return [score_response(docs[c["row"]], c["answer"], params)["correct"] for c in CASES]
 
 
-def test_lmms_eval_polygon_rule_agrees_with_lmms_eval_on_every_answer():
-    ours = _verdicts(polygon_rule="lmms_eval")
+def test_lmms_eval_reading_agrees_with_lmms_eval_on_every_answer():
+    ours = _verdicts(reading="lmms_eval")
     assert len(CASES) >= 200 and ours == [c["lmms_eval"] for c in CASES]
 
 
-def test_official_rule_departs_from_lmms_eval_only_on_the_odd_polygons():
-    ours = _verdicts()
-    differ = {c["id"] for c, v in zip(CASES, ours) if v != c["lmms_eval"]}
-    assert differ == ODD_POLYGONS
-    assert all(v == c["lmms_eval"] for c, v in zip(CASES, ours) if c["id"] not in ODD_POLYGONS)
+def test_official_reading_agrees_with_grounding_eval_on_every_answer():
+    # VLMEvalKit's copy of GroundingEval._eval fed the answer's two numbers, or the readers' [0, 0, 0, 0] when
+    # unreadable: the origin box is hit by an unreadable answer there, and so here (issue 52)
+    assert _verdicts() == [c["vlmevalkit_eval"] for c in CASES]
 
 
-def test_official_rule_agrees_with_grounding_eval_but_for_its_readers_origin_fallback():
+def test_official_reading_departs_from_lmms_eval_on_odd_polygons_and_unreadable_answers():
     ours = _verdicts()
-    differ = [(c["id"], c["case"]) for c, v in zip(CASES, ours) if v != c["vlmevalkit_eval"]]
-    # VLMEvalKit's reader turns an unreadable answer into [0, 0, 0, 0]: a hit on the box at the image's origin
-    assert differ == [("0FOB4CLBT2-0", "unreadable"), ("0FOB4CLBT2-0", "refusal_phrase")]
+    differ = {(c["id"], c["case"]) for c, v in zip(CASES, ours) if v != c["lmms_eval"]}
+    assert {i for i, _ in differ} == ODD_POLYGONS | {"0FOB4CLBT2-0"}
+    assert {case for i, case in differ if i == "0FOB4CLBT2-0"} == {"unreadable", "refusal_phrase"}
 
 
 def test_the_constructed_set_covers_box_types_categories_edges_and_refusals():
@@ -71,8 +74,11 @@ def test_refined_instructions_keep_ids_targets_and_verdicts():
 def test_refusal_phrase_counts_only_on_refusal_items_when_selected():
     on = _verdicts(refusal_phrase=True)
     off = _verdicts()
-    changed = [(c["box_type"], c["case"]) for c, a, b in zip(CASES, on, off) if a != b]
-    assert changed == [("refusal", "refusal_phrase")] * 6
+    changed = [(c["id"], c["box_type"], c["case"], a) for c, a, b in zip(CASES, on, off) if a != b]
+    # the phrase becomes the readers' [-1, -1, -1, -1]: right on the six refusal items, and no longer the unreadable
+    # answer's click at (0, 0) on the box at the origin
+    assert [x[1:] for x in changed if x[1] == "refusal"] == [("refusal", "refusal_phrase", True)] * 6
+    assert [x for x in changed if x[1] != "refusal"] == [("0FOB4CLBT2-0", "bbox", "refusal_phrase", False)]
 
 
 def test_refusal_item_is_correct_only_for_negative_coordinates():
@@ -115,7 +121,8 @@ def test_pss_report_shows_the_official_figure_and_categories():
     summary = summarise(Series("m\ngui_osworld_g", "gui_osworld_g", "osworld_g", records))
     assert summary["official_report"]["total"] == len(records)
     text = markdown([summary])
-    assert "Official report (OSWorld-G evaluation scripts): accuracy" in text and "| layout_understanding |" in text
+    assert "Official report (OSWorld-G evaluation scripts, reading official): accuracy" in text
+    assert "| layout_understanding |" in text
 
 
 def test_data_check_counts_each_instruction_set_against_the_release_and_names_odd_polygons():
@@ -148,12 +155,14 @@ def test_task_rows_load_the_named_instruction_set_as_valid_documents(monkeypatch
     from gui_tasks.grounding.lmms_task import score_params, task_rows
     from gui_tasks.grounding.schema import validate_doc
 
-    monkeypatch.setenv(osworld_g.ENV, str(COPY))
-    meta = {"source": "osworld_g", "instructions": "refined", "polygon_rule": "lmms_eval", "prompt": "relative"}
+    monkeypatch.setenv(benchmark("osworld_g").data.env, str(COPY))
+    meta = {"source": "osworld_g", "instructions": "refined", "reading": "lmms_eval", "prompt": "relative"}
     docs = task_rows(meta)
     assert len(docs) == 48 and all(validate_doc(d, file="x", row=i) for i, d in enumerate(docs))
-    assert json.loads(docs[0]["meta"])["osworld_g"]["polygon_rule"] == "lmms_eval"
-    assert score_params(meta).inside_rule == "inclusive"
+    assert "polygon_rule" not in json.loads(docs[0]["meta"])["osworld_g"]
+    params = score_params(meta)
+    assert (params.inside_rule, params.reading) == ("inclusive", "lmms_eval")
+    assert score_params({**meta, "reading": None}).reading == "official"
 
 
 _coord = st.integers(min_value=0, max_value=4000)
@@ -165,7 +174,7 @@ def test_an_axis_aligned_polygon_is_its_rectangle_away_from_the_edges(x1, y1, w,
     flat = [x1, y1, x1 + w, y1, x1 + w, y1 + h, x1, y1 + h]
     strictly_in = x1 < px < x1 + w and y1 < py < y1 + h
     strictly_out = not (x1 <= px <= x1 + w and y1 <= py <= y1 + h)
-    for rule in osworld_g.POLYGON_RULES:
+    for rule in ("official", "lmms_eval"):
         if strictly_in or strictly_out:
             assert osworld_g.point_in_polygon(px, py, flat, rule) == strictly_in
     # with three vertices or more and an even count, the two rules are one rule

@@ -132,9 +132,9 @@ def test_the_checker_sees_a_sideways_import(tmp_path):
 # that import each other round (a strongly connected component of more than one module). A room is a benchmark or
 # command folder of gui_tasks (all its modules together) or any other module on its own; an arrow back up is an
 # import between two rooms that also reach each other the other way (a circle among rooms: e.g. the viewer importing
-# gui_tasks.reports.compare while compare imports the viewer's records). A registry names its built-in record modules as
-# strings (gui_core.family.BUILTIN_MODULES, gui_core.benchmark.BUILTIN_MODULES), like entry points: the records
-# depend on the registry, never the other way round.
+# gui_tasks.reports.compare while compare imports the viewer's records). A registry finds its built-in record modules
+# as entry points of gui-eval's own setup.cfg (gui_core.plugin_groups), as a third party's: the records depend on the
+# registry, never the other way round.
 
 MAX_MODULE_LINES = 500
 
@@ -274,3 +274,30 @@ def test_no_package_module_over_500_lines():
     sizes = {str(p.relative_to(ROOT)): len(p.read_text(encoding="utf-8").splitlines()) for p in _modules().values()}
     over = {path: n for path, n in sizes.items() if n > MAX_MODULE_LINES}
     assert over == {}
+
+
+def _draw_house():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("draw_house", ROOT / "scripts" / "draw_house.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_house_picture_is_current():
+    """docs/images/house.svg (docs/layout.md) is the house drawn from the code now: ``python scripts/draw_house.py``."""
+    rooms = _rooms()
+    svg = _draw_house().house_svg(rooms, _floors(rooms))
+    assert (ROOT / "docs" / "images" / "house.svg").read_text(encoding="utf-8") == svg, "run python scripts/draw_house.py"
+
+
+def test_the_house_picture_draws_each_room_on_its_floor_and_each_arrow():
+    svg = _draw_house().house_svg({"gui_tasks.top": {"gui_core"}, "gui_core": set(), "gui_metrics": {"gui_core"}},
+                                  {"gui_tasks.top": 2, "gui_core": 1, "gui_metrics": 2})
+    assert "3 rooms, 2 floors, 2 arrows" in svg
+    assert svg.count("<line ") == 2 and "gui_tasks.top imports gui_core" in svg and "gui_metrics imports gui_core" in svg
+    assert ">gui_tasks/top/</text>" in svg and ">gui_core</text>" in svg and ">floor 2</text>" in svg
+    top_y = float(svg.split(">gui_tasks/top/</text>")[0].rsplit('y="', 1)[1].split('"')[0])
+    core_y = float(svg.split(">gui_core</text>")[0].rsplit('y="', 1)[1].split('"')[0])
+    assert top_y < core_y  # floor 2 above floor 1

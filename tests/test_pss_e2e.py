@@ -78,6 +78,24 @@ def test_icon_localization_with_logits_and_report(tmp_path, tiny_grounding_check
     assert summary["n"] == 5 and summary["accuracy"] == pytest.approx(res["grounding_acc,none"])
 
 
+def _top_k_with_a_forged_floor(capture: dict) -> None:
+    capture["kind"] = "top_logprobs"
+    step = capture["steps"][0]
+    step["missing"], step["floor"] = [0, 1], 0.0
+    step["digits"][0] = step["digits"][1] = 0.0
+
+
+FORGERIES = [
+    (lambda c: c.update(kind="top_logprobs"), "does not produce"),  # gui_hf captures exactly
+    (_top_k_with_a_forged_floor, "does not produce"),
+    (lambda c: c["steps"][0].update(missing=[3], floor=-0.5), "an exact capture has no missing digits"),
+    (lambda c: c.update(logprob_sum=None), "logprob_sum: null"),
+    (lambda c: c["steps"][0].update(digits=[0.0] * 2_000_000), "exactly ten finite values, got 2000000"),
+    (lambda c: c["steps"][0]["digits"].__setitem__(2, float("inf")), "exactly ten finite values"),
+    (lambda c: c.update(version="digits-v0"), "version"),
+]
+
+
 def _submit_validate_verify(tmp_path: Path, checkpoint: Path, res: dict) -> None:
     """The PSS run submits (--partial: a --limit run), validates (PSS re-derived from the logged key-digit captures) and
     verifies (re-captured digits within the stated tolerance); another checkpoint is named as differing first."""
@@ -98,6 +116,14 @@ def _submit_validate_verify(tmp_path: Path, checkpoint: Path, res: dict) -> None
     edited["submission_sha256"] = submission_hash(edited)
     with pytest.raises(SubmissionError, match="scores differ"):
         validate_submission(edited)
+    for forge, said in FORGERIES:  # issue 54: each forged side channel, every hash re-computed, is refused by its form
+        forged = json.loads(json.dumps(sub))
+        sample = next(s for s in forged["tasks"][0]["samples"] if s["side"]["capture"]["steps"])
+        forge(sample["side"]["capture"])
+        sample["sha256"] = sample_hash(sample)
+        forged["submission_sha256"] = submission_hash(forged)
+        with pytest.raises(SubmissionError, match=said):
+            validate_submission(forged)
     verdicts = verify(sub, str(checkpoint), docs=2, seed=0, device="cpu")
     assert verdicts and all(v.reproduced and v.logged_side for v in verdicts)
     assert run_differences(sub, rerun_args(sub["model"], checkpoint=str(checkpoint)), str(checkpoint)) == []

@@ -10,11 +10,11 @@ import pytest
 
 from gui_metrics.sphinx import average_completion, success_rate
 from gui_core.errors import DataError
-from gui_tasks.sphinx import official
+from gui_tasks.sphinx import release
 from gui_tasks.sphinx.evaluator import (Assertion, Evaluator, Step, evaluators_from_json, node_from_json,
                                         score_trajectory)
 from gui_tasks.sphinx.hierarchy import Hierarchy
-from gui_tasks.sphinx.official import load_evaluators
+from gui_tasks.sphinx.release import load_evaluators
 
 FIX = Path(__file__).parent / "fixtures" / "sphinx"
 PKG = "com.android.settings"
@@ -146,7 +146,7 @@ def test_alternative_path_satisfies_the_same_evaluators_and_sr_acp():
 def test_official_fixture_scores_its_reference_trajectory():
     folder = FIX / "groundtruth" / "101" / "money"
     evs = load_evaluators(folder / "evaluator.json")
-    traj = official.reference_trajectory(folder)
+    traj = release.reference_trajectory(folder)
     assert len(traj) == 4 and traj[-1].action == {"action_type": "stop"}
     assert score_trajectory(evs, traj) == [True, True, True]
     # cut before the amount is typed: the typed-amount assertion and the stop page fail, the category tap holds

@@ -312,7 +312,7 @@ def test_official_agent_readers_never_raise(text, by_point):
 def test_viewer_episode_reads_reflexion_rounds_as_the_scorer_does(tmp_path, monkeypatch):
     """gui-eval view draws a Reflexion episode from the scorer's replay: reflections take no action, actions are the
     replay's own, and the last view's verdicts are the task's."""
-    from gui_tasks.viewer.trajectory import sphinx_episode
+    from gui_tasks.sphinx.viewing import sphinx_episode
 
     monkeypatch.setenv("GUI_EVAL_CACHE", str(tmp_path))
     rows = lmms_task.SphinxNavTask.rows({"subset": "nav", "max_steps": 8, "observation": "simplified_text", "agent": "reflexion"})

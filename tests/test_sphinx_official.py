@@ -12,7 +12,7 @@ from hypothesis import given, strategies as st
 
 from gui_metrics.manager import get_metric
 from gui_core.errors import ConfigError, DataError
-from gui_tasks.sphinx import check, official
+from gui_tasks.sphinx import check, release
 from gui_tasks.sphinx import static_tasks as stt
 
 FIX = Path(__file__).parent / "fixtures" / "sphinx"
@@ -92,7 +92,7 @@ def test_completion_rows_come_from_task_info_all_and_label_the_last_step_stop():
     docs = rows("completion")
     assert [d["id"] for d in docs] == ["101/money/0", "101/money/1", "101/money/2", "101/money/3", "608/yelp/0", "608/yelp/1"]
     assert [d["answer"] for d in docs] == ["continue", "continue", "continue", "stop", "continue", "stop"]  # testing task 1201 left out
-    assert docs[0]["group"] == "user" and official.task_group(1201) == "testing"
+    assert docs[0]["group"] == "user" and release.task_group(1201) == "testing"
     assert {d["rendering"] for d in docs} == {"official"}
 
 
@@ -240,7 +240,7 @@ def test_missing_screen_and_bad_rows_name_file_row_and_field(tmp_path):
     with pytest.raises(DataError, match=r"lowlevel_tasks.json, row 1, field 'id'"):
         rows("grounding", root=root)
     with pytest.raises(ConfigError, match=r"\$SPHINX_DATA_DIR is not set: .*; see docs/sphinx.md"):
-        official.data_root({})
+        release.data_root({})
 
 
 def test_skipping_bad_rows_is_opt_in_and_counted(tmp_path, monkeypatch):

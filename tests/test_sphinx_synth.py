@@ -6,7 +6,7 @@ import filecmp
 import json
 import re
 
-from gui_tasks.sphinx import official, synth
+from gui_tasks.sphinx import release, synth
 from gui_tasks.sphinx.evaluator import Step, score_trajectory
 from gui_tasks.sphinx.simulator import SIM_APPS, label_text
 from gui_tasks.synth.scene import Element
@@ -26,10 +26,10 @@ def test_reference_trajectories_satisfy_their_evaluators_and_stopping_early_does
     root = tmp_path / "c"
     synth.write_corpus(root)
     scored = 0
-    for task, _app, folder in official.nav_folders(root):
+    for task, _app, folder in release.nav_folders(root):
         if not (folder / "evaluator.json").is_file():
             continue
-        evs, traj = official.evaluators_of(folder), official.reference_trajectory(folder)
+        evs, traj = release.evaluators_of(folder), release.reference_trajectory(folder)
         assert all(score_trajectory(evs, traj)), task["name"]
         stop_at_once = [Step(traj[0].hierarchy, traj[0].activity, {"action_type": "stop"})]
         assert not any(score_trajectory(evs, stop_at_once)), task["name"]
@@ -40,7 +40,7 @@ def test_reference_trajectories_satisfy_their_evaluators_and_stopping_early_does
 def test_knowledge_answers_are_right_by_the_world(tmp_path):
     root = tmp_path / "c"
     synth.write_corpus(root)
-    qs = official.load_questions(root / "questions.json")
+    qs = release.load_questions(root / "questions.json")
     assert {q["capability"] for q in qs} == {"app", "goal"}
     for q in qs:
         assert len(set(q["options"].values())) == 4

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from star_layouts import data_envs
 from gui_metrics.agentic import CATEGORIES as METRIC_CATEGORIES
 from gui_metrics.agentic import step_rates
 from gui_core.actions import Action
@@ -19,7 +20,7 @@ FIX = Path(__file__).parent / "fixtures" / "star_agentic"
 
 @pytest.fixture()
 def data(monkeypatch):
-    for name, env in agentic.DATA_DIR_ENVS.items():
+    for name, env in data_envs().items():
         monkeypatch.setenv(env, str(FIX / name))
 
 

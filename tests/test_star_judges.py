@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from star_layouts import data_envs
 from gui_core.errors import ConfigError
 from gui_tasks.star import agentic, agentic_task, star_official
 from gui_tasks.star.judges import odyssey_text_match
@@ -19,7 +20,7 @@ FIX = Path(__file__).parent / "fixtures" / "star_agentic"
 @pytest.fixture()
 def data(monkeypatch):
     monkeypatch.delenv(agentic_task.JUDGE_ENV, raising=False)
-    for name, env in agentic.DATA_DIR_ENVS.items():
+    for name, env in data_envs().items():
         monkeypatch.setenv(env, str(FIX / name))
 
 

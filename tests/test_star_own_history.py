@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from star_layouts import data_envs
 from gui_metrics.agentic import step_rates
 from gui_metrics.manager import metrics_for
 from gui_core.errors import DataError
@@ -25,7 +26,7 @@ GOLD = ["open_app(app_name='Settings')", "click(start_box='<|box_start|>(879.6,2
 
 @pytest.fixture()
 def data(monkeypatch):
-    for name, env in agentic.DATA_DIR_ENVS.items():
+    for name, env in data_envs().items():
         monkeypatch.setenv(env, str(FIX / name))
 
 

@@ -9,12 +9,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gui_core.benchmark import benchmark
 from gui_metrics.star import star_rates
 from gui_core.actions import Action
 from gui_core.coords import Geometry
 from gui_core.registry import UnknownName
 from gui_core.errors import DataError
-from gui_tasks.star import lmms_task, official, synth
+from gui_tasks.star import lmms_task, release, synth
 from gui_core.agents import agent_families, build_prompt, family, format_action, parse
 
 FAMILIES = agent_families()
@@ -25,7 +26,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "star_official"
 
 @pytest.fixture()
 def star_data(monkeypatch):
-    monkeypatch.setenv(official.DATA_DIR_ENV, str(FIXTURES))
+    monkeypatch.setenv(benchmark("star").data.env, str(FIXTURES))
     return FIXTURES
 
 
@@ -77,14 +78,14 @@ def test_missing_screenshot_is_a_data_error(tmp_path, monkeypatch):
     (tmp_path / "data" / "state").mkdir(parents=True)
     (tmp_path / "data" / "state" / "state_control_benchmark_test.json").write_text(json.dumps(recs))
     (tmp_path / "GUIData").symlink_to(FIXTURES / "GUIData")
-    monkeypatch.setenv(official.DATA_DIR_ENV, str(tmp_path))
+    monkeypatch.setenv(benchmark("star").data.env, str(tmp_path))
     with pytest.raises(DataError, match="nope.png") as err:
         lmms_task.task_rows({"source": "official"})
     assert err.value.row == 1 and err.value.field == "images"
 
 
 def test_star_data_file_selects_the_sample_split(star_data, monkeypatch):
-    monkeypatch.setenv(official.DATA_FILE_ENV, "state_control_benchmark_sample.json")
+    monkeypatch.setenv(release.DATA_FILE_ENV, "state_control_benchmark_sample.json")
     docs = official_docs()
     assert len(docs) == 4 and [d["polarity"] for d in docs] == ["positive", "negative"] * 2  # 2 records x 2 samples
     assert json.loads(docs[0]["meta"])["file"].endswith("data/state/state_control_benchmark_sample.json")
@@ -92,8 +93,8 @@ def test_star_data_file_selects_the_sample_split(star_data, monkeypatch):
 
 
 def test_star_data_file_may_be_an_absolute_path_without_a_data_dir(monkeypatch, tmp_path):
-    monkeypatch.delenv(official.DATA_DIR_ENV, raising=False)
-    monkeypatch.setenv(official.DATA_FILE_ENV, str(FIXTURES / "data" / "state" / "state_control_benchmark_sample.json"))
+    monkeypatch.delenv(benchmark("star").data.env, raising=False)
+    monkeypatch.setenv(release.DATA_FILE_ENV, str(FIXTURES / "data" / "state" / "state_control_benchmark_sample.json"))
     docs = official_docs()
     assert len(docs) == 4 and Path(docs[0]["images"][0]).name == "RICOSCA_sample_17.png"  # found from the file upwards
 
@@ -112,7 +113,7 @@ def test_bad_records_can_be_skipped_on_request_and_are_counted(tmp_path, monkeyp
     (tmp_path / "data" / "state").mkdir(parents=True)
     (tmp_path / "data" / "state" / "state_control_benchmark_test.json").write_text(json.dumps(recs))
     (tmp_path / "GUIData").symlink_to(FIXTURES / "GUIData")
-    monkeypatch.setenv(official.DATA_DIR_ENV, str(tmp_path))
+    monkeypatch.setenv(benchmark("star").data.env, str(tmp_path))
     with pytest.raises(DataError, match="posAtlasAction"):
         lmms_task.task_rows({"source": "official"})
     take_skipped()

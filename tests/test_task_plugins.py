@@ -24,7 +24,7 @@ def _package_source(root: Path) -> Path:
     pkg.mkdir(parents=True)
     (src / "acme_gui_tasks" / "__init__.py").write_text('"""Acme GUI tasks."""\n', encoding="utf-8")
     (pkg / "__init__.py").write_text('"""Task YAMLs (the folder is what lmms-eval indexes)."""\n', encoding="utf-8")
-    ours = inline(yaml_tasks_dir() / "mpr_gui" / "mpr_gui_synth_en.yaml")
+    ours = inline(yaml_tasks_dir() / "mpr" / "mpr_gui_synth_en.yaml")
     yaml = ours.replace("task: mpr_gui_synth_en", f"task: {TASK}").replace("per_dimension: 8", "per_dimension: 1")
     (pkg / f"{TASK}.yaml").write_text(yaml.split("\n", 1)[1], encoding="utf-8")  # without our "generated" header
     (src / "pyproject.toml").write_text('[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n',
@@ -113,7 +113,7 @@ def _yaml_plugin(site: Path, files: dict[str, str], package: str) -> Path:
 
 
 def _ours(task: str) -> str:
-    ours = inline(yaml_tasks_dir() / "mpr_gui" / "mpr_gui_synth_en.yaml")
+    ours = inline(yaml_tasks_dir() / "mpr" / "mpr_gui_synth_en.yaml")
     return ours.replace("task: mpr_gui_synth_en", f"task: {task}").split("\n", 1)[1]
 
 
@@ -127,13 +127,13 @@ def test_a_plugin_yaml_that_does_not_parse_is_named_and_the_rest_is_indexed(tmp_
     tm = TaskManager(verbosity="ERROR", include_defaults=False)
     assert "acme_fine" in tm.all_tasks and "acme_widgetcap" not in tm.all_tasks
     assert tm.task_index["acme_fine"]["yaml_path"] == str(folder / "fine.yaml")
-    assert tm.task_index["mpr_gui_synth_en"]["yaml_path"] == str(yaml_tasks_dir() / "mpr_gui" / "mpr_gui_synth_en.yaml")
+    assert tm.task_index["mpr_gui_synth_en"]["yaml_path"] == str(yaml_tasks_dir() / "mpr" / "mpr_gui_synth_en.yaml")
     err = capsys.readouterr().err
     assert (f"task plugin 'acme_yaml' (acme-yaml: acme_yaml_bad): task file {folder / 'widgetcap.yaml'} left out (it "
             f"does not load): ParserError: while parsing a flow node; expected the node content, but found '-' at "
             f"{folder / 'widgetcap.yaml'}:3:3") in err
     assert (f"task plugin 'acme_yaml' (acme-yaml: acme_yaml_bad): task 'mpr_gui_synth_en' ({folder / 'shadow.yaml'}) "
-            f"is shadowed by gui-eval's built-in {yaml_tasks_dir() / 'mpr_gui' / 'mpr_gui_synth_en.yaml'} and left out") in err
+            f"is shadowed by gui-eval's built-in {yaml_tasks_dir() / 'mpr' / 'mpr_gui_synth_en.yaml'} and left out") in err
 
 
 def test_an_aggregation_typo_is_refused_when_the_task_is_selected(tmp_path, monkeypatch):

@@ -148,5 +148,5 @@ def test_inline_gives_a_thin_file_s_full_config(generator):
 
     from gui_tasks.harness.thin_yaml import inline
 
-    full = generator.folders()[generator.OUT]["mpr_gui_synth_en.yaml"]
-    assert load_plain(inline(yaml_tasks_dir() / "mpr_gui" / "mpr_gui_synth_en.yaml")) == load_plain(full)
+    full = generator.folders()[generator.ROOT / "yaml_tasks" / "mpr"]["mpr_gui_synth_en.yaml"]
+    assert load_plain(inline(yaml_tasks_dir() / "mpr" / "mpr_gui_synth_en.yaml")) == load_plain(full)

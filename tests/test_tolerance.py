@@ -28,3 +28,14 @@ def test_floats_beyond_the_tolerance_are_named_with_their_path():
 
 def test_a_text_holding_numbers_is_a_text():
     assert differences("[0.5, 0.2]", "[0.5000001, 0.2]") == ["$: '[0.5, 0.2]' != '[0.5000001, 0.2]'"]
+
+
+def test_model_floats_recorded_elsewhere_pass_within_the_measured_kernel_spread():
+    """Issue 55's failing pair (a digit log-prob on an AVX2 machine vs the AVX-512 recording): beyond the results
+    tolerance, within the model tolerance; a real change (1e-3 on a log-prob) is still named."""
+    from tolerance import MODEL_ABS_TOL, MODEL_REL_TOL
+
+    assert differences(-0.22836238, -0.22836566) == ["$: -0.22836238 != -0.22836566"]
+    assert differences(-0.22836238, -0.22836566, rel_tol=MODEL_REL_TOL, abs_tol=MODEL_ABS_TOL) == []
+    assert differences({"s": [-1.5037]}, {"s": [-1.5047]}, rel_tol=MODEL_REL_TOL, abs_tol=MODEL_ABS_TOL) == \
+        ["$.s[0]: -1.5037 != -1.5047"]

@@ -225,15 +225,17 @@ def test_a_fifo_is_refused_before_it_is_opened(tmp_path):
         load_submission("/dev/zero")  # refused from its type, not after reading 1 GiB
 
 
-@pytest.mark.parametrize("command, option", [("pss-report", "--out"), ("verify", "--server"), ("view", "--serve"),
-                                             ("report", "--out"), ("submit", "--out")])
-def test_report_subcommands_help_shows_their_own_options(command, option, capsys):
+@pytest.mark.parametrize("command, shown, option", [
+    ("grounding-report", "grounding-report", "--out"), ("pss-report", "grounding-report", "--out"),  # the old name: an alias
+    ("verify", "verify", "--server"), ("view", "view", "--serve"), ("mpr-report", "mpr-report", "--out"),
+    ("report", "mpr-report", "--out"), ("submit", "submit", "--out")])
+def test_report_subcommands_help_shows_their_own_options(command, shown, option, capsys):
     from gui_tasks.commands.cli import main
 
     with pytest.raises(SystemExit) as exc:
         main([command, "--help"])
     out = capsys.readouterr().out
-    assert exc.value.code == 0 and f"gui-eval {command}" in out and option in out
+    assert exc.value.code == 0 and f"gui-eval {shown}" in out and option in out
 
 
 def test_pss_report_on_a_missing_path_names_it_without_a_traceback(tmp_path, capsys):

@@ -18,7 +18,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gui_tasks.viewer.overlays import Shape, agentic_shapes, grounding_shapes, star_shapes
+from gui_tasks.grounding.viewing import grounding_shapes
+from gui_tasks.star.viewing import agentic_shapes, star_shapes
+from gui_tasks.viewer.overlays import Shape
 from gui_tasks.viewer.records import outcome, responses, sample_record
 
 INJECTIONS = ("<script>window.__pwned = 1</script>", '<img src="x" onerror="window.__pwned = 2">',

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 from PIL import Image
-from submission_helpers import edit_samples, honest_run
+from submission_helpers import edit_results, edit_samples, honest_run
 
 from gui_core.errors import DataError
 
@@ -69,7 +69,12 @@ def test_a_malformed_record_is_a_note_on_its_sample_not_a_lost_site(run, tmp_pat
                 lines[1][key] = {"satisfied": 5, "n_actions": 1}
         return lines
 
-    edit_samples(next(run.rglob("*_results.json")), EN, hostile)
+    def as_sphinx_episodes(raw):  # the task's records read by SPHINX's viewing: evaluators that are no list fail there
+        raw["configs"][EN]["metadata"]["benchmark"] = "sphinx_sim"
+
+    results = next(run.rglob("*_results.json"))
+    edit_samples(results, EN, hostile)
+    edit_results(results, as_sphinx_episodes)
     site = build_site([run], tmp_path / "view", rebuild_docs=False)
     assert any(f"{EN} doc 1: record not readable (TypeError)" in n for n in site.notes)
     assert "record not readable: TypeError" in (tmp_path / "view" / "s" / "1.html").read_text()

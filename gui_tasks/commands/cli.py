@@ -50,18 +50,6 @@ def _synth(args: argparse.Namespace) -> int:
     return 0
 
 
-def _star_report(args: argparse.Namespace) -> int:
-    from gui_tasks.star.report import main
-
-    return main(args.rest)
-
-
-def _report(args: argparse.Namespace) -> int:
-    from gui_tasks.mpr.report import main
-
-    return main(args.rest)
-
-
 def _compare(args: argparse.Namespace) -> int:
     from gui_tasks.reports.compare import main
 
@@ -74,26 +62,8 @@ def _xli(args: argparse.Namespace) -> int:
     return main(args.rest)
 
 
-def _pss_report(args: argparse.Namespace) -> int:
-    from gui_tasks.grounding.report import main
-
-    return main(args.rest)
-
-
 def _import(args: argparse.Namespace) -> int:
     from gui_tasks.grounding.published import main
-
-    return main(args.rest)
-
-
-def _knowledge_report(args: argparse.Namespace) -> int:
-    from gui_tasks.knowledge.report import main
-
-    return main(args.rest)
-
-
-def _sphinx_report(args: argparse.Namespace) -> int:
-    from gui_tasks.sphinx.report import main
 
     return main(args.rest)
 
@@ -171,13 +141,13 @@ def _metrics(args: argparse.Namespace) -> int:
 def _interventions(args: argparse.Namespace) -> int:
     """``gui-eval interventions``: name, distribution and entry point, first docstring line; broken ones on stderr."""
     import inspect
-    from importlib.metadata import entry_points
 
+    from gui_core.plugin_groups import entry_points
     from gui_interventions.manager import GROUP, _dist_name, _is_own, _load_all
 
     found, broken = _load_all()
     where: dict[str, str] = {}
-    for ep in sorted(entry_points(group=GROUP), key=lambda e: not _is_own(e)):  # a built-in keeps its name
+    for ep in sorted(entry_points(GROUP), key=lambda e: not _is_own(e)):  # a built-in keeps its name
         where.setdefault(ep.name, f"{_dist_name(ep)}: {ep.value}")
     for name, factory in sorted(found.items()):
         doc = (inspect.getdoc(factory) or "").split("\n", 1)[0]
@@ -338,6 +308,23 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_reports(sub: argparse._SubParsersAction) -> None:
+    """One sub-command per report the benchmark records name (``gui_core.benchmark.Report``: built-in and plugins'
+    alike), its older names as aliases; the report's own parser reads every argument."""
+    from gui_core.benchmark import report_commands, resolve
+
+    for name, report in report_commands().items():
+        if name != report.command:
+            continue  # an alias: added with its command
+        taken = [n for n in (name, *report.aliases) if n in sub.choices]
+        if taken:  # a plugin's report must not shadow a command: named, left out
+            print(f"gui-eval: WARNING: report {report.main} left out: command {taken[0]!r} is taken", file=sys.stderr)
+            continue
+        s = sub.add_parser(name, aliases=list(report.aliases), help=report.help or f"the report of {report.main}")
+        s.add_argument("rest", nargs=argparse.REMAINDER)
+        s.set_defaults(func=lambda a, main=report.main: resolve(main)(a.rest))
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="gui-eval", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
@@ -368,39 +355,21 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", default=None, help="write here instead of the cache")
     s.set_defaults(func=_synth)
 
-    s = sub.add_parser("report", help="Table 2-style language x dimension report from lmms-eval results")
-    s.add_argument("rest", nargs=argparse.REMAINDER)
-    s.set_defaults(func=_report)
+    _add_reports(sub)
 
     s = sub.add_parser("compare", help="paired comparison of two runs: per metric and slice, difference, 95%% CI, "
                                        "McNemar/permutation p-value, Holm-adjusted")
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_compare)
 
-    s = sub.add_parser("star-report", help="Table 7-style StaR state-control report (deltas against zero-shot)")
-    s.add_argument("rest", nargs=argparse.REMAINDER)
-    s.set_defaults(func=_star_report)
-
     s = sub.add_parser("xli", help="GUI-XLI: build memories, search (layer, alpha), t-SNE plot, with/without report")
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_xli)
 
-    s = sub.add_parser("pss-report", help="PSS / response-type / cropping report (figures, tables) from grounding runs")
-    s.add_argument("rest", nargs=argparse.REMAINDER)
-    s.set_defaults(func=_pss_report)
-
     s = sub.add_parser("import", help="a published per-sample grounding result file (ScreenSpot-Pro results format) -> a run "
-                                      "folder for view / pss-report, scored by our scorer beside the file's own figure")
+                                      "folder for view / grounding-report, scored by our scorer beside the file's own figure")
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=_import)
-
-    s = sub.add_parser("knowledge-report", help="GUI Knowledge Bench report: Table 2, calibration, action-type confusion PNGs")
-    s.add_argument("rest", nargs=argparse.REMAINDER)
-    s.set_defaults(func=_knowledge_report)
-
-    s = sub.add_parser("sphinx-report", help="SPHINX Tables 4-9, capability chart and trajectory viewer from lmms-eval results")
-    s.add_argument("rest", nargs=argparse.REMAINDER)
-    s.set_defaults(func=_sphinx_report)
 
     s = sub.add_parser("summary", help="headline figures with 95%% intervals and n per task, then each task that did not run")
     s.add_argument("rest", nargs=argparse.REMAINDER)
@@ -469,7 +438,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def pass_through(parser: argparse.ArgumentParser) -> frozenset[str]:
-    """Sub-commands whose arguments all go to the command's own parser (``gui-eval report --help`` shows its options):
+    """Sub-commands whose arguments all go to the command's own parser (``gui-eval mpr-report --help`` shows its options):
     every sub-command declared here with a ``rest`` remainder."""
     subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     return frozenset(name for name, sp in subs.choices.items() if any(a.dest == "rest" for a in sp._actions))

@@ -8,8 +8,10 @@ Hub repositories are the ones lmms-eval 0.7.3's own tasks read (``dataset_path``
 
 from __future__ import annotations
 
-from gui_core.benchmark import (BENCHMARKS, Benchmark, BenchmarkData, Sources, Submission, benchmark, register_benchmark)
+from gui_core.benchmark import (BENCHMARKS, Benchmark, BenchmarkData, Report, Sources, Submission, benchmark,
+                                register_benchmark)
 from gui_core.hub_release import HubRelease
+from gui_metrics.osworld_g_readings import READINGS
 
 _HUB = "gui_tasks.grounding.hub_layout:"
 # The Hub copies lmms-eval 0.7.3's own tasks read (their YAML's dataset_path), converted to the official layout. No file
@@ -50,18 +52,21 @@ MMBENCH_GUI_HUB = HubRelease("OpenGVLab/MMBench-GUI", "main", "mmbench_gui_l2_ex
 _TASK = "gui_tasks.grounding.lmms_task:GroundingTask"
 _SPEC = "gui_tasks.grounding.yaml_spec:render_all"
 _OFFICIAL = "gui_metrics.grounding_official:"
+_REPORT = Report("grounding-report", "gui_tasks.grounding.report:main", aliases=("pss-report",),
+                 help="PSS / response-type / cropping report (figures, tables) from grounding runs")
 _SUBMIT = Submission(rule="each task complete on its own (every document); its prompt and parser protocols in its metadata")
 
 
 def _grounding(name: str, title: str, sources: Sources, data: BenchmarkData, loader: str, *, data_check: str = "",
                official: str = "", inside: str = "inclusive", cluster: str = "screenshot", docs: str = "",
-               **extra: object) -> Benchmark:
+               published_docs: int | None = None, **extra: object) -> Benchmark:
     return register_benchmark(Benchmark(
-        name, title, sources, data, match=(("benchmark", name if name != "icon_localization_synth" else "icon_localization"),
+        name, title, sources, data, match=(("benchmark", extra.pop("results", name)),  # type: ignore[arg-type]
                                            ("source", extra.pop("source", name))),  # type: ignore[arg-type]
-        yaml_folder="grounding", task_class=_TASK, yaml_spec=_SPEC, loader=loader, report="pss-report",
+        yaml_folder="grounding", task_class=_TASK, yaml_spec=_SPEC, loader=loader, report=_REPORT,
         submission=_SUBMIT, data_check=data_check, cluster_key=cluster, official_report=official, inside_rule=inside,
-        docs=docs, extra=extra))
+        docs=docs, published_docs={"release": published_docs} if published_docs is not None else {}, extra=extra,
+        viewing="gui_tasks.grounding.viewing"))
 
 
 # PSS appendix: synthetic icon boards, points strictly inside (Algorithm 1)
@@ -69,16 +74,21 @@ _grounding("icon_localization_synth", "Icon localization (synthetic boards)",
            Sources("PSS paper (seed peak-sharpness-score), section 4 and Algorithm 1 (synthetic icon boards)"),
            BenchmarkData(generated="gui_tasks.synth.icon_board:load_or_build", layouts=("icon boards JSONL + PNG",),
                          page="docs/screenspot_pss.md"),
-           "gui_tasks.grounding.lmms_task:synthetic_rows", inside="strict", docs="docs/screenspot_pss.md", source="synthetic")
+           "gui_tasks.grounding.lmms_task:synthetic_rows", inside="strict", docs="docs/screenspot_pss.md", source="synthetic",
+           results="icon_localization", every_element_boxed=True)  # a board knows every element's box (PSS Tables 2, 7)
 
 _grounding("screenspot", "ScreenSpot",
            Sources("SeeClick (Cheng et al. 2024, arXiv 2401.10935), Table 1", "njucckevin/SeeClick",
                    "pretrain/screenspot_test.py"),
            BenchmarkData(env="SCREENSPOT_DATA_DIR", layouts=("screenspot_{desktop,mobile,web}.json + screenspot_imgs/",),
-                         hub=(SCREENSPOT_HUB,), hub_repos=("rootsautomation/ScreenSpot",), page="docs/screenspot_pss.md",
+                         hub=(SCREENSPOT_HUB,), page="docs/screenspot_pss.md",
                          unset="point it at a local copy of the official screenspot release"),
            "gui_tasks.grounding.screenspot:task_rows", data_check="gui_tasks.grounding.screenspot:data_check_screenspot",
-           official=_OFFICIAL + "screenspot_pro_report", docs="docs/screenspot_pss.md", published_docs=1272, clips_boxes=True)
+           official=_OFFICIAL + "screenspot_pro_report", docs="docs/screenspot_pss.md", published_docs=1272, clips_boxes=True,
+           release_layouts=("seeclick",),  # SeeClick Table 1
+           # the other harnesses that publish its numbers, each a reading (task metadata ``reading``, issue 52)
+           readings=("official", "vlmevalkit"), reading_judge="gui_metrics.screenspot_readings:judge",
+           harness={"vlmevalkit_box": "xywh_minus_one", "vlmevalkit_file": "screenspot.py"})
 
 _grounding("screenspot_v2", "ScreenSpot-v2",
            Sources("OS-Atlas (Wu et al. 2024, arXiv 2410.23218), section 4.1", "OS-Copilot/OS-Atlas"),
@@ -89,18 +99,25 @@ _grounding("screenspot_v2", "ScreenSpot-v2",
                          page="docs/screenspot_pss.md",
                          unset="point it at a local copy of the official screenspot_v2 release"),
            "gui_tasks.grounding.screenspot:task_rows", data_check="gui_tasks.grounding.screenspot:data_check_v2",
-           official=_OFFICIAL + "screenspot_pro_report", docs="docs/screenspot_pss.md", published_docs=1272, clips_boxes=True)
+           official=_OFFICIAL + "screenspot_pro_report", docs="docs/screenspot_pss.md", published_docs=1272,  # OS-Atlas 4.1: the same instructions, corrected
+           clips_boxes=True, release_layouts=("seeclick", "variants"),  # the OS-Atlas release, or likaixin's re-annotated variants
+           # the other harnesses that publish its numbers, each a reading (task metadata ``reading``, issue 52)
+           readings=("official", "lmms_eval", "vlmevalkit"), reading_judge="gui_metrics.screenspot_readings:judge",
+           harness={"lmms_task": "screenspot_v2", "vlmevalkit_box": "xywh_minus_one", "vlmevalkit_file": "screenspot_v2.py"})
 
 _grounding("screenspot_pro", "ScreenSpot-Pro",
            Sources("ScreenSpot-Pro (Li et al. 2025, arXiv 2504.07981)", "likaixin2000/ScreenSpot-Pro-GUI-Grounding",
                    "eval_screenspot_pro.py", "bd8bbbb470fbc4fda2a4fa9ec90bd2572507794e"),
            BenchmarkData(env="SCREENSPOT_PRO_DATA_DIR", layouts=("annotations/*.json + images/",),
-                         hub=(SCREENSPOT_PRO_HUB,), hub_repos=("TIGER-Lab/ScreenSpot-Pro", "likaixin/ScreenSpot-Pro"),
+                         hub=(SCREENSPOT_PRO_HUB,), hub_repos=("likaixin/ScreenSpot-Pro",),
                          page="docs/screenspot_pro.md",
                          unset="point it at a local copy of the official screenspot_pro release"),
            "gui_tasks.grounding.screenspot:task_rows", data_check="gui_tasks.grounding.screenspot:data_check_pro",
            official=_OFFICIAL + "screenspot_pro_report", cluster="application", docs="docs/screenspot_pro.md",
-           published_docs=1581, clips_boxes=True)
+           published_docs=1581, clips_boxes=True, release_layouts=("pro",),  # its README / HF card
+           # the other harnesses that publish its numbers, each a reading (task metadata ``reading``, issue 52)
+           readings=("official", "lmms_eval", "vlmevalkit"), reading_judge="gui_metrics.screenspot_readings:judge",
+           harness={"lmms_task": "screenspot_pro", "lmms_img_size": True, "vlmevalkit_box": "xyxy", "vlmevalkit_file": "screenspot_pro.py"})
 
 _grounding("uivision", "UI-Vision (element grounding)",
            Sources("UI-Vision (Nayak et al. 2025, arXiv 2503.15661)", "uivision/UI-Vision",
@@ -108,7 +125,7 @@ _grounding("uivision", "UI-Vision (element grounding)",
            BenchmarkData(env="UIVISION_DATA_DIR",
                          layouts=("annotations/element_grounding/element_grounding_{basic,functional,spatial}.json + "
                                   "images/",),
-                         hub=(UIVISION_HUB,), hub_repos=("ServiceNow/ui-vision",), page="docs/uivision.md",
+                         hub=(UIVISION_HUB,), page="docs/uivision.md",
                          unset="point it at a local copy of the official UI-Vision release"),
            "gui_tasks.grounding.uivision:task_rows", data_check="gui_tasks.grounding.uivision:data_check",
            official=_OFFICIAL + "uivision_report", docs="docs/uivision.md", clips_boxes=True)
@@ -117,10 +134,11 @@ _grounding("mmbench_gui_l2", "MMBench-GUI L2 (element grounding)",
            Sources("MMBench-GUI (Wang et al. 2025, arXiv 2507.19478)", "open-compass/MMBench-GUI",
                    "benchmarks/l2_element_grounding.py", "896ddf1d3aa4d6464d0c55c6416518f889d78d77"),
            BenchmarkData(env="MMBENCH_GUI_DATA_DIR", layouts=("L2_annotations.json + offline_images/<platform>/",),
-                         hub=(MMBENCH_GUI_HUB,), hub_repos=("OpenGVLab/MMBench-GUI",), page="docs/mmbench_gui_l2.md",
+                         hub=(MMBENCH_GUI_HUB,), page="docs/mmbench_gui_l2.md",
                          unset="point it at a local copy of the official MMBench-GUI release"),
            "gui_tasks.grounding.mmbench_gui:task_rows", data_check="gui_tasks.grounding.mmbench_gui:data_check",
-           official=_OFFICIAL + "mmbench_l2_report", docs="docs/mmbench_gui_l2.md", clips_boxes=True)
+           official=_OFFICIAL + "mmbench_l2_report", docs="docs/mmbench_gui_l2.md", clips_boxes=True,
+           yaml_version="1.3")  # 1.3: every row evaluate scores is scored, UI-TARS with the row's image_size (issue 52)
 
 _grounding("osworld_g", "OSWorld-G (original and refined instructions)",
            Sources("OSWorld-G / JEDI (Xie et al. 2025, arXiv 2505.13227), section 3", "xlang-ai/OSWorld-G",
@@ -128,10 +146,26 @@ _grounding("osworld_g", "OSWorld-G (original and refined instructions)",
                    "d47d6c727344c3c80f5589878ea50e8148416af9"),
            BenchmarkData(env="OSWORLD_G_DATA_DIR",
                          layouts=("OSWorld-G.json + OSWorld-G_refined.json + classification_result.json + images/",),
-                         hub=(OSWORLD_G_HUB,), hub_repos=("MMInstruction/OSWorld-G",), page="docs/osworld_g.md",
+                         hub=(OSWORLD_G_HUB,), page="docs/osworld_g.md",
                          unset="point it at a local copy of the official OSWorld-G release"),
            "gui_tasks.grounding.osworld_g:task_rows", data_check="gui_tasks.grounding.osworld_g:data_check",
-           official=_OFFICIAL + "osworld_g_report", docs="docs/osworld_g.md", published_docs=564)
+           official=_OFFICIAL + "osworld_g_report", docs="docs/osworld_g.md",
+           published_docs=564,  # OSWorld-G paper (arXiv 2505.13227, section 3) and the release: 564 in each set
+           # the harnesses that publish OSWorld-G numbers, each a reading (task metadata ``reading``)
+           readings=READINGS, check_reading="gui_metrics.osworld_g_readings:check_reading",
+           yaml_version="1.3")  # 1.3: the readings (issue 52); gui_tasks/grounding/yaml_spec.py
+
+
+def results_loaded_by(module: str) -> tuple[str, ...]:
+    """The ``metadata.benchmark`` values of the grounding records whose loader is defined in ``module`` (e.g. the
+    ScreenSpot releases, read by ``gui_tasks.grounding.screenspot``)."""
+    return tuple(dict.fromkeys(b.results_name for b in grounding_records() if b.loader.partition(":")[0] == module))
+
+
+def every_element_boxed(results_name: str) -> bool:
+    """Whether the set's documents box every element on the screen (the synthetic icon boards): a miss is then
+    misleading or confusion, and "other" is their subtotal (PSS paper, Tables 2 and 7)."""
+    return any(b.extra.get("every_element_boxed") for b in grounding_records() if b.results_name == results_name)
 
 
 def grounding_records() -> list[Benchmark]:

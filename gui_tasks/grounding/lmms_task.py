@@ -55,7 +55,25 @@ def score_params(meta: Mapping[str, Any]) -> ScoreParams:
                                   f"{FAMILIES.get(family).frame!r} (gui_core/families.py); remove the key or pick the "
                                   "family that answers in that frame")
     rule = meta.get("inside_rule") or DEFAULT_INSIDE_RULE.get(str(meta.get("source")), "strict")
-    return ScoreParams.from_mapping({**meta, "family": family, "inside_rule": rule})
+    return ScoreParams.from_mapping({**meta, "family": family, "inside_rule": rule, "reading": reading_of(meta)})
+
+
+def reading_of(meta: Mapping[str, Any]) -> str:
+    """The task's ``reading`` (default ``official``): one of its benchmark record's ``readings`` (a record without any
+    has only ``official``); the record's ``check_reading`` also judges the old keys it folds in (``polygon_rule``)."""
+    reading = str(meta.get("reading") or "official")
+    rec = by_source(str(meta.get("source")))
+    extra = rec.extra if rec is not None else {}
+    known = tuple(extra.get("readings") or ("official",))
+    try:
+        if extra.get("check_reading"):
+            resolve(str(extra["check_reading"]))(reading, meta.get("polygon_rule"))
+        elif reading not in known:
+            raise ValueError(f"reading {reading!r}: this benchmark has only {', '.join(known)}")
+    except ValueError as exc:
+        raise ConfigError("metadata.reading", reading, page=(rec.docs if rec is not None and rec.docs else None)
+                          or "docs/grounding_families.md", message=str(exc)) from None
+    return reading
 
 
 def check_prompt_agrees(meta: Mapping[str, Any], kwargs: Mapping[str, Any] | None) -> None:
@@ -80,7 +98,8 @@ class GroundingTask(RowsTask):
                                "key_digits", "min_pixels", "max_pixels", "resize_budget", "inside_rule", "strictness",
                                "coordinate_frame", "prompt_protocol", "parser_protocol", "boxes_clipped",  # protocol tags: submissions
                                # task_rows (ScreenSpot-Pro, MMBench-GUI, UI-Vision, OSWorld-G)
-                               "language", "gt_type", "level", "setting", "instructions", "polygon_rule", "refusal_phrase"})
+                               "language", "gt_type", "level", "setting", "instructions", "polygon_rule", "refusal_phrase",
+                               "reading"})
     KWARGS_KEYS = frozenset({"prompt", "resize_budget", "refusal"})  # doc_to_text
 
     @classmethod
@@ -105,16 +124,9 @@ class GroundingTask(RowsTask):
         return out
 
     @classmethod
-    def cluster_key(cls, meta: Mapping[str, Any]) -> str | None:
-        """The record's cluster key: ScreenSpot-Pro the application (its 23 applications' screens look alike); elsewhere
-        the screenshot."""
-        rec = by_source(str(meta.get("source")))
-        return rec.cluster_key if rec is not None else "screenshot"
-
-    def cluster_of(self, doc: Mapping[str, Any]) -> Any:
-        if self.config.cluster_key == "application":
-            return str(json.loads(doc.get("meta") or "{}").get("application") or "") or None
-        return super().cluster_of(doc)
+    def record_of(cls, meta: Mapping[str, Any]) -> Any:
+        """The record of the task's ``metadata.source`` (a grounding YAML may name only its source)."""
+        return by_source(str(meta.get("source")))
 
     def __init__(self, *args: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, config=config, **kwargs)

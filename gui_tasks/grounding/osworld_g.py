@@ -13,12 +13,10 @@ image_size = [w, h], instruction, box_type, box_coordinates, GUI_types``; ``box_
 - ``refusal``: the element is absent; correct only when both coordinates of the answer are negative (a reader maps
   a refusal to ``[-1, -1, -1, -1]``; with ``refusal_phrase`` also an answer holding our refusal sentence's phrase).
 
-Those rules are ``GroundingEval._eval`` (OSWorld-G ``evaluation/eval.py``), which we read in the copy VLMEvalKit
-carries (``vlmeval/dataset/GUI/osworld_g.py`` @ d47d6c727344c3c80f5589878ea50e8148416af9, ``OSWorldG._eval``: the
-same signature the Holo3.1 fork calls). lmms-eval 0.7.3's own ``osworld_g`` task (``tasks/osworld_g/utils.py``)
-differs only on odd polygons: four numbers are a rectangle there, an odd count or fewer than three vertices never
-hit; ``GroundingEval`` runs the crossing test over ``len // 2`` vertices (four numbers: never hit). Which one is a
-named option, ``polygon_rule`` (``official`` | ``lmms_eval``), recorded in every document's meta.
+Those are the rules of ``GroundingEval._eval`` (the ``official`` reading). Which harness's code reads and scores an
+answer is the task metadata key ``reading`` (``official`` | ``vlmevalkit`` | ``lmms_eval``, gui_metrics.osworld_g_readings,
+where each is cited), a score parameter recorded in every sample record; it selects the polygon rule too (the old
+key ``polygon_rule`` is refused unless it names the reading's own rule).
 
 The category report is the scripts' ``accuracy_dict_group``: each item counts in every category whose list holds
 its id, in ``unclassified`` when none does. Folder: ``$OSWORLD_G_DATA_DIR`` (the release's ``benchmark/``).
@@ -31,17 +29,14 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from gui_core.errors import DataError
+from gui_metrics.osworld_g_readings import hit, point_in_polygon  # noqa: F401 (the scorers' geometry, one place)
 from gui_tasks.harness.bad_rows import BadRows, skip_bad_rows
 from gui_tasks.grounding.screenspot import release_rows, _field, _image_size, _read_json, clip_box
 
-ENV = "OSWORLD_G_DATA_DIR"
 SOURCE = "osworld_g"
 FILES = {"original": "OSWorld-G.json", "refined": "OSWorld-G_refined.json"}
 CLASSIFICATION = "classification_result.json"
 BOX_TYPES = ("bbox", "polygon", "refusal")
-POLYGON_RULES = ("official", "lmms_eval")
-# OSWorld-G paper (Xie et al. 2025, arXiv 2505.13227, section 3) and the release: 564 samples in each instruction set
-PUBLISHED_ROWS = 564
 
 
 def data_root() -> Path:
@@ -54,40 +49,7 @@ def data_root() -> Path:
 def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
     """An OSWorld-G task's documents: one instruction set per task (metadata ``instructions``)."""
     return release_rows(meta, "osworld_g rows", lambda bad: load_docs(
-        data_root(), str(meta.get("instructions") or "original"), bad, str(meta.get("polygon_rule") or "official"),
-        bool(meta.get("refusal_phrase"))))
-
-
-def point_in_polygon(x: float, y: float, flat: list[float], rule: str = "official") -> bool:
-    """Even-odd crossing test over the flat vertex list, as ``GroundingEval._eval`` (``official``) or lmms-eval's
-    ``_point_in_polygon`` (``lmms_eval``: four numbers are a rectangle, odd or < 3 vertices never hit)."""
-    if rule == "lmms_eval":
-        if len(flat) == 4:
-            left, top, right, bottom = flat
-            left, right = min(left, right), max(left, right)
-            top, bottom = min(top, bottom), max(top, bottom)
-            return left <= x <= right and top <= y <= bottom
-        if len(flat) % 2 or len(flat) // 2 < 3:
-            return False
-    n = len(flat) // 2
-    inside = False
-    j = n - 1
-    for i in range(n):
-        xi, yi, xj, yj = flat[2 * i], flat[2 * i + 1], flat[2 * j], flat[2 * j + 1]
-        if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi) + xi:
-            inside = not inside
-        j = i
-    return inside
-
-
-def hit(x: float, y: float, box_type: str, coords: list[float], rule: str = "official") -> bool:
-    """Whether the answer point (pixels) is correct for the item: the scorer's rule for its ``box_type``."""
-    if box_type == "bbox":
-        left, top, w, h = coords[:4]
-        return left <= x <= left + w and top <= y <= top + h
-    if box_type == "polygon":
-        return point_in_polygon(x, y, coords, rule)
-    return x < 0 and y < 0  # refusal: the reader's [-1, -1, -1, -1]
+        data_root(), str(meta.get("instructions") or "original"), bad, bool(meta.get("refusal_phrase"))))
 
 
 def _numbers(value: Any, path: Path, i: int) -> list[float]:
@@ -132,7 +94,7 @@ def _display_box(box_type: str, coords: list[float], w: int, h: int) -> list[flo
 
 
 def _row(root: Path, path: Path, i: int, row: Any, groups: dict[str, list[str]], instructions: str,
-         rule: str, refusal_phrase: bool) -> dict[str, Any]:
+         refusal_phrase: bool) -> dict[str, Any]:
     if not isinstance(row, dict):
         raise DataError(f"expected a JSON object, got {type(row).__name__}", file=str(path), row=i)
     rid = str(_field(row, "id", path, i))
@@ -155,7 +117,7 @@ def _row(root: Path, path: Path, i: int, row: Any, groups: dict[str, list[str]],
     cats = groups.get(rid) or ["unclassified"]
     report = {"box_type": box_type, "groups": cats}
     meta = {"file": path.name, "row": i, "osworld_g": {"box_type": box_type, "box_coordinates": coords,
-                                                       "polygon_rule": rule, "refusal_phrase": refusal_phrase},
+                                                       "refusal_phrase": refusal_phrase},
             "instructions": instructions, "GUI_types": row.get("GUI_types"), "report": report}
     return {"id": f"{SOURCE}{'_refined' if instructions == 'refined' else ''}-{rid}", "source": SOURCE,
             "instruction": instruction.strip(), "image": str(image.resolve()), "width": w, "height": h,
@@ -164,29 +126,29 @@ def _row(root: Path, path: Path, i: int, row: Any, groups: dict[str, list[str]],
 
 
 def load_docs(root: Path, instructions: str = "original", bad: BadRows | None = None,
-              polygon_rule: str = "official", refusal_phrase: bool = False) -> list[dict[str, Any]]:
+              refusal_phrase: bool = False) -> list[dict[str, Any]]:
     """The documents of one instruction set (``original`` | ``refined``); bad rows raise, or go to ``bad``.
 
-    ``polygon_rule`` and ``refusal_phrase`` (an answer holding "Target does not exist" also counts as a refusal, for
-    tasks that ask with that sentence; the scorers count only negative coordinates) travel in each document's meta."""
+    ``refusal_phrase`` (with the ``official`` reading, an answer holding "Target does not exist" is the readers'
+    refusal, for tasks that ask with that sentence) travels in each document's meta. Which harness reads the answers
+    (``reading``) is a score parameter, not part of the documents."""
     if instructions not in FILES:
         raise ValueError(f"unknown OSWorld-G instruction set {instructions!r}; known: {', '.join(FILES)}")
-    if polygon_rule not in POLYGON_RULES:
-        raise ValueError(f"polygon_rule {polygon_rule!r}; known: {', '.join(POLYGON_RULES)}")
     bad = bad if bad is not None else BadRows(skip_bad_rows())
     path = root / FILES[instructions]
     if not path.is_file():
         raise DataError(f"missing {path.name} in the OSWorld-G copy (the release's benchmark/ folder)", file=str(path))
     groups = classification(root)
-    return bad.keep(lambda item: _row(root, path, item[0], item[1], groups, instructions, polygon_rule,
-                                        refusal_phrase),
+    return bad.keep(lambda item: _row(root, path, item[0], item[1], groups, instructions, refusal_phrase),
                     enumerate(_read_json(path)), file=str(path))
 
 
 def data_check(root: Path | None = None):
     """``gui-eval data check osworld_g``: documents per instruction set, box type and category, odd polygons."""
+    from gui_core.benchmark import benchmark
     from gui_tasks.harness.data_check import BenchmarkCheck, TaskCount
 
+    published = benchmark(SOURCE).published_docs["release"]  # the record's (gui_tasks/grounding/benchmark.py)
     check = BenchmarkCheck.of_copy("osworld_g", root, data_root)
     if check.errors:
         return check
@@ -199,7 +161,7 @@ def data_check(root: Path | None = None):
             continue
         loaded[instructions] = docs
         task = "gui_osworld_g" + ("_refined" if instructions == "refined" else "")
-        check.counts.append(TaskCount(task, len(docs), PUBLISHED_ROWS, "OSWorld-G paper / release: 564 samples"))
+        check.counts.append(TaskCount(task, len(docs), published, "OSWorld-G paper / release"))
         metas = [json.loads(d["meta"]) for d in docs]
         for box_type in BOX_TYPES:
             check.counts.append(TaskCount(f"  {box_type}", sum(d["split"] == box_type for d in docs), None))
@@ -211,8 +173,8 @@ def data_check(root: Path | None = None):
         odd = [(d["id"], len(m["osworld_g"]["box_coordinates"])) for d, m in zip(docs, metas)
                if m["osworld_g"]["box_type"] == "polygon"
                and (len(m["osworld_g"]["box_coordinates"]) % 2 or len(m["osworld_g"]["box_coordinates"]) < 6)]
-        check.notes.append(f"{instructions}: polygons the two scorers read differently (odd count or < 3 vertices, "
-                           f"polygon_rule): {len(odd)}" + (f" ({', '.join(f'{i} {n} numbers' for i, n in odd)[:300]})"
+        check.notes.append(f"{instructions}: polygons the readings score differently (odd count or < 3 vertices: "
+                           f"reading official / vlmevalkit vs lmms_eval): {len(odd)}" + (f" ({', '.join(f'{i} {n} numbers' for i, n in odd)[:300]})"
                                                            if odd else ""))
     if len(loaded) == 2:
         orig = {d["id"].split("-", 1)[1]: d for d in loaded["original"]}

@@ -171,6 +171,7 @@ def _label(path: Path, label: str | None) -> str:
 def import_run(path: str | Path, task_name: str, out: str | Path, *, family: str | None = None, label: str | None = None,
                overrides: Mapping[str, Any] | None = None) -> Imported:
     """Import one published result file as a run of ``task_name`` (documents from the task's local copy)."""
+    from gui_tasks.grounding.benchmark import results_loaded_by
     from gui_tasks.grounding.lmms_task import score_params
     from gui_tasks.grounding.score import ScoreParams
     from gui_tasks.harness.rescore import aggregate, load_task, score, task_docs
@@ -180,7 +181,7 @@ def import_run(path: str | Path, task_name: str, out: str | Path, *, family: str
     task = load_task(task_name)
     meta = dict(task.config.metadata or {})
     source = str(meta.get("source"))
-    if meta.get("benchmark") not in ("screenspot", "screenspot_v2", "screenspot_pro"):
+    if meta.get("benchmark") not in results_loaded_by("gui_tasks.grounding.screenspot"):
         raise ValueError(f"task {task_name!r} is not a ScreenSpot task (benchmark {meta.get('benchmark')!r})")
     base = score_params(meta)
     if family:

@@ -1,6 +1,6 @@
 """PSS report from lmms-eval runs of grounding tasks: the paper's tables and figures, drawn to files.
 
-``gui-eval pss-report RUN_DIR... --out DIR`` writes
+``gui-eval grounding-report RUN_DIR... --out DIR`` writes
 - ``pss_by_type.png``: PSS distribution per response type (box plots; Table 2 / Figure 4 view),
   with the first prediction beside the final one when the run used ``crop`` (Table 7);
 - ``response_types.png``: share of each response type per run (Figure 3);
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from gui_metrics.grounding_official import official_report
-from gui_tasks.grounding.benchmark import grounding_records
+from gui_tasks.grounding.benchmark import every_element_boxed, grounding_records, results_loaded_by
 from gui_metrics.pss import ALL_TYPES, DISTANCE_BANDS, is_type, within_distance
 from gui_metrics.stats import bootstrap_ci, wasserstein_distance, welch_t_test
 from gui_tasks.runs.results_io import find_result_files, interval_lines, load_results, load_task_samples
@@ -192,12 +192,15 @@ def _fmt(x: Any, digits: int = 3) -> str:
 def uivision_final_avg(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """UI-Vision's "Final Avg" (its README: the plain mean of the basic, functional and spatial figures) on each of the
     three summaries of one run and prompt family, when all three settings were run; the summaries, updated."""
+    from gui_tasks.grounding import uivision
     from gui_tasks.grounding.uivision import SETTINGS
+
+    names = results_loaded_by(uivision.__name__)
 
     groups: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
     for s in summaries:
         for setting in SETTINGS:
-            if s["benchmark"] == "uivision" and s["task"].startswith(f"gui_uivision_{setting}"):
+            if s["benchmark"] in names and s["task"].startswith(f"gui_uivision_{setting}"):
                 key = (str(s.get("run")), s["task"][len(f"gui_uivision_{setting}"):])
                 groups.setdefault(key, {})[setting] = s
     for members in groups.values():
@@ -241,7 +244,7 @@ def markdown(summaries: Sequence[dict[str, Any]]) -> str:
                   + ", ".join(f"< {d}: {_fmt(v)}" for d, v in s["within_distance"].items()), "",
                   "| type | n | share | PSS (95% CI) | digit entropy | perplexity |", "|---|---|---|---|---|---|"]
         # icon boards know every element: "other" is then the subtotal misleading + confusion (Tables 2, 7), not a type
-        subtotal = s["benchmark"] == "icon_localization" or any(s["by_type"][t]["n"] for t in ("misleading", "confusion"))
+        subtotal = every_element_boxed(s["benchmark"]) or any(s["by_type"][t]["n"] for t in ("misleading", "confusion"))
         for t, v in s["by_type"].items():
             if v["n"] == 0 and t not in ("correct", "biased", "other"):
                 continue
@@ -283,14 +286,17 @@ def _official_lines(rep: dict[str, Any] | None) -> list[str]:
         lines = [f"Official report (MMBench-GUI level2_calculate_scores): average {_fmt(rep['Average accuracy'], 2)}, "
                  f"basic {_fmt(rep['Basic accuracy'], 2)}, advanced {_fmt(rep['Advanced accuracy'], 2)}", "",
                  "| level | platform | total | icon | text | n | wrong format |", "|---|---|---|---|---|---|---|"]
-        for level in ("basic", "advanced"):
-            for platform, f in (rep.get(level) or {}).items():
+        for level in [k for k, v in rep.items() if isinstance(v, dict)]:  # basic, advanced, then any other level
+            for platform, f in rep[level].items():
                 lines.append(f"| {level} | {platform} | {_fmt(f['Total accuracy'], 2)} | {_fmt(f['Icon accuracy'], 2)} | "
                              f"{_fmt(f['Text accuracy'], 2)} | {f['Total num']} | {f['Error format num']} |")
         return lines + [""]
     if "accuracy_dict_group" in rep:  # OSWorld-G: the evaluation scripts' results dict, then the box types
-        lines = [f"Official report (OSWorld-G evaluation scripts): accuracy {_fmt(float(rep['accuracy']))}, "
-                 f"{rep['correct']} of {rep['total']}", "", "| category | accuracy | correct | n |", "|---|---|---|---|"]
+        stops = (f"; {rep['rows_the_code_stops_on']} rows the code stops on (counted wrong)"
+                 if rep.get("rows_the_code_stops_on") else "")
+        lines = [f"Official report (OSWorld-G evaluation scripts, reading {rep.get('reading') or 'official'}): accuracy "
+                 f"{_fmt(float(rep['accuracy']))}, {rep['correct']} of {rep['total']}{stops}", "",
+                 "| category | accuracy | correct | n |", "|---|---|---|---|"]
         lines += [f"| {g} | {_fmt(float(f['accuracy']))} | {f['correct']} | {f['total']} |"
                   for g, f in rep["accuracy_dict_group"].items()]
         lines += ["", "| box type | accuracy | n |", "|---|---|---|"]
@@ -397,7 +403,7 @@ def build_report(paths: Sequence[str | Path], out: str | Path) -> list[Path]:
     if not series:
         from gui_tasks.runs.results_io import wrong_run_type
 
-        raise wrong_run_type("gui-eval pss-report", paths, BENCHMARKS, "docs/screenspot_pss.md")
+        raise wrong_run_type("gui-eval grounding-report", paths, BENCHMARKS, "docs/screenspot_pss.md")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     summaries = uivision_final_avg([summarise(s) for s in series])
@@ -424,7 +430,7 @@ def main_tables(md: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="gui-eval pss-report", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="gui-eval grounding-report", description=__doc__.splitlines()[0])
     ap.add_argument("runs", nargs="+", help="lmms-eval output folders or results files")
     ap.add_argument("--out", default="runs/pss-report")
     args = ap.parse_args(argv)
@@ -433,7 +439,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         files = build_report(args.runs, args.out)
     except DataError as exc:  # a missing or unreadable run: named, no traceback
-        print(f"gui-eval pss-report: {exc}", file=sys.stderr)
+        print(f"gui-eval grounding-report: {exc}", file=sys.stderr)
         return 1
     print(main_tables((Path(args.out) / "report.md").read_text(encoding="utf-8")))
     for f in files:
@@ -442,5 +448,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(line)
     for s in json.loads((Path(args.out) / "report.json").read_text(encoding="utf-8")):
         if (s.get("frame_check") or {}).get("warning"):
-            print(f"gui-eval pss-report: {s['task']}: {s['frame_check']['warning']}", file=sys.stderr)
+            print(f"gui-eval grounding-report: {s['task']}: {s['frame_check']['warning']}", file=sys.stderr)
     return 0

@@ -51,6 +51,7 @@ class ScoreParams:
     resize_budget: str | None = None  # gui_core.coords.BUDGETS name; None: the family's own
     inside_rule: str = "strict"  # gui_metrics.pss.INSIDE_RULES; the ScreenSpot tasks use "inclusive" (official scorers)
     strictness: str = "official"  # gui_core.grounding.STRICTNESS: the authors' parser, the benchmark's rule, or lenient
+    reading: str = "official"  # which harness's code reads and scores the answer (the benchmark record's readings)
 
     @classmethod
     def from_mapping(cls, meta: Mapping[str, Any]) -> "ScoreParams":
@@ -199,7 +200,8 @@ def _judge(doc: Mapping[str, Any], text: str, capture: Capture | None, params: S
         wrapper = wrapper_for(doc.get("source"), params.family, meta.get("gt_type") == "negative")
     own = answer  # the family's own reading: its numbers in its declared frame (the frame check reads these)
     if wrapper is not None:
-        found = wrapper.reader(text, width, height)  # a relative point, as the wrapper hands it to the scorer
+        row = {k: meta[k] for k in wrapper.row_keys if k in meta}  # row fields the wrapper reads (MMBench's image_size)
+        found = wrapper.reader(text, width, height, **row)  # a relative point, as the wrapper hands it to the scorer
         # the digits the family's own reading locates stay the key tokens of the logit metrics
         answer = PointAnswer(found.point, "relative", found.status, params.family, found.detail, answer.literal)
     out: dict[str, Any] = {"status": answer.status, "detail": answer.detail, "point": None, "correct": False,
@@ -220,6 +222,7 @@ def _judge(doc: Mapping[str, Any], text: str, capture: Capture | None, params: S
             point, info = answer_geometry(answer, width, height, **kw)
             if answer.truncate and all(math.isfinite(v) for v in point):
                 point = truncated(point, width, height)
+                out["truncated"] = True  # whole original pixels (OSWorld-G hands these to its scorer exactly)
         out.update(info)
         if window is None and own.point is not None:
             out["frame_check"] = frame_check(own, doc, params, model_size)
@@ -266,28 +269,75 @@ def _negative(record: dict[str, Any], text: str) -> None:
                   response_type="correct" if result == "negative" else "other" if result == "positive" else "invalid")
 
 
-def _osworld_g(record: dict[str, Any], doc: Mapping[str, Any], target: Mapping[str, Any], text: str) -> None:
-    """Re-judge an OSWorld-G sample as ``GroundingEval._eval`` (gui_tasks.grounding.osworld_g): the point in pixels
-    (relative x width, as the scorer scales a relative answer) against the published bbox / polygon; a refusal item
-    is correct only for an answer with both coordinates negative, or (``refusal_phrase``) the refusal phrase."""
-    from gui_tasks.grounding.osworld_g import hit
-
+def _handed(record: Mapping[str, Any], width: int, height: int) -> tuple[float, float] | None:
+    """What an OSWorld-G authors' reader hands ``GroundingEval._eval`` for the family's parsed answer: a fraction
+    family's numbers as written (the record's point is them), any other family's point in original pixels; None
+    when no finite point was read (the readers' ``[0, 0, 0, 0]``)."""
     point = record.get("point")
-    refused_phrase = (point is None and bool(target.get("refusal_phrase"))
-                      and REFUSAL_PHRASE in text[answer_start(text):].lower())
-    if point is not None:
-        px, py = point[0] * int(doc["width"]), point[1] * int(doc["height"])
-        correct = hit(px, py, str(target["box_type"]), list(target["box_coordinates"]), str(target["polygon_rule"]))
+    if point is None:
+        return None
+    if record.get("frame") == "relative":
+        return float(point[0]), float(point[1])
+    if record.get("truncated"):  # int(x * width) / width times width again: the whole pixel, without rounding error
+        return float(round(point[0] * width)), float(round(point[1] * height))
+    return point[0] * width, point[1] * height
+
+
+def _osworld_g(record: dict[str, Any], doc: Mapping[str, Any], target: Mapping[str, Any], text: str,
+               params: ScoreParams) -> None:
+    """Re-judge an OSWorld-G sample as the selected ``reading`` (gui_metrics.osworld_g_readings): ``official``
+    (``GroundingEval._eval`` on what the family's reader hands it: a fraction family's numbers as written, else
+    original pixels; an unreadable answer is the readers' click at (0, 0); ``refusal_phrase``: the refusal sentence is
+    the readers' ``[-1, -1, -1, -1]``), or the whole ``vlmevalkit`` / ``lmms_eval`` harness on the answer text."""
+    from gui_metrics import osworld_g_readings as rd
+
+    width, height = int(doc["width"]), int(doc["height"])
+    row = {"box_type": target["box_type"], "box_coordinates": list(target["box_coordinates"]),
+           "image_size": [width, height], "groups": [g for g in (_meta(doc).get("report") or {}).get("groups") or []
+                                                     if g != rd.UNCLASSIFIED]}
+    if params.reading == "official":
+        refused = (record.get("point") is None and not record.get("point_not_finite") and bool(target.get("refusal_phrase"))
+                   and REFUSAL_PHRASE in text[answer_start(text):].lower())
+        verdict = rd.official_verdict(_handed(record, width, height), row, refused=refused)
+    elif params.reading == "lmms_eval":
+        verdict = rd.lmms_eval(rd.strip_reasoning(text), row)
     else:
-        correct = refused_phrase and target["box_type"] == "refusal"
+        verdict = rd.vlmevalkit(text, row)
     rtype = record["response_type"]
-    record.update(correct=bool(correct), osworld_g_answer="point" if point is not None else
-                  "refusal" if refused_phrase else "none",
+    correct = verdict.correct
+    tested = (list(verdict.point) if verdict.point is not None and all(math.isfinite(v) for v in verdict.point)
+              else None)  # a nan / inf point (read by float()) is logged as none: the sample logs are strict JSON
+    record.update(correct=bool(correct), osworld_g_answer=verdict.status, osworld_g_point=tested,
+                  osworld_g_groups=list(verdict.groups), osworld_g_reading=f"{params.reading}: {rd.SOURCES[params.reading]}",
                   response_type="correct" if correct else ("other" if rtype == "correct" else rtype))
+    if verdict.detail:
+        record["osworld_g_detail"] = verdict.detail
+    # the per-sample verdict of the harness's report: an answer it could not read (scored as its fallback, or skipped)
+    # is a format error unless that fallback hit; a row the harness itself stops on is an error
+    record["osworld_g_correctness"] = ("correct" if correct else "error" if verdict.status == "error" else
+                                       "wrong" if verdict.status in ("parsed", "refusal") else "wrong_format")
+
+
+def _harness_reading(record: dict[str, Any], doc: Mapping[str, Any], meta: Mapping[str, Any], text: str,
+                     reading: str) -> None:
+    """Re-judge a sample as the harness ``reading`` names: the benchmark record's ``reading_judge`` with its
+    ``harness`` entry (ScreenSpot / -v2 / -Pro: gui_metrics.screenspot_readings)."""
+    from gui_core.benchmark import resolve
+    from gui_tasks.grounding.benchmark import by_source
+
+    rec = by_source(str(doc.get("source")))
+    judge = (rec.extra.get("reading_judge") if rec is not None else None)
+    if not judge or reading not in (rec.extra.get("readings") or ()):
+        raise ValueError(f"reading {reading!r} is not one of {doc.get('source')}'s readings")
+    resolve(str(judge))(record, doc, meta, text, reading, rec.extra.get("harness") or {})
 
 
 def official_correctness(record: Mapping[str, Any]) -> str:
     """The official scripts' per-sample verdict: correct, wrong, or wrong_format (no point / no readable answer)."""
+    if "harness_correctness" in record:  # the selected harness's own verdict (error: it stops on the row)
+        return str(record["harness_correctness"])
+    if "osworld_g_correctness" in record:
+        return str(record["osworld_g_correctness"])
     if "negative_result" in record:
         return {"negative": "correct", "positive": "wrong"}.get(record["negative_result"], "wrong_format")
     if record.get("correct"):
@@ -308,10 +358,16 @@ def score_response(doc: Mapping[str, Any], response: Any, params: ScoreParams) -
     if meta.get("gt_type") == "negative":
         _negative(record, str(text))
     if isinstance(meta.get("osworld_g"), dict):  # OSWorld-G: bbox / polygon / refusal by its scorer's rule
-        _osworld_g(record, doc, meta["osworld_g"], str(text))
+        _osworld_g(record, doc, meta["osworld_g"], str(text), params)
+    elif params.reading != "official":  # another harness's code, named by the benchmark's record (issue 52)
+        _harness_reading(record, doc, meta, str(text), params.reading)
     # the keys an official report groups by (ScreenSpot-Pro layout); an answer the authors' script drops is not in it
     if isinstance(meta.get("report"), dict) and not record.get("dropped"):
         record["official"] = {**meta["report"], "correctness": official_correctness(record)}
+        if "osworld_g_groups" in record:  # the categories as the selected harness names them
+            record["official"].update(groups=record["osworld_g_groups"], reading=params.reading)
+        elif params.reading != "official":
+            record["official"]["reading"] = params.reading
     if extras.get("image_frame") is not None:  # served engines: the size sent and the declared resize (gui_openai)
         record["served_frame"] = extras["image_frame"]
     if crop is not None:

@@ -43,13 +43,8 @@ from gui_tasks.harness.bad_rows import BadRows, announce_skipped, skip_bad_rows
 from gui_tasks.runs.input_files import read_json
 
 VARIANTS = ("screenspot", "screenspot_v2", "screenspot_pro")
-ENV = {"screenspot": "SCREENSPOT_DATA_DIR", "screenspot_v2": "SCREENSPOT_V2_DATA_DIR", "screenspot_pro": "SCREENSPOT_PRO_DATA_DIR"}
 PLATFORMS = ("desktop", "mobile", "web")
 _FILES = {"screenspot": ("screenspot_{}.json", "screenspot_imgs"), "screenspot_v2": ("screenspot_{}_v2.json", "screenspotv2_image")}
-# Published document counts (data check): ScreenSpot-Pro 1,581 (its README / HF card); ScreenSpot 1,272 (SeeClick
-# paper Table 1); ScreenSpot-v2 1,272 (OS-Atlas paper, section 4.1: the same instructions, corrected).
-PUBLISHED_DOCS = {"screenspot": 1272, "screenspot_v2": 1272, "screenspot_pro": 1581}
-PRO_GROUPS = {"dev": "dev", "creative": "creative", "cad": "cad", "scientific": "scientific", "office": "office", "os": "os"}
 # eval_screenspot_pro.py @ bd8bbbb: LANGUAGES and GT_TYPES; "cn" is allowed only with positive rows (main raises otherwise)
 PRO_LANGUAGES = ("en", "cn")
 PRO_GT_TYPES = ("positive", "negative")
@@ -257,7 +252,7 @@ def _pro_split(row: dict[str, Any], path: Path, i: int) -> str:
     (only ``text`` / ``icon`` enter its text and icon figures): another value, or none, is kept (a split of its own)."""
     group = str(row.get("group")).strip().lower()
     ui_type = str(_field(row, "ui_type", path, i)).strip().lower()
-    return f"{PRO_GROUPS.get(group, group)}_{ui_type}"
+    return f"{group}_{ui_type}"  # the group as the release writes it, lower-cased (gui_metrics.pss.PRO_GROUPS)
 
 
 def _annotation_files(root: Path, what: str) -> list[Path]:
@@ -303,12 +298,14 @@ def load_v2_variants(root: Path, bad: BadRows | None = None) -> list[dict[str, A
 
 
 def layout(variant: str, root: Path) -> str:
-    """The published layout of a copy: ``seeclick`` (``screenspot_*.json``), ``pro`` or ``variants`` (``annotations/``)."""
-    if variant == "screenspot_pro":
-        return "pro"
-    if variant == "screenspot_v2" and (root / "annotations").is_dir() and not any(root.glob("screenspot_*_v2.json")):
+    """The published layout of a copy: ``seeclick`` (``screenspot_*.json``), ``pro`` or ``variants`` (``annotations/``),
+    among the layouts the variant's record names (``extra["release_layouts"]``, the first the default)."""
+    from gui_core.benchmark import benchmark
+
+    kinds = tuple(benchmark(variant).extra.get("release_layouts") or ("seeclick",))
+    if "variants" in kinds and (root / "annotations").is_dir() and not any(root.glob("screenspot_*_v2.json")):
         return "variants"
-    return "seeclick"
+    return kinds[0]
 
 
 def load_docs(variant: str, root: Path, bad: BadRows | None = None, language: str = "en",
@@ -335,8 +332,10 @@ def kind_is_pro(variant: str, root: Path) -> bool:
 
 def data_check_of(variant: str, root: Path | None):
     """``gui-eval data check``: documents, bad rows (all collected), clipped boxes and screenshots of one copy."""
+    from gui_core.benchmark import benchmark
     from gui_tasks.harness.data_check import BenchmarkCheck, TaskCount
 
+    published = benchmark(variant).published_docs["release"]  # the record's (gui_tasks/grounding/benchmark.py)
     check = BenchmarkCheck.of_copy(variant, root, lambda: data_root(variant))
     if check.errors:
         return check
@@ -344,13 +343,13 @@ def data_check_of(variant: str, root: Path | None):
     if docs is None:  # a whole file missing or unreadable
         return check
     check.counts.append(TaskCount(f"gui_{variant} [{layout(variant, check.root)} layout]", len(docs),
-                                  PUBLISHED_DOCS[variant], "release"))
+                                  published, "release"))
     if layout(variant, check.root) == "pro":  # the official script's other samples: every row in Chinese, every row as a negative
         for task, kw in (("gui_screenspot_pro_cn", {"language": "cn"}), ("gui_screenspot_pro_negative", {"gt_type": "negative"})):
             more = BadRows(skip=True)
             got = load_pro(check.root, more, **kw)
             check.errors.extend(e for e in more.errors if e.field == "instruction_cn")  # the rest are counted above
-            check.counts.append(TaskCount(task, len(got), PUBLISHED_DOCS[variant], "release: every row (eval_screenspot_pro.py)"))
+            check.counts.append(TaskCount(task, len(got), published, "release: every row (eval_screenspot_pro.py)"))
     if kind_is_pro(variant, check.root):
         check.notes.append(row_warnings(docs))
     clipped = boxes_clipped(docs)

@@ -22,7 +22,6 @@ from gui_core.errors import DataError
 from gui_tasks.harness.bad_rows import BadRows, skip_bad_rows
 from gui_tasks.grounding.screenspot import release_rows, _doc, _field, _image_size, _numbers, _read_json, row_warnings
 
-ENV = "UIVISION_DATA_DIR"
 SETTINGS = ("basic", "functional", "spatial")
 SOURCE = "uivision"
 

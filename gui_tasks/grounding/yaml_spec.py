@@ -17,7 +17,18 @@ from gui_tasks.grounding.uivision import SETTINGS as UIVISION_SETTINGS
 
 # 1.1: inclusive point-in-box for ScreenSpot (official rule), official strictness, frame_check
 # 1.2: official strictness is the authors' own parser (issue 35); benchmark strictness; JEDI / UGround / InfiGUI prompts
+# Beyond 1.2 a benchmark whose ``official`` reading changes carries its own version in its record
+# (``extra["yaml_version"]``, gui_tasks/grounding/benchmark.py), so its old results are never compared with new ones:
+# OSWorld-G 1.3 (issue 52: ``reading`` official | vlmevalkit | lmms_eval; official reads >1 as pixels, clicks (0, 0)
+# for an unreadable answer); MMBench-GUI L2 1.3 (issue 52: every row ``evaluate`` scores is scored, any data_type and
+# level counted as ``level2_calculate_scores`` counts them; the UI-TARS reader resizes with the row's image_size)
 VERSION = "1.2"
+
+
+def version_of(source: str) -> str:
+    """The task version of a grounding source: its record's ``yaml_version``, else ``VERSION``."""
+    rec = by_source(source)
+    return str((rec.extra.get("yaml_version") if rec is not None else None) or VERSION)
 SYNTH_SEED, SYNTH_N = 0, 40
 # The answer reader (gui_core grounding parse_point, official strictness) of the prompt's answer family, recorded per task
 PARSER_PROTOCOL = "grounding-point-v1"
@@ -99,7 +110,8 @@ def render_all() -> dict[str, str]:
         files[f"{task}.yaml"] = TEMPLATE.format(task=task, source=source, prompt=prompt, protocol=protocol(prompt),
                                                 parser=f"{PARSER_PROTOCOL}:{fam}",
                                                 inside_rule=inside, visual=rec.visual,
-                                                metrics=_metrics(types, splits, official), version=VERSION, benchmark=benchmark,
+                                                metrics=_metrics(types, splits, official), version=version_of(source),
+                                                benchmark=benchmark,
                                                 kwargs=kwargs,
                                                 tau=DEFAULT_TAU, form=DEFAULT_FORM, c=PSS_C, extra=extra, max_new_tokens=max_new)
 
@@ -142,5 +154,5 @@ def render_all() -> dict[str, str]:
         for fam in ["relative"] + family_prompts():
             name = "gui_osworld_g" + ("_refined" if instructions == "refined" else "") + ("" if fam == "relative" else f"_{fam}")
             add(name, "osworld_g", fam, SCREENSPOT_TYPES, (), "osworld_g",
-                extra=f"  instructions: {instructions}\n  polygon_rule: official\n", max_new=32 if fam == "relative" else 64)
+                extra=f"  instructions: {instructions}\n  reading: official\n", max_new=32 if fam == "relative" else 64)
     return files

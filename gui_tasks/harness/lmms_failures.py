@@ -81,9 +81,13 @@ def note_stopped(task: str, why: str, exc: BaseException | None = None) -> None:
     from gui_core.registry import UnknownName
 
     from gui_core.errors import ConfigError
+    from gui_core.hub_net import HubStall
 
     if exc is not None and _data_error_in(exc, (ConfigError, UnknownName)) is not None:
         _failed(f"task {task} did not run: configuration error: {why}")
+        return
+    if exc is not None and _data_error_in(exc, HubStall) is not None:  # the network, not the data: no bad-data hint
+        _failed(f"task {task} did not run: {why}")
         return
     _DATA_ERRORS.append(f"task {task}: {why}")
     _failed(f"task {task} did not run: {why}")

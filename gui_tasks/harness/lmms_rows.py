@@ -22,6 +22,7 @@ from PIL import Image
 
 from gui_core.image_files import mark_file_source
 from gui_core.images import ImageRefused, decode
+from gui_core import replayed_answers
 from gui_core.sample_faults import DOC_ERROR, SAMPLE_ERROR, doc_key, fault_of, record
 from gui_metrics.lmms_bridge import SCORE_KEY
 from gui_tasks.runs import input_files
@@ -113,18 +114,38 @@ class RowsTask(ConfigurableMessagesTask):
         return []
 
     # The field that names a sample's cluster (lmms-eval's TaskConfig.cluster_key; docs/statistics.md): samples that
-    # share it are not independent. The YAML may set another ``cluster_key`` (a field of the record) instead.
+    # share it are not independent. The task's benchmark record names it (``Benchmark.cluster_key``); this is the
+    # class's own when no record does. The YAML may set another ``cluster_key`` (a field of the record) instead.
     CLUSTER_KEY: str | None = "screenshot"
     # Why ``--repeats`` cannot ask this task's documents several times (None: it can); the task then runs once.
     NOT_REPEATABLE: str | None = None
 
     @classmethod
     def cluster_key(cls, meta: Mapping[str, Any]) -> str | None:
-        """The cluster field of this task's samples (``CLUSTER_KEY``; a subclass may choose by metadata)."""
-        return cls.CLUSTER_KEY
+        """The cluster field of this task's samples: its benchmark record's ``cluster_key`` (``gui_core.benchmark``)
+        where that names a field, else the class's ``CLUSTER_KEY`` (a record that describes a rule in words, e.g.
+        SPHINX's per-kind one, leaves it to the class, which may choose by metadata)."""
+        rec = cls.record_of(meta) if meta else None
+        key = rec.cluster_key if rec is not None else None
+        return key if key and key.isidentifier() else cls.CLUSTER_KEY
+
+    @classmethod
+    def record_of(cls, meta: Mapping[str, Any]) -> Any:
+        """The benchmark record of a task with this metadata (``gui_core.benchmark.benchmark_of``), or None."""
+        from gui_core.benchmark import benchmark_of
+
+        return benchmark_of(meta)
 
     def cluster_of(self, doc: Mapping[str, Any]) -> Hashable | None:
-        """The cluster a document belongs to (default: its screenshot(s)); None: the sample stands alone."""
+        """The cluster a document belongs to: for ``screenshot`` (the default) its screenshot(s); for another key the
+        document's field of that name, else the one in its ``meta`` JSON (ScreenSpot-Pro's ``application``); None:
+        the sample stands alone."""
+        key = self.config.cluster_key
+        if key not in (None, "screenshot"):
+            meta = doc.get("meta")
+            meta = json.loads(meta or "{}") if isinstance(meta, str) else (meta if isinstance(meta, Mapping) else {})
+            value = doc[key] if doc.get(key) not in (None, "") else meta.get(key)
+            return str(value) if value not in (None, "") else None
         images = doc.get("images") or ([doc["image"]] if doc.get("image") else [])
         return "|".join(screen_name(i) for i in images) or None
 
@@ -340,6 +361,9 @@ def _contain(task: "RowsTask") -> None:
     def contained_results(doc: Any, outputs: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
         error = fault_of(name(), doc)
         if error is None:
+            # an answer lmms-eval's --use_cache replayed as plain text gets its side channel back from the backend's run
+            # journal, or the run stops naming the metrics it would lose (outside the containment: the run's error)
+            outputs = replayed_answers.restore(name(), doc, outputs)
             try:
                 values = results(doc, outputs, *args, **kwargs)
             except Exception as exc:  # noqa: BLE001 - a parser or metric fault: this sample only

@@ -20,7 +20,7 @@ from gui_core.actions import CALL_TYPES
 from gui_tasks.harness.circular import Layout, circular_fields, expand_dataset
 from gui_core.errors import DataError
 from gui_tasks.harness.bad_rows import BadRows, announce_skipped, skip_bad_rows
-from gui_tasks.knowledge import official
+from gui_tasks.knowledge import release
 from gui_tasks.knowledge.answer import parse_answer
 from gui_tasks.knowledge.marks import draw_marks
 from gui_tasks.knowledge.prompts import build_prompt
@@ -43,7 +43,7 @@ class KnowledgeTask(RowsTask):
     @classmethod
     def conflicts(cls, meta: Mapping[str, Any], kwargs: Mapping[str, Any]) -> list[str]:
         """The records of what the variant does are the variant's (a task changes them through ``variant`` only)."""
-        record = official.variant_record(str(meta.get("variant", "plain")))
+        record = release.variant_record(str(meta.get("variant", "plain")))
         return [f"metadata {key} {meta[key]!r} is not what variant {meta.get('variant', 'plain')!r} does ({value!r}); "
                 "pick the variant that does it" for key, value in record.items() if key in meta and meta[key] != value]
 
@@ -64,8 +64,8 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
     source = meta.get("source")
     if source == "official":
         bad = BadRows(skip_bad_rows(meta))
-        rows = list(official.read_raw_rows(official.data_root(), subtasks, variant, bad=bad,
-                                           reading=str(meta.get("reading", official.DEFAULT_READING))))
+        rows = list(release.read_raw_rows(release.data_root(), subtasks, variant, bad=bad,
+                                           reading=str(meta.get("reading", release.DEFAULT_READING))))
         announce_skipped(bad, "GUI Knowledge Bench question files")
         return rows
     if source == "synthetic":
@@ -97,7 +97,7 @@ def process_docs_official(dataset: datasets.Dataset) -> datasets.Dataset:
     """Official transport rows -> canonical documents (errors name file, row, field)."""
     rows = [dict(r) for r in dataset]
     bad = BadRows(skip=any(r.get("skip") for r in rows))
-    docs = bad.keep(official.normalise_row, rows)
+    docs = bad.keep(release.normalise_row, rows)
     announce_skipped(bad, "GUI Knowledge Bench official rows")
     return datasets.Dataset.from_list(interleave_subtasks(docs))
 
@@ -105,8 +105,8 @@ def process_docs_official(dataset: datasets.Dataset) -> datasets.Dataset:
 def synthetic_doc(row: Mapping[str, Any], *, file: str, row_index: int) -> dict[str, Any]:
     """A synthetic row -> the canonical document of its variant (validated)."""
     doc = {k: v for k, v in row.items() if k not in AUG_FIELDS}
-    if doc.get("variant") == "augmented" or (doc.get("variant") in official.VISUAL_PROMPT_VARIANTS
-                                             and doc["subtask"] in official.INTERFACE_PERCEPTION):
+    if doc.get("variant") == "augmented" or (doc.get("variant") in release.VISUAL_PROMPT_VARIANTS
+                                             and doc["subtask"] in release.INTERFACE_PERCEPTION):
         doc["question"], doc["marks"] = row["augmented_question"], row["augmented_marks"]
     validate_doc(doc, file=file, row_index=row_index)
     return doc

@@ -19,7 +19,7 @@ from typing import Any, Mapping
 from gui_tasks.knowledge.schema import letters_for
 
 # v2: Interface Perception in the official runner's wording (closing question, tip); v3: official rows read as the
-# runner reads them (texts byte for byte, its action space per os_type: gui_tasks.knowledge.official, reading "runner")
+# runner reads them (texts byte for byte, its action space per os_type: gui_tasks.knowledge.release, reading "runner")
 PROMPT_PROTOCOL = "gkb-a3-v3"
 
 # Appendix A.3 (interaction prediction): the action space per platform.

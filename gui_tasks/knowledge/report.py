@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
+from gui_core.benchmark import results_names_of
 from gui_metrics.knowledge import KNOWLEDGE_TYPES, SUBTASKS, UNPARSED, confusion_matrix, unknown_calibration
 from gui_core.actions import DESKTOP_CALLS, MOBILE_CALLS
 from gui_metrics.circular import per_question
@@ -73,7 +74,7 @@ def build_report(results: Sequence[RunResults | str | Path]) -> KnowledgeReport:
     for run in sorted(runs, key=lambda r: str(r.path)):
         for task, res in run.tasks.items():
             meta = res.metadata
-            if meta.get("benchmark") != "gui_knowledge" or res.is_group:
+            if meta.get("benchmark") not in results_names_of(__package__) or res.is_group:
                 continue
             # a circular task (every rotation of the options, gui_tasks.harness.circular) scores differently: its own row
             variant = str(meta.get("variant", "plain")) + (CIRCULAR_TAG if meta.get("circular") else "")
@@ -216,7 +217,7 @@ def vision_gains(report: KnowledgeReport) -> list[vision_gain.GainRow]:
 def letter_bias(runs: Sequence[RunResults]) -> list[letter_bias_report.BiasRow]:
     """The letter-bias rows of the GUI Knowledge Bench tasks (the model's accuracy: ``gkb_acc``)."""
     return letter_bias_report.collect(runs, LETTER_PREFIX, "gkb_acc",
-                                      lambda task, res: res.metadata.get("benchmark") == "gui_knowledge")
+                                      lambda task, res: res.metadata.get("benchmark") in results_names_of(__package__))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -17,7 +17,7 @@ from gui_tasks.harness.circular import circular_fields, expand_dataset
 from gui_core.errors import DataError
 from gui_tasks.harness.bad_rows import BadRows, announce_skipped, skip_bad_rows
 from gui_tasks.harness.lmms_rows import RowsTask, doc_to_visual, read_jsonl
-from gui_tasks.mpr import official
+from gui_tasks.mpr import release
 from gui_core.letters import extract_letter
 from gui_tasks.mpr.prompts import LETTERS, build_prompt, protocol_from_kwargs
 from gui_tasks.mpr.schema import DIMENSIONS, LANGS, validate_row
@@ -64,7 +64,7 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
     source = meta.get("source")
     if source == "official":
         bad = BadRows(skip_bad_rows(meta))
-        rows = list(official.read_raw_rows(official.data_root(), lang, dims, bad=bad))
+        rows = list(release.read_raw_rows(release.data_root(), lang, dims, bad=bad))
         announce_skipped(bad, f"MPR-GUI {lang} question files")
         return rows
     if source == "synthetic":
@@ -97,7 +97,7 @@ def process_docs_official(dataset: datasets.Dataset) -> datasets.Dataset:
     """Official transport rows -> canonical documents (errors name file, row, field)."""
     rows = [dict(r) for r in dataset]
     bad = BadRows(skip=any(r.get("skip") for r in rows))
-    docs = bad.keep(official.normalise_row, rows)
+    docs = bad.keep(release.normalise_row, rows)
     announce_skipped(bad, "MPR-GUI official rows")
     return _to_dataset(docs)
 

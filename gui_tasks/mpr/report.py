@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
+from gui_core.benchmark import results_names_of
 from gui_metrics.mpr import DIMENSIONS, LETTER_PREFIX, fpr_acc
 from gui_metrics.stats import MIN_CORRELATION_N, Correlation, pearson, spearman
 from gui_tasks.mpr.schema import LANGS
@@ -74,7 +75,7 @@ def build_table(results: Sequence[RunResults | str | Path], task_prefix: str | N
     for run in sorted(results, key=lambda r: str(r.path)):
         for task, res in run.tasks.items():
             meta = res.metadata
-            if meta.get("benchmark") != "mpr_gui" or meta.get("lang") not in LANGS or res.is_group:
+            if meta.get("benchmark") not in results_names_of(__package__) or meta.get("lang") not in LANGS or res.is_group:
                 continue
             if task_prefix and not task.startswith(task_prefix):
                 continue
@@ -319,7 +320,7 @@ def letter_bias(runs: Sequence[RunResults], task_prefix: str | None = None) -> l
     """The letter-bias rows of the MPR-GUI tasks (the model's accuracy: ``mcq_acc``)."""
     return letter_bias_report.collect(
         runs, LETTER_PREFIX, "mcq_acc",
-        lambda task, res: res.metadata.get("benchmark") == "mpr_gui" and (not task_prefix or task.startswith(task_prefix)))
+        lambda task, res: res.metadata.get("benchmark") in results_names_of(__package__) and (not task_prefix or task.startswith(task_prefix)))
 
 
 def vision_gains(table: MPRTable) -> list[vision_gain.GainRow]:
@@ -328,8 +329,8 @@ def vision_gains(table: MPRTable) -> list[vision_gain.GainRow]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``gui-eval report PATH... [--out DIR] [--task-prefix PREFIX]``."""
-    ap = argparse.ArgumentParser(prog="gui-eval report", description="Table 2-style MPR-GUI report from lmms-eval results.")
+    """``gui-eval mpr-report PATH... [--out DIR] [--task-prefix PREFIX]``."""
+    ap = argparse.ArgumentParser(prog="gui-eval mpr-report", description="Table 2-style MPR-GUI report from lmms-eval results.")
     ap.add_argument("paths", nargs="+", help="lmms-eval *_results.json files or folders holding them (searched recursively)")
     ap.add_argument("--out", default=None, help="also write table.md, table.csv and table.png into this folder")
     ap.add_argument("--task-prefix", default=None, help="only tasks whose name starts with this, e.g. mpr_gui_synth")
@@ -339,13 +340,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         runs = [load_results(p) for p in find_result_files(args.paths)]
     except ValueError as exc:
-        print(f"gui-eval report: {exc}", file=sys.stderr)
+        print(f"gui-eval mpr-report: {exc}", file=sys.stderr)
         return 2
     table = build_table(runs, args.task_prefix)
     if not table.rows:
         where = ", ".join(args.paths)
         prefix = f" with task prefix {args.task_prefix!r}" if args.task_prefix else ""
-        print(f"gui-eval report: no MPR-GUI result{prefix} in {where} ({len(runs)} results file(s) read)", file=sys.stderr)
+        print(f"gui-eval mpr-report: no MPR-GUI result{prefix} in {where} ({len(runs)} results file(s) read)", file=sys.stderr)
         return 1
     show = {"auto": None, "yes": True, "no": False}[args.model_column]
     print(render_text(table, show), end="")

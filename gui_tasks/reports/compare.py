@@ -52,6 +52,33 @@ class TaskSamples:
     samples: dict[Hashable, dict[str, Any]]
     cluster_key: str | None = None
     metrics: list[str] = field(default_factory=list)  # metric_list order (headline first), when known
+    version: Any = None  # the task version its results file records (None for a bare samples file)
+    reading: str | None = None  # the metadata ``reading`` (which harness's code scored), else the records'
+
+
+def _recorded_reading(samples: Mapping[Hashable, Mapping[str, Any]]) -> str | None:
+    """The ``reading`` the first sample's records carry in their score parameters (None when they carry none)."""
+    for s in samples.values():
+        for value in s.values():
+            if isinstance(value, Mapping) and isinstance(value.get("params"), Mapping) and value["params"].get("reading"):
+                return str(value["params"]["reading"])
+        return None
+    return None
+
+
+def version_mismatches(run_a: Mapping[str, TaskSamples], run_b: Mapping[str, TaskSamples],
+                       tasks: Sequence[str]) -> list[str]:
+    """The tasks whose two runs were scored by different task versions or readings, one line each: their numbers
+    are not the same measurement (a new version changed what ``official`` computes), so they are not compared
+    unless the user says so."""
+    out = []
+    for t in tasks:
+        a, b = run_a[t], run_b[t]
+        if a.version is not None and b.version is not None and str(a.version) != str(b.version):
+            out.append(f"{t}: version {a.version} vs {b.version}")
+        if a.reading and b.reading and a.reading != b.reading:
+            out.append(f"{t}: reading {a.reading} vs {b.reading}")
+    return out
 
 
 @dataclass(frozen=True)
@@ -123,7 +150,8 @@ def load_run(path: str | Path) -> dict[str, TaskSamples]:
     p = Path(path)
     if p.is_file() and p.name.endswith(".jsonl"):
         task = _task_of_samples_file(p)
-        return {task: TaskSamples(task, {_doc_key(s): s for s in load_samples(p)})}
+        samples = {_doc_key(s): s for s in load_samples(p)}
+        return {task: TaskSamples(task, samples, reading=_recorded_reading(samples))}
     files = [f for f in find_result_files(p) if f.name.endswith(RESULTS_SUFFIX)]
     if not files and p.is_dir():
         out: dict[str, TaskSamples] = {}
@@ -141,7 +169,9 @@ def load_run(path: str | Path) -> dict[str, TaskSamples]:
             if res.is_group or not sp.is_file():
                 continue
             metrics = [str(m.get("metric")) for m in res.config.get("metric_list") or [] if isinstance(m, Mapping)]
-            out[task] = TaskSamples(task, {_doc_key(s): s for s in load_samples(sp)}, res.config.get("cluster_key"), metrics)
+            samples = {_doc_key(s): s for s in load_samples(sp)}
+            out[task] = TaskSamples(task, samples, res.config.get("cluster_key"), metrics, res.version,
+                                    str(res.metadata.get("reading") or "") or _recorded_reading(samples))
     if not out:
         raise DataError("no samples files beside the results (run lmms-eval with --log_samples)", file=str(p))
     return out
@@ -249,13 +279,19 @@ def _row(task: str, metric: str, slice_name: str, ra: list[Any], rb: list[Any], 
 
 def compare_runs(path_a: str | Path, path_b: str | Path, *, tasks: Sequence[str] | None = None, correction: str = "holm",
                  resamples: int = stats.BOOTSTRAP_RESAMPLES, seed: int = stats.BOOTSTRAP_SEED,
-                 permutations: int = stats.PERMUTATIONS) -> Comparison:
-    """Compare two runs task by task on their matched samples (module docstring)."""
+                 permutations: int = stats.PERMUTATIONS, allow_version_mismatch: bool = False) -> Comparison:
+    """Compare two runs task by task on their matched samples (module docstring). Runs of a task scored under
+    different task versions or readings are refused (``version_mismatches``) unless ``allow_version_mismatch``."""
     run_a, run_b = load_run(path_a), load_run(path_b)
     common = [t for t in run_a if t in run_b and (not tasks or t in tasks)]
     if not common:
         raise DataError(f"the runs share no task{' of ' + ', '.join(tasks) if tasks else ''}: A has "
                         f"{', '.join(sorted(run_a)) or 'none'}; B has {', '.join(sorted(run_b)) or 'none'}", file=str(path_b))
+    mismatched = version_mismatches(run_a, run_b, common)
+    if mismatched and not allow_version_mismatch:
+        raise DataError("the runs were scored differently, their numbers are not one measurement: "
+                        + "; ".join(mismatched) + " (run the older one again with the installed task, or pass "
+                        "--allow-version-mismatch to compare anyway)", file=str(path_b))
     return compare_tasks(run_a, run_b, str(path_a), str(path_b), tasks=common, correction=correction,
                          resamples=resamples, seed=seed, permutations=permutations)
 
@@ -354,10 +390,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--permutations", type=int, default=stats.PERMUTATIONS, help="permutations of the permutation test")
     ap.add_argument("--seed", type=int, default=stats.BOOTSTRAP_SEED)
     ap.add_argument("--json", default=None, help="also write the comparison as JSON here")
+    ap.add_argument("--allow-version-mismatch", action="store_true",
+                    help="compare runs of a task scored under different task versions or readings")
     args = ap.parse_args(argv)
     try:
         c = compare_runs(args.run_a, args.run_b, tasks=args.tasks.split(",") if args.tasks else None,
-                         correction=args.correction, resamples=args.resamples, seed=args.seed, permutations=args.permutations)
+                         correction=args.correction, resamples=args.resamples, seed=args.seed, permutations=args.permutations,
+                         allow_version_mismatch=args.allow_version_mismatch)
     except DataError as exc:
         print(f"gui-eval compare: {exc}", file=sys.stderr)
         return 2

@@ -2,7 +2,7 @@
 
 One row per (model, task): the model's accuracy beside the always-the-most-frequent-gold-letter baseline, the total
 variation distance between answered and gold letter shares, and each letter's answered / gold share. Used by
-``gui-eval report`` (MPR-GUI), ``knowledge-report`` and ``sphinx-report``; ``draw`` writes the shares as a bar chart.
+``gui-eval mpr-report`` (MPR-GUI), ``knowledge-report`` and ``sphinx-report``; ``draw`` writes the shares as a bar chart.
 """
 
 from __future__ import annotations

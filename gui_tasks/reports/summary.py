@@ -16,6 +16,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gui_core.errors import DataError
 from gui_tasks.runs.results_io import (
     RunResults,
     TaskResult,
@@ -125,7 +126,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not files:
         print(f"gui-eval summary: no lmms-eval results file under {', '.join(args.runs)}", file=sys.stderr)
         return 2
-    rows, missing = summarize([load_results(f) for f in files])
+    try:
+        results = [load_results(f) for f in files]
+    except DataError as exc:  # a broken results file: named in one line, as the other reports do, no traceback
+        print(f"gui-eval summary: {exc}", file=sys.stderr)
+        return 2
+    rows, missing = summarize(results)
     sys.stdout.write(render(rows, missing, args.format))
     if missing:
         print(f"gui-eval summary: {len(missing)} task(s) did not run: {', '.join(t for _, t, _ in missing)}", file=sys.stderr)

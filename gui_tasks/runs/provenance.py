@@ -1,8 +1,9 @@
 """Which third-party plugins took part in a result: distribution name, version and a hash of its installed files.
 
-Recorded per task in its metadata (``plugins``: the task package that holds the task, and every loaded metric
-plugin, since any of them may add per-sample values to the task's records) and per submission (those of every
-task plus the selected intervention plugins). Built-in plugins are covered by the ``gui_eval`` version. Changing a
+Recorded per task in its metadata (``plugins``: the task package that holds the task, every loaded metric plugin,
+since any of them may add per-sample values to the task's records, and every third-party benchmark, family and judge
+plugin installed, since their records decide rows, prompts and verdicts) and per submission (those of every task plus
+the selected intervention plugins): every plugin group of ``gui_core.plugin_groups.GROUPS``. Built-in plugins are covered by the ``gui_eval`` version. Changing a
 plugin's code changes ``files_sha256``; re-scoring then refuses the run ("metadata differs ... ['plugins']").
 """
 
@@ -12,13 +13,14 @@ import functools
 import hashlib
 import importlib.util
 import os
-from importlib.metadata import Distribution, entry_points
+from importlib.metadata import Distribution
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from gui_core.plugin_dists import dist_name, is_own
+from gui_core.plugin_groups import GROUPS, OLD_SPELLINGS, entry_points
 
-GROUPS = {"task": "gui_eval.tasks", "metric": "gui_metrics", "intervention": "gui_interventions"}
+_ALL_GROUPS = frozenset([*GROUPS.values(), *(old for olds in OLD_SPELLINGS.values() for old in olds)])
 _SKIP_NAMES = frozenset({"RECORD", "INSTALLER", "REQUESTED", "direct_url.json"})  # written by the installer, not the author
 
 
@@ -35,7 +37,7 @@ def _files(dist: Distribution) -> dict[str, Path]:
         path = Path(dist.locate_file(rel))
         if not _skip(str(rel)) and path.is_file():
             out[str(rel).replace(os.sep, "/")] = path
-    tops = {ep.module.split(".")[0] for ep in dist.entry_points if ep.group in GROUPS.values()}
+    tops = {ep.module.split(".")[0] for ep in dist.entry_points if ep.group in _ALL_GROUPS}
     for top in sorted(tops):
         try:
             spec = importlib.util.find_spec(top)
@@ -85,7 +87,7 @@ def record(kind: str, entry_point: str, dist: Distribution | None) -> dict[str, 
 
 def _third_party(group: str, names: Iterable[str] | None = None) -> list[tuple[str, Distribution | None]]:
     wanted = None if names is None else set(names)
-    return [(ep.name, getattr(ep, "dist", None)) for ep in sorted(entry_points(group=group), key=lambda e: e.name)
+    return [(ep.name, getattr(ep, "dist", None)) for ep in sorted(entry_points(group), key=lambda e: e.name)
             if not is_own(ep) and (wanted is None or ep.name in wanted)]
 
 
@@ -104,12 +106,13 @@ def task_plugins(yaml_path: str | None) -> list[dict[str, Any]]:
                 break
     failed = {f.plugin for f in plugin_failures()}
     out += [record("metric", n, d) for n, d in _third_party(GROUPS["metric"]) if n not in failed]
+    out += [record(kind, n, d) for kind in ("benchmark", "family", "judge") for n, d in _third_party(GROUPS[kind])]
     return out
 
 
 def intervention_plugins(names: Sequence[str]) -> list[dict[str, Any]]:
     """The third-party intervention plugins among the selected ``names`` (built-in ones win a name: not listed)."""
-    own = {ep.name for ep in entry_points(group=GROUPS["intervention"]) if is_own(ep)}
+    own = {ep.name for ep in entry_points(GROUPS["intervention"]) if is_own(ep)}
     return [record("intervention", n, d) for n, d in _third_party(GROUPS["intervention"], [x for x in names if x not in own])]
 
 

@@ -1,6 +1,6 @@
 """``gui-eval data check sphinx``: a copy read with the tasks' own row builders, counted against the published numbers.
 
-Apart from :mod:`gui_tasks.sphinx.official` (the file loaders) because it needs the row builders of
+Apart from :mod:`gui_tasks.sphinx.release` (the file loaders) because it needs the row builders of
 :mod:`gui_tasks.sphinx.static_tasks`, which import the loaders: one direction, no import circle.
 """
 
@@ -11,7 +11,7 @@ from pathlib import Path
 from gui_tasks.harness.data_check import BenchmarkCheck, TaskCount
 from gui_core.errors import DataError
 from gui_tasks.harness.bad_rows import BadRows
-from gui_tasks.sphinx import official, static_tasks
+from gui_tasks.sphinx import release, static_tasks
 
 
 def data_check(root: Path | None) -> BenchmarkCheck:
@@ -19,7 +19,7 @@ def data_check(root: Path | None) -> BenchmarkCheck:
     collect every unreadable row (file, row, field) instead of stopping at the first."""
     check = BenchmarkCheck("sphinx", root)
     try:
-        root = Path(root) if root is not None else official.data_root({})
+        root = Path(root) if root is not None else release.data_root({})
         if not root.is_dir():
             raise DataError("not a folder", file=str(root))
     except DataError as exc:
@@ -40,13 +40,13 @@ def data_check(root: Path | None) -> BenchmarkCheck:
             bad.add(exc)
             found = 0
         check.errors.extend(bad.errors)
-        check.counts.append(TaskCount(task, found, official.EXPECTED[key], src))
+        check.counts.append(TaskCount(task, found, release.EXPECTED[key], src))
     n = 0
     for path in sorted((root / "groundtruth").glob("*/*/evaluator.json")):
         try:
-            official.load_evaluators(path)
+            release.load_evaluators(path)
             n += 1
         except DataError as exc:
             check.errors.append(exc)
-    check.counts.append(TaskCount("sphinx evaluators (groundtruth/*/*/evaluator.json)", n, official.EXPECTED["evaluator_files"], src))
+    check.counts.append(TaskCount("sphinx evaluators (groundtruth/*/*/evaluator.json)", n, release.EXPECTED["evaluator_files"], src))
     return check

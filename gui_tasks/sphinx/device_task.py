@@ -46,7 +46,7 @@ from gui_core.sample_faults import SAMPLE_ERROR, describe_fault
 from gui_tasks.harness.lmms_layout import UNTIL_KEY, pack_rounds, rounds_of
 from gui_tasks.harness.lmms_rows import RowsTask
 from gui_core.paths import cache_dir
-from gui_tasks.sphinx import family_agents, official
+from gui_tasks.sphinx import family_agents, release
 from gui_tasks.sphinx.actions import format_action
 from gui_tasks.sphinx.adb import AdbDevice, AdbError, AdbObservation, check_name
 from gui_tasks.sphinx.evaluator import Step
@@ -136,7 +136,7 @@ class SphinxDeviceTask(RowsTask):
 
     @classmethod
     def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:
-        root = official.data_root(meta)
+        root = release.data_root(meta)
         mode, rendering = str(meta.get("observation", "full_text")), str(meta.get("rendering", DEFAULT_RENDERING))
         if mode not in MODES:
             raise DataError(f"observation must be one of {MODES}, got {mode!r}", file="<task yaml>", field="metadata.observation")
@@ -154,8 +154,8 @@ class SphinxDeviceTask(RowsTask):
                                 field="metadata.agent_family")
             extra["agent_family"] = fam
         rows = []
-        for task, app, folder in official.nav_folders(root):
-            acts = official.activities(folder)
+        for task, app, folder in release.nav_folders(root):
+            acts = release.activities(folder)
             if not acts:
                 raise DataError("no activity recorded: the app to launch is unknown", file=str(folder / "activities.json"))
             rows.append({"id": f"{task['id']}/{app}", "task_id": int(task["id"]), "app": app, "instruction": str(task["description"]),
@@ -287,7 +287,7 @@ def _start(doc: Mapping[str, Any]) -> Episode:
     ep = Episode()
     saved = _store_path(doc)
     if saved.is_file():  # resume: a finished episode is read back, the device is not touched
-        data = official.read_json(saved)
+        data = release.read_json(saved)
         if isinstance(data, dict) and "record" in data:
             ep.saved, ep.ended = data, True
             return ep
@@ -412,7 +412,7 @@ def process_results(doc: Mapping[str, Any], results: list[Any]) -> dict[str, Any
         if not steps or steps[-1].action.get("action_type") != "stop":
             obs = ep.last or ep.first
             steps.append(Step(obs.hierarchy, obs.activity, {"action_type": "stop", "reason": "step_limit"}))
-        evaluators = tuple(official.evaluators_of(Path(doc["folder"])))
+        evaluators = tuple(release.evaluators_of(Path(doc["folder"])))
         rec = {**base, **trajectory_record(NavTask(ToggleTask(str(doc["id"]), doc["instruction"], {}, ()), evaluators), steps,
                                            format_errors=ep.errors)}
         rec["steps"] = [{"activity": list(s.activity), "action": s.action} for s in steps]

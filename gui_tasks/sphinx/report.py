@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from gui_core.benchmark import results_names_of
 from gui_tasks.reports import letter_bias_report
 from gui_tasks.runs.results_io import RunResults, find_result_files, interval_lines, limited_notes, load_results, skipped_rows_notes
 
@@ -41,9 +42,10 @@ def _rows(runs: Sequence[RunResults]) -> dict[str, dict[tuple[str, str, str], di
     for run in runs:
         for t in run.tasks.values():
             md = t.metadata
-            if t.is_group or md.get("benchmark") not in ("sphinx", "sphinx_sim"):
-                continue
-            kind = "navigation" if md.get("benchmark") == "sphinx_sim" else str(md.get("kind"))
+            if t.is_group or md.get("benchmark") not in results_names_of(__package__):
+                continue  # static tasks (their records' task class: static_tasks) have a kind; simulator and device: navigation
+            static = md.get("benchmark") in results_names_of(f"{__package__}.static_tasks")
+            kind = str(md.get("kind")) if static else "navigation"
             source = str(md.get("source", "simulator")) if kind == "navigation" else str(md.get("source", "?"))
             # the paper-prose twins get their own rows (results from before renderings had names carry none)
             label = f"{run.model_label} [{source}]" + (f" [{md['rendering']}]" if md.get("rendering", "official") != "official" else "")
@@ -226,7 +228,7 @@ def letter_bias(runs: Sequence[RunResults]) -> list[letter_bias_report.BiasRow]:
     rows = []
     for prefix, kind in (("sphinx_probe", "knowledge"), ("sphinx_completion", "completion")):
         rows += letter_bias_report.collect(runs, prefix, f"{prefix}_acc",
-                                           lambda task, res, k=kind: res.metadata.get("benchmark") == "sphinx"
+                                           lambda task, res, k=kind: res.metadata.get("benchmark") in results_names_of(f"{__package__}.static_tasks")
                                            and res.metadata.get("kind") == k)
     return rows
 

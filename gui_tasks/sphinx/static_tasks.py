@@ -23,7 +23,7 @@ from gui_tasks.harness.circular import Layout, circular_fields, expand, expand_d
 from gui_core.errors import DataError
 from gui_tasks.harness.bad_rows import BadRows, announce_skipped, skip_bad_rows
 from gui_tasks.harness.lmms_rows import RowsTask, task_metadata
-from gui_tasks.sphinx import official, synth
+from gui_tasks.sphinx import release, synth
 from gui_tasks.sphinx.actions import PRESS, format_action, is_exact, parse_action, repair_action
 from gui_tasks.sphinx.hierarchy import DEFAULT_RENDERING, RENDERINGS, Hierarchy, center
 from gui_tasks.sphinx.observation import MODES, TEXT_MODES, official_tree_text, official_view, render_images, render_text
@@ -40,14 +40,14 @@ FOCUSED_N = 141  # section 3.3.5: 141 focused-context tasks
 def _root(meta: Mapping[str, Any]) -> Path:
     if meta.get("source", "synthetic") == "synthetic":
         return synth.load_or_build(int(meta.get("seed", 0)))
-    return official.data_root(meta)
+    return release.data_root(meta)
 
 
 # --- rows ------------------------------------------------------------------------------------------
 def knowledge_rows(root: Path, bad: BadRows | None = None) -> list[dict[str, Any]]:
     """Each question gives five probes (official ``knowledge_probing.py``): the MCQ and one T/F per option."""
     rows = []
-    for q in official.load_questions(root / "questions.json", bad):
+    for q in release.load_questions(root / "questions.json", bad):
         base = {"question": q["question"], "app": q["app"], "category": q["category"], "capability": q["capability"],
                 "qid": f"q{q['row']}", "images": []}
         rows.append({**base, "id": f"q{q['row']}-mcq", "probe": "mcq", "options": q["options"], "answer": q["answer"]})
@@ -101,7 +101,7 @@ def describe_view(attrib: Mapping[str, str]) -> str:
 
 
 def _screen(folder: Path, step: int, mode: str, *, file: str, row: int) -> tuple[str | None, str | None]:
-    png, xml = official.screen_files(folder, step)
+    png, xml = release.screen_files(folder, step)
     if xml is None:
         raise DataError(f"screen {step} has no view hierarchy", file=str(folder / f"{step}.xml"), row=row, field="xml")
     if mode not in TEXT_MODES and png is None:
@@ -113,15 +113,15 @@ def completion_rows(root: Path, mode: str, rendering: str = DEFAULT_RENDERING, b
     """Section 3.3.3 over ``task_info_all.json``: one row per step of every reference trajectory; the last step is
     "stop", others "continue". A trajectory with a bad file is dropped whole (skipping on) or stops the task."""
     rows = []
-    for task, app, folder in official.nav_folders(root, bad=bad):
+    for task, app, folder in release.nav_folders(root, bad=bad):
         meta = str(folder / "meta.json")
         try:
-            acts = official.gold_actions(folder)
+            acts = release.gold_actions(folder)
             traj = []
             for k in range(len(acts)):
                 png, xml = _screen(folder, k, mode, file=meta, row=k)
                 history = official_history(acts[:k], file=meta) if rendering == "official" else _gold_history(acts[:k])
-                traj.append({"id": f"{task['id']}/{app}/{k}", "task": f"{task['id']}/{app}", "group": official.task_group(task["id"]),
+                traj.append({"id": f"{task['id']}/{app}/{k}", "task": f"{task['id']}/{app}", "group": release.task_group(task["id"]),
                              "step": k, "goal": str(task["description"]), "history": history, "image": png, "xml": xml,
                              "answer": "stop" if k == len(acts) - 1 else "continue", "images": []})
         except DataError as exc:
@@ -136,8 +136,8 @@ def completion_rows(root: Path, mode: str, rendering: str = DEFAULT_RENDERING, b
 def grounding_rows(root: Path, mode: str, bad: BadRows | None = None) -> list[dict[str, Any]]:
     """Section 3.3.4: ``lowlevel_tasks.json``, each task on its own screen ``lowlevel_tasks/<id>.xml|png``."""
     rows = []
-    path = root / official.LOWLEVEL
-    for t in official.load_lowlevel(root, bad):
+    path = root / release.LOWLEVEL
+    for t in release.load_lowlevel(root, bad):
         if mode not in TEXT_MODES and t["png"] is None:
             err = DataError(f"observation {mode!r} needs the screenshot {Path(t['xml']).with_suffix('.png')}", file=str(path),
                             row=t["row"], field="id")

@@ -49,8 +49,6 @@ from gui_tasks.star import star_official
 from gui_tasks.star.schema import action_to_json
 
 DATASETS = ("androidcontrol", "aitz", "gui_odyssey")
-DATA_DIR_ENVS = {"androidcontrol": "ANDROIDCONTROL_DATA_DIR", "aitz": "AITZ_DATA_DIR", "gui_odyssey": "GUI_ODYSSEY_DATA_DIR"}
-HUB_IDS = {"gui_odyssey": "OpenGVLab/GUI-Odyssey"}
 # Table 4 columns: the action categories steps are broken down by.
 CATEGORIES = ("CLICK", "COMPLETE", "SCROLL", "TYPE", "OPENAPP", "PRESS", "Others")
 
@@ -351,12 +349,25 @@ def _star_keeps_odyssey_step(raw: Mapping[str, Any]) -> bool:
         return True
 
 
+def dataset_facts(dataset: str) -> Mapping[str, Any]:
+    """What the record of step-wise release ``dataset`` (its tasks' ``metadata.dataset``) says about reading it:
+    ``read_steps``, ``split``, ``gold_scroll``, ``atlas_gold`` (``gui_tasks.star.benchmark``); {} for a set without
+    files (the synthetic episodes) or an unknown name."""
+    from gui_core.benchmark import BENCHMARKS
+
+    for b in BENCHMARKS.values():
+        if ("dataset", dataset) in b.match and b.extra.get("read_steps"):
+            return b.extra
+    return {}
+
+
 def read_steps(dataset: str, root: Path, split: str | None, *, gesture_to_scroll: GestureToScroll) -> list[dict[str, Any]]:
-    """Every test step of ``dataset`` as a canonical step document."""
-    if dataset == "androidcontrol":
-        return list(read_androidcontrol(root, split or "test"))
-    if dataset == "aitz":
-        return list(read_aitz(root, split or "test", gesture_to_scroll=gesture_to_scroll))
-    if dataset == "gui_odyssey":
-        return list(read_gui_odyssey(root, split or "random_split", gesture_to_scroll=gesture_to_scroll))
-    raise DataError(f"unknown dataset {dataset!r}; known: {DATASETS}", file="<task yaml>", field="metadata.dataset")
+    """Every test step of ``dataset`` as a canonical step document (the reader and default split its record names; a
+    release whose gold SCROLL names the finger's movement reads it by ``gesture_to_scroll``)."""
+    from gui_core.benchmark import resolve
+
+    facts = dataset_facts(dataset)
+    if not facts:
+        raise DataError(f"unknown dataset {dataset!r}; known: {DATASETS}", file="<task yaml>", field="metadata.dataset")
+    gestures = {"gesture_to_scroll": gesture_to_scroll} if facts["gold_scroll"] == "finger" else {}
+    return list(resolve(facts["read_steps"])(root, split or facts["split"], **gestures))

@@ -131,7 +131,7 @@ def effective_judge(meta: Mapping[str, Any]) -> str:
 
 def gold_scroll_space(dataset: str, gesture_to_scroll: str) -> str:
     """What a gold SCROLL direction names: ``finger`` (AITZ / GUI-Odyssey touch-to-lift, kept as is) or ``scroll``."""
-    return "finger" if dataset in ("aitz", "gui_odyssey") and gesture_to_scroll == "same" else "scroll"
+    return "finger" if agentic.dataset_facts(dataset).get("gold_scroll") == "finger" and gesture_to_scroll == "same" else "scroll"
 
 
 def output_gesture(doc: Mapping[str, Any]) -> str:

@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping, Optional
 
 from gui_core.actions import Action
 from gui_core.coords import Geometry
-from gui_core.registry import Registry
+from gui_core.registry import Registry, load_records
 
 
 @dataclass(frozen=True)
@@ -70,12 +70,13 @@ class Judge:
         return str(doc["match_rule"]) if self.takes_match_rule else self.name
 
 
-JUDGE_REGISTRY: Registry[Judge] = Registry("judge")
+JUDGE_GROUP = "gui_eval.judges"  # modules that call register_judge: the built-ins' (gui_tasks.star.judges) and plugins'
+JUDGE_REGISTRY: Registry[Judge] = Registry("judge", loader=lambda: load_records(JUDGE_GROUP, "judge"))
 
 
 def register_judge(judge: Judge) -> Judge:
     """Add a judge record (a name already taken is an error; so is a record without its step or drop rule)."""
-    if judge.name not in JUDGE_REGISTRY and (judge.step is None or judge.drop is None):
+    if not JUDGE_REGISTRY.holds(judge.name) and (judge.step is None or judge.drop is None):
         missing = " and ".join(n for n, r in (("step", judge.step), ("drop", judge.drop)) if r is None)
         raise ValueError(f"judge {judge.name!r} has no {missing} rule: a judge's behaviour is its record's "
                          "(gui_tasks.star.judge_rules shows the signatures)")

@@ -63,11 +63,13 @@ def star_steps(judge: Judge, doc: Mapping[str, Any]) -> str | None:
 
 
 def star_gold_atlas(dataset: str, data: Mapping[str, Any]) -> str | None:
-    if dataset == "androidcontrol":
-        return star_official.gold_androidcontrol(data)
-    if dataset == "aitz":
-        return star_official.gold_aitz(data)
-    return star_official.gold_odyssey(data)
+    """StaR's transcription of the release's gold into OS-Atlas's action format (the one the dataset's record names;
+    a set without one is read as GUI-Odyssey, as StaR's preprocessing falls through to it)."""
+    from gui_core.benchmark import resolve
+    from gui_tasks.star.agentic import dataset_facts
+
+    path = dataset_facts(dataset).get("atlas_gold")
+    return resolve(path)(data) if path else star_official.gold_odyssey(data)
 
 
 

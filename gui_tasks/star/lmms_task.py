@@ -21,7 +21,7 @@ from gui_core.errors import DataError
 from gui_tasks.harness.bad_rows import BadRows, announce_skipped, skip_bad_rows
 from gui_tasks.harness.lmms_rows import RowsTask, doc_to_visual, read_jsonl
 from gui_core.languages import LANGS
-from gui_tasks.star import official, synth
+from gui_tasks.star import release, synth
 from gui_core.agents import build_prompt, family, format_action, parse, prompt_geometry, scoring_geometry
 from gui_tasks.star.schema import action_from_json, official_pair, validate_doc
 
@@ -67,10 +67,10 @@ def task_rows(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         raise DataError(f"unknown match rule {rule!r}; known: {sorted(RULES)}", file="<task yaml>", field="metadata.match_rule")
     source = meta.get("source")
     if source == "official":
-        root, path = official.selected_file(meta)
+        root, path = release.selected_file(meta)
         bad = BadRows(skip_bad_rows(meta))
         docs = []
-        for file, i, raw, image in official.read_records(path, root, bad):
+        for file, i, raw, image in release.read_records(path, root, bad):
             try:
                 docs += official_pair(raw, file=file, row=i, image_path=image, agent_family=fam, match_rule=rule)
             except DataError as exc:

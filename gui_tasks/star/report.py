@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from gui_core.benchmark import results_names_of
 from gui_metrics.agentic import CATEGORIES
 from gui_metrics.star import STAR_METRICS
 from gui_tasks.runs.results_io import (RunResults, find_result_files, interval_lines, limited_notes, load_results, setting_args,
@@ -71,7 +72,7 @@ def _pct(x: float | None) -> float:
 def _rows(run: RunResults) -> list[tuple[str, str, str, dict[str, float], float, int | None]]:
     out = []
     for name, task in run.tasks.items():
-        if task.is_group or task.metadata.get("benchmark") != "star_state_control":
+        if task.is_group or task.metadata.get("benchmark") not in results_names_of(f"{__package__}.lmms_task"):
             continue
         values = {c: _pct(task.metrics.get(c)) for c in COLUMNS}
         n = (task.n_samples or {}).get("effective")
@@ -172,7 +173,7 @@ def build_step_table(runs: Sequence[RunResults]) -> list[StepRow]:
     rows = []
     for run in runs:
         for name, task in run.tasks.items():
-            if task.is_group or task.metadata.get("benchmark") != "star_agentic":
+            if task.is_group or task.metadata.get("benchmark") not in results_names_of(f"{__package__}.agentic_task"):
                 continue
             rows.append(StepRow(name, run.label(without_interventions=True), setting_of(run.model_args), {c: _pct(task.metrics.get(c)) for c in STEP_COLUMNS},
                                 _pct(task.metrics.get("step_format_error_rate")), (task.n_samples or {}).get("effective"),

@@ -37,8 +37,8 @@ from gui_tasks.harness.rescore import (UnhashableValue, aggregate, canonical_jso
 from gui_tasks.runs.protocols import VIEW_ARGS, interventions_of, protocol_label, view_args_of  # noqa: F401 (re-exported)
 from gui_tasks.submit.submission_versions import (_check_plugins, _check_versions, _dist_version,  # noqa: F401 (re-exported)
                                            _plugins, _quiet_lmms_eval)
-from gui_tasks.submit.submission_rules import (SUBMISSIONS_PAGE, _check_complete, _required_metrics,  # noqa: F401
-                                        _task_problem, _thinking_problem, completeness_gaps, thinking_of)
+from gui_tasks.submit.submission_rules import (SUBMISSIONS_PAGE, _check_complete, _required_metrics, capture_gap,  # noqa: F401
+                                        _task_problem, _thinking_problem, completeness_gaps, thinking_entry, thinking_of)
 from gui_tasks.submit.submission_input import (MAX_BYTES, MAX_DEPTH, MAX_VALUES, SubmissionError,  # noqa: F401 (re-exported)
                                         load_submission, nesting_depth, parse_submission)
 from gui_tasks.runs.results_io import (RunResults, TaskResult, _pretrained, find_result_files, is_finite, load_results,
@@ -84,12 +84,6 @@ def _checkpoint_entry(model_args: str) -> dict[str, Any]:
 
     found = checkpoint_fingerprint(model_arg(model_args, "pretrained"))
     return {"checkpoint": found} if found else {}
-
-
-def _thinking_entry(model_args: str) -> dict[str, Any]:
-    """``{"thinking": "on"|"off"}`` for a run that set the thinking switch (gui_core.reasoning); nothing when unset."""
-    setting = thinking_of(model_args)
-    return {} if setting == "default" else {"thinking": setting}
 
 
 def submission_hash(sub: dict[str, Any]) -> str:
@@ -172,6 +166,23 @@ def _rescore(name: str, metadata: dict[str, Any], samples: list[dict[str, Any]],
             "metric_list": task.config.metric_list or [], "n_documents": n_documents}
 
 
+def _check_side(where: str, sample: dict[str, Any], backend: str) -> None:
+    """A sample's logged side channel has the one schema (gui_core.side_schema) and only capture kinds its backend
+    produces (gui_hf: exact), before anything scores from it (issue 54: a forged capture never validates)."""
+    if "side" not in sample:
+        return
+    from gui_core.side_schema import capture_kinds, side_problem
+    from gui_models.model_args import capture_kinds_of
+
+    problem = side_problem(sample["side"])
+    if problem:
+        raise SubmissionError(f"{where}: {problem}")
+    foreign = sorted(capture_kinds(sample["side"]) - set(capture_kinds_of(backend)))
+    if foreign:
+        raise SubmissionError(f"{where}: a {'/'.join(foreign)} digit capture, which backend {backend!r} does not produce "
+                              f"(it logs {list(capture_kinds_of(backend)) or 'no capture'})")
+
+
 def _same(a: float, b: float) -> bool:
     if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
         return True
@@ -236,6 +247,9 @@ def _task_entry(run: RunResults, res: TaskResult, interventions: list[str], load
         raise SubmissionError(f"{where}: {len(samples)} logged samples but n-samples says {n['effective']}")
     if any(not isinstance(s.get("doc_id"), int) or isinstance(s.get("doc_id"), bool) for s in samples):
         raise SubmissionError(f"{where}: a sample has no integer doc_id")
+    gap = capture_gap(run.model_args, list(res.metrics), samples)
+    if gap:
+        raise SubmissionError(f"{where}: {gap}")
     logged = [{"doc_id": s["doc_id"], "target": str(s.get("target")), "response": s.get("filtered_resps"),
                **({"side": s[SIDE_KEY]} if isinstance(s.get(SIDE_KEY), dict) else {}),
                **({REASONING_KEY: s[REASONING_KEY]} if isinstance(s.get(REASONING_KEY), dict) else {})} for s in samples]
@@ -324,7 +338,7 @@ def build_submission(run_dir: str | Path, *, loader: Loader = load_task, partial
     sub: dict[str, Any] = {
         "schema": SCHEMA,
         "model": {"backend": model, "name": runs[0].model_name, "args": model_args, "interventions": interventions,
-                  **_thinking_entry(model_args), **_checkpoint_entry(model_args)},
+                  **thinking_entry(model_args), **_checkpoint_entry(model_args)},
         "versions": {"lmms_eval": _dist_version("lmms_eval"), "lmms_eval_git": runs[0].lmms_eval_version,
                      "gui_eval": _dist_version("gui-eval"), "plugins": _plugins(tasks.values(), interventions)},
         "hashing": HASHING,
@@ -406,6 +420,7 @@ def validate_submission(sub: Any, *, rescore: bool = True, loader: Loader = load
         for s in t["samples"]:
             if s["sha256"] != sample_hash(s):
                 raise SubmissionError(f"{where}: doc {s['doc_id']}: sample sha256 does not match its content (edited?)")
+            _check_side(f"{where}: doc {s['doc_id']}", s, model["backend"])
         if t["docs_sha256"] != _sha([s["doc_sha256"] for s in t["samples"]]):
             raise SubmissionError(f"{where}: docs_sha256 does not match the documents' hashes")
     _check_complete(sub["tasks"], sub.get("partial"))

@@ -3,19 +3,17 @@
 The record is the dict our tasks' ``process_results`` returned (lmms-eval logs it under every metric
 name of the task, see ``gui_metrics.lmms_bridge.sample_values``); the viewer reads it as logged, because
 re-scoring the logged text would lose what only the live response carried (digit captures,
-``extras["model_image_sizes"]``, crop windows).
+``extras["model_image_sizes"]``, crop windows). How a benchmark reads its own records (an outcome of its own, the
+finer kind, the group, rounds) its viewing module says (hook ``gui_viewer_sample_facts``, ``gui_core.viewing``);
+the rest is read the same way for every benchmark.
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping
 
-from gui_tasks.grounding.report import BENCHMARKS as REPORT_BENCHMARKS
+from gui_core.viewing import OUTCOMES, SampleFacts  # noqa: F401 (OUTCOMES re-exported)
 from gui_tasks.runs.results_io import LOG_KEYS  # noqa: F401 (lmms-eval's own keys of a samples line; re-exported)
-
-OUTCOMES = ("correct", "wrong", "format_error", "unscored")
-# the grounding benchmarks whose samples get the box / point overlays: those the grounding report reads
-GROUNDING = frozenset(REPORT_BENCHMARKS)
 
 
 def sample_record(sample: Mapping[str, Any]) -> dict[str, Any]:
@@ -41,18 +39,25 @@ def responses(sample: Mapping[str, Any], *, multi_round: bool = False) -> list[s
     return ["" if value is None else str(value)]
 
 
-def outcome(benchmark: str, record: Mapping[str, Any]) -> tuple[str, str]:
+def sample_facts(benchmark: str, record: Mapping[str, Any], doc: Mapping[str, Any] | None = None,
+                 metadata: Mapping[str, Any] | None = None, plugins: Any = None) -> SampleFacts:
+    """How the sample's benchmark reads it (``gui_viewer_sample_facts`` of its viewing module, then of the viewer
+    plugins; ``plugins``: a ``gui_tasks.viewer.plugins.ViewerPlugins``, by default the benchmarks' own)."""
+    from gui_tasks.viewer.plugins import builtin
+
+    plugins = plugins or builtin()
+    meta = dict(metadata or {})
+    meta.setdefault("benchmark", benchmark)
+    return plugins.sample_facts(plugins.viewing_of(meta), benchmark, record, doc, meta, f"benchmark {benchmark!r}")
+
+
+def outcome(benchmark: str, record: Mapping[str, Any], facts: SampleFacts | None = None) -> tuple[str, str]:
     """``(outcome, kind)``: outcome in OUTCOMES; kind a finer label (Algorithm-1 response type, polarity...)."""
     if not record:
         return "unscored", ""
-    if benchmark == "sphinx_sim" or "satisfied" in record and "n_actions" in record:
-        if record.get("not_run"):  # a device episode that could not run (device dropped, app missing)
-            return "unscored", f"not run: {record['not_run']}"
-        sat = list(record.get("satisfied") or [])
-        ok = bool(sat) and all(sat)
-        if not ok and record.get("format_errors"):
-            return "format_error", "format error"
-        return ("correct" if ok else "wrong"), f"{sum(map(bool, sat))}/{len(sat)} evaluators"
+    facts = facts if facts is not None else sample_facts(benchmark, record)
+    if facts.outcome is not None:
+        return facts.outcome, facts.kind or ""
     steps = record.get("steps")
     if isinstance(steps, list) and steps and all(isinstance(x, Mapping) for x in steps):  # an episode (StaR own history)
         exact = sum(bool(x.get("exact")) for x in steps)
@@ -60,11 +65,7 @@ def outcome(benchmark: str, record: Mapping[str, Any]) -> tuple[str, str]:
         kind = f"{exact}/{len(steps)} steps exact" + (f", {errors} format errors" if errors else "")
         return ("correct" if exact == len(steps) else "wrong"), kind
     status = record.get("status")
-    kind = ""
-    if benchmark in GROUNDING:
-        kind = str(record.get("response_type") or "")  # PSS paper Algorithm 1
-    elif benchmark == "star_state_control":
-        kind = str(record.get("polarity") or "")
+    kind = facts.kind or ""
     if status is not None and status != "parsed":
         return "format_error", kind or str(status)
     for key in ("correct", "exact", "success"):
@@ -73,14 +74,16 @@ def outcome(benchmark: str, record: Mapping[str, Any]) -> tuple[str, str]:
     return "unscored", kind
 
 
-def facets(benchmark: str, doc: Mapping[str, Any] | None, record: Mapping[str, Any], meta: Mapping[str, Any]) -> tuple[str, str]:
-    """``(language, group)``: group is the MPR dimension, GUI-KB sub-task, grounding split, StaR polarity or SPHINX subset."""
+def facets(doc: Mapping[str, Any] | None, record: Mapping[str, Any], meta: Mapping[str, Any],
+           facts: SampleFacts = SampleFacts()) -> tuple[str, str]:
+    """``(language, group)``: group is the MPR dimension, GUI-KB sub-task, grounding split, StaR polarity, the group
+    the benchmark names (``facts.group``: SPHINX's app) or the task's kind or subset."""
     doc = doc or {}
     lang = str(record.get("lang") or doc.get("lang") or meta.get("lang") or "")
     for key in ("dimension", "subtask", "split", "polarity"):
         value = record.get(key) or doc.get(key)
         if value:
             return lang, str(value)
-    if benchmark in ("sphinx_sim",):
-        return lang, str(doc.get("id", "")).partition("/")[0]
+    if facts.group is not None:
+        return lang, facts.group
     return lang, str(meta.get("kind") or meta.get("subset") or "")

@@ -7,69 +7,29 @@ import math
 from typing import Any, Mapping, Sequence
 
 from gui_tasks.runs.results_io import RunResults, skipped_rows_notes
-from gui_tasks.viewer.payloads import RunView
-from gui_tasks.viewer.records import GROUNDING, LOG_KEYS, OUTCOMES, responses
+from gui_core.viewing import RunView, Table
+from gui_tasks.viewer.plugins import builtin
+from gui_tasks.viewer.records import LOG_KEYS, OUTCOMES, responses
 from gui_tasks.viewer.site_model import (e, Entry, Side, Site, TEXT_CHARS)
-from gui_tasks.viewer.sample_pages import (_fmt, _kv, _pre, _sections)
+from gui_tasks.viewer.sample_pages import (_fmt, _kv, _pre, _sections, table_html)
 
 
-def _heatmap(runs: Sequence[RunResults]) -> str:
-    """The MPR language x dimension table (``gui_tasks.mpr.report.build_table``) as a coloured HTML table."""
-    from gui_tasks.mpr.report import COLUMNS, build_table, header
-
-    table = build_table(runs)
-    if not table.rows:
-        return ""
-    head = header(table, show_model=True)
-    rows = []
-    for r in table.rows:
-        cells = [f"<td>{e(r.model)}</td><td>{e(r.lang.upper())}</td>"]
-        for c in COLUMNS:
-            v = r.values[c]
-            style = "" if math.isnan(v) else f" style='background:hsl({1.2 * v:.0f},70%,{85 - 0.2 * v:.0f}%)'"
-            cells.append(f"<td class='num'{style}>{'-' if math.isnan(v) else f'{v:.1f}'}</td>")
-        gap = "" if r.gap_to_en is None or math.isnan(r.gap_to_en) else f"{r.gap_to_en:+.1f}"
-        cells.append(f"<td class='num'>{gap}</td>")
-        rows.append("<tr>" + "".join(cells) + "</tr>")
-    notes = "".join(f"<li>{e(n)}</li>" for n in table.notes)
-    return ("<h3>MPR-GUI: accuracy (%) per language and dimension, FPR-ACC and gap to EN</h3><table class='heat'><tr>"
-            + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>" + "".join(rows) + "</table>"
-            + (f"<ul class='notes'>{notes}</ul>" if notes else ""))
-
-
-def _reports(side: Side) -> str:
-    """Each benchmark's own report over this side's runs (its report module, as ``gui-eval *-report`` prints it)."""
-    benches = {str(t.metadata.get("benchmark")) for r in side.runs for t in r.tasks.values()}
+def _reports(site: Site | None, side: Side, run: RunView) -> str:
+    """The tables and reports of each benchmark this side ran (its viewing module's ``gui_viewer_run_reports``, in
+    the order of the benchmark registry), then the viewer plugins'; a report that cannot be built says why."""
+    plugins = site.plugins if site is not None else builtin()
+    viewings = plugins.viewings_of(t.metadata for r in side.runs for t in r.tasks.values())
     out = []
-
-    def add(title: str, make) -> None:
+    for block in plugins.run_reports(run, viewings):
+        if isinstance(block, Table):
+            out.append(table_html(block))
+            continue
         try:
-            text = make()
+            text = block.make()
         except Exception as exc:  # a report that cannot be built from this run says why; the viewer goes on
             text = f"(not available: {exc.__class__.__name__}: {exc})"
         if text and text.strip():
-            out.append(f"<details class='report'><summary>{e(title)}</summary>{_pre(text)}</details>")
-
-    if benches & {"star_state_control", "star_agentic"}:
-        from gui_tasks.star import report as star
-
-        if "star_state_control" in benches:
-            add("StaR: Table 7 layout (state control)", lambda: star.render_text(star.build_table(side.runs)))
-        if "star_agentic" in benches:
-            add("StaR: step-wise agentic accuracy", lambda: star.render_step_text(star.build_step_table(side.runs)))
-    if benches & GROUNDING:
-        from gui_tasks.grounding import report as grounding
-
-        add("Grounding: PSS, Algorithm-1 response types, cropping",
-            lambda: grounding.markdown([grounding.summarise(x) for x in grounding.collect([r.path for r in side.runs])]))
-    if "gui_knowledge" in benches:
-        from gui_tasks.knowledge import report as knowledge
-
-        add("GUI Knowledge Bench: Table 2 layout", lambda: knowledge.render_text(knowledge.build_report(side.runs)))
-    if benches & {"sphinx", "sphinx_sim"}:
-        from gui_tasks.sphinx import report as sphinx
-
-        add("SPHINX: Tables 4-9", lambda: "\n".join(f"### {k}\n{v}" for k, v in sphinx.build_report(side.runs).items()))
+            out.append(f"<details class='report'><summary>{e(block.title)}</summary>{_pre(text)}</details>")
     return "".join(out)
 
 
@@ -147,11 +107,11 @@ def _run_section(side: Side, site: Site | None = None) -> str:
                for n in skipped_rows_notes(side.runs, b)]
     if skipped:
         out.append("<ul class='notes skipped'>" + "".join(f"<li>{e(n)}</li>" for n in skipped) + "</ul>")
-    plugin = ""
-    if site is not None:
-        views = [x.view for x in site.entries if x.side == side.index and x.view is not None]
-        plugin = _sections(site.plugins.run_sections(RunView(side.label, tuple(side.runs), tuple(views))))
-    out.append(_heatmap(side.runs) + _reports(side) + plugin + "</section>")
+    views = [x.view for x in site.entries if x.side == side.index and x.view is not None] if site is not None else []
+    benches = tuple(dict.fromkeys(str(t.metadata.get("benchmark")) for r in side.runs for t in r.tasks.values()))
+    run = RunView(side.label, tuple(side.runs), tuple(views), benches)
+    plugin = _sections(site.plugins.run_sections(run)) if site is not None else ""
+    out.append(_reports(site, side, run) + plugin + "</section>")
     return "".join(out)
 
 
@@ -175,7 +135,7 @@ def _diff(site: Site) -> tuple[list[list[Any]], str]:
         change = ("fixed" if x.outcome != "correct" and y.outcome == "correct" else
                   "broken" if x.outcome == "correct" and y.outcome != "correct" else
                   "same" if x.outcome == y.outcome else "changed")
-        multi = x.benchmark == "sphinx_sim"
+        multi = x.facts.multi_round
         response_changed = responses(x.sample, multi_round=multi) != responses(y.sample, multi_round=multi)
         score_changed = _score_values(x) != _score_values(y)
         pairs.append([x.number, y.number, change, int(response_changed), int(score_changed)])

@@ -9,10 +9,9 @@ import os
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
+from gui_core.viewing import Figure, SampleView, Section, Shape, Table, Trajectory
 from gui_tasks.viewer.images import image_size
-from gui_tasks.viewer.overlays import Shape, agentic_shapes, grounding_shapes, star_shapes
-from gui_tasks.viewer.payloads import SampleView, Section
-from gui_tasks.viewer.records import GROUNDING, responses
+from gui_tasks.viewer.records import responses
 from gui_tasks.viewer.site_model import (e, Entry, _figure, _head, Site)
 
 
@@ -112,16 +111,14 @@ def _why(entry: Entry) -> str:
 
 
 def _main_image_size(site: Site, entry: Entry) -> tuple[int, int] | None:
-    """Width and height of the image a sample's overlays are drawn on (the document's declared size where the
-    benchmark has one, else the first image's), or None."""
+    """Width and height of the image a sample's overlays are drawn on (the size its benchmark declares,
+    ``SampleFacts.image_size``, else the first image's), or None."""
     from gui_tasks.viewer.images import document_image_pixels
 
     doc = entry.doc
+    if doc is not None and entry.facts.image_size is not None:
+        return entry.facts.image_size
     try:
-        if doc is not None and entry.benchmark in GROUNDING:
-            return int(doc["width"]), int(doc["height"])
-        if doc is not None and entry.benchmark in ("star_state_control", "star_agentic"):
-            return int(doc["image_width"]), int(doc["image_height"])
         values = _image_values(doc) if doc is not None else []
         if not values:
             media = entry.sample.get("input_media") or []
@@ -135,13 +132,13 @@ def _main_image_size(site: Site, entry: Entry) -> tuple[int, int] | None:
         return None
 
 
-def sample_view(site: Site, entry: Entry) -> SampleView:
-    """The payload plugin hooks get for one sample."""
-    multi = entry.benchmark == "sphinx_sim"
+def sample_view(site: Site, entry: Entry, episode: Sequence[SampleView] = ()) -> SampleView:
+    """The payload plugin hooks get for one sample (``episode``: the list its episode's views are put in)."""
+    size = entry.facts.image_size if entry.doc is not None else None
     return SampleView(entry.task, entry.benchmark, entry.sample.get("doc_id"), entry.doc, entry.record, entry.sample,
-                      tuple(responses(entry.sample, multi_round=multi)), entry.outcome,
-                      _main_image_size(site, entry) if site.plugins.names else None,  # a header read: only for plugins
-                      site.sides[entry.side].label if site.sides else "")
+                      tuple(responses(entry.sample, multi_round=entry.facts.multi_round)), entry.outcome,
+                      size if size is not None or not site.plugins.names else _main_image_size(site, entry),  # a header
+                      site.sides[entry.side].label if site.sides else "", entry.number, episode)  # read: for plugins only
 
 
 def _sections(sections: Sequence[tuple[str, Section]]) -> str:
@@ -151,30 +148,23 @@ def _sections(sections: Sequence[tuple[str, Section]]) -> str:
                    for name, sec in sections)
 
 
+def _block(site: Site, entry: Entry, block: Figure | Trajectory | Table, shapes: Sequence[Shape]) -> str:
+    """One block a benchmark's viewing module (or a plugin) gave for a sample page (``gui_core.viewing``)."""
+    if isinstance(block, Figure):
+        return _value_figure(site, entry, block.image, shapes, block.caption, block.size)
+    if isinstance(block, Trajectory):
+        return _trajectory(site, entry, block)
+    return table_html(block)
+
+
 def _sample_body(site: Site, entry: Entry) -> str:
     doc, rec = entry.doc, entry.record
-    view = entry.view = sample_view(site, entry)
-    extra = site.plugins.overlays(view)  # plugin overlays: on the main image, in its original pixels
+    view = entry.view if entry.view is not None else sample_view(site, entry)
+    media = site.plugins.sample_media(entry.viewing, view)  # the benchmark's main image or trajectory, and more
+    extra = site.plugins.overlays(view, entry.viewing)  # overlays: on the main image, in its original pixels
     parts = []
-    if entry.benchmark == "sphinx_sim" and doc is not None and "package" not in doc:  # a device episode: no replay
-        parts.append(_trajectory(site, entry))
-    elif doc is not None and entry.benchmark in GROUNDING:
-        parts.append(_value_figure(site, entry, doc["image"], grounding_shapes(doc, rec) + extra,
-                                   "green: target box; red: predicted point" + ("; blue: crop window, orange: first pass"
-                                                                               if rec.get("crop") else ""),
-                                   (int(doc["width"]), int(doc["height"]))))
-    elif doc is not None and entry.benchmark == "star_state_control":
-        images = doc.get("images") or []
-        parts.append(_value_figure(site, entry, images[-1] if images else None, star_shapes(doc, rec) + extra,
-                                   "purple: toggle box; green: gold point; red: predicted point",
-                                   (int(doc["image_width"]), int(doc["image_height"]))))
-    elif doc is not None and entry.benchmark == "star_agentic":
-        images = doc.get("images") or []
-        shapes = agentic_shapes(doc, rec, responses(entry.sample)[0]) + extra
-        parts.append(_value_figure(site, entry, images[-1] if images else None, shapes,
-                                   "green: gold action; red: predicted action; grey: element boxes",
-                                   (int(doc["image_width"]), int(doc["image_height"]))))
-        parts.append(_episode(site, entry))
+    if media:
+        parts += [_block(site, entry, b, extra if i == 0 else []) for i, b in enumerate(media)]
     else:
         parts.append(_document_images(site, entry, extra))
     if entry.sent:  # side by side: the original (the main figure) and what the interventions sent
@@ -183,7 +173,7 @@ def _sample_body(site: Site, entry: Entry) -> str:
     parts.append("<h2>Score</h2>" + _pre(_why(entry), "why"))
     parts.append(_sections(site.plugins.sample_sections(view)))
     parts.append("<h2>Prompt sent</h2>" + _pre(entry.sample.get("input", "")))
-    outs = responses(entry.sample, multi_round=entry.benchmark == "sphinx_sim")
+    outs = list(view.responses)
     parts.append(_reasoning(entry.sample))
     parts.append("<h2>Raw response" + ("s" if len(outs) > 1 else "") + "</h2>"
                  + "".join(_pre(o, "response") for o in outs))
@@ -297,37 +287,36 @@ def _sent_section(site: Site, entry: Entry) -> str:
     return "".join(out) + "</section>"
 
 
-def _episode(site: Site, entry: Entry) -> str:
-    """The StaR agentic episode this step belongs to: every logged step, its verdicts, a link to its page."""
-    steps = site.episodes.get((entry.side, entry.task, str(entry.doc.get("episode_id"))), [entry])
-    rows = []
-    for x in steps:
-        r = x.record
-        here = " class='here'" if x is entry else ""
-        gold = json.loads(x.doc["gold"]) if isinstance(x.doc["gold"], str) else x.doc["gold"]
-        rows.append(f"<tr{here}><td><a href='{x.number}.html'>step {e(x.doc.get('step'))}</a></td><td>{e(gold.get('type'))}</td>"
-                    f"<td>{e(r.get('pred_type') or r.get('status'))}</td><td>{e(r.get('type_match'))}</td>"
-                    f"<td class='outcome {e(x.outcome)}'>{e(r.get('exact'))}</td></tr>")
-    return (f"<h2>Episode {e(entry.doc.get('episode_id'))}: goal</h2>{_pre(entry.doc.get('goal', ''))}"
-            "<table class='episode'><tr><th>step</th><th>gold</th><th>predicted</th><th>type match</th><th>exact</th></tr>"
-            + "".join(rows) + "</table>")
+def table_html(t: Table) -> str:
+    """A :class:`gui_core.viewing.Table`: heading, text, cells (escaped; a cell's link is a sample page, its shade a
+    percentage coloured red to green), notes."""
+    def cell(c: Any) -> str:
+        cls = f" class='{e(c.cls)}'" if c.cls else ""
+        shade = c.shade if isinstance(c.shade, (int, float)) and not math.isnan(c.shade) else None
+        style = "" if shade is None else f" style='background:hsl({1.2 * shade:.0f},70%,{85 - 0.2 * shade:.0f}%)'"
+        text = f"<a href='{int(c.link)}.html'>{e(c.text)}</a>" if c.link is not None else e(c.text)
+        return f"<td{cls}{style}>{text}</td>"
+
+    level = 3 if t.level == 3 else 2
+    rows = "".join(f"<tr{f' class={chr(39)}{e(r.cls)}{chr(39)}' if r.cls else ''}>" + "".join(cell(c) for c in r.cells)
+                   + "</tr>" for r in t.rows)
+    notes = "".join(f"<li>{e(n)}</li>" for n in t.notes)
+    return (f"<h{level}>{e(t.title)}</h{level}>" + (_pre(t.text) if t.text is not None else "")
+            + f"<table class='{e(t.cls)}'><tr>" + "".join(f"<th>{e(h)}</th>" for h in t.head) + "</tr>" + rows + "</table>"
+            + (f"<ul class='notes'>{notes}</ul>" if notes else ""))
 
 
-def _trajectory(site: Site, entry: Entry) -> str:
-    from gui_tasks.viewer.trajectory import sphinx_episode
-
-    views = sphinx_episode(entry.doc, responses(entry.sample, multi_round=True))
+def _trajectory(site: Site, entry: Entry, traj: Trajectory) -> str:
+    """A replayed episode: each screen written under ``traj/``, the action drawn on it, the output and parsed action."""
     if not (site.out / "traj").is_dir():
         (site.out / "traj").mkdir()
-    out = ["<h2>Trajectory</h2><ol class='steps' start='0'>"]
-    for v in views:
-        rel = f"traj/{entry.number}_{v.index}.png"
+    out = [f"<h2>{e(traj.title)}</h2><ol class='steps' start='0'>"]
+    for v in traj.steps:
+        rel = f"traj/{entry.number}_{int(v.index)}.png"
         v.image.convert("RGB").save(site.out / rel, optimize=False)
-        verdict = "" if v.verdicts is None else " ".join("✓" if ok else "✗" for ok in v.verdicts)
-        caption = ("final screen" if v.status == "final" else f"step {v.index}: {v.status}") + (f"; verdicts {verdict}" if verdict else "")
-        out.append(f"<li class='step' data-step='{v.index}'>"
-                   + _figure(site, None, v.shapes, caption, v.image.size, src=rel)
-                   + ("" if v.status == "final" else "<h3>Output</h3>" + _pre(v.output, "response")
+        out.append(f"<li class='step' data-step='{int(v.index)}'>"
+                   + _figure(site, None, v.shapes, v.caption, v.image.size, src=rel)
+                   + ("" if v.final else "<h3>Output</h3>" + _pre(v.output, "response")
                       + "<h3>Parsed action</h3>" + _pre(json.dumps(v.action, ensure_ascii=False)))
                    + "</li>")
     out.append("</ol>")
@@ -371,7 +360,7 @@ def _twin(site: Site, entry: Entry) -> str:
     other = site.twins.get(entry.number)
     if other is None:
         return ""
-    outs = responses(other.sample, multi_round=other.benchmark == "sphinx_sim")
+    outs = responses(other.sample, multi_round=other.facts.multi_round)
     return (f"<aside class='twin'><p>Run {other.side + 1} ({e(site.sides[other.side].label)}) on this sample: "
             f"<span class='outcome {e(other.outcome)}'>{e(other.outcome)}</span> {e(other.kind)} "
             f"<a href='{other.number}.html'>its page</a></p>{''.join(_pre(o, 'response twin') for o in outs)}</aside>")

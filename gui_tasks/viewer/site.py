@@ -33,10 +33,11 @@ from typing import Any, Sequence
 from gui_core.errors import DataError
 from gui_tasks.viewer.images import IMAGE_MODES, ImageStore
 from gui_tasks.viewer.plugins import ViewerPlugins
+from gui_tasks.viewer.progress import MAX_SAMPLES, Progress
 # the model, the sample pages and the run pages (some names re-exported: tests and plugins import them from here)
 from gui_tasks.viewer.site_model import (STATIC, Entry, Side, Site, _copy_image, _head, _svg, collect,  # noqa: F401
                                          e)
-from gui_tasks.viewer.sample_pages import _pre, _sections, _write, write_sample_page  # noqa: F401
+from gui_tasks.viewer.sample_pages import _pre, _sections, _write, sample_view, write_sample_page  # noqa: F401
 from gui_tasks.viewer.run_pages import (_diff, _index_data, _list_section, _lmms_eval_version, _metric_table,  # noqa: F401
                                         _protocols, _run_section, diff_counts)
 
@@ -83,18 +84,24 @@ def _image_roots(sides: Sequence[Side]) -> list[Path]:
 
 
 def build_site(run_dirs: Sequence[str | Path | Sequence[Path]], out: str | Path, *, rebuild_docs: bool = True,
-               images: str = "thumbs", plugins: ViewerPlugins | None = None) -> Site:
+               images: str = "thumbs", plugins: ViewerPlugins | None = None, max_samples: int = MAX_SAMPLES,
+               say: Any = None) -> Site:
     """Write the whole viewer for ``run_dirs`` into a new folder and move it to ``out``; returns what was written.
     ``images``: how screenshots enter the site (``gui_tasks.viewer.images.IMAGE_MODES``); ``plugins``: the viewer
-    plugins (default: every installed one, entry-point group ``gui_viewer``)."""
+    plugins (default: every installed one, entry-point group ``gui_viewer``); ``max_samples``: samples shown per task
+    (0: all), ``say``: told the progress (``gui_tasks.viewer.progress``)."""
     ImageStore(Path(out), images)  # an unknown mode fails before anything is read or written
     out = Path(out).absolute()
     _check_out(out)
-    sides, entries, notes = collect(run_dirs, rebuild_docs=rebuild_docs)
+    plugins = plugins if plugins is not None else ViewerPlugins()
+    sides, entries, notes = collect(run_dirs, rebuild_docs=rebuild_docs, plugins=plugins, max_samples=max_samples,
+                                    say=say)
+    if say is not None:
+        say(f"writing {len(entries):,} sample page(s) ...", force=True)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.building-", dir=out.parent))
     try:
-        site = _build_into(tmp, sides, entries, notes, images, plugins if plugins is not None else ViewerPlugins())
+        site = _build_into(tmp, sides, entries, notes, images, plugins, say)
         os.chmod(tmp, 0o755)
         _check_out(out)
         _move_into_place(tmp, out)
@@ -106,9 +113,10 @@ def build_site(run_dirs: Sequence[str | Path | Sequence[Path]], out: str | Path,
 
 
 def _build_into(out: Path, sides: list[Side], entries: list[Entry], notes: list[str], images: str = "thumbs",
-                plugins: ViewerPlugins | None = None) -> Site:
+                plugins: ViewerPlugins | None = None, say: Any = None) -> Site:
     """Every file of the site under ``out``, a folder this process just created (nothing in it but what it writes)."""
-    site = Site(out, sides, entries, notes, image_roots=_image_roots(sides), images_mode=images, plugins=plugins)
+    site = Site(out, sides, entries, notes, image_roots=_image_roots(sides), images_mode=images, plugins=plugins,
+                say=say)
     try:
         return _write_site(site)
     finally:
@@ -123,11 +131,7 @@ def _write_site(site: Site) -> Site:
     _write(out / SITE_MARK, "built by gui-eval view; the whole folder is replaced by the next build\n")
     for f in ("viewer.css", "viewer.js"):
         _write(out / "assets" / f, (STATIC / f).read_text(encoding="utf-8"))
-    for x in entries:
-        if x.benchmark == "star_agentic" and x.doc is not None:
-            site.episodes.setdefault((x.side, x.task, str(x.doc.get("episode_id"))), []).append(x)
-    for steps in site.episodes.values():
-        steps.sort(key=lambda x: int(x.doc.get("step") or 0))
+    _views(site)
     if len(sides) == 2:
         first = {(x.task, x.sample.get("doc_id")): x for x in entries if x.side == 0}
         for y in entries:
@@ -136,6 +140,8 @@ def _write_site(site: Site) -> Site:
                 site.twins[x.number], site.twins[y.number] = y, x
     for i, entry in enumerate(entries):
         write_sample_page(site, entry, i - 1 if i > 0 else None, i + 1 if i + 1 < len(entries) else None)
+        if site.say is not None and i % 500 == 499:
+            site.say(f"{i + 1:,} of {len(entries):,} sample page(s) written")  # spaced by Progress
     data = _index_data(site)
     diff_html = ""
     if len(sides) == 2:
@@ -151,6 +157,28 @@ def _write_site(site: Site) -> Site:
             + "<script src='data/index.js'></script><script src='assets/viewer.js'></script></body></html>")
     _write(out / "index.html", page)
     return site
+
+
+def _views(site: Site) -> None:
+    """Every sample's plugin payload (``SampleView``), the samples of one episode (``SampleFacts.episode``: same side,
+    task and key, in the benchmark's order) sharing one list of their views."""
+    for x in site.entries:
+        if x.facts.episode is not None and x.doc is not None:
+            site.episodes.setdefault((x.side, x.task, x.facts.episode[0]), []).append(x)
+    for steps in site.episodes.values():
+        steps.sort(key=lambda x: x.facts.episode[1])
+    shared: dict[int, list[Any]] = {}
+    for steps in site.episodes.values():
+        views: list[Any] = []
+        for x in steps:
+            shared[x.number] = views
+    for x in site.entries:
+        try:
+            x.view = sample_view(site, x, shared.get(x.number, ()))
+        except Exception:  # noqa: BLE001 - made again when its page is written: that page shows the note
+            x.view = None
+    for steps in site.episodes.values():
+        shared[steps[0].number][:] = [x.view for x in steps if x.view is not None]
 
 
 def make_server(out: Path, port: int) -> Any:
@@ -215,13 +243,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--images", choices=IMAGE_MODES, default="thumbs",
                     help="thumbs (default): thumbnails, the full image linked at its file; copy: full-size copies, "
                          "once per distinct image (a self-contained site); links: nothing copied, the files shown in place")
+    ap.add_argument("--max-samples", type=int, default=MAX_SAMPLES, metavar="N",
+                    help=f"samples shown per task (default {MAX_SAMPLES:,}; a task cut down is named; 0: all)")
     args = ap.parse_args(argv)
+    say = Progress()
+    say(f"reading {len(args.run_dirs)} run(s) ...", force=True)
     from gui_tasks.submit.leaderboard import _quiet_lmms_eval
 
     _quiet_lmms_eval()
     t0 = time.perf_counter()
     try:
-        site = build_site(args.run_dirs, args.out, rebuild_docs=not args.no_docs, images=args.images)
+        site = build_site(args.run_dirs, args.out, rebuild_docs=not args.no_docs, images=args.images,
+                          max_samples=args.max_samples, say=say)
     except DataError as exc:
         print(f"gui-eval view: {exc}", file=sys.stderr)
         return 1

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from gui_core.errors import DataError
-from gui_tasks.runs.results_io import RunResults, find_result_files, load_results, load_task_samples
+from gui_tasks.runs.results_io import RunResults, find_result_files, load_results
 from gui_tasks.viewer.images import IMAGE_SUFFIXES, ImageStore, Shown, image_size, inside
-from gui_tasks.viewer.overlays import Shape
-from gui_tasks.viewer.payloads import SampleView
-from gui_tasks.viewer.plugins import ViewerPlugins
+from gui_core.viewing import SampleFacts, SampleView, Shape
+from gui_tasks.viewer.plugins import ViewerPlugins, builtin
+from gui_tasks.viewer.progress import MAX_SAMPLES, read_samples
 from gui_tasks.viewer.sent import sent_images
 from gui_tasks.viewer.records import facets, outcome, sample_record
 
@@ -69,7 +69,9 @@ class Entry:
     group: str
     number: int = -1
     sent: list[Any] = field(default_factory=list)  # gui_tasks.viewer.sent.SentRequest: images interventions changed
-    view: SampleView | None = None  # the plugin hooks' payload, made when its page is written
+    view: SampleView | None = None  # the plugin hooks' payload, made before the pages are written
+    facts: SampleFacts = SampleFacts()  # how its benchmark reads it (gui_viewer_sample_facts)
+    viewing: str | None = None  # its benchmark's viewing module (gui_tasks.viewer.plugins.ViewerPlugins.viewing_of)
 
 
 @dataclass
@@ -79,13 +81,14 @@ class Site:
     entries: list[Entry] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     images: dict[str, Shown] = field(default_factory=dict)  # path -> as shown
-    episodes: dict[tuple[int, str, str], list[Entry]] = field(default_factory=dict)  # StaR agentic steps by episode
+    episodes: dict[tuple[int, str, str], list[Entry]] = field(default_factory=dict)  # steps by (side, task, episode)
     twins: dict[int, Entry] = field(default_factory=dict)  # two runs: sample number -> the other run's same sample
     image_roots: list[Path] = field(default_factory=list)  # where images named by a samples file may be copied from
     images_mode: str = "thumbs"  # gui_tasks.viewer.images.IMAGE_MODES
     store: ImageStore = None  # type: ignore[assignment]  # made from out and images_mode
     task_folders: dict[str, Path | None] = field(default_factory=dict)  # task -> its YAML's folder
     plugins: ViewerPlugins = None  # type: ignore[assignment]  # the installed viewer plugins (gui_tasks.viewer.plugins)
+    say: Any = None  # told the progress while pages are written (gui_tasks.viewer.progress.Progress)
 
     def __post_init__(self) -> None:
         if self.store is None:
@@ -108,9 +111,14 @@ def _docs(task: str, notes: list[str], cache: dict[str, list[dict[str, Any]] | N
     return cache[task]
 
 
-def collect(run_dirs: Sequence[str | Path | Sequence[Path]], *, rebuild_docs: bool = True) -> tuple[list[Side], list[Entry], list[str]]:
+def collect(run_dirs: Sequence[str | Path | Sequence[Path]], *, rebuild_docs: bool = True,
+            plugins: ViewerPlugins | None = None, max_samples: int = MAX_SAMPLES,
+            say: Any = None) -> tuple[list[Side], list[Entry], list[str]]:
     """Every results file under each RUN_DIR (a folder, a results file, or a list of them: one side each), every logged
-    sample with its document and record."""
+    sample with its document and record, read as its benchmark's viewing module says (``plugins``: by default the
+    benchmarks' own): the first ``max_samples`` of a task (0: all; ``gui_tasks.viewer.progress``), ``say`` told as
+    they are read."""
+    plugins = plugins or builtin()
     sides, entries, notes = [], [], []
     docs_cache: dict[str, list[dict[str, Any]] | None] = {}
     for i, d in enumerate(run_dirs):
@@ -128,25 +136,29 @@ def collect(run_dirs: Sequence[str | Path | Sequence[Path]], *, rebuild_docs: bo
                     notes.append(f"{run.path.name} {name}: not run: {res.metadata['not_run']}")
                     continue
                 try:
-                    samples = load_task_samples(run, name)
+                    samples = read_samples(run, name, notes, max_samples, say)
                 except DataError as exc:
                     notes.append(f"{run.path.name} {name}: {exc}")
                     continue
                 docs = _docs(name, notes, docs_cache) if rebuild_docs else None
                 bench = str(res.metadata.get("benchmark", ""))
+                viewing = plugins.viewing_of(res.metadata)
                 for s in sorted(samples, key=lambda s: s.get("doc_id") if isinstance(s.get("doc_id"), int) else -1):
                     doc_id = s.get("doc_id")
                     doc = docs[doc_id] if docs is not None and isinstance(doc_id, int) and 0 <= doc_id < len(docs) else None
+                    facts = SampleFacts()
                     try:
                         rec = sample_record(s)
-                        out, kind = outcome(bench, rec)
-                        lang, group = facets(bench, doc, rec, res.metadata)
+                        facts = plugins.sample_facts(viewing, bench, rec, doc, res.metadata, f"{name} doc {doc_id!r}")
+                        out, kind = outcome(bench, rec, facts)
+                        lang, group = facets(doc, rec, res.metadata, facts)
                     except Exception as exc:  # noqa: BLE001 - a malformed record is a note on its sample, not a lost site
                         rec = {"viewer_note": f"record not readable: {type(exc).__name__}: {str(exc)[:300]}"}
                         out, kind, lang, group = "unscored", "", "", ""
                         notes.append(f"{run.path.name} {name} doc {doc_id!r}: record not readable ({type(exc).__name__})")
                     entries.append(Entry(i, run, name, bench, s, doc, rec, out, kind, lang, group,
-                                         sent=sent.get((name, doc_id), []) if isinstance(doc_id, int) else []))
+                                         sent=sent.get((name, doc_id), []) if isinstance(doc_id, int) else [],
+                                         facts=facts, viewing=viewing))
     for n, entry in enumerate(entries):
         entry.number = n
     return sides, entries, notes

@@ -21,7 +21,7 @@ from gui_tasks.runs.input_files import lines, parse_json_line
 from gui_tasks.mpr.schema import LANGS, validate_row
 from gui_tasks.synth.splits import check_split
 
-# The synthetic evaluation tasks (yaml_tasks/mpr_gui/mpr_gui_synth_*.yaml metadata: split eval).
+# The synthetic evaluation tasks (yaml_tasks/mpr/mpr_gui_synth_*.yaml metadata: split eval).
 EVAL_SEED, EVAL_PER_DIMENSION = 0, 8
 
 
