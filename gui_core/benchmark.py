@@ -135,10 +135,16 @@ class Submission:
     required_metrics: str = ""
     # "module:function" check(metadata, docs or None) -> why a task is refused, or None (empty: no check)
     task_check: str = ""
+    # the thinking settings (model arg ``thinking``, gui_core.reasoning) its leaderboard accepts: "default" (unset:
+    # the model's own), "on", "off"; a run with another is refused by ``gui-eval submit`` / ``validate``
+    thinking: tuple[str, ...] = ("default", "on", "off")
 
     def __post_init__(self) -> None:
         if self.completeness != "task" and not _DOTTED.fullmatch(self.completeness):
             raise ValueError(f"submission completeness {self.completeness!r} is 'task' or 'module:function'")
+        bad = [t for t in self.thinking if t not in ("default", "on", "off")]
+        if bad or not self.thinking:
+            raise ValueError(f"submission thinking {self.thinking!r}: a non-empty subset of default, on, off")
         for key, path in (("task_check", self.task_check), ("required_metrics", self.required_metrics)):
             if path and not _DOTTED.fullmatch(path):
                 raise ValueError(f"submission {key} {path!r} is not 'module:attribute'")
@@ -183,6 +189,9 @@ class Benchmark:
     viewing: str = ""
 
     def __post_init__(self) -> None:
+        from gui_core.record_types import check_record
+
+        check_record(self, "benchmark")  # a number where a string belongs is named here, not deep in a report
         if not re.fullmatch(r"[a-z][a-z0-9_]*", self.name or ""):
             raise ValueError(f"benchmark name {self.name!r} must be lower_snake_case")
         if not self.title:
@@ -235,8 +244,22 @@ BENCHMARKS: Registry[Benchmark] = Registry("benchmark", loader=_load_builtins)
 
 
 def register_benchmark(bench: Benchmark, *, aliases: tuple[str, ...] = ()) -> Benchmark:
-    """Register a benchmark record (built-in modules and third parties alike)."""
+    """Register a benchmark record (built-in modules and third parties alike).
+
+    A plugin's record (registered while its entry point loads) whose ``match`` holds all of a built-in record's
+    would be the most specific match of that record's tasks (:func:`benchmark_of`) and take them over silently: it
+    is refused, naming both."""
+    from gui_core.plugin_errors import current_plugin
+
     BENCHMARKS._load()
+    plugin = current_plugin()
+    if plugin is not None:
+        for other in BENCHMARKS.values():
+            if BENCHMARKS.origin(other.name) is None and set(other.match) <= set(bench.match):
+                raise ValueError(
+                    f"benchmark {bench.name!r} of {plugin} refused: its match {list(map(list, bench.match))} holds all "
+                    f"of built-in benchmark {other.name!r}'s match {list(map(list, other.match))}, so it would claim "
+                    f"{other.name!r}'s tasks; start its match with ('benchmark', <a name of its own>)")
     return BENCHMARKS.register(bench.name, bench, aliases=aliases)
 
 

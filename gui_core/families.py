@@ -448,10 +448,13 @@ def _register_wrappers() -> None:
          "last tagged (x1,y1),(x2,y2) / 1000; else two or four numbers / 1000"),
         ("mmbench_gui_l2", gw.MMBENCH, "relative", gw.read_mmbench_l2, "benchmarks/l2_element_grounding.py, utils/misc.py",
          "first number pair (loose separators, reasoning included); / image size when a coordinate exceeds 1"),
-        ("mmbench_gui_l2", gw.MMBENCH, "ui_tars_1_5", gw.read_mmbench_ui_tars_1_5, "models/local_uitars.py",
-         "exactly two integers over its smart-resized size; / image size when a coordinate exceeds 1"),
     ):
         gw.register_wrapper(gw.Wrapper(bench, fam, reader, repo, commit, path, what))
+    # MMBench-GUI's UI-TARS reader resizes with the row's image_size (ast.literal_eval(meta["image_size"])), not the PNG's
+    gw.register_wrapper(gw.Wrapper("mmbench_gui_l2", "ui_tars_1_5", gw.read_mmbench_ui_tars_1_5, gw.MMBENCH[0],
+                                   gw.MMBENCH[1], "models/local_uitars.py", "exactly two integers over the smart-resize "
+                                   "of the row's image_size; / image size when a coordinate exceeds 1",
+                                   row_keys=("row_image_size",)))
     gw.register_wrapper(gw.Wrapper("screenspot_pro", "os_atlas", gw.read_os_atlas_7b_negative, gw.SSPRO[0], gw.SSPRO[1],
                              ss.format("osatlas7b"), "ground_allow_negative: any two or four numbers click; else the "
                              "refusal phrase", negative=True))

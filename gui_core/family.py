@@ -90,6 +90,9 @@ class Family:
     sources: tuple[str, ...] = field(default=())  # the authors' files the facts above come from
 
     def __post_init__(self) -> None:
+        from gui_core.record_types import check_record
+
+        check_record(self, "family")  # a number where a string belongs is named here (issue 54)
         if self.frame not in FRAMES:
             raise ValueError(f"family {self.name!r}: frame {self.frame!r} unknown; known: {', '.join(FRAMES)}")
         if self.budget is not None and self.budget not in BUDGETS:

@@ -47,6 +47,7 @@ class Wrapper:
     path: str
     what: str  # the reading, in words (docs and results)
     negative: bool = False  # the reading of a negative sample (``result``: positive / negative / wrong_format)
+    row_keys: tuple[str, ...] = ()  # document meta keys the wrapper reads from the row (passed as keyword arguments)
 
 
 WRAPPERS: dict[tuple[str, str, bool], Wrapper] = {}
@@ -374,9 +375,15 @@ def _uitars_smart_resize(height: int, width: int) -> tuple[int, int]:
 _DIGITS = re.compile(r"\d+")
 
 
-def read_mmbench_ui_tars_1_5(text: str, width: int, height: int) -> Official:
+_PNG = object()  # no row size given: the screenshot's own (the differential corpora, whose rows carry the PNG's size)
+
+
+def read_mmbench_ui_tars_1_5(text: str, width: int, height: int, row_image_size: object = _PNG) -> Official:
     """models/local_uitars.py ``parse_grounding_response``: exactly two runs of digits in the whole answer, as integers
-    over the smart-resized size (its own budget), then the scorer's normalisation; anything else is wrong_format."""
+    over the smart-resize of the **row's** ``image_size`` (``ast.literal_eval(meta["image_size"])``: the xlsx cell's
+    text, ``gui_tasks.grounding.mmbench_gui.row_image_size``; None or a cell that does not read as two numbers makes it
+    raise, which ``evaluate``'s try turns into wrong_format), then the scorer's normalisation by the screenshot's own
+    size (``width`` x ``height``, ``Image.open(...).size``); anything else is wrong_format."""
     runs = []
     for m in _DIGITS.finditer(text):
         runs.append(m.group(0))
@@ -386,8 +393,12 @@ def read_mmbench_ui_tars_1_5(text: str, width: int, height: int) -> Official:
         return Official(None, "malformed", "fewer than two numbers")
     try:
         x, y = int(runs[0]), int(runs[1])
-        new_h, new_w = _uitars_smart_resize(height, width)
+        if row_image_size is _PNG:
+            row_w, row_h = width, height
+        else:
+            row_w, row_h = ast.literal_eval(row_image_size)  # None raises, as NaN does there
+        new_h, new_w = _uitars_smart_resize(row_h, row_w)
         px, py = x / new_w, y / new_h
-    except (ValueError, OverflowError, ZeroDivisionError):
-        return Official(None, "malformed", "the numbers do not convert (wrong_format there)")
-    return _mmbench_normalised(px, py, width, height, "two integers over the smart-resized size")
+        return _mmbench_normalised(px, py, width, height, "two integers over the smart-resized row image_size")
+    except Exception:  # noqa: BLE001 - evaluate's try around parse_function: any exception is wrong_format
+        return Official(None, "malformed", "the row's image_size or the numbers do not convert (wrong_format there)")

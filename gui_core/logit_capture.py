@@ -26,8 +26,9 @@ subclass with a ``capture`` attribute (and ``extras`` for interventions such as 
 Tasks that do not look for it see an ordinary string. lmms-eval hands the object to
 ``process_results`` unchanged as long as no filter rebuilds the string: our grounding
 task YAMLs set ``reasoning_tags: none`` (lmms-eval strips reasoning tags by default,
-which returns a new plain ``str``). ``--use_cache`` replays plain text without captures;
-a missing capture is reported (``pss_no_capture_rate``), never invented.
+which returns a new plain ``str``). lmms-eval's ``--use_cache`` replays plain text without captures: the
+backend's run journal gives them back (``gui_core.replayed_answers``) or the run stops naming PSS; a capture
+missing otherwise is reported (``pss_no_capture_rate``), never invented.
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ class Registry(Generic[T]):
         self._items: dict[str, T] = {}
         self._aliases: dict[str, str] = {}
         self._loader = loader  # imports the module that registers the built-in records, on first use
+        self._origin: dict[str, str | None] = {}  # name -> the plugin that registered it (None: built-in)
         self._loaded = loader is None
 
     def _load(self) -> None:
@@ -30,7 +31,12 @@ class Registry(Generic[T]):
             self._loader()
 
     def register(self, name: str, item: T, *, aliases: tuple[str, ...] = ()) -> T:
-        """Add ``item`` under ``name`` (and its aliases); a name already taken by another record is an error."""
+        """Add ``item`` under ``name`` (and its aliases); a name already taken by another record is an error, and so
+        is a record field whose value does not fit its declared type (``gui_core.record_types``)."""
+        from gui_core.plugin_errors import current_plugin
+        from gui_core.record_types import check_record
+
+        check_record(item, self.kind)
         for key in (name, *aliases):
             if not isinstance(key, str) or not key:
                 raise ValueError(f"a {self.kind} needs a non-empty string name, got {key!r}")
@@ -39,6 +45,7 @@ class Registry(Generic[T]):
             if clash:
                 raise ValueError(f"{self.kind} {key!r} is already registered")
         self._items[name] = item
+        self._origin[name] = current_plugin()
         for alias in aliases:
             self._aliases[alias] = name
         return item
@@ -60,6 +67,10 @@ class Registry(Generic[T]):
         return self._items[self.canonical(name)]
 
     __getitem__ = get
+
+    def origin(self, name: str) -> str | None:
+        """The plugin that registered ``name`` (its label), or ``None`` for a built-in record."""
+        return self._origin.get(self.canonical(name))
 
     def unknown_message(self, name: object) -> str:
         known = [*self._items, *self._aliases]
@@ -95,10 +106,11 @@ class Registry(Generic[T]):
 def load_records(group: str, what: str) -> None:
     """Import every module of the entry-point group ``group`` (``gui_core.plugin_groups``): gui-eval's own first (the
     built-in records, declared in its setup.cfg like any plugin's), then third parties'. A third-party plugin that fails
-    to load is named on stderr and skipped (one broken plugin must not hide the built-in records); a built-in that
-    fails raises, and finding none at all is an error naming ``pip install -e .`` (the metadata is missing)."""
-    import sys
-
+    to load (``SystemExit`` included) or registers a refused record is named on stderr and skipped
+    (``gui_core.plugin_errors.load_contained``: one broken plugin must not hide the built-in records nor end the
+    command); a built-in that fails raises, and finding none at all is an error naming ``pip install -e .`` (the
+    metadata is missing)."""
+    from gui_core.plugin_errors import load_contained
     from gui_core.plugin_groups import entry_points
 
     found = entry_points(group)
@@ -110,7 +122,4 @@ def load_records(group: str, what: str) -> None:
         if ep.own:
             ep.load()
             continue
-        try:
-            ep.load()
-        except Exception as exc:
-            print(f"gui-eval: WARNING: {what} plugin {ep.name!r} ({ep.value}) failed to load: {exc!r}", file=sys.stderr)
+        load_contained(ep, what)

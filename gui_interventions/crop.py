@@ -52,6 +52,7 @@ class Crop:
     def gui_intervention_response(self, response: ResponseContext) -> str | None:
         from gui_core.grounding import parse_point
         from gui_core.logit_capture import CapturedResponse, capture_of, extras_of
+        from gui_core.reasoning import note_from_extras
 
         first = response.text
         first_capture = capture_of(first)
@@ -63,6 +64,10 @@ class Crop:
         image = req.images[0]
         width, height = image.size
         text = str(first)
+        note = note_from_extras(extras_of(first))
+        if note is not None:  # the backend's reading (its reasoning_tags): the answer after the reasoning, or none
+            cut = note.truncated or (not note.closed and note.reasoning_chars > 0)
+            text = "" if cut else text[note.answer_start:]
         for tag in ("</think>", "</thinking>", "</analysis>"):  # answer after a reasoning block, as the tasks read it
             if tag in text:
                 text = text.rsplit(tag, 1)[-1]

@@ -131,7 +131,10 @@ def _share(part: int, whole: int) -> float:
 
 def mmbench_l2_report(records: Sequence[Record]) -> dict[str, Any] | None:
     """``level2_calculate_scores``: per level and platform the counts and accuracies (percent), each level's accuracy
-    (platforms weighted by their sample counts: micro over the level) and their plain mean ("Average accuracy")."""
+    (platforms weighted by their sample counts: micro over the level) and their plain mean ("Average accuracy").
+    Every row counts in "Total num" and the total accuracy's denominator whatever its ``data_type`` (the script sums
+    every key's list); only ``icon`` and ``text`` rows get their own counts and can be correct; any level is reported
+    as its own (basic and advanced alone are averaged)."""
     rows = official_rows(records)
     if not rows:
         return None

@@ -279,9 +279,11 @@ def respond(run: InterventionRun, generated: Generated, request: RequestContext,
     or the last re-run (context-aware cropping answers on the crop).
     """
     last = {"sizes": generated.image_sizes}
+    _note_reasoning(request, generated)
 
     def again(req: RequestContext) -> str:
         g = rerun(req)
+        _note_reasoning(req, g)
         last["sizes"] = g.image_sizes
         return g.response()
 
@@ -289,6 +291,15 @@ def respond(run: InterventionRun, generated: Generated, request: RequestContext,
     if last["sizes"] is None or "model_image_sizes" in extras_of(out):
         return out
     return CapturedResponse(str(out), capture_of(out), {**extras_of(out), "model_image_sizes": last["sizes"]})
+
+
+def _note_reasoning(request: RequestContext, generated: Generated) -> None:
+    """Keep the generation's reasoning note (``gui_core.reasoning``) for its document's ``process_results``."""
+    from gui_core.reasoning import note, note_from_extras
+
+    found = note_from_extras(generated.extras)
+    if found is not None:
+        note(request.task, request.doc if request.doc is not None else {"id": request.doc_id}, found)
 
 
 def run_multi_round(instance: Any, task_dict: Mapping[str, Any] | None, run: InterventionRun,

@@ -24,6 +24,15 @@ Model args (``--model_args k=v,...``):
                        the processor is torchvision-backed) or ``cpu``
     max_prompt_tokens  prompt tokens one request may have (default: the model's max_position_embeddings); a longer
                        request is that sample's named error (gui_models.request_bounds)
+    thinking           ``on`` / ``off``: the chat template's ``enable_thinking`` (Qwen3-style templates); unset: the
+                       model's default. With ``on`` each request may generate the task's budget + ``think_budget``
+                       tokens (default 8192) and the task's stop strings end only the answer after the reasoning
+    reasoning_tags     JSON list of [open, close] pairs (default ``[["<think>","</think>"]]``): the answer is read
+                       after the last closing tag; a reasoning cut by the budget is ``thinking_truncated``
+    thinking_key       the template variable (default ``enable_thinking``)
+    resume             the run journal's folder (default: beside ``--output_path``, or in the ``--use_cache`` folder),
+                       or ``none``: finished answers are kept there and a run again sends only what is missing
+                       (gui_models.run_journal)
     <name>.<param>     a parameter for intervention ``name`` (e.g. ``prompt_affix.suffix=...``)
 Decoding is greedy unless the task's ``generation_kwargs`` set ``do_sample`` or a temperature > 0.
 
@@ -47,13 +56,15 @@ from lmms_eval.api.model import lmms
 from tqdm import tqdm
 
 from gui_interventions import ForwardContext, RequestContext, build_run
-from gui_models.generation_core import (RUN_FAULTS, GenerateHooks, Generated, contained_request, cut_at_stops,
+from gui_models.generation_core import (RUN_FAULTS, GenerateHooks, Generated, contained_request,
                                         record_args_fault, record_fault, record_sent_prompt, respond, run_multi_round)
 from gui_models.hf_pipeline import DEFAULT_BUCKET, DEFAULT_PREFETCH, Prefetcher, Row, bucketed_batches, requests_held
 from gui_models.request_bounds import prompt_refusal, prompt_token_bound
 from gui_models.layers import capture_last_token, decoder_layers
 from gui_core.logit_capture import capture_mode, digit_groups
 from gui_models.model_args import DTYPE_CHOICES, check_gui_hf_args
+from gui_models.thinking import THINKING_ARGS, AnswerStops, Thinking, attach_note, token_counter
+from gui_models.run_journal import checkpoint_identity, open_journal
 
 _DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 assert set(DTYPE_CHOICES) == {"auto", *_DTYPES}
@@ -98,6 +109,8 @@ def check_pretrained(name: str, pretrained: Any) -> str:
 class GuiHF(lmms):
     """Greedy, batched generation with a HF ``AutoModelForImageTextToText`` and its processor."""
 
+    keeps_journal = True  # model arg ``resume`` (gui_models.run_journal); ``gui_wrap`` around it keeps the only one
+
     @classmethod
     def create_from_arg_string(cls, arg_string: str, additional_config: dict | None = None) -> "GuiHF":
         from lmms_eval import utils
@@ -115,6 +128,9 @@ class GuiHF(lmms):
 
         kwargs.pop("max_batch_size", None)  # passed by the lmms-eval CLI; batching is fixed-size here
         device_map = kwargs.pop("device_map", None)
+        thinking_args = {k: kwargs.pop(k) for k in list(kwargs) if k in THINKING_ARGS}
+        self.thinking = Thinking.from_args(thinking_args, "gui_hf")
+        resume = kwargs.pop("resume", None)
         check_gui_hf_args({"dtype": dtype, "batch_size": batch_size, "capture_logits": capture_logits,
                            "interventions": interventions, "bucket": bucket, "prefetch": prefetch,
                            "image_device": image_device, "max_prompt_tokens": max_prompt_tokens,
@@ -164,6 +180,14 @@ class GuiHF(lmms):
         on_gpu = self._device.type == "cuda" and getattr(image_processor, "backend", None) == "torchvision"
         # the fast (torchvision) image processor resizes and normalises on the GPU the model runs on
         self._image_kwargs: dict[str, Any] = {"device": self._device} if on_gpu and image_device == "auto" else {}
+        # what decides an answer (a journal written with other settings is refused by name): gui_models.run_journal
+        journal_settings = {"backend": "gui_hf", "checkpoint": checkpoint_identity(pretrained), "dtype": str(torch_dtype),
+                            "max_new_tokens": self.max_new_tokens, "system_prompt": system_prompt,
+                            "min_pixels": min_pixels, "max_pixels": max_pixels, "attn_implementation": attn_implementation,
+                            "max_prompt_tokens": self.max_prompt_tokens, "interventions": interventions or None,
+                            "intervention_params": {k: str(v) for k, v in sorted(kwargs.items()) if "." in k},
+                            "capture_logits": self.capture_logits, "thinking": self.thinking.describe()}
+        self.journal = open_journal("gui_hf", journal_settings, resume, self._rank, self.capture_logits)
 
     @property
     def interventions(self):
@@ -202,6 +226,12 @@ class GuiHF(lmms):
         A request that raises is that document's named error (one empty round), the others go on.
         """
         task_dict = getattr(self, "task_dict", None)
+        if getattr(self, "journal", None) is not None:
+            return self.journal.run(requests, self._multi_round_fresh, task_dict)
+        return self._multi_round_fresh(requests, None)
+
+    def _multi_round_fresh(self, requests: list[Instance], done: Any) -> list[list[str]]:
+        task_dict = getattr(self, "task_dict", None)
         out: list[list[str]] = []
         for r in tqdm(requests, disable=self.rank != 0, desc="gui_hf multi-round"):
             try:
@@ -211,6 +241,8 @@ class GuiHF(lmms):
                     raise
                 record_args_fault(tuple(r.args), task_dict, "its rounds (processor, generation, interventions)", exc)
                 out.append([""])
+            if done is not None:
+                done(len(out) - 1, out[-1])
         return out
 
     def generate_until(self, requests: list[Instance]) -> list[str]:
@@ -218,8 +250,15 @@ class GuiHF(lmms):
 
         Streamed: requests are parsed (their images decoded) as the sorting window fills, and a batch is prepared
         (processor, bounds) in the background while the previous one generates; memory holds
-        ``hf_pipeline.requests_held`` requests' screenshots at most, whatever the benchmark's size.
+        ``hf_pipeline.requests_held`` requests' screenshots at most, whatever the benchmark's size. With a run journal
+        (model arg ``resume``) the answers it holds come from it and only the others are generated.
         """
+        if getattr(self, "journal", None) is not None:
+            return self.journal.run(requests, self._generate_fresh, getattr(self, "task_dict", None))
+        return self._generate_fresh(requests, None)
+
+    def _generate_fresh(self, requests: list[Instance], done: Any) -> list[str]:
+        """:meth:`generate_until` without the journal; ``done(i, answer)`` is told each answer as it is final."""
         results: list[str | None] = [None] * len(requests)
         pbar = tqdm(total=len(requests), disable=self.rank != 0, desc="gui_hf")
         rows = ((i, self._request_context(r)) for i, r in enumerate(requests))
@@ -230,9 +269,13 @@ class GuiHF(lmms):
             for prepared in ahead:
                 for j in prepared.refused:
                     results[j] = ""
+                    if done is not None:
+                        done(j, "")
                 for group, inputs in prepared.groups:
                     for (j, ctx), gen in zip(group, self._run(group, inputs)):
                         results[j] = self._respond(gen, ctx)
+                        if done is not None:
+                            done(j, results[j])
                 pbar.update(prepared.size)
         pbar.close()
         return [r if r is not None else "" for r in results]
@@ -278,7 +321,8 @@ class GuiHF(lmms):
     def _inputs(self, reqs: Sequence[RequestContext], continuations: Sequence[str] | None = None,
                 processor: Any = None) -> Any:
         processor = processor or self.processor
-        prompts = [processor.apply_chat_template(self._messages(r), add_generation_prompt=True, tokenize=False) for r in reqs]
+        prompts = [processor.apply_chat_template(self._messages(r), add_generation_prompt=True, tokenize=False,
+                                                 **self.thinking.template_kwargs()) for r in reqs]
         if continuations is not None:
             prompts = [p + c for p, c in zip(prompts, continuations)]
         # one image list per request: processors that batch images per sample (Gemma3, Idefics3/SmolVLM)
@@ -369,14 +413,25 @@ class GuiHF(lmms):
 
     def _generate_inputs(self, reqs: Sequence[RequestContext], inputs: Any) -> list[Generated]:
         gen = _generation_args(reqs[0].gen_kwargs, self.max_new_tokens, self.tokenizer)
+        gen["max_new_tokens"] = self.thinking.max_tokens(gen["max_new_tokens"])
+        prompt_len = inputs["input_ids"].shape[1]
+        until = reqs[0].gen_kwargs.get("until")
+        if self.thinking.on and until:  # the task's stops end the answer, never the reasoning before it
+            from transformers import StoppingCriteriaList
+
+            gen["stopping_criteria"] = StoppingCriteriaList([AnswerStops(self.tokenizer, prompt_len, until, self.thinking.tags)])
         with self.hooks.attached(self.model, self.processor, self.layers, list(reqs)) as records:
             out = self.model.generate(**inputs, **gen)
-        prompt_len = inputs["input_ids"].shape[1]
-        texts = self.tokenizer.batch_decode(out[:, prompt_len:], skip_special_tokens=True)
-        texts = [cut_at_stops(t, reqs[0].gen_kwargs.get("until")) for t in texts]
+        new = out[:, prompt_len:]
+        texts = self.tokenizer.batch_decode(new, skip_special_tokens=True)
+        stop_ids = set(self.hooks.stop_ids(self.model))
+        # a row that never wrote an end token used its whole budget (a reasoning without its closing tag: truncated)
+        hit = [int(new.shape[1]) >= gen["max_new_tokens"] and not (set(row.tolist()) & stop_ids) for row in new]
+        notes = [self.thinking.read(t, h, token_counter(self.tokenizer)) for t, h in zip(texts, hit)]
+        texts = [self.thinking.cut(t, until) for t in texts]
         rec = records[-1]
         caps = rec.captures or [None] * len(texts)
-        return [Generated(t, c, s) for t, c, s in zip(texts, caps, rec.image_sizes)]
+        return [Generated(t, c, s, attach_note(None, n)) for t, c, s, n in zip(texts, caps, rec.image_sizes, notes)]
 
 
 @dataclass

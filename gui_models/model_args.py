@@ -17,7 +17,9 @@ GUI_OPENAI = "gui_openai"
 DTYPE_CHOICES = ("auto", "float32", "bfloat16", "float16")
 GUI_HF_KNOWN = frozenset({"pretrained", "device", "dtype", "batch_size", "max_batch_size", "max_new_tokens", "min_pixels",
                           "max_pixels", "system_prompt", "trust_remote_code", "attn_implementation", "interventions",
-                          "device_map", "capture_logits", "bucket", "prefetch", "image_device", "max_prompt_tokens"})
+                          "device_map", "capture_logits", "bucket", "prefetch", "image_device", "max_prompt_tokens",
+                          "thinking", "think_budget", "reasoning_tags", "thinking_key"})
+GUI_HF_KNOWN |= {"resume"}  # the run journal's folder, or none (gui_models.run_journal)
 IMAGE_DEVICES = ("auto", "cpu")
 # The digit-capture kinds (gui_core.logit_capture.CAPTURE_KINDS) each backend can produce: gui_hf and gui_wrap read
 # every digit token's score in process ("exact"); a served engine gives exact values for named token ids or a hosted
@@ -54,7 +56,15 @@ def check_gui_hf_args(args: Mapping[str, Any], owner: str = GUI_HF) -> None:
     if str(args.get("image_device", "auto")) not in IMAGE_DEVICES:
         raise ValueError(f"{owner}: image_device={args['image_device']}; choose one of {', '.join(IMAGE_DEVICES)}")
     capture_mode(args.get("capture_logits"), owner)
+    check_thinking_args(args, owner)
     resolve(args.get("interventions"), {k: v for k, v in args.items() if "." in k})
+
+
+def check_thinking_args(args: Mapping[str, Any], owner: str) -> None:
+    """``thinking``, ``think_budget``, ``reasoning_tags``, ``thinking_key`` (gui_models.thinking), checked."""
+    from gui_models.thinking import THINKING_ARGS, Thinking
+
+    Thinking.from_args({k: v for k, v in args.items() if k in THINKING_ARGS}, owner)
 
 
 def whole_arg(owner: str, name: str, value: Any, least: int, what: str) -> int:
@@ -73,7 +83,7 @@ GUI_OPENAI_KNOWN = frozenset({"base_url", "model", "api_key_env", "concurrency",
                               "top_logprobs", "tokenizer", "frame", "min_pixels", "max_pixels", "resize_budget",
                               "image_scale", "system_prompt", "interventions", "batch_size", "max_batch_size", "device",
                               "cache_namespace", "image_transport", "png_level", "prefetch",
-                              "stop_after_failures"})
+                              "stop_after_failures", "thinking", "think_budget", "reasoning_tags", "thinking_key"})
 
 
 def forward_stage_names(interventions: Any) -> list[str]:
@@ -99,6 +109,7 @@ def check_gui_openai_args(args: Mapping[str, Any], owner: str = GUI_OPENAI) -> N
 
         check_base_urls([u.strip() for u in str(args["base_url"]).split("|") if u.strip()], owner)
     capture_mode(args.get("capture_logits"), owner)
+    check_thinking_args(args, owner)
     forward = forward_stage_names(args.get("interventions"))
     if forward:
         raise ValueError(f"{owner}: intervention(s) {', '.join(forward)} act inside the model's forward pass and need its "
@@ -150,6 +161,7 @@ def check_model_args(backend: str, args_string: str) -> None:
         if not args.get("backend"):
             raise ValueError("gui_wrap: model arg backend=<lmms-eval model name> is required (e.g. backend=qwen2_5_vl)")
         capture_mode(args.get("capture_logits"), GUI_WRAP)
+        check_thinking_args(args, GUI_WRAP)
         split_wrap_args(args.get("interventions"), {k: v for k, v in args.items() if k not in ("interventions", "capture_logits")})
     else:
         ours = sorted(k for k in args if k == "interventions" or ("." in k and k.split(".", 1)[0] in installed_interventions()))

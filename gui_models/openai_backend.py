@@ -49,6 +49,8 @@ Model args (``--model_args k=v,...``):
     stop_after_failures  the run stops (every other request cancelled) after this many requests in a row failed
                     for good with no answer between (default 16; 0: never): the server is down or refuses all. A
                     401/403 (the run's key) stops it at once
+    thinking, think_budget, reasoning_tags, thinking_key   as in ``gui_hf``; ``thinking`` is sent as
+                    ``chat_template_kwargs`` (vLLM / SGLang), no ``stop`` with it on (gui_models.thinking)
     system_prompt, interventions, <intervention>.<param>   as in ``gui_hf``
 """
 
@@ -61,11 +63,11 @@ import threading
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from lmms_eval.api.instance import GenerationResult, Instance, TokenCounts
+from lmms_eval.api.instance import GenerationResult, Instance
 from lmms_eval.api.model import lmms
 from tqdm import tqdm
 
-from gui_core.logit_capture import capture_mode, digit_groups
+from gui_core.logit_capture import capture_mode, digit_groups, extras_of
 from gui_core.sample_faults import describe_fault
 from gui_core.sample_faults import record as record_fault
 from gui_interventions import RequestContext, build_run
@@ -74,13 +76,17 @@ from gui_models.generation_core import (Generated, contained_request, cut_at_sto
                                         run_multi_round)
 from gui_models.model_args import check_gui_openai_args
 from gui_models.served_answers import (capture_from_token_ids, capture_from_top_logprobs, clean_text,  # noqa: F401
-                                       logprob_problem, noted as _noted)
+                                       joined_reasoning, logprob_problem, token_counts as _token_counts,
+                                       usage_of)
+from gui_models.served_answers import noted as _noted
 from gui_models.served_body import Prepared, build_body, generation_body  # noqa: F401 - the public names stay here too
+from gui_models.run_journal import say_resumed
 from gui_models.served_client import EventLoop as _Loop
 from gui_models.served_client import (FAST_PNG_LEVEL, TRANSPORTS, BadResponse, ResponseCache, RetryPolicy, ServerDown,
                                       ServerError, ServerPool, request_key)
 from gui_models.served_frame import FRAMES, FramePolicy  # noqa: F401
 from gui_models.served_keys import DEFAULT_KEY_ENV, DEFAULT_KEY_HOSTS, check_base_urls, key_for  # noqa: F401
+from gui_models.thinking import THINKING_ARGS, Thinking, attach_note, token_counter
 
 _key_for = key_for  # the name tests and older callers use
 LOGPROB_MODES = ("auto", "token_ids", "top_logprobs")
@@ -114,6 +120,7 @@ class GuiOpenAI(lmms):
         for k in ("batch_size", "max_batch_size", "device"):  # passed by the lmms-eval CLI; concurrency is ours
             kwargs.pop(k, None)
         check_gui_openai_args({**kwargs, "interventions": interventions, "capture_logits": capture_logits}, OWNER)
+        self.thinking = Thinking.from_args({k: kwargs.pop(k) for k in list(kwargs) if k in THINKING_ARGS}, OWNER)
         urls = [u.strip() for u in str(base_url or os.environ.get("OPENAI_BASE_URL") or "").split("|") if u.strip()]
         if not urls:
             raise ValueError(f"{OWNER}: model arg base_url=<http://host:port/v1> is required (several: url1|url2)")
@@ -169,6 +176,7 @@ class GuiOpenAI(lmms):
                 self.tokenizer = AutoTokenizer.from_pretrained(tok_dir)
                 self.groups = digit_groups(self.tokenizer)
         self.top_logprobs = int(top_logprobs)
+        self.count_tokenizer = self.thinking.counting_tokenizer(self.tokenizer, tok_dir)  # reasoning lengths in tokens
         self.frame = FramePolicy(str(frame), tok_dir, int(min_pixels) if min_pixels else None,
                                  int(max_pixels) if max_pixels else None, resize_budget, image_scale)
         self.interventions = build_run(interventions, kwargs)
@@ -231,7 +239,12 @@ class GuiOpenAI(lmms):
             text = respond(self.interventions, generated, req, lambda r: usage.append(self._generate_sync(r)) or usage[-1])
             return GenerationResult(text=text, token_counts=_token_counts(usage))
 
-        return self._stream(len(requests), one, OWNER)
+        out = self._stream(len(requests), one, OWNER)
+        if self.cache is not None:  # its response cache is this backend's journal: a run again resumes through it
+            reused = sum(bool(extras_of(r.text).get("from_cache")) for r in out if isinstance(r, GenerationResult))
+            if reused:
+                say_resumed(OWNER, reused, len(requests), self.cache.root)
+        return out
 
     def generate_until_multi_round(self, requests: list[Instance]) -> list[list[str]]:
         """Every round of each request; rounds of one request in order, ``concurrency`` requests at once."""
@@ -316,6 +329,7 @@ class GuiOpenAI(lmms):
         prepared = build_body(req, self.model_name, self.max_new_tokens, self.system_prompt, self.image_transport,
                               self.png_level)
         body = prepared.body
+        self.thinking.apply_to_body(body)  # budget, stops, chat_template_kwargs (gui_models.thinking)
         if self.logprobs == "token_ids":
             body.update(logprobs=True, logprob_token_ids=sorted({i for g in self.groups or [] for i in g}),
                         return_tokens_as_token_ids=True)
@@ -355,7 +369,7 @@ class GuiOpenAI(lmms):
             entry, damaged = self.cache.lookup(key)
             if entry is not None:
                 try:
-                    out = self._parse(entry["response"], body, sent, None)
+                    out = self._parse(entry["response"], body, sent, None, prepared.until)
                 except BadResponse as exc:
                     damaged = f"holds a bad response ({exc})"
                 else:
@@ -368,7 +382,7 @@ class GuiOpenAI(lmms):
 
         def check(response: Mapping[str, Any], url: str) -> None:
             try:
-                checked["out"] = self._parse(response, body, sent, url)  # BadResponse: retried, never stored
+                checked["out"] = self._parse(response, body, sent, url, prepared.until)  # BadResponse: retried
             except BadResponse:
                 raise
             except ValueError as exc:  # a refusal of ours (e.g. no token ids for logprobs=token_ids): raised as is
@@ -391,7 +405,7 @@ class GuiOpenAI(lmms):
         self._failures_in_row = 0
         if "error" in checked:
             raise checked["error"]
-        out = checked.get("out") or self._parse(response, body, sent, server)
+        out = checked.get("out") or self._parse(response, body, sent, server, prepared.until)
         if self.cache is not None and key is not None and not ({"tool_call_only", "answer_cut"} & set(out.extras)):
             # a tool-call-only answer is recorded on its sample, never replayed; a cut one serves its sample only
             self.cache.put(key, response, server)
@@ -416,10 +430,11 @@ class GuiOpenAI(lmms):
         self.cache_bad.append(str(path))
         warnings.warn(f"{OWNER}: response cache entry {path} {why}; asking the server again", stacklevel=2)
 
-    def _parse(self, response: Mapping[str, Any], body: Mapping[str, Any], sent: list[list[int]], server: str | None) -> Generated:
+    def _parse(self, response: Mapping[str, Any], body: Mapping[str, Any], sent: list[list[int]], server: str | None,
+               until: Any = None) -> Generated:
         """The answer as ``Generated``; :class:`BadResponse` for a body that is not a usable chat completion."""
         try:
-            return self._parse_checked(response, body, sent, server)
+            return self._parse_checked(response, body, sent, server, body.get("stop") if until is None else until)
         except BadResponse:
             raise
         except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
@@ -428,7 +443,7 @@ class GuiOpenAI(lmms):
             raise BadResponse(f"from {server or 'the cache'}: {type(exc).__name__}: {str(exc)[:200]}") from exc
 
     def _parse_checked(self, response: Mapping[str, Any], body: Mapping[str, Any], sent: list[list[int]],
-                       server: str | None) -> Generated:
+                       server: str | None, until: Any = None) -> Generated:
         if not isinstance(response, Mapping):
             raise BadResponse(f"from {server or 'the cache'}: a JSON {type(response).__name__}, not an object")
         if response.get("error") is not None:
@@ -441,6 +456,10 @@ class GuiOpenAI(lmms):
         if content is not None and not isinstance(content, str):
             raise BadResponse(f"from {server or 'the cache'}: message content is a {type(content).__name__}, not text")
         text_notes: dict[str, Any] = {}
+        if isinstance(choice.get("message"), Mapping):  # a reasoning returned apart joins the text, in its tags
+            joined = joined_reasoning(choice["message"], content or "", self.thinking.tags,
+                                      cut=choice.get("finish_reason") == "length" and not content)
+            content = joined if joined or content is not None else None
         calls = (choice.get("message") or {}).get("tool_calls")
         if content is None and not (isinstance(calls, list) and calls):  # no text and no call: not an answer
             raise BadResponse(f"from {server or 'the cache'}: message content is null and there are no tool calls")
@@ -452,7 +471,7 @@ class GuiOpenAI(lmms):
         if len(content) > limit:  # longer than the budget allows: cut, and counted
             text_notes["answer_cut"] = {"chars": len(content), "kept": limit}
             content = content[:limit]
-        text = cut_at_stops(content, body.get("stop") or [])
+        text = self.thinking.cut(content, until or [])
         capture = None
         if self.logprobs != "none":
             content = (choice.get("logprobs") or {}).get("content") or []
@@ -470,22 +489,11 @@ class GuiOpenAI(lmms):
                 capture = capture_from_token_ids(content, self.groups or [], self.tokenizer, stop_ids)
             else:
                 capture = capture_from_top_logprobs(content)
-        usage = response.get("usage") or {}
-        if not isinstance(usage, Mapping):
-            usage = {}
-        usage = {k: (v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None) for k, v in usage.items()}
+        usage, reported = usage_of(response)
+        found = self.thinking.read(content, choice.get("finish_reason") == "length", token_counter(self.count_tokenizer),
+                                   reported)
         extras = {"image_frame": self.frame.describe(sent), "served_by": server or "cache",
                   "usage": {"input_tokens": usage.get("prompt_tokens"), "output_tokens": usage.get("completion_tokens")},
                   "finish_reason": choice.get("finish_reason") if isinstance(choice.get("finish_reason"), str) else None,
                   **text_notes}
-        return Generated(text, capture, self.frame.model_sizes(sent), extras)
-
-
-
-def _token_counts(generated: Sequence[Generated]) -> TokenCounts | None:
-    """Summed usage of a request's generations (the original and any response-stage re-run); None when unknown."""
-    ins = [((g.extras or {}).get("usage") or {}).get("input_tokens") for g in generated]
-    outs = [((g.extras or {}).get("usage") or {}).get("output_tokens") for g in generated]
-    if any(v is None for v in ins + outs):
-        return None
-    return TokenCounts(input_tokens=sum(ins), output_tokens=sum(outs))
+        return Generated(text, capture, self.frame.model_sizes(sent), attach_note(extras, found))

@@ -11,6 +11,7 @@ from gui_core.sample_faults import record as record_fault
 from gui_core.sample_faults import served_fault
 from gui_interventions import RequestContext
 from gui_models.generation_core import Generated
+from lmms_eval.api.instance import TokenCounts
 
 OWNER = "gui_openai"
 LOGPROB_SLACK = 1e-4  # log-probabilities above this are not log-probabilities
@@ -135,3 +136,38 @@ def noted(req: RequestContext, out: Generated) -> Generated:
     if fault is not None and req.task:
         record_fault(req.task, req.doc if req.doc is not None else {"id": req.doc_id}, fault)
     return out
+
+
+def joined_reasoning(message: Mapping[str, Any], content: str, tags: Sequence[Sequence[str]], cut: bool = False) -> str:
+    """The answer text with a reasoning the server returned apart (vLLM / SGLang reasoning parsers:
+    ``reasoning_content``, newer vLLM ``reasoning``) joined back in front, in the first tag pair, so the sample keeps it
+    and the answer is read after it as for any other response. ``cut``: the budget ended the reasoning (no closing
+    tag is written: the reading then finds it truncated)."""
+    reasoning = message.get("reasoning_content")
+    if not isinstance(reasoning, str) or not reasoning:
+        reasoning = message.get("reasoning")
+    if not isinstance(reasoning, str) or not reasoning:
+        return content
+    opening, closing = tags[0]
+    return f"{opening}{reasoning}" if cut else f"{opening}{reasoning}{closing}{content}"
+
+
+def usage_of(response: Mapping[str, Any]) -> tuple[dict[str, Any], int | None]:
+    """A response's ``usage`` (counts that are not whole numbers >= 0 become None) and the reasoning tokens the server
+    reported (OpenAI's ``usage.completion_tokens_details.reasoning_tokens``; None when not said)."""
+    usage = response.get("usage") or {}
+    if not isinstance(usage, Mapping):
+        usage = {}
+    details = usage.get("completion_tokens_details")
+    reported = details.get("reasoning_tokens") if isinstance(details, Mapping) else None
+    reported = reported if isinstance(reported, int) and not isinstance(reported, bool) and reported >= 0 else None
+    return {k: (v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None) for k, v in usage.items()}, reported
+
+
+def token_counts(generated: Sequence[Generated]) -> TokenCounts | None:
+    """Summed usage of a request's generations (the original and any response-stage re-run); None when unknown."""
+    ins = [((g.extras or {}).get("usage") or {}).get("input_tokens") for g in generated]
+    outs = [((g.extras or {}).get("usage") or {}).get("output_tokens") for g in generated]
+    if any(v is None for v in ins + outs):
+        return None
+    return TokenCounts(input_tokens=sum(ins), output_tokens=sum(outs))

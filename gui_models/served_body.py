@@ -21,6 +21,7 @@ class Prepared:
     body: dict[str, Any]
     sizes: list[list[int]]
     digests: list[str]
+    until: list[str] | None = None  # the task's stop strings (cut on our side; not sent with thinking on)
 
 
 def build_body(req: RequestContext, model: str, default_max: int, system_prompt: str | None = None,
@@ -54,7 +55,7 @@ def build_body(req: RequestContext, model: str, default_max: int, system_prompt:
     stops = [gen["until"]] if isinstance(gen.get("until"), str) else [s for s in (gen.get("until") or []) if s]
     if stops:
         body["stop"] = list(stops)
-    return Prepared(body, sizes, digests)
+    return Prepared(body, sizes, digests, list(stops))
 
 
 def generation_body(req: RequestContext, model: str, default_max: int, system_prompt: str | None = None,

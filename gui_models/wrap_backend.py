@@ -5,7 +5,10 @@
 Model args: ``backend`` (an lmms-eval model name, resolved by lmms-eval's registry as
 ``--model`` would be), ``interventions``, ``capture_logits`` and ``<intervention>.<param>``
 are ours; every other argument (and the CLI's ``--batch_size``/``--device``) goes to the
-wrapped backend unchanged.
+wrapped backend unchanged. ``thinking=on|off`` (with ``think_budget``, ``reasoning_tags``) is handed to a wrapped
+backend whose constructor takes the chat template's ``enable_thinking`` (lmms-eval's ``qwen3_vl``, ``qwen3_5``) and
+refused for one that does not; with it on each request's budget grows by ``think_budget`` and its stop strings are
+applied to the answer after the reasoning, here (``gui_models.thinking``).
 
 How it runs (the same core as ``gui_hf``: ``gui_models.generation_core``):
 
@@ -21,6 +24,7 @@ How it runs (the same core as ``gui_hf``: ``gui_models.generation_core``):
   as it likes. Backends without a module (API backends) run request/response-stage
   interventions only; asking for more fails naming the backend.
 - Response stage and multi-round: as in ``gui_hf``; every round is one request to the backend.
+- Run journal (model arg ``resume``, ours): as in ``gui_hf`` (``gui_models.run_journal``).
 """
 
 from __future__ import annotations
@@ -34,12 +38,15 @@ from tqdm import tqdm
 
 from gui_interventions import RequestContext, build_run
 from gui_interventions.manager import parse_selection
-from gui_models.generation_core import (RUN_FAULTS, GenerateHooks, Generated, contained_request, cut_at_stops, record_sent_prompt, respond,
+from gui_models.generation_core import (RUN_FAULTS, GenerateHooks, Generated, contained_request, record_sent_prompt, respond,
                                         run_multi_round)
 from gui_core.logit_capture import capture_mode, digit_groups
 from gui_models.model_args import split_wrap_args
+from gui_models.thinking import THINKING_ARGS, Thinking, attach_note, token_counter
+from gui_models.run_journal import checkpoint_identity, open_journal
 
-OURS = ("backend", "interventions", "capture_logits")
+OURS = ("backend", "interventions", "capture_logits", "resume")
+OPERATIONAL = ("device", "batch_size", "max_batch_size", "device_map")  # left out of the journal's settings
 WINDOW = 64  # requests parsed and handed to the wrapped backend per call of its generate_until (at least 4 batches)
 # lmms-eval backends that generate max(task budget, their own max_new_tokens) (4096 by default): wrapped, they get
 # max_new_tokens=1 unless the user gives one, so every task's own budget wins (docs/ENGINES.md).
@@ -128,14 +135,20 @@ class GuiWrap(lmms):
         if not backend:
             raise ValueError("gui_wrap: model arg backend=<lmms-eval model name> is required (e.g. backend=qwen2_5_vl)")
         names = parse_selection(interventions)
+        self.thinking = Thinking.from_args({k: kwargs.pop(k) for k in list(kwargs) if k in THINKING_ARGS}, "gui_wrap")
+        resume = kwargs.pop("resume", None)
         ours, kwargs = split_wrap_args(interventions, kwargs)  # unselected intervention params refused, as gui_hf does
         self.capture_logits = capture_mode(capture_logits, "gui_wrap")
         run = build_run(names, ours)
         self.backend_name = str(backend)
         inner_cls = get_model(self.backend_name, force_simple=self.is_simple)
         passed = {**{k: v for k, v in (_cli or {}).items() if k not in kwargs}, **kwargs}
+        if getattr(inner_cls, "keeps_journal", False):  # one journal per run: the wrapper's, of the answers it returns
+            passed.setdefault("resume", "none")
         if self.backend_name in MAX_OF_BUDGETS and "max_new_tokens" not in passed:
             passed["max_new_tokens"] = 1
+        if self.thinking.mode is not None:
+            passed[self.thinking.key] = thinking_arg(inner_cls, self.backend_name, self.thinking)
         self.inner = inner_cls(**passed)
         self.inner.task_dict = _KeyedTaskDict(self)
         self.module = find_module(self.inner)
@@ -160,6 +173,11 @@ class GuiWrap(lmms):
         self.interventions = run
         self._pending: dict[tuple[str, str, int], RequestContext] = {}
         self._materialised: list[RequestContext] = []
+        settings = {"backend": f"gui_wrap({self.backend_name})", "checkpoint": checkpoint_identity(passed.get("pretrained")),
+                    "backend_args": {k: str(v) for k, v in sorted(passed.items()) if k not in OPERATIONAL},
+                    "interventions": interventions or None, "intervention_params": {k: str(v) for k, v in sorted(ours.items())},
+                    "capture_logits": self.capture_logits, "thinking": self.thinking.describe()}
+        self.journal = open_journal("gui_wrap", settings, resume, self.rank, self.capture_logits)
 
     # --- lmms-eval interface -------------------------------------------------------------
 
@@ -190,7 +208,13 @@ class GuiWrap(lmms):
         """Responses in request order, streamed in windows of :attr:`window` requests: each window is parsed (images
         decoded), handed to the wrapped backend in one call and answered before the next is parsed, so memory holds
         one window of screenshots whatever the benchmark's size. The wrapped backend batches (and may sort) within a
-        window; with ``batch_size`` 1 its calls are the same as with every request at once."""
+        window; with ``batch_size`` 1 its calls are the same as with every request at once. With a run journal the
+        answers it holds come from it and only the others are generated."""
+        if getattr(self, "journal", None) is not None:
+            return self.journal.run(requests, self._generate_fresh, self.task_dict)
+        return self._generate_fresh(requests, None)
+
+    def _generate_fresh(self, requests: list[Instance], done: Any) -> list[str]:
         rerun = lambda req: self._run([req])[0]  # noqa: E731 - one re-run, as in gui_hf
         out: list[str] = []
         pbar = tqdm(total=len(requests), disable=self.rank != 0 or len(requests) < 2, desc=f"gui_wrap({self.backend_name})")
@@ -201,7 +225,10 @@ class GuiWrap(lmms):
                 record_sent_prompt(r, req)
                 reqs.append(req)
             outs = self._run(reqs)
-            out += [respond(self.interventions, g, req, rerun) for g, req in zip(outs, reqs)]
+            for g, req in zip(outs, reqs):
+                out.append(respond(self.interventions, g, req, rerun))
+                if done is not None:
+                    done(len(out) - 1, out[-1])
             pbar.update(len(reqs))
         pbar.close()
         return out
@@ -212,8 +239,17 @@ class GuiWrap(lmms):
         return max(WINDOW, 4 * int(self.batch_size or 1))
 
     def generate_until_multi_round(self, requests: list[Instance]) -> list[list[str]]:
-        return [run_multi_round(r, self.task_dict, self.interventions, lambda req: self._run([req])[0])
-                for r in tqdm(requests, disable=self.rank != 0, desc=f"gui_wrap({self.backend_name}) multi-round")]
+        if getattr(self, "journal", None) is not None:
+            return self.journal.run(requests, self._multi_round_fresh, self.task_dict)
+        return self._multi_round_fresh(requests, None)
+
+    def _multi_round_fresh(self, requests: list[Instance], done: Any) -> list[list[str]]:
+        out: list[list[str]] = []
+        for r in tqdm(requests, disable=self.rank != 0, desc=f"gui_wrap({self.backend_name}) multi-round"):
+            out.append(run_multi_round(r, self.task_dict, self.interventions, lambda req: self._run([req])[0]))
+            if done is not None:
+                done(len(out) - 1, out[-1])
+        return out
 
     # --- internals ------------------------------------------------------------------------------
 
@@ -232,6 +268,9 @@ class GuiWrap(lmms):
         """The request in the layout the wrapped backend consumes, carrying the rewritten text and images."""
         split = req.metadata.get("split", "test")
         gen = dict(req.gen_kwargs)
+        if self.thinking.on:  # room to reason, and no stop string that would end the reasoning (cut here, after it)
+            gen["max_new_tokens"] = self.thinking.max_tokens(int(gen.get("max_new_tokens") or 128))
+            gen["until"] = []
         if getattr(self.inner, "is_simple", True):
             args = (req.text, gen, functools.partial(GuiWrap._visuals, self), req.doc_id, req.task, split)
         else:
@@ -286,8 +325,10 @@ class GuiWrap(lmms):
         finally:
             self._pending = {}
         # `until` is cut on our side too: lmms-eval's vllm and openai backends drop it
-        texts = [cut_at_stops(r.text if isinstance(r, GenerationResult) else str(r), q.gen_kwargs.get("until"))
-                 for r, q in zip(raw, reqs)]
+        texts = [r.text if isinstance(r, GenerationResult) else str(r) for r in raw]
+        # a reasoning that never closed is taken as cut by its budget: the wrapped backend does not say why it stopped
+        notes = [self.thinking.read(t, True, token_counter(self.tokenizer)) for t in texts]
+        texts = [self.thinking.cut(t, q.gen_kwargs.get("until")) for t, q in zip(texts, reqs)]
         captures: dict[int, Any] = {}
         sizes: dict[int, Any] = {}
         for rec in records:
@@ -298,7 +339,19 @@ class GuiWrap(lmms):
                 if rec.captures is not None:
                     captures[at] = rec.captures[i]
                 sizes[at] = rec.image_sizes[i] if i < len(rec.image_sizes) else None
-        return [Generated(t, captures.get(i), sizes.get(i)) for i, t in enumerate(texts)]
+        return [Generated(t, captures.get(i), sizes.get(i), attach_note(None, notes[i])) for i, t in enumerate(texts)]
+
+
+def thinking_arg(inner_cls: Any, name: str, thinking: Thinking) -> bool:
+    """The value of the wrapped backend's ``enable_thinking`` constructor argument; refused when it takes none."""
+    import inspect
+
+    params = inspect.signature(inner_cls.__init__).parameters
+    if thinking.key not in params:
+        raise ValueError(f"gui_wrap: backend {name!r} ({inner_cls.__name__}) takes no {thinking.key!r} argument, so "
+                         f"thinking={thinking.mode} cannot reach its chat template; run it through gui_hf or gui_openai, "
+                         "or leave thinking unset (the model's default)")
+    return thinking.on
 
 
 class GuiWrapChat(GuiWrap):

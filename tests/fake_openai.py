@@ -9,6 +9,11 @@ byte a second), ``302``/``307`` (to ``redirect_to``), ``nullcontent`` (``content
 bad HTTP 200 answers of ``BAD_200``. ``GET .../models`` reports ``models``; ``headers`` keeps every request's headers.
 ``behave(body) -> action or None`` picks a request's behaviour from its body (per document); ``retry_after``
 is the ``Retry-After`` header of ``429``. ``reply(body) -> str``, when given, writes each ``ok`` answer from the request (a scripted agent).
+``reasoning`` (a text): the server reasons like a thinking model (Qwen3 under vLLM) when a request's
+``chat_template_kwargs`` ask for thinking (``enable_thinking`` true, or absent and ``think_by_default``): it writes
+``<think>`` + reasoning + ``</think>`` + a blank line + the answer, one token per whitespace-separated word, cut at the
+request's ``max_tokens`` (``finish_reason: length``), applying any ``stop`` it is sent to the whole text as vLLM does;
+``usage.completion_tokens_details.reasoning_tokens`` says how many tokens it reasoned.
 ``keep_bodies=False`` (benchmarks: thousands of multi-megabyte bodies) keeps no body and, without ``reply``, parses
 none; ``times`` holds every POST's arrival (``time.monotonic()``) and ``posts`` their count either way.
 """
@@ -40,6 +45,23 @@ TOOL_CALL = {"id": "c", "object": "chat.completion", "created": 0, "model": "m",
                  "tool_calls": [{"id": "t1", "type": "function", "function": {"name": "click", "arguments": "{}"}}]}}]}
 
 
+def thinking_completion(reasoning: str, answer: str, body: dict) -> dict:
+    """A thinking model's answer to ``body`` (see the module docstring): one token per word, cut at ``max_tokens``."""
+    think = ["<think>", *reasoning.split(), "</think>"]
+    words = think + answer.split()
+    budget = int(body.get("max_tokens") or 16)
+    kept = words[:budget]
+    text = " ".join(kept[:len(think)]) + ("\n\n" + " ".join(kept[len(think):]) if len(kept) > len(think) else "")
+    stops = body.get("stop") or []
+    for stop in [stops] if isinstance(stops, str) else stops:
+        if stop and stop in text:
+            text = text.split(stop, 1)[0]
+    out = completion(text, completion_tokens=len(kept))
+    out["choices"][0]["finish_reason"] = "length" if len(words) > budget else "stop"
+    out["usage"]["completion_tokens_details"] = {"reasoning_tokens": min(len(think), len(kept))}
+    return out
+
+
 def many_choices(n: int = 200_000) -> bytes:
     """A 17 MB answer: ``n`` choices (issue 37)."""
     choice = {"index": 0, "message": {"role": "assistant", "content": "B"}, "finish_reason": "stop", "logprobs": None}
@@ -56,6 +78,8 @@ class FakeServer:
         self.keep_bodies = keep_bodies
         self.times: list[float] = []  # arrival of every POST (time.monotonic())
         self.redirect_to = ""  # where ``307``/``302`` send the client
+        self.reasoning: str | None = None  # set: answers like a thinking model (module docstring)
+        self.think_by_default = True
         self.stopped = threading.Event()
         self.bodies: list[dict] = []
         self.headers: list[dict[str, str]] = []  # every request's headers (GET included), to check what keys were sent
@@ -124,6 +148,9 @@ class FakeServer:
                 status = {"500": 500, "503": 503, "429": 429, "400": 400, "401": 401}.get(action, 200)
                 answer = fake.reply(body) if fake.reply is not None and status == 200 else fake.text
                 payload = completion(answer) if status == 200 else {"error": {"message": f"scripted {status}"}}
+                wants = (body.get("chat_template_kwargs") or {}).get("enable_thinking", fake.think_by_default)
+                if status == 200 and fake.reasoning is not None and wants:
+                    payload = thinking_completion(fake.reasoning, answer, body)
                 if action in BAD_200:
                     payload = BAD_200[action]
                 if action == "nullcontent":  # no text and no tool call

@@ -366,3 +366,18 @@ def test_verify_draw_and_model_args(honest):
     assert with_checkpoint("pretrained=Org/X,device=cuda,system_prompt='a, b'", "/ck", "cpu") == \
         "pretrained=/ck,device=cpu,system_prompt='a, b'"
     assert logged_form(["Answer: B"]) == "Answer: B" and logged_form([["a", 1]]) == ["a", "1"]
+
+
+def test_a_capture_run_whose_answers_lack_their_capture_is_refused_naming_pss():
+    """Issue 53: answers replayed without their digit capture (lmms-eval's --use_cache) would leave PSS missing."""
+    from gui_tasks.submit.submission_rules import capture_gap
+
+    metrics = ["grounding_acc,none", "pss_mean,none", "perplexity_mean,none", "pss_correct,none"]
+    whole = [{"doc_id": i, "response_side": {"capture": {"form": "key-digits-v1"}}} for i in range(3)]
+    assert capture_gap("pretrained=x,capture_logits=digits", metrics, whole) is None
+    bare = whole[:1] + [{"doc_id": 1}, {"doc_id": 2, "response_side": {"extras": {}}}]
+    gap = capture_gap("pretrained=x,capture_logits=digits", metrics, bare)
+    assert gap.startswith("2 of 3 answers of this capture_logits=digits run carry no digit capture (doc ids [1, 2]")
+    assert "pss_mean, perplexity_mean and 1 other capture figure(s) would be missing" in gap
+    assert capture_gap("pretrained=x", metrics, bare) is None  # no capture asked: nothing promised
+    assert capture_gap("pretrained=x,capture_logits=digits", ["mpr_acc,none"], bare) is None  # no capture metric

@@ -573,3 +573,25 @@ def test_an_unauthorised_answer_says_how_to_name_the_key():
         assert server.hits == 1
     finally:
         server.stop()
+
+
+def test_a_run_again_resumes_through_the_response_cache_and_says_so(tmp_path, capsys):
+    """Issue 53: gui_openai's response cache is its journal; a run again asks only what is missing and says so."""
+    from lmms_eval.api.instance import Instance
+
+    def reqs(n):
+        return [Instance("generate_until", (f"Question {i}?", {"max_new_tokens": 4}, lambda d: [], i, "t", "test"), 0,
+                         {"task": "t", "doc_id": i, "repeats": 1}) for i in range(n)]
+
+    server = FakeServer(["ok"], text="A")
+    try:
+        first = _backend(server.base_url, response_cache=str(tmp_path))
+        first.task_dict = {"t": {"test": [{"id": i} for i in range(5)]}}
+        assert [str(r.text) for r in first.generate_until(reqs(2))] == ["A", "A"] and server.hits == 2
+        assert "resumed:" not in capsys.readouterr().err
+        again = _backend(server.base_url, response_cache=str(tmp_path))
+        again.task_dict = first.task_dict
+        assert [str(r.text) for r in again.generate_until(reqs(5))] == ["A"] * 5 and server.hits == 5
+        assert f"gui_openai: resumed: 2 of 5 answers from {tmp_path}" in capsys.readouterr().err
+    finally:
+        server.stop()

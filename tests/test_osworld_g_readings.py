@@ -156,7 +156,7 @@ def test_one_key_selects_the_reading_and_the_old_polygon_rule_is_refused_unless_
     with pytest.raises(ConfigError, match="reading 'vlmevalkt' unknown"):
         score_params({**meta, "reading": "vlmevalkt"})
     with pytest.raises(ConfigError, match="has only official"):
-        score_params({"source": "screenspot_pro", "prompt": "relative", "reading": "lmms_eval"})
+        score_params({"source": "uivision", "prompt": "relative", "reading": "lmms_eval"})  # ScreenSpot has readings too
 
 
 def test_the_osworld_g_yamls_name_the_reading_and_their_own_version():

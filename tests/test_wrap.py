@@ -166,3 +166,28 @@ def test_cli_gui_wrap_logs_the_digit_captures_gui_hf_logs(tmp_path, tiny_checkpo
     assert len(per_run["hf"]) == 3
     assert_close(per_run["wrap"], per_run["hf"])  # responses exact, PSS floats within the shared tolerance
     assert all(rec["captured"] for _, rec in per_run["hf"].values())
+
+
+def test_gui_wrap_resumes_from_its_journal_with_the_captures(checkpoint, tmp_path, capsys):
+    """Issue 53: gui_wrap keeps every answer in its run journal; a second run asks the wrapped backend only what is
+    missing, and the reused answers carry their digit captures."""
+    def build():
+        return GuiWrapChat(backend="qwen2_5_vl", pretrained=str(checkpoint), device="cpu", device_map="cpu",
+                           max_pixels=SIDE * SIDE, min_pixels=4 * 28 * 28, capture_logits="digits",
+                           resume=str(tmp_path / "journal"))
+
+    first = build()
+    a = first.generate_until(requests(first, 2))
+    first.journal.close()
+    second = build()
+    asked = []
+    inner = second.inner.generate_until
+    second.inner.generate_until = lambda reqs: asked.append(len(reqs)) or inner(reqs)
+    b = second.generate_until(requests(second, 3))
+    assert sum(asked) == 1
+    assert f"gui_wrap: resumed: 2 of 3 answers from {tmp_path / 'journal'}" in capsys.readouterr().err
+    assert [str(x) for x in b[:2]] == [str(x) for x in a]
+    from gui_core.logit_capture import response_side
+
+    assert all(capture_of(y) is not None for y in b)
+    assert [response_side(y) for y in b[:2]] == [response_side(x) for x in a]  # what scoring reads, bit for bit

@@ -85,7 +85,10 @@ _grounding("screenspot", "ScreenSpot",
                          unset="point it at a local copy of the official screenspot release"),
            "gui_tasks.grounding.screenspot:task_rows", data_check="gui_tasks.grounding.screenspot:data_check_screenspot",
            official=_OFFICIAL + "screenspot_pro_report", docs="docs/screenspot_pss.md", published_docs=1272, clips_boxes=True,
-           release_layouts=("seeclick",))  # SeeClick Table 1
+           release_layouts=("seeclick",),  # SeeClick Table 1
+           # the other harnesses that publish its numbers, each a reading (task metadata ``reading``, issue 52)
+           readings=("official", "vlmevalkit"), reading_judge="gui_metrics.screenspot_readings:judge",
+           harness={"vlmevalkit_box": "xywh_minus_one", "vlmevalkit_file": "screenspot.py"})
 
 _grounding("screenspot_v2", "ScreenSpot-v2",
            Sources("OS-Atlas (Wu et al. 2024, arXiv 2410.23218), section 4.1", "OS-Copilot/OS-Atlas"),
@@ -97,7 +100,10 @@ _grounding("screenspot_v2", "ScreenSpot-v2",
                          unset="point it at a local copy of the official screenspot_v2 release"),
            "gui_tasks.grounding.screenspot:task_rows", data_check="gui_tasks.grounding.screenspot:data_check_v2",
            official=_OFFICIAL + "screenspot_pro_report", docs="docs/screenspot_pss.md", published_docs=1272,  # OS-Atlas 4.1: the same instructions, corrected
-           clips_boxes=True, release_layouts=("seeclick", "variants"))  # the OS-Atlas release, or likaixin's re-annotated variants
+           clips_boxes=True, release_layouts=("seeclick", "variants"),  # the OS-Atlas release, or likaixin's re-annotated variants
+           # the other harnesses that publish its numbers, each a reading (task metadata ``reading``, issue 52)
+           readings=("official", "lmms_eval", "vlmevalkit"), reading_judge="gui_metrics.screenspot_readings:judge",
+           harness={"lmms_task": "screenspot_v2", "vlmevalkit_box": "xywh_minus_one", "vlmevalkit_file": "screenspot_v2.py"})
 
 _grounding("screenspot_pro", "ScreenSpot-Pro",
            Sources("ScreenSpot-Pro (Li et al. 2025, arXiv 2504.07981)", "likaixin2000/ScreenSpot-Pro-GUI-Grounding",
@@ -108,7 +114,10 @@ _grounding("screenspot_pro", "ScreenSpot-Pro",
                          unset="point it at a local copy of the official screenspot_pro release"),
            "gui_tasks.grounding.screenspot:task_rows", data_check="gui_tasks.grounding.screenspot:data_check_pro",
            official=_OFFICIAL + "screenspot_pro_report", cluster="application", docs="docs/screenspot_pro.md",
-           published_docs=1581, clips_boxes=True, release_layouts=("pro",))  # its README / HF card
+           published_docs=1581, clips_boxes=True, release_layouts=("pro",),  # its README / HF card
+           # the other harnesses that publish its numbers, each a reading (task metadata ``reading``, issue 52)
+           readings=("official", "lmms_eval", "vlmevalkit"), reading_judge="gui_metrics.screenspot_readings:judge",
+           harness={"lmms_task": "screenspot_pro", "lmms_img_size": True, "vlmevalkit_box": "xyxy", "vlmevalkit_file": "screenspot_pro.py"})
 
 _grounding("uivision", "UI-Vision (element grounding)",
            Sources("UI-Vision (Nayak et al. 2025, arXiv 2503.15661)", "uivision/UI-Vision",
@@ -128,7 +137,8 @@ _grounding("mmbench_gui_l2", "MMBench-GUI L2 (element grounding)",
                          hub=(MMBENCH_GUI_HUB,), page="docs/mmbench_gui_l2.md",
                          unset="point it at a local copy of the official MMBench-GUI release"),
            "gui_tasks.grounding.mmbench_gui:task_rows", data_check="gui_tasks.grounding.mmbench_gui:data_check",
-           official=_OFFICIAL + "mmbench_l2_report", docs="docs/mmbench_gui_l2.md", clips_boxes=True)
+           official=_OFFICIAL + "mmbench_l2_report", docs="docs/mmbench_gui_l2.md", clips_boxes=True,
+           yaml_version="1.3")  # 1.3: every row evaluate scores is scored, UI-TARS with the row's image_size (issue 52)
 
 _grounding("osworld_g", "OSWorld-G (original and refined instructions)",
            Sources("OSWorld-G / JEDI (Xie et al. 2025, arXiv 2505.13227), section 3", "xlang-ai/OSWorld-G",

@@ -16,7 +16,9 @@ Each converter writes the official layout from those rows (ScreenSpot-Pro: ``ann
 in row order + ``images/<img_filename>``; OSWorld-G: ``OSWorld-G.json`` + ``images/<image_path>``), the screenshot
 bytes as published (never re-encoded), and nothing else: the benchmark's own loader then reads it, so a hub row is
 scored exactly as the same row of the official release. A row the converter cannot place (no image bytes, a path
-leaving the folder) is a DataError naming the parquet file, row and field. The records name these converters in their
+leaving the folder, a NUL, non-UTF-8 text, JSON nested past the bound, a screenshot name two rows give with other
+bytes) is a DataError naming the parquet file, row and field, skipped and counted with ``GUI_EVAL_SKIP_BAD_ROWS=1``
+(``hub_rows``). The records name these converters in their
 ``HubRelease.convert`` (``gui_tasks/grounding/benchmark.py``); ``gui_core.hub_fetch`` runs them.
 """
 
@@ -29,14 +31,17 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from gui_core.errors import DataError
+from gui_tasks.grounding.hub_rows import RowGuard, check_row, json_value, name, text
 
 # Columns the screenshot and the official fields are read from; the rest of a row is written as published.
 PRO_OFFICIAL = ("id", "img_filename", "bbox", "instruction", "instruction_cn", "ui_type", "group", "platform",
                 "application", "img_size")
 
 
-def parquet_rows(snapshot: Path) -> Iterator[tuple[Path, int, dict[str, Any]]]:
-    """``(file, row index in that file, row)`` of every ``*.parquet`` of the snapshot, files in name order."""
+def parquet_rows(snapshot: Path) -> Iterator[tuple[Path, int, Any]]:
+    """``(file, row index in that file, row)`` of every ``*.parquet`` of the snapshot, files in name order; a row that
+    cannot be read (a string column holding bytes that are not UTF-8) comes as a DataError naming its field in place
+    of the row (``hub_rows.RowGuard.row`` raises it: that row's fault, never the file's)."""
     import pyarrow.parquet as pq
 
     files = sorted(p for p in snapshot.rglob("*.parquet") if not any(s.startswith(".") for s in p.relative_to(snapshot).parts))
@@ -45,9 +50,25 @@ def parquet_rows(snapshot: Path) -> Iterator[tuple[Path, int, dict[str, Any]]]:
     for path in files:
         i = 0
         for batch in pq.ParquetFile(path).iter_batches(batch_size=32):
-            for row in batch.to_pylist():
+            try:
+                rows = batch.to_pylist()
+            except ValueError:  # UnicodeDecodeError: read row by row, the bad one named
+                rows = [_one_row(batch, j, path, i + j) for j in range(batch.num_rows)]
+            for row in rows:
                 yield path, i, row
                 i += 1
+
+
+def _one_row(batch: Any, j: int, path: Path, i: int) -> Any:
+    try:
+        return batch.slice(j, 1).to_pylist()[0]
+    except ValueError:
+        for column in batch.schema.names:
+            try:
+                batch.column(column).slice(j, 1).to_pylist()
+            except ValueError as exc:
+                return DataError(f"is not UTF-8 text ({exc})", file=str(path), row=i, field=column)
+        return DataError("cannot be read", file=str(path), row=i)
 
 
 def _image_bytes(row: dict[str, Any], path: Path, i: int) -> bytes:
@@ -58,17 +79,12 @@ def _image_bytes(row: dict[str, Any], path: Path, i: int) -> bytes:
     return bytes(data)
 
 
-def _relative(name: Any, path: Path, i: int, field: str) -> str:
-    rel = PurePosixPath(str(name))
-    if not str(name) or rel.is_absolute() or ".." in rel.parts:
-        raise DataError(f"image name {name!r} must be a relative path inside the copy", file=str(path), row=i, field=field)
-    return rel.as_posix()
-
-
-def _write_image(out: Path, rel: str, data: bytes) -> None:
-    target = out / "images" / rel
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if not target.exists():  # one screenshot serves several rows
+def _place(guard: RowGuard, folder: Path, rel: str, data: bytes, path: Path, i: int, field: str) -> None:
+    """Write a row's screenshot under ``folder/rel`` once (one screenshot serves several rows; other bytes under a
+    name already placed are the row's error, naming both rows)."""
+    if guard.claim(rel, data, path, i, field):
+        target = folder / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
 
 
@@ -76,54 +92,62 @@ def _suffix(data: bytes) -> str:
     return ".jpg" if data[:3] == b"\xff\xd8\xff" else ".png"
 
 
-def _json_list(value: Any) -> Any:
-    """A list column as published (``bbox`` may be a list or its JSON text in the hub copies)."""
-    if isinstance(value, str):
-        try:
-            return json.loads(value)
-        except ValueError:
-            return value
-    return value
-
-
-def convert_screenspot_pro(snapshot: Path, out: Path) -> None:
-    """ScreenSpot-Pro hub rows -> ``annotations/<application>_<platform>.json`` + ``images/`` (the GitHub release)."""
+def convert_screenspot_pro(snapshot: Path, out: Path) -> int:
+    """ScreenSpot-Pro hub rows -> ``annotations/<application>_<platform>.json`` + ``images/`` (the GitHub release);
+    the number of bad rows skipped (``hub_rows``: one row, one fault)."""
+    guard = RowGuard(f"hub conversion of {snapshot.name} (ScreenSpot-Pro)")
     files: dict[str, list[dict[str, Any]]] = {}
     for path, i, row in parquet_rows(snapshot):
-        data = _image_bytes(row, path, i)
-        rid = row.get("id")
-        name = row.get("img_filename") or f"{rid if rid is not None else f'{path.stem}-{i:05d}'}{_suffix(data)}"
-        rel = _relative(name, path, i, "img_filename")
-        _write_image(out, rel, data)
-        size = _json_list(row.get("img_size"))
-        if size is None and row.get("image_width") is not None and row.get("image_height") is not None:
-            size = [row["image_width"], row["image_height"]]
-        official = {k: _json_list(row[k]) for k in PRO_OFFICIAL if k in row and row[k] is not None}
-        official.update(img_filename=rel, img_size=size)
-        if "ui_type" not in official and row.get("data_type") is not None:
-            official["ui_type"] = row["data_type"]
-        official.setdefault("group", row.get("group"))
-        for k in ("bbox", "instruction"):
-            official.setdefault(k, row.get(k))
-        stem = (f"{row['application']}_{row['platform']}" if row.get("application") and row.get("platform")
-                else path.stem)
-        files.setdefault(_relative(stem, path, i, "application"), []).append(official)
+        with guard.row(path, i, row):
+            row = check_row(row, path, i)
+            data = _image_bytes(row, path, i)
+            rid = text(row.get("id"), path, i, "id")
+            if row.get("img_filename"):
+                rel = name(row["img_filename"], path, i, "img_filename")
+            else:
+                rel = name(f"{rid if rid is not None else f'{path.stem}-{i:05d}'}{_suffix(data)}", path, i, "id",
+                           single=True)
+            size = json_value(row.get("img_size"), path, i, "img_size")
+            if size is None and row.get("image_width") is not None and row.get("image_height") is not None:
+                size = [row["image_width"], row["image_height"]]
+            official = {k: json_value(row[k], path, i, k) for k in PRO_OFFICIAL if k in row and row[k] is not None}
+            official.update(img_filename=rel, img_size=size)
+            if "ui_type" not in official and row.get("data_type") is not None:
+                official["ui_type"] = text(row["data_type"], path, i, "data_type")
+            official.setdefault("group", text(row.get("group"), path, i, "group"))
+            for k in ("bbox", "instruction"):
+                official.setdefault(k, text(row.get(k), path, i, k))
+            app, platform = official.get("application"), official.get("platform")
+            stem = name(f"{app}_{platform}" if app and platform else path.stem, path, i,
+                        "application" if app and platform else "<file>", single=True)
+            _place(guard, out / "images", rel, data, path, i, "image")
+            files.setdefault(stem, []).append(official)
     (out / "annotations").mkdir(parents=True, exist_ok=True)
     for stem, rows in files.items():
         (out / "annotations" / f"{stem}.json").write_text(json.dumps(rows, ensure_ascii=False, indent=1))
+    return guard.done()
 
 
-def convert_osworld_g(snapshot: Path, out: Path) -> None:
-    """OSWorld-G hub rows -> ``OSWorld-G.json`` + ``images/<image_path>`` (the release's ``benchmark/`` folder)."""
+def convert_osworld_g(snapshot: Path, out: Path) -> int:
+    """OSWorld-G hub rows -> ``OSWorld-G.json`` + ``images/<image_path>`` (the release's ``benchmark/`` folder); the
+    number of bad rows skipped."""
+    guard = RowGuard(f"hub conversion of {snapshot.name} (OSWorld-G)")
     rows = []
     for path, i, row in parquet_rows(snapshot):
-        data = _image_bytes(row, path, i)
-        name = row.get("image_path") or f"{row.get('id', f'{path.stem}-{i:05d}')}{_suffix(data)}"
-        rel = _relative(name, path, i, "image_path")
-        _write_image(out, rel, data)
-        rows.append({**{k: _json_list(v) for k, v in row.items() if k != "image"}, "image_path": rel})
+        with guard.row(path, i, row):
+            row = check_row(row, path, i)
+            data = _image_bytes(row, path, i)
+            if row.get("image_path"):
+                rel = name(row["image_path"], path, i, "image_path")
+            else:
+                rid = text(row.get("id", f"{path.stem}-{i:05d}"), path, i, "id")
+                rel = name(f"{rid}{_suffix(data)}", path, i, "id", single=True)
+            kept = {k: json_value(v, path, i, k) for k, v in row.items() if k != "image"}
+            _place(guard, out / "images", rel, data, path, i, "image")
+            rows.append({**kept, "image_path": rel})
     out.mkdir(parents=True, exist_ok=True)
     (out / "OSWorld-G.json").write_text(json.dumps(rows, ensure_ascii=False, indent=1))
+    return guard.done()
 
 
 # ---- ScreenSpot (rootsautomation/ScreenSpot, read by lmms-eval 0.7.3's screenspot_rec_test / screenspot_reg_test) ----
@@ -157,29 +181,36 @@ def _size_of(data: bytes, path: Path, i: int) -> tuple[int, int]:
         raise DataError(f"the embedded screenshot cannot be read ({exc})", file=str(path), row=i, field="image") from None
 
 
-def convert_screenspot(snapshot: Path, out: Path) -> None:
+def convert_screenspot(snapshot: Path, out: Path) -> int:
     """ScreenSpot hub rows -> ``screenspot_{desktop,mobile,web}.json`` + ``screenspot_imgs/`` (SeeClick's release):
-    the box back to ``[x, y, w, h]`` pixels of the embedded screenshot, rows in hub order within each platform."""
+    the box back to ``[x, y, w, h]`` pixels of the embedded screenshot, rows in hub order within each platform; the
+    number of bad rows skipped."""
+    guard = RowGuard(f"hub conversion of {snapshot.name} (ScreenSpot)")
     files: dict[str, list[dict[str, Any]]] = {"desktop": [], "mobile": [], "web": []}
     for path, i, row in parquet_rows(snapshot):
-        data = _image_bytes(row, path, i)
-        name = row.get("file_name") or row.get("img_filename") or f"{path.stem}-{i:05d}{_suffix(data)}"
-        rel = _relative(name, path, i, "file_name")
-        target = out / "screenspot_imgs" / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if not target.exists():
-            target.write_bytes(data)
-        box = _json_list(row.get("bbox"))
-        if not (isinstance(box, list) and len(box) == 4):
-            raise DataError(f"expected [x1, y1, x2, y2] fractions, got {box!r}", file=str(path), row=i, field="bbox")
-        w, h = _size_of(data, path, i)
-        x1, y1, x2, y2 = (_pixel(v, s, path, i) for v, s in zip(box, (w, h, w, h)))
-        source = str(row.get("data_source") or "")
-        files[SCREENSPOT_PLATFORM.get(source.lower(), "web")].append(
-            {"img_filename": rel, "bbox": [x1, y1, x2 - x1, y2 - y1], "instruction": row.get("instruction"),
-             "data_type": row.get("data_type"), "data_source": row.get("data_source")})
+        with guard.row(path, i, row):
+            row = check_row(row, path, i)
+            data = _image_bytes(row, path, i)
+            given = row.get("file_name") or row.get("img_filename")
+            field = "file_name" if row.get("file_name") else "img_filename"
+            rel = (name(given, path, i, field) if given
+                   else name(f"{path.stem}-{i:05d}{_suffix(data)}", path, i, "<file>", single=True))
+            box = json_value(row.get("bbox"), path, i, "bbox")
+            if not (isinstance(box, list) and len(box) == 4):
+                raise DataError(f"expected [x1, y1, x2, y2] fractions, got {box!r}", file=str(path), row=i,
+                                field="bbox")
+            w, h = _size_of(data, path, i)
+            x1, y1, x2, y2 = (_pixel(v, s, path, i) for v, s in zip(box, (w, h, w, h)))
+            given_source = text(row.get("data_source"), path, i, "data_source")
+            source = str(given_source or "")
+            record = {"img_filename": rel, "bbox": [x1, y1, x2 - x1, y2 - y1],
+                      "instruction": text(row.get("instruction"), path, i, "instruction"),
+                      "data_type": text(row.get("data_type"), path, i, "data_type"), "data_source": given_source}
+            _place(guard, out / "screenspot_imgs", rel, data, path, i, "image")
+            files[SCREENSPOT_PLATFORM.get(source.lower(), "web")].append(record)
     for platform, rows in files.items():
         (out / f"screenspot_{platform}.json").write_text(json.dumps(rows, ensure_ascii=False, indent=1))
+    return guard.done()
 
 
 # ---- MMBench-GUI L2 (OpenGVLab/MMBench-GUI: L2_annotations.json + MMBench-GUI-OfflineImages.zip) ----

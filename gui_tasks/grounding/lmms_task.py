@@ -149,6 +149,10 @@ class GroundingTask(RowsTask):
             rows = self.dataset[self.config.test_split or "test"]
             meta["boxes_clipped"] = screenspot.boxes_clipped([{"meta": m} for m in rows["meta"]])  # lands in the results
 
+    def answer_family(self, doc):
+        """The family whose reading scores the answers: its record says whether they are read after the reasoning."""
+        return self._params.family
+
     def process_results(self, doc, results, full_docs=None):  # noqa: D401 - lmms-eval hook
         response = results[0] if results else None
         if isinstance(response, list):  # repeats: lmms-eval nests the responses

@@ -298,8 +298,8 @@ def _official_lines(rep: dict[str, Any] | None) -> list[str]:
         lines = [f"Official report (MMBench-GUI level2_calculate_scores): average {_fmt(rep['Average accuracy'], 2)}, "
                  f"basic {_fmt(rep['Basic accuracy'], 2)}, advanced {_fmt(rep['Advanced accuracy'], 2)}", "",
                  "| level | platform | total | icon | text | n | wrong format |", "|---|---|---|---|---|---|---|"]
-        for level in ("basic", "advanced"):
-            for platform, f in (rep.get(level) or {}).items():
+        for level in [k for k, v in rep.items() if isinstance(v, dict)]:  # basic, advanced, then any other level
+            for platform, f in rep[level].items():
                 lines.append(f"| {level} | {platform} | {_fmt(f['Total accuracy'], 2)} | {_fmt(f['Icon accuracy'], 2)} | "
                              f"{_fmt(f['Text accuracy'], 2)} | {f['Total num']} | {f['Error format num']} |")
         return lines + [""]

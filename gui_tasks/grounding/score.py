@@ -200,7 +200,8 @@ def _judge(doc: Mapping[str, Any], text: str, capture: Capture | None, params: S
         wrapper = wrapper_for(doc.get("source"), params.family, meta.get("gt_type") == "negative")
     own = answer  # the family's own reading: its numbers in its declared frame (the frame check reads these)
     if wrapper is not None:
-        found = wrapper.reader(text, width, height)  # a relative point, as the wrapper hands it to the scorer
+        row = {k: meta[k] for k in wrapper.row_keys if k in meta}  # row fields the wrapper reads (MMBench's image_size)
+        found = wrapper.reader(text, width, height, **row)  # a relative point, as the wrapper hands it to the scorer
         # the digits the family's own reading locates stay the key tokens of the logit metrics
         answer = PointAnswer(found.point, "relative", found.status, params.family, found.detail, answer.literal)
     out: dict[str, Any] = {"status": answer.status, "detail": answer.detail, "point": None, "correct": False,
@@ -317,8 +318,24 @@ def _osworld_g(record: dict[str, Any], doc: Mapping[str, Any], target: Mapping[s
                                        "wrong" if verdict.status in ("parsed", "refusal") else "wrong_format")
 
 
+def _harness_reading(record: dict[str, Any], doc: Mapping[str, Any], meta: Mapping[str, Any], text: str,
+                     reading: str) -> None:
+    """Re-judge a sample as the harness ``reading`` names: the benchmark record's ``reading_judge`` with its
+    ``harness`` entry (ScreenSpot / -v2 / -Pro: gui_metrics.screenspot_readings)."""
+    from gui_core.benchmark import resolve
+    from gui_tasks.grounding.benchmark import by_source
+
+    rec = by_source(str(doc.get("source")))
+    judge = (rec.extra.get("reading_judge") if rec is not None else None)
+    if not judge or reading not in (rec.extra.get("readings") or ()):
+        raise ValueError(f"reading {reading!r} is not one of {doc.get('source')}'s readings")
+    resolve(str(judge))(record, doc, meta, text, reading, rec.extra.get("harness") or {})
+
+
 def official_correctness(record: Mapping[str, Any]) -> str:
     """The official scripts' per-sample verdict: correct, wrong, or wrong_format (no point / no readable answer)."""
+    if "harness_correctness" in record:  # the selected harness's own verdict (error: it stops on the row)
+        return str(record["harness_correctness"])
     if "osworld_g_correctness" in record:
         return str(record["osworld_g_correctness"])
     if "negative_result" in record:
@@ -342,11 +359,15 @@ def score_response(doc: Mapping[str, Any], response: Any, params: ScoreParams) -
         _negative(record, str(text))
     if isinstance(meta.get("osworld_g"), dict):  # OSWorld-G: bbox / polygon / refusal by its scorer's rule
         _osworld_g(record, doc, meta["osworld_g"], str(text), params)
+    elif params.reading != "official":  # another harness's code, named by the benchmark's record (issue 52)
+        _harness_reading(record, doc, meta, str(text), params.reading)
     # the keys an official report groups by (ScreenSpot-Pro layout); an answer the authors' script drops is not in it
     if isinstance(meta.get("report"), dict) and not record.get("dropped"):
         record["official"] = {**meta["report"], "correctness": official_correctness(record)}
         if "osworld_g_groups" in record:  # the categories as the selected harness names them
             record["official"].update(groups=record["osworld_g_groups"], reading=params.reading)
+        elif params.reading != "official":
+            record["official"]["reading"] = params.reading
     if extras.get("image_frame") is not None:  # served engines: the size sent and the declared resize (gui_openai)
         record["served_frame"] = extras["image_frame"]
     if crop is not None:

@@ -20,7 +20,8 @@ from gui_tasks.grounding.uivision import SETTINGS as UIVISION_SETTINGS
 # Beyond 1.2 a benchmark whose ``official`` reading changes carries its own version in its record
 # (``extra["yaml_version"]``, gui_tasks/grounding/benchmark.py), so its old results are never compared with new ones:
 # OSWorld-G 1.3 (issue 52: ``reading`` official | vlmevalkit | lmms_eval; official reads >1 as pixels, clicks (0, 0)
-# for an unreadable answer)
+# for an unreadable answer); MMBench-GUI L2 1.3 (issue 52: every row ``evaluate`` scores is scored, any data_type and
+# level counted as ``level2_calculate_scores`` counts them; the UI-TARS reader resizes with the row's image_size)
 VERSION = "1.2"
 
 

@@ -22,12 +22,16 @@ from PIL import Image
 
 from gui_core.image_files import mark_file_source
 from gui_core.images import ImageRefused, decode
+from gui_core import replayed_answers
 from gui_core.sample_faults import DOC_ERROR, SAMPLE_ERROR, doc_key, fault_of, record
 from gui_metrics.lmms_bridge import SCORE_KEY
 from gui_tasks.runs import input_files
 from gui_core.errors import DataError
 from gui_core.sample_faults import describe_fault
 from gui_tasks.harness.bad_rows import skip_bad_rows, take_skipped
+from gui_core.logit_capture import SIDE_KEY
+from gui_core.reasoning import side_in_full_text
+from gui_tasks.harness.reasoning_results import read_results, reasoning_aggregations
 from gui_tasks.harness.lmms_layout import INTERACTION_KEY, UNTIL_KEY, current_task_type, multi_round_layout, multi_round_refusal
 from gui_core.paths import cache_dir
 from gui_tasks.harness.task_keys import config_problems, report
@@ -145,6 +149,11 @@ class RowsTask(ConfigurableMessagesTask):
         images = doc.get("images") or ([doc["image"]] if doc.get("image") else [])
         return "|".join(screen_name(i) for i in images) or None
 
+    def answer_family(self, doc: Mapping[str, Any]) -> str | None:
+        """The model family whose reading scores this task's answers (None: none in particular); its record says
+        whether answers are read after the reasoning (``gui_tasks.harness.reasoning_results``)."""
+        return None
+
     @classmethod
     def agentic_rounds(cls, meta: Mapping[str, Any]) -> int | None:
         """Most model calls one document can take when lmms-eval's agentic loop runs it, or None when this task's
@@ -181,6 +190,8 @@ class RowsTask(ConfigurableMessagesTask):
         self.not_run = self._stopped or (refusal if rounds is None else None)
         self._aggregation_list[SAMPLE_ERROR] = count_sample_errors  # a sample's named error, counted in the results
         self._higher_is_better[SAMPLE_ERROR] = False
+        for metric, (agg, higher) in reasoning_aggregations().items():  # thinking models (gui_core.reasoning)
+            self._aggregation_list[metric], self._higher_is_better[metric] = agg, higher
         if problems:
             report(str(self.config.task), problems)
             self.not_run = "configuration error: " + "; ".join(problems)
@@ -201,9 +212,14 @@ class RowsTask(ConfigurableMessagesTask):
     def _process_results_with_stats(self, doc: Mapping[str, Any], results: list[Any], *args: Any, **kwargs: Any) -> dict[str, Any]:
         """The task's per-sample values plus the cluster field in each, and a top-level ``score``: the first metric of
         the task's ``metric_list`` that has one (what lmms-eval's ``--baseline`` pairs across runs)."""
-        out = self._scored(doc, results, *args, **kwargs)
+        read, reasoning = read_results(str(self.config.task), doc, results, self.answer_family(doc))
+        out = self._scored(doc, read, *args, **kwargs)
         if not isinstance(out, dict):
             return out
+        out.update(reasoning)
+        if reasoning and isinstance(out.get(SIDE_KEY), dict) and len(read) == 1 and isinstance(read[0], str):
+            # the side channel of the answer, in the spans of the whole response the samples file logs
+            out[SIDE_KEY] = side_in_full_text(out[SIDE_KEY], len(str(results[0])) - len(str(read[0])))
         if self._own_cluster:
             from gui_core.logit_capture import SIDE_KEY
 
@@ -347,6 +363,9 @@ def _contain(task: "RowsTask") -> None:
     def contained_results(doc: Any, outputs: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
         error = fault_of(name(), doc)
         if error is None:
+            # an answer lmms-eval's --use_cache replayed as plain text gets its side channel back from the backend's run
+            # journal, or the run stops naming the metrics it would lose (outside the containment: the run's error)
+            outputs = replayed_answers.restore(name(), doc, outputs)
             try:
                 values = results(doc, outputs, *args, **kwargs)
             except Exception as exc:  # noqa: BLE001 - a parser or metric fault: this sample only

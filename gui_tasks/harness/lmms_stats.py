@@ -179,7 +179,9 @@ def add_repeat_stats(task_output: Any) -> None:
 # lmms-eval's columns of one metric (make_table folds these keys into the metric's row)
 _COLUMN_SUFFIXES = ("_stderr", "_stderr_clt", "_stderr_clustered", "_expected_accuracy", "_consensus_accuracy",
                     "_internal_variance", "_consistency_rate", "_flip_share")
-ALWAYS_SHOWN = ("sample_error",)  # faults are never hidden
+# faults are never hidden; a thinking model's mean reasoning length and its truncated share (gui_core.reasoning) sit
+# beside the accuracy and format-error rate
+ALWAYS_SHOWN = ("sample_error", "reasoning_tokens", "thinking_truncated")
 TABLE_NOTE = ("gui-eval: the table shows each gui-eval task's headline figures; every figure is in the results file "
               "(`gui-eval summary RUN` adds the 95% intervals, the reports the rest)")
 

@@ -80,12 +80,22 @@ def as_results(response: Any) -> list[Any]:
     return list(response) if isinstance(response, list) else [response]
 
 
-def score(task, doc: Mapping[str, Any], response: Any, side: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def score(task, doc: Mapping[str, Any], response: Any, side: Mapping[str, Any] | None = None,
+          reasoning: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The task's own per-sample values for ``response`` to ``doc``; ``side``: what the run logged of the response
-    beyond its text (``gui_core.logit_capture.response_side``: digit capture, image sizes, crop), attached again."""
+    beyond its text (``gui_core.logit_capture.response_side``: digit capture, image sizes, crop), attached again;
+    ``reasoning``: the sample's logged reasoning record (``gui_core.reasoning``), read again as the run read it (a
+    reasoning cut by its budget is no answer)."""
+    from gui_core import reasoning as thinking
     from gui_core.logit_capture import with_side
 
-    return dict(task.process_results(doc, as_results(with_side(response, side))))
+    name = str(getattr(getattr(task, "config", None), "task", "") or "")
+    thinking.notes_of(name, doc)  # nothing left over from another scoring of this document
+    thinking.note(name, doc, thinking.note_from_logged(reasoning))
+    try:
+        return dict(task.process_results(doc, as_results(with_side(response, side))))
+    finally:
+        thinking.notes_of(name, doc)
 
 
 def aggregate(task, per_sample: list[dict[str, Any]]) -> dict[str, float]:

@@ -2,8 +2,8 @@
 
 lmms-eval exits 0 when a task fails and still writes a results file that holds only the task's alias; the reason sits
 in the task's ``metadata.not_run`` (``gui_tasks.harness.lmms_rows``). This command reads every results file under the given
-paths and prints, per task, its headline figures (the first metric of its ``metric_list``, and its format-error rate
-when it has one) with the recorded 95% interval (cluster bootstrap, ``gui_tasks.harness.lmms_stats``) and n; then every task
+paths and prints, per task, its headline figures (the first metric of its ``metric_list``, its format-error rate
+when it has one and, for a thinking model, its mean ``reasoning_tokens`` and ``thinking_truncated`` share) with the recorded 95% interval (cluster bootstrap, ``gui_tasks.harness.lmms_stats``) and n; then every task
 that did not run with its one reason. It exits 1 when any task did not run, so scripts and CI can stop on it.
 """
 
@@ -43,7 +43,11 @@ def headline_metrics(res: TaskResult) -> list[str]:
     """The task's headline figures: the first metric of its ``metric_list``, then its format-error rate (if any)."""
     from gui_tasks.harness.lmms_stats import headline_names
 
-    return headline_names(res.config.get("metric_list"), res.metrics) or sorted(res.metrics)[:1]
+    from gui_core.reasoning import REASONING_TOKENS, THINKING_TRUNCATED
+
+    names = headline_names(res.config.get("metric_list"), res.metrics) or sorted(res.metrics)[:1]
+    # a thinking run (gui_core.reasoning): the mean reasoning length and the share cut by the budget, per task
+    return names + [m for m in (REASONING_TOKENS, THINKING_TRUNCATED) if m in res.metrics and m not in names]
 
 
 def not_run_reason(res: TaskResult) -> str | None:

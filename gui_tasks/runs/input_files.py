@@ -132,18 +132,38 @@ def parse_json_line(line: str, *, file: str, row: int, hint: str = "", field: st
 
 
 def read_jsonl(path: str | Path, *, hint: str = "", max_bytes: int | None = None,
-               max_line: int | None = None) -> list[dict[str, Any]]:
+               max_line: int | None = None, limit: int | None = None,
+               progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
     """The JSON objects of a JSONL file (blank lines skipped), within the bounds of ``lines``.
 
     A line that is not JSON, or not an object, is a DataError naming the file and the line (``row`` = line index);
-    ``hint`` says what the reader can do about it (e.g. "delete the file to rebuild it" for a cache).
+    ``hint`` says what the reader can do about it (e.g. "delete the file to rebuild it" for a cache). ``limit``: at
+    most that many objects, the rest of the file left unread; ``progress(n)`` is called every
+    :data:`PROGRESS_EVERY` objects (a caller's progress line on a huge file).
     """
-    rows = []
+    rows: list[dict[str, Any]] = []
     for i, line in lines(path, max_bytes=max_bytes, max_line=max_line):
         if not line.strip():
             continue
+        if limit is not None and len(rows) >= limit:
+            break
         row = parse_json_line(line, file=str(path), row=i, hint=hint)
         if not isinstance(row, dict):
             raise DataError(f"line {i + 1}: not a JSON object" + (f"; {hint}" if hint else ""), file=str(path), row=i)
         rows.append(row)
+        if progress is not None and len(rows) % PROGRESS_EVERY == 0:
+            progress(len(rows))
     return rows
+
+
+PROGRESS_EVERY = 10_000
+
+
+def count_lines(path: str | Path, chunk: int = 1 << 20) -> int:
+    """Lines of a text file (newlines counted in binary chunks, nothing parsed: a huge file's length, fast)."""
+    count, last = 0, b"\n"
+    with regular_file(path).open("rb") as fh:
+        while block := fh.read(chunk):
+            count += block.count(b"\n")
+            last = block[-1:]
+    return count + (last != b"\n")

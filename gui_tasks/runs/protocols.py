@@ -7,9 +7,10 @@ from typing import Sequence
 
 from gui_tasks.runs.hashing import sha256_text
 
-# Model args that change what the model is shown (its system prompt, the image resolution it sees): a run with any of
-# them is ranked under its own protocol label. A system prompt enters the label as a hash (its text is in the args).
-VIEW_ARGS = ("system_prompt", "min_pixels", "max_pixels", "resize_budget", "image_scale")
+# Model args that change what the model is shown (its system prompt, the image resolution it sees, the chat template's
+# thinking switch and the reasoning budget: gui_core.reasoning): a run with any of them is ranked under its own protocol
+# label. A system prompt enters the label as a hash (its text is in the args).
+VIEW_ARGS = ("system_prompt", "min_pixels", "max_pixels", "resize_budget", "image_scale", "thinking", "think_budget")
 
 
 def interventions_of(model_args: str) -> list[str]:

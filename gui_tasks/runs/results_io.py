@@ -11,17 +11,19 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from gui_core.errors import ConfigError, DataError
 from gui_core.logit_capture import SIDE_KEY
+from gui_core.reasoning import REASONING_KEY
 from gui_tasks.runs.input_files import read_jsonl, read_text
 
 RESULTS_SUFFIX = "_results.json"
 # lmms-eval's own keys of a samples line (evaluator.py 0.7.3); every other dict value is a metric's value.
-# SIDE_KEY: a grounding response's logged side channel (gui_core.logit_capture.response_side), not a record.
+# SIDE_KEY: a grounding response's logged side channel (gui_core.logit_capture.response_side), not a record;
+# REASONING_KEY: a thinking model's reading of the response (gui_core.reasoning.logged_record), not a record either.
 LOG_KEYS = frozenset({"doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "token_counts", "doc_hash",
-                      "prompt_hash", "target_hash", "input", "input_media", SIDE_KEY})
+                      "prompt_hash", "target_hash", "input", "input_media", SIDE_KEY, REASONING_KEY})
 NO_FILTER = "none"  # lmms-eval's name for "no filter": metric keys read "mcq_acc,none"
 
 
@@ -289,12 +291,14 @@ def load_results(path: str | Path) -> RunResults:
     )
 
 
-def load_samples(path: str | Path) -> list[dict[str, Any]]:
-    """Per-sample log lines (one JSON object each); a bad line is a DataError naming file and line."""
+def load_samples(path: str | Path, *, limit: int | None = None,
+                 progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+    """Per-sample log lines (one JSON object each); a bad line is a DataError naming file and line. ``limit``: the
+    first that many samples only (the rest left unread); ``progress(n)``: called as they are read (``read_jsonl``)."""
     path = Path(path)
     if not path.exists():
         raise DataError("samples file not found (was lmms-eval run with --log_samples?)", file=str(path))
-    rows = read_jsonl(path)
+    rows = read_jsonl(path, limit=limit, progress=progress)
     for i, row in enumerate(rows):  # every reader keys samples by doc_id: a whole number (lmms-eval's index)
         did = row.get("doc_id")
         if did is not None and (isinstance(did, bool) or not isinstance(did, int)):
@@ -303,9 +307,10 @@ def load_samples(path: str | Path) -> list[dict[str, Any]]:
     return rows
 
 
-def load_task_samples(run: RunResults, task: str) -> list[dict[str, Any]]:
-    """The samples lmms-eval logged for ``task`` of ``run``."""
-    return load_samples(run.samples_path(task))
+def load_task_samples(run: RunResults, task: str, *, limit: int | None = None,
+                      progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+    """The samples lmms-eval logged for ``task`` of ``run`` (the first ``limit`` of them when given)."""
+    return load_samples(run.samples_path(task), limit=limit, progress=progress)
 
 
 def is_finite(value: Any) -> bool:

@@ -47,6 +47,11 @@ class StarStateControlTask(RowsTask):
     def rows(cls, meta: Mapping[str, Any]) -> list[dict[str, Any]]:
         return task_rows(meta)
 
+    def answer_family(self, doc):
+        """The agent family whose parser reads the answers (stamped on each document): its record says whether they
+        are read after the reasoning."""
+        return doc.get("agent_family") if isinstance(doc, Mapping) else None
+
     def process_results(self, doc, results, full_docs=None):  # noqa: D401 - lmms-eval hook
         """Score the response as the backend returned it: its ``extras["model_image_sizes"]`` survive (the YAML
         function path would get a stripped copy)."""

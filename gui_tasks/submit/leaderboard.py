@@ -30,14 +30,15 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from gui_core.logit_capture import SIDE_KEY
+from gui_core.reasoning import REASONING_KEY
 from gui_models.model_args import check_model_args
 from gui_tasks.harness.rescore import (UnhashableValue, aggregate, canonical_json, doc_sha256, load_task, score, scores_sha256,
                                sha256_text, task_docs, task_folder, task_metadata)
 from gui_tasks.runs.protocols import VIEW_ARGS, interventions_of, protocol_label, view_args_of  # noqa: F401 (re-exported)
 from gui_tasks.submit.submission_versions import (_check_plugins, _check_versions, _dist_version,  # noqa: F401 (re-exported)
                                            _plugins, _quiet_lmms_eval)
-from gui_tasks.submit.submission_rules import (SUBMISSIONS_PAGE, _check_complete, _required_metrics,  # noqa: F401
-                                        _task_problem, completeness_gaps)
+from gui_tasks.submit.submission_rules import (SUBMISSIONS_PAGE, _check_complete, _required_metrics, capture_gap,  # noqa: F401
+                                        _task_problem, _thinking_problem, completeness_gaps, thinking_entry, thinking_of)
 from gui_tasks.submit.submission_input import (MAX_BYTES, MAX_DEPTH, MAX_VALUES, SubmissionError,  # noqa: F401 (re-exported)
                                         load_submission, nesting_depth, parse_submission)
 from gui_tasks.runs.results_io import (RunResults, TaskResult, _pretrained, find_result_files, is_finite, load_results,
@@ -151,7 +152,7 @@ def _rescore(name: str, metadata: dict[str, Any], samples: list[dict[str, Any]],
             raise SubmissionError(f"task {name}: doc {s['doc_id']}: the sample's target is {s['target']!r}, the document's "
                                   f"{target!r} (shifted doc ids?)")
         try:
-            values = score(task, doc, s["response"], s.get("side"))
+            values = score(task, doc, s["response"], s.get("side"), s.get(REASONING_KEY))
         except Exception as exc:
             raise SubmissionError(f"task {name}: doc {s['doc_id']}: re-scoring failed: {exc!r}") from exc
         try:
@@ -237,7 +238,7 @@ def _task_entry(run: RunResults, res: TaskResult, interventions: list[str], load
                               "model saw (prompt_protocol) and the reader that scored its answers (parser_protocol, "
                               "grounding tasks: grounding-point-v1:<family>): add them to the task's metadata "
                               f"(docs/adding.md, the table of task keys; the tagged tasks: {SUBMISSIONS_PAGE})")
-    problem = _task_problem(res.metadata)
+    problem = _task_problem(res.metadata) or _thinking_problem(res.metadata, run.model_args)
     if problem:
         raise SubmissionError(f"{where}: {problem}")
     try:
@@ -248,8 +249,12 @@ def _task_entry(run: RunResults, res: TaskResult, interventions: list[str], load
         raise SubmissionError(f"{where}: {len(samples)} logged samples but n-samples says {n['effective']}")
     if any(not isinstance(s.get("doc_id"), int) or isinstance(s.get("doc_id"), bool) for s in samples):
         raise SubmissionError(f"{where}: a sample has no integer doc_id")
+    gap = capture_gap(run.model_args, list(res.metrics), samples)
+    if gap:
+        raise SubmissionError(f"{where}: {gap}")
     logged = [{"doc_id": s["doc_id"], "target": str(s.get("target")), "response": s.get("filtered_resps"),
-               **({"side": s[SIDE_KEY]} if isinstance(s.get(SIDE_KEY), dict) else {})} for s in samples]
+               **({"side": s[SIDE_KEY]} if isinstance(s.get(SIDE_KEY), dict) else {}),
+               **({REASONING_KEY: s[REASONING_KEY]} if isinstance(s.get(REASONING_KEY), dict) else {})} for s in samples]
     try:
         again = _rescore(res.task, task_definition(res.metadata), logged, loader, partial=partial)
         _check_metrics(where, res.metrics, again["metrics"], _required_metrics(res.metadata, again["metric_list"]))
@@ -335,7 +340,7 @@ def build_submission(run_dir: str | Path, *, loader: Loader = load_task, partial
     sub: dict[str, Any] = {
         "schema": SCHEMA,
         "model": {"backend": model, "name": runs[0].model_name, "args": model_args, "interventions": interventions,
-                  **_checkpoint_entry(model_args)},
+                  **thinking_entry(model_args), **_checkpoint_entry(model_args)},
         "versions": {"lmms_eval": _dist_version("lmms_eval"), "lmms_eval_git": runs[0].lmms_eval_version,
                      "gui_eval": _dist_version("gui-eval"), "plugins": _plugins(tasks.values(), interventions)},
         "hashing": HASHING,
@@ -392,6 +397,12 @@ def validate_submission(sub: Any, *, rescore: bool = True, loader: Loader = load
     for t in sub["tasks"]:
         where = f"task {t['task']}"
         _check_no_skipped_rows(where, t["metadata"])
+        refused = _thinking_problem(t["metadata"], model["args"])
+        if refused:
+            raise SubmissionError(f"{where}: {refused}")
+        if model.get("thinking", thinking_of(model["args"])) != thinking_of(model["args"]):
+            raise SubmissionError(f"model thinking {model.get('thinking')!r} differs from the model args "
+                                  f"({thinking_of(model['args'])})")
         declared = t["metadata"].get("version", "Yaml")  # lmms-eval: a task's VERSION is its metadata version, else "Yaml"
         if str(t["version"]) != str(declared):
             raise SubmissionError(f"{where}: version {t['version']!r} differs from the task metadata's {declared!r}")

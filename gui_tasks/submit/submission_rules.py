@@ -38,6 +38,35 @@ def _task_problem(meta: dict[str, Any], docs: Sequence[Any] | None = None) -> st
     return resolve(rules.task_check)(meta, docs) if rules is not None and rules.task_check else None
 
 
+def thinking_of(model_args: str) -> str:
+    """The run's thinking setting from its model args: ``on``, ``off`` or ``default`` (unset: the model's own)."""
+    from lmms_eval.utils import simple_parse_args_string
+
+    from gui_core.reasoning import thinking_mode
+
+    try:
+        value = simple_parse_args_string(model_args or "").get("thinking")
+        return thinking_mode(value, "model args") or "default"
+    except ValueError:
+        return "default"  # unreadable args are refused by the model-args check, with its own message
+
+
+def thinking_entry(model_args: str) -> dict[str, Any]:
+    """``{"thinking": "on"|"off"}`` for a run that set the thinking switch (gui_core.reasoning); nothing when unset."""
+    setting = thinking_of(model_args)
+    return {} if setting == "default" else {"thinking": setting}
+
+
+def _thinking_problem(meta: dict[str, Any], model_args: str) -> str | None:
+    """Why the benchmark's rules refuse a run with this thinking setting (its record's ``submission.thinking``)."""
+    rules = _rules(meta)
+    setting = thinking_of(model_args)
+    if rules is None or setting in rules.thinking:
+        return None
+    return (f"thinking={setting} is not accepted by this benchmark's leaderboard (its rules accept "
+            f"{', '.join(rules.thinking)}; {SUBMISSIONS_PAGE})")
+
+
 def completeness_gaps(tasks: Sequence[dict[str, Any]]) -> list[str]:
     """What a complete submission lacks, each saying what to add: the rule of each task's benchmark record
     (``gui_core.benchmark``: ``submission.completeness``). MPR-GUI is ranked per language set, GUI Knowledge Bench per
@@ -65,3 +94,32 @@ def _check_complete(tasks: Sequence[dict[str, Any]], partial: Any = None) -> Non
         return
     if gaps:
         raise SubmissionError("; ".join(gaps) + f" (or submit it marked as partial with --partial: {SUBMISSIONS_PAGE})")
+
+
+CAPTURE_METRIC_PREFIXES = ("pss_", "perplexity_")
+"""Metrics read from the digit capture (``gui_metrics.pss``: PSS and its figures, perplexity)."""
+HEADLINE = ("pss_mean", "perplexity_mean")
+
+
+def capture_gap(model_args: str, metrics: Sequence[str], samples: Sequence[dict[str, Any]]) -> str | None:
+    """Why a task's capture-based metrics cannot be trusted, or None: the run asked for ``capture_logits=digits`` and
+    reports PSS / perplexity, but some answers were logged without their digit capture (``response_side``), e.g. answers
+    lmms-eval's ``--use_cache`` replayed as plain text: their PSS would be missing, the figures drawn from the rest."""
+    from gui_core.logit_capture import SIDE_KEY
+    from gui_tasks.runs.fingerprint import model_arg
+
+    if str(model_arg(model_args, "capture_logits") or "none").strip().lower() != "digits":
+        return None
+    named = sorted({m.split(",")[0] for m in metrics if m.split(",")[0].startswith(CAPTURE_METRIC_PREFIXES)},
+                   key=lambda m: (HEADLINE.index(m) if m in HEADLINE else len(HEADLINE), m))  # the headline figures first
+    if not named:
+        return None
+    bare = [s.get("doc_id") for s in samples
+            if not (isinstance(s.get(SIDE_KEY), dict) and s[SIDE_KEY].get("capture"))]
+    if not bare:
+        return None
+    return (f"{len(bare)} of {len(samples)} answers of this capture_logits=digits run carry no digit capture (doc ids "
+            f"{bare[:8]}{' ...' if len(bare) > 8 else ''}; replayed by lmms-eval's --use_cache?): "
+            f"{', '.join(named[:2])}{f' and {len(named) - 2} other capture figure(s)' if len(named) > 2 else ''} would be "
+            "missing for them. Run again without "
+            "--use_cache (the run journal resumes it: docs/running.md, 'Resume a long run')")

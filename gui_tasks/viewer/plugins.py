@@ -76,7 +76,9 @@ class ViewerPlugins:
             if bench.viewing and bench.viewing not in self.viewing.values():
                 try:
                     self.pm.register(importlib.import_module(bench.viewing), name=bench.viewing)
-                except Exception as exc:  # noqa: BLE001 - its pages fall back to the generic ones, with a note
+                except KeyboardInterrupt:
+                    raise
+                except BaseException as exc:  # SystemExit at import too: its pages fall back to the generic ones
                     self.notes.append(f"viewing module {bench.viewing!r} of benchmark {bench.name!r} left out: "
                                       f"{type(exc).__name__}: {exc}")
                     continue

@@ -24,6 +24,27 @@ def _pre(text: Any, cls: str = "") -> str:
     return f"<pre class='{cls}'>{e(text)}</pre>"
 
 
+def _reasoning(sample: Mapping[str, Any]) -> str:
+    """A thinking model's reasoning, folded (a ``<details>`` block): its length in tokens, whether its budget cut it,
+    and its text (from the raw response lmms-eval logged, ``resps``; the scored answer follows it)."""
+    from gui_core.reasoning import REASONING_KEY, note_from_logged, split_reasoning
+
+    record = sample.get(REASONING_KEY)
+    note = note_from_logged(record)
+    if note is None:
+        return ""
+    raw = sample.get("resps", sample.get("filtered_resps"))
+    while isinstance(raw, list) and raw:
+        raw = raw[0]
+    text = "" if raw is None else str(raw)
+    split = split_reasoning(text, note.tags)
+    shown = split.reasoning if split.reasoning else (text if note.truncated else "")
+    tokens = "length unknown" if note.reasoning_tokens is None else f"{note.reasoning_tokens} tokens"
+    cut = ", cut by its budget (thinking_truncated: no answer)" if note.truncated else ""
+    summary = f"Reasoning (thinking={note.thinking or 'default'}, {tokens}{cut})"
+    return f"<details class='reasoning'><summary>{e(summary)}</summary>{_pre(shown, 'reasoning')}</details>"
+
+
 def _fmt(value: Any) -> str:
     if isinstance(value, float):
         return "nan" if math.isnan(value) else f"{value:.4g}"
@@ -153,6 +174,7 @@ def _sample_body(site: Site, entry: Entry) -> str:
     parts.append(_sections(site.plugins.sample_sections(view)))
     parts.append("<h2>Prompt sent</h2>" + _pre(entry.sample.get("input", "")))
     outs = list(view.responses)
+    parts.append(_reasoning(entry.sample))
     parts.append("<h2>Raw response" + ("s" if len(outs) > 1 else "") + "</h2>"
                  + "".join(_pre(o, "response") for o in outs))
     if rec.get("first"):

@@ -33,6 +33,7 @@ from typing import Any, Sequence
 from gui_core.errors import DataError
 from gui_tasks.viewer.images import IMAGE_MODES, ImageStore
 from gui_tasks.viewer.plugins import ViewerPlugins
+from gui_tasks.viewer.progress import MAX_SAMPLES, Progress
 # the model, the sample pages and the run pages (some names re-exported: tests and plugins import them from here)
 from gui_tasks.viewer.site_model import (STATIC, Entry, Side, Site, _copy_image, _head, _svg, collect,  # noqa: F401
                                          e)
@@ -83,19 +84,24 @@ def _image_roots(sides: Sequence[Side]) -> list[Path]:
 
 
 def build_site(run_dirs: Sequence[str | Path | Sequence[Path]], out: str | Path, *, rebuild_docs: bool = True,
-               images: str = "thumbs", plugins: ViewerPlugins | None = None) -> Site:
+               images: str = "thumbs", plugins: ViewerPlugins | None = None, max_samples: int = MAX_SAMPLES,
+               say: Any = None) -> Site:
     """Write the whole viewer for ``run_dirs`` into a new folder and move it to ``out``; returns what was written.
     ``images``: how screenshots enter the site (``gui_tasks.viewer.images.IMAGE_MODES``); ``plugins``: the viewer
-    plugins (default: every installed one, entry-point group ``gui_viewer``)."""
+    plugins (default: every installed one, entry-point group ``gui_viewer``); ``max_samples``: samples shown per task
+    (0: all), ``say``: told the progress (``gui_tasks.viewer.progress``)."""
     ImageStore(Path(out), images)  # an unknown mode fails before anything is read or written
     out = Path(out).absolute()
     _check_out(out)
     plugins = plugins if plugins is not None else ViewerPlugins()
-    sides, entries, notes = collect(run_dirs, rebuild_docs=rebuild_docs, plugins=plugins)
+    sides, entries, notes = collect(run_dirs, rebuild_docs=rebuild_docs, plugins=plugins, max_samples=max_samples,
+                                    say=say)
+    if say is not None:
+        say(f"writing {len(entries):,} sample page(s) ...", force=True)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.building-", dir=out.parent))
     try:
-        site = _build_into(tmp, sides, entries, notes, images, plugins)
+        site = _build_into(tmp, sides, entries, notes, images, plugins, say)
         os.chmod(tmp, 0o755)
         _check_out(out)
         _move_into_place(tmp, out)
@@ -107,9 +113,10 @@ def build_site(run_dirs: Sequence[str | Path | Sequence[Path]], out: str | Path,
 
 
 def _build_into(out: Path, sides: list[Side], entries: list[Entry], notes: list[str], images: str = "thumbs",
-                plugins: ViewerPlugins | None = None) -> Site:
+                plugins: ViewerPlugins | None = None, say: Any = None) -> Site:
     """Every file of the site under ``out``, a folder this process just created (nothing in it but what it writes)."""
-    site = Site(out, sides, entries, notes, image_roots=_image_roots(sides), images_mode=images, plugins=plugins)
+    site = Site(out, sides, entries, notes, image_roots=_image_roots(sides), images_mode=images, plugins=plugins,
+                say=say)
     try:
         return _write_site(site)
     finally:
@@ -133,6 +140,8 @@ def _write_site(site: Site) -> Site:
                 site.twins[x.number], site.twins[y.number] = y, x
     for i, entry in enumerate(entries):
         write_sample_page(site, entry, i - 1 if i > 0 else None, i + 1 if i + 1 < len(entries) else None)
+        if site.say is not None and i % 500 == 499:
+            site.say(f"{i + 1:,} of {len(entries):,} sample page(s) written")  # spaced by Progress
     data = _index_data(site)
     diff_html = ""
     if len(sides) == 2:
@@ -234,13 +243,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--images", choices=IMAGE_MODES, default="thumbs",
                     help="thumbs (default): thumbnails, the full image linked at its file; copy: full-size copies, "
                          "once per distinct image (a self-contained site); links: nothing copied, the files shown in place")
+    ap.add_argument("--max-samples", type=int, default=MAX_SAMPLES, metavar="N",
+                    help=f"samples shown per task (default {MAX_SAMPLES:,}; a task cut down is named; 0: all)")
     args = ap.parse_args(argv)
+    say = Progress()
+    say(f"reading {len(args.run_dirs)} run(s) ...", force=True)
     from gui_tasks.submit.leaderboard import _quiet_lmms_eval
 
     _quiet_lmms_eval()
     t0 = time.perf_counter()
     try:
-        site = build_site(args.run_dirs, args.out, rebuild_docs=not args.no_docs, images=args.images)
+        site = build_site(args.run_dirs, args.out, rebuild_docs=not args.no_docs, images=args.images,
+                          max_samples=args.max_samples, say=say)
     except DataError as exc:
         print(f"gui-eval view: {exc}", file=sys.stderr)
         return 1

@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from gui_core.errors import DataError
-from gui_tasks.runs.results_io import RunResults, find_result_files, load_results, load_task_samples
+from gui_tasks.runs.results_io import RunResults, find_result_files, load_results
 from gui_tasks.viewer.images import IMAGE_SUFFIXES, ImageStore, Shown, image_size, inside
 from gui_core.viewing import SampleFacts, SampleView, Shape
 from gui_tasks.viewer.plugins import ViewerPlugins, builtin
+from gui_tasks.viewer.progress import MAX_SAMPLES, read_samples
 from gui_tasks.viewer.sent import sent_images
 from gui_tasks.viewer.records import facets, outcome, sample_record
 
@@ -87,6 +88,7 @@ class Site:
     store: ImageStore = None  # type: ignore[assignment]  # made from out and images_mode
     task_folders: dict[str, Path | None] = field(default_factory=dict)  # task -> its YAML's folder
     plugins: ViewerPlugins = None  # type: ignore[assignment]  # the installed viewer plugins (gui_tasks.viewer.plugins)
+    say: Any = None  # told the progress while pages are written (gui_tasks.viewer.progress.Progress)
 
     def __post_init__(self) -> None:
         if self.store is None:
@@ -110,10 +112,12 @@ def _docs(task: str, notes: list[str], cache: dict[str, list[dict[str, Any]] | N
 
 
 def collect(run_dirs: Sequence[str | Path | Sequence[Path]], *, rebuild_docs: bool = True,
-            plugins: ViewerPlugins | None = None) -> tuple[list[Side], list[Entry], list[str]]:
+            plugins: ViewerPlugins | None = None, max_samples: int = MAX_SAMPLES,
+            say: Any = None) -> tuple[list[Side], list[Entry], list[str]]:
     """Every results file under each RUN_DIR (a folder, a results file, or a list of them: one side each), every logged
     sample with its document and record, read as its benchmark's viewing module says (``plugins``: by default the
-    benchmarks' own)."""
+    benchmarks' own): the first ``max_samples`` of a task (0: all; ``gui_tasks.viewer.progress``), ``say`` told as
+    they are read."""
     plugins = plugins or builtin()
     sides, entries, notes = [], [], []
     docs_cache: dict[str, list[dict[str, Any]] | None] = {}
@@ -132,7 +136,7 @@ def collect(run_dirs: Sequence[str | Path | Sequence[Path]], *, rebuild_docs: bo
                     notes.append(f"{run.path.name} {name}: not run: {res.metadata['not_run']}")
                     continue
                 try:
-                    samples = load_task_samples(run, name)
+                    samples = read_samples(run, name, notes, max_samples, say)
                 except DataError as exc:
                     notes.append(f"{run.path.name} {name}: {exc}")
                     continue
