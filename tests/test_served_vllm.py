@@ -88,10 +88,12 @@ def _probs(values: list[float]) -> list[float]:
 
 def test_digit_capture_equals_gui_hf_on_the_same_checkpoint(vllm_server, served_checkpoint, subprocess_env, tmp_path):
     served, hf = tmp_path / "served", tmp_path / "hf"
-    _lmms("gui_openai", _args(vllm_server, capture_logits="digits"), ["icon_localization_synth"], served, subprocess_env, 4)
-    _lmms("gui_hf", f"pretrained={served_checkpoint},capture_logits=digits", ["icon_localization_synth"], hf, subprocess_env, 4)
+    # 8 boards: the checkpoint taught on every task's instructions (issue 53) answers a well-formed point on fewer of
+    # the icon boards than the one taught on icon names alone, and the comparison wants at least four key digits
+    _lmms("gui_openai", _args(vllm_server, capture_logits="digits"), ["icon_localization_synth"], served, subprocess_env, 8)
+    _lmms("gui_hf", f"pretrained={served_checkpoint},capture_logits=digits", ["icon_localization_synth"], hf, subprocess_env, 8)
     a, b = _grounding_records(served), _grounding_records(hf)
-    assert len(a) == len(b) == 4
+    assert len(a) == len(b) == 8
     keys = 0
     for x, y in zip(a, b):
         assert (x["status"], x["point"], x["correct"], x["response_type"]) == (y["status"], y["point"], y["correct"], y["response_type"])
