@@ -221,8 +221,6 @@ class RowsTask(ConfigurableMessagesTask):
             # the side channel of the answer, in the spans of the whole response the samples file logs
             out[SIDE_KEY] = side_in_full_text(out[SIDE_KEY], len(str(results[0])) - len(str(read[0])))
         if self._own_cluster:
-            from gui_core.logit_capture import SIDE_KEY
-
             cluster = self.cluster_of(doc)
             for key, value in out.items():
                 if isinstance(value, dict) and key != SIDE_KEY:  # the response's side channel is no metric record
