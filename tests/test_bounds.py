@@ -202,6 +202,7 @@ def test_an_unauthorised_key_stops_the_run_at_once():
 def test_gui_wrap_retries_a_failing_batch_one_request_at_a_time():
     from gui_core.sample_faults import fault_of
     from gui_interventions import RequestContext
+    from gui_models.thinking import Thinking
     from gui_models.wrap_backend import GuiWrap
 
     class Inner:
@@ -216,6 +217,7 @@ def test_gui_wrap_retries_a_failing_batch_one_request_at_a_time():
     wrap = GuiWrap.__new__(GuiWrap)
     wrap.inner, wrap.module, wrap.backend_name = Inner(), None, "inner"
     wrap._pending, wrap._materialised = {}, []
+    wrap.thinking, wrap.tokenizer = Thinking.from_args({}, "gui_wrap"), None  # the model's default; no tokenizer
     reqs = [RequestContext(text=t, images=(), doc_id=i, task="wrap_t", gen_kwargs={}, doc={"id": f"w{i}"},
                            metadata={"split": "test"}) for i, t in enumerate(["a", "poison", "c"])]
     out = wrap._call(reqs)
@@ -261,7 +263,7 @@ def test_a_5000_digit_integer_in_any_jsonl_is_a_data_error_naming_the_line(tmp_p
 
     path = tmp_path / "rows.jsonl"
     path.write_text('{"id": 1}\n{"id": ' + "7" * 5000 + "}\n")
-    with pytest.raises(DataError, match=r"rows.jsonl, row 1, .*line 2: invalid JSON"):
+    with pytest.raises(DataError, match=r"rows.jsonl, row 1\b.*line 2: invalid JSON"):
         read_jsonl(path)
 
 
