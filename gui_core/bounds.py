@@ -133,6 +133,11 @@ def check_depth(value: Any, limit: int = MAX_JSON_DEPTH, what: str = "a JSON val
         raise BoundError(f"{what} nested deeper than {limit} levels")
 
 
+def is_finite(value: Any) -> bool:
+    """A real number that is neither NaN nor infinite (bools excluded)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
 def finite_number(value: Any, what: str) -> float:
     """``value`` as a finite float (bools refused); :class:`BoundError` naming ``what`` otherwise."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping
 
+from gui_core.bounds import is_finite
 from gui_core.logit_capture import CAPTURE_KINDS, CAPTURE_VERSION, KEY_DIGIT_FORM, SCORED_EXTRAS
 
 CAPTURE_FIELDS = {"form", "version", "kind", "n_steps", "logprob_sum", "steps"}
@@ -20,10 +21,6 @@ STEP_FIELDS = {"start", "end", "digits", "missing", "floor"}
 MAX_STEPS = 32_768  # a response's tokens: validate's bound on a budget (gui_core.bounds) caps real ones below this
 MAX_SPAN = 8 * 1024 * 1024  # characters: a response is at most the cache entry bound
 LOGPROB_SLACK = 1e-3  # a log-probability computed as logit - logsumexp may round a hair above 0
-
-
-def _finite(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _count(value: Any, top: int) -> bool:
@@ -53,7 +50,7 @@ def capture_problem(capture: Any, where: str = "capture") -> str | None:
     if total is None or (isinstance(total, float) and math.isnan(total)):
         if not unknown_ok:
             return f"{where}.logprob_sum: null with n_steps {n_steps} (an exact capture sums its steps' log-probabilities)"
-    elif not (_finite(total) and total <= LOGPROB_SLACK) or n_steps == 0:
+    elif not (is_finite(total) and total <= LOGPROB_SLACK) or n_steps == 0:
         return f"{where}.logprob_sum: {total!r} with n_steps {n_steps} (a finite sum <= 0 over the steps expected)"
     steps = capture.get("steps")
     if not isinstance(steps, list) or len(steps) > n_steps:
@@ -71,7 +68,7 @@ def capture_problem(capture: Any, where: str = "capture") -> str | None:
             return f"{at}: span {start!r}..{end!r} (increasing, non-overlapping character offsets expected)"
         last_end = end
         digits = step.get("digits")
-        if not isinstance(digits, list) or len(digits) != 10 or not all(_finite(v) for v in digits):
+        if not isinstance(digits, list) or len(digits) != 10 or not all(is_finite(v) for v in digits):
             n = len(digits) if isinstance(digits, list) else None
             return f"{at}.digits: expected exactly ten finite values{'' if n is None else f', got {n}'}"
         missing, floor = step.get("missing"), step.get("floor")
@@ -87,7 +84,7 @@ def capture_problem(capture: Any, where: str = "capture") -> str | None:
             if missing:
                 return f"{at}.floor: missing digits {missing} without the floor they were set to"
             continue
-        if not _finite(floor) or floor > LOGPROB_SLACK:
+        if not is_finite(floor) or floor > LOGPROB_SLACK:
             return f"{at}.floor: {floor!r}, expected a finite log-probability <= 0"
         if any(digits[d] != floor for d in missing):
             return f"{at}: a missing digit's value is not the step's floor {floor!r}"

@@ -10,11 +10,12 @@ carries HTML.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 import pluggy
+
+from gui_core.bounds import is_finite
 
 PROJECT = "gui_viewer"
 hookimpl = pluggy.HookimplMarker(PROJECT)
@@ -37,7 +38,7 @@ class Shape:
 
 def finite(values: Sequence[Any]) -> bool:
     """Every value a finite number (no bool): a shape is drawn only from such coordinates."""
-    return all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in values)
+    return all(is_finite(v) for v in values)
 
 
 @dataclass(frozen=True)

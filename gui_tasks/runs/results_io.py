@@ -8,11 +8,11 @@ these loaders, so a change of lmms-eval's layout is handled in one place.
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
+from gui_core.bounds import is_finite  # also imported from here by the reports
 from gui_core.errors import ConfigError, DataError
 from gui_core.logit_capture import SIDE_KEY
 from gui_core.reasoning import REASONING_KEY
@@ -311,11 +311,6 @@ def load_task_samples(run: RunResults, task: str, *, limit: int | None = None,
                       progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
     """The samples lmms-eval logged for ``task`` of ``run`` (the first ``limit`` of them when given)."""
     return load_samples(run.samples_path(task), limit=limit, progress=progress)
-
-
-def is_finite(value: Any) -> bool:
-    """A real number that is neither NaN nor infinite (bools excluded)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def interval_lines(runs: Iterable[RunResults], benchmarks: Iterable[str] | None = None,
